@@ -1,0 +1,5 @@
+export * from './enums.js';
+export * from './common.js';
+export * from './resources.js';
+export * from './requests.js';
+export * from './workflow.js';

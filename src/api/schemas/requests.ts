@@ -1,0 +1,221 @@
+// Request bodies and query parameters of the operations. The CLI validates with these before sending;
+// the local service validates every incoming request with the same schemas.
+import { z } from 'zod';
+import {
+  Channel, ChannelEndpointType, ChatPushProviderId, ConnectionMode, MarkAs, OrderDirection, ProviderId, Severity,
+  TriggerStatus,
+} from './enums.js';
+import {
+  ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBool, queryArray, queryInt,
+} from './common.js';
+import { ChannelCredentials, ConnectionAuth, ENDPOINT_SHAPES, Workspace } from './resources.js';
+
+export const MAX_RECIPIENTS = 100;
+export const MAX_BULK_EVENTS = 100;
+export const MAX_TRIGGER_CONTEXTS = 5;
+
+// --- trigger ---------------------------------------------------------------------------------------------
+
+const nstr = z.string().nullable();
+export const SubscriberRecipient = z.looseObject({
+  subscriberId: z.string().min(1, 'must not be empty'),
+  firstName: nstr.optional(),
+  lastName: nstr.optional(),
+  email: nstr.optional(),
+  phone: nstr.optional(),
+  avatar: nstr.optional(),
+  locale: nstr.optional(),
+  timezone: nstr.optional(),
+  data: JsonObject.nullable().optional(),
+  channels: z
+    .array(
+      z.looseObject({
+        providerId: ChatPushProviderId,
+        integrationIdentifier: z.string().optional(),
+        credentials: ChannelCredentials,
+      }),
+    )
+    .optional(),
+});
+export type SubscriberRecipient = z.infer<typeof SubscriberRecipient>;
+export const TopicRecipient = z.looseObject({
+  type: z.literal('Topic'),
+  topicKey: z.string().min(1, 'must not be empty'),
+  exclude: z.array(z.string()).optional(),
+});
+export type TopicRecipient = z.infer<typeof TopicRecipient>;
+export const Recipient = z.union([z.string().min(1, 'must not be empty'), TopicRecipient, SubscriberRecipient]);
+export type Recipient = z.infer<typeof Recipient>;
+
+export const TenantPayload = z.looseObject({
+  identifier: z.string().optional(),
+  name: z.string().optional(),
+  data: JsonObject.optional(),
+});
+
+export const TriggerBody = z.looseObject({
+  name: z.string().min(1, 'must not be empty'),
+  payload: JsonObject.optional(),
+  overrides: JsonObject.optional(),
+  to: z.union([
+    z.array(Recipient).min(1, 'needs at least one recipient').max(MAX_RECIPIENTS, `must have at most ${MAX_RECIPIENTS} recipients`),
+    Recipient,
+  ]),
+  transactionId: z.string().min(1, 'must not be empty').optional(),
+  actor: z.union([z.string().min(1), SubscriberRecipient]).optional(),
+  tenant: z.union([z.string().min(1), TenantPayload]).optional(),
+  context: ContextPayload.refine((c) => Object.keys(c).length <= MAX_TRIGGER_CONTEXTS, {
+    message: `must have at most ${MAX_TRIGGER_CONTEXTS} entries`,
+  }).optional(),
+});
+export type TriggerBody = z.infer<typeof TriggerBody>;
+
+export const TriggerResult = z.looseObject({
+  acknowledged: z.boolean(),
+  status: TriggerStatus,
+  error: z.array(z.string()).optional(),
+  transactionId: z.string().optional(),
+  activityFeedLink: z.string().optional(),
+  jobData: JsonObject.optional(),
+});
+export type TriggerResult = z.infer<typeof TriggerResult>;
+
+export const BulkTriggerBody = z.looseObject({
+  events: z
+    .array(TriggerBody)
+    .min(1, 'needs at least one event')
+    .max(MAX_BULK_EVENTS, `must have at most ${MAX_BULK_EVENTS} events`),
+});
+export type BulkTriggerBody = z.infer<typeof BulkTriggerBody>;
+
+// --- subscribers, messages, integrations, contexts --------------------------------------------------------
+
+export const OnlineStatusBody = z.looseObject({ isOnline: z.boolean({ error: 'must be true or false' }) });
+
+export const MarkAsBody = z.looseObject({
+  messageId: z.union([ObjectId, z.array(ObjectId)]),
+  markAs: MarkAs,
+});
+export type MarkAsBody = z.infer<typeof MarkAsBody>;
+
+export const CreateContextBody = z.looseObject({ type: ContextPart, id: ContextPart, data: JsonObject.optional() });
+export type CreateContextBody = z.infer<typeof CreateContextBody>;
+
+// --- channel connections and endpoints -----------------------------------------------------------------
+
+export const CreateConnectionBody = z.looseObject({
+  identifier: z.string().min(1).optional(),
+  subscriberId: z.string().min(1).optional(),
+  context: ContextPayload.optional(),
+  connectionMode: ConnectionMode.optional(),
+  integrationIdentifier: z.string().min(1, 'must not be empty'),
+  workspace: Workspace,
+  auth: ConnectionAuth,
+});
+export type CreateConnectionBody = z.infer<typeof CreateConnectionBody>;
+
+export const UpdateConnectionBody = z.looseObject({ workspace: Workspace, auth: ConnectionAuth });
+export type UpdateConnectionBody = z.infer<typeof UpdateConnectionBody>;
+
+export const CreateEndpointBody = z
+  .looseObject({
+    identifier: z.string().min(1).optional(),
+    subscriberId: z.string().min(1, 'must not be empty'),
+    context: ContextPayload.optional(),
+    integrationIdentifier: z.string().min(1, 'must not be empty'),
+    connectionIdentifier: z.string().min(1).optional(),
+    type: ChannelEndpointType,
+    endpoint: JsonObject,
+  })
+  .superRefine((body, ctx) => {
+    const shape = ENDPOINT_SHAPES[body.type];
+    const r = shape.safeParse(body.endpoint);
+    if (!r.success) {
+      for (const issue of r.error.issues) {
+        ctx.addIssue({ code: 'custom', path: ['endpoint', ...issue.path], message: issue.message });
+      }
+    }
+  });
+export type CreateEndpointBody = z.infer<typeof CreateEndpointBody>;
+
+export const UpdateEndpointBody = z.looseObject({ endpoint: JsonObject });
+
+// --- queries ---------------------------------------------------------------------------------------------------
+
+const cursorQuery = {
+  after: z.string().optional(),
+  before: z.string().optional(),
+  orderDirection: OrderDirection.optional(),
+  includeCursor: QueryBool.optional(),
+};
+
+export const ENDPOINT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
+export const SUBSCRIBER_ORDER_BY = ['_id', 'updatedAt'] as const;
+
+export const ListEndpointsQuery = z.looseObject({
+  ...cursorQuery,
+  limit: queryInt({ min: 1, max: 100 }).optional(),
+  orderBy: z.enum(ENDPOINT_ORDER_BY).optional(),
+  subscriberId: z.string().optional(),
+  contextKeys: queryArray(ContextKey).optional(),
+  channel: Channel.optional(),
+  providerId: ProviderId.optional(),
+  integrationIdentifier: z.string().optional(),
+  connectionIdentifier: z.string().optional(),
+});
+export type ListEndpointsQuery = z.infer<typeof ListEndpointsQuery>;
+
+export const ListConnectionsQuery = z.looseObject({
+  ...cursorQuery,
+  limit: queryInt({ min: 1, max: 100 }).optional(),
+  orderBy: z.enum(ENDPOINT_ORDER_BY).optional(),
+  subscriberId: z.string().optional(),
+  channel: Channel.optional(),
+  providerId: ProviderId.optional(),
+  integrationIdentifier: z.string().optional(),
+  contextKeys: queryArray(ContextKey).optional(),
+});
+export type ListConnectionsQuery = z.infer<typeof ListConnectionsQuery>;
+
+export const SearchSubscribersQuery = z.looseObject({
+  ...cursorQuery,
+  limit: queryInt({ min: 1 }).optional(),
+  orderBy: z.enum(SUBSCRIBER_ORDER_BY).optional(),
+  email: z.string().optional(),
+  name: z.string().optional(),
+  phone: z.string().optional(),
+  subscriberId: z.string().optional(),
+});
+export type SearchSubscribersQuery = z.infer<typeof SearchSubscribersQuery>;
+
+export const EVENTS_MAX_LIMIT = 50;
+export const ListEventsQuery = z.looseObject({
+  channels: queryArray(Channel).optional(),
+  templates: queryArray(z.string()).optional(),
+  emails: queryArray(z.string()).optional(),
+  search: z.string().optional(),
+  subscriberIds: queryArray(z.string()).optional(),
+  severity: queryArray(Severity).optional(),
+  page: queryInt({ min: 0 }).optional(),
+  limit: queryInt({ min: 1, max: EVENTS_MAX_LIMIT }).optional(),
+  transactionId: z.string().optional(),
+  topicKey: z.string().optional(),
+  subscriptionId: z.string().optional(),
+  contextKeys: queryArray(ContextKey).optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+});
+export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
+
+export const MESSAGES_MAX_LIMIT = 1000;
+export const ListMessagesQuery = z.looseObject({
+  channel: Channel.optional(),
+  subscriberId: z.string().optional(),
+  transactionId: queryArray(z.string()).optional(),
+  contextKeys: queryArray(ContextKey).optional(),
+  page: queryInt({ min: 0 }).optional(),
+  limit: queryInt({ min: 1, max: MESSAGES_MAX_LIMIT }).optional(),
+});
+export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
+
+export const GetWorkflowQuery = z.looseObject({ environmentId: z.string().optional() });

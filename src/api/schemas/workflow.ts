@@ -1,0 +1,244 @@
+// Workflows (v2): step control values per kind, the create body, the workflow and step responses, and
+// the step preview (api-spec.md "Workflow (v2)", "Step preview"; openapi.json for the shapes it leaves out).
+import { z } from 'zod';
+import {
+  ControlIssueType, HttpMethod, IntegrationIssueType, Origin, RedirectTarget, Severity, StepType, TimeUnit,
+  WorkflowStatus,
+} from './enums.js';
+import { ContextValue, JsonObject } from './common.js';
+import { PartialSubscriber } from './resources.js';
+
+/** Workflow and step identifiers: a slug. */
+export const SLUG_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
+export const Slug = z.string().min(1).max(100).regex(SLUG_RE, 'must be a slug: letters, digits, ".", "_" and "-"');
+
+export const Redirect = z.looseObject({ url: z.string().min(1, 'must not be empty'), target: RedirectTarget.optional() });
+export const Action = z.looseObject({ label: z.string().optional(), redirect: Redirect.optional() });
+/** JSON-logic conditions that skip the step when they hold. */
+const skip = { skip: JsonObject.optional() };
+
+export const InAppControls = z
+  .looseObject({
+    ...skip,
+    body: z.string().optional(),
+    subject: z.string().optional(),
+    avatar: z.string().optional(),
+    primaryAction: Action.optional(),
+    secondaryAction: Action.optional(),
+    redirect: Redirect.optional(),
+    disableOutputSanitization: z.boolean().optional(),
+    data: JsonObject.optional(),
+  })
+  .refine((v) => Boolean(v.body) || Boolean(v.subject), {
+    message: 'body is required when subject is empty, and subject when body is empty',
+    path: ['body'],
+  });
+export const EmailControls = z.looseObject({
+  ...skip,
+  subject: z.string().min(1, 'must not be empty'),
+  body: z.union([z.string(), JsonObject]).default(''),
+  editorType: z.enum(['block', 'html']).optional(),
+  disableOutputSanitization: z.boolean().optional(),
+  layoutId: z.string().nullable().optional(),
+});
+export const SmsControls = z.looseObject({ ...skip, body: z.string().optional() });
+export const PushControls = z.looseObject({ ...skip, subject: z.string().optional(), body: z.string().optional() });
+export const ChatControls = z.looseObject({ ...skip, body: z.string().optional() });
+/** `regular` waits amount×unit; `timed` waits until a cron time; `dynamic` (alias `scheduled`) reads the
+ * date or duration from the payload path in `dynamicKey` (alias `delayPath`). */
+export const DelayControls = z.looseObject({
+  ...skip,
+  type: z.enum(['regular', 'timed', 'dynamic', 'scheduled']).default('regular'),
+  amount: z.number().min(1).optional(),
+  unit: TimeUnit.optional(),
+  cron: z.string().min(1).optional(),
+  dynamicKey: z.string().optional(),
+  delayPath: z.string().optional(),
+});
+export const LookBackWindow = z.looseObject({ amount: z.number().min(1), unit: TimeUnit });
+export const DigestControls = z.looseObject({
+  ...skip,
+  type: z.enum(['regular', 'timed']).optional(),
+  amount: z.number().min(1).optional(),
+  unit: TimeUnit.optional(),
+  lookBackWindow: LookBackWindow.optional(),
+  cron: z.string().min(1).optional(),
+  digestKey: z.string().optional(),
+});
+export const ThrottleControls = z.looseObject({
+  ...skip,
+  type: z.enum(['fixed', 'dynamic']).default('fixed'),
+  amount: z.number().min(1).optional(),
+  unit: z.enum(['minutes', 'hours', 'days']).optional(),
+  dynamicKey: z.string().optional(),
+  threshold: z.number().int().min(1).default(1),
+  throttleKey: z.string().optional(),
+});
+export const CustomControls = z.looseObject({ ...skip, custom: JsonObject.optional() });
+export const KeyValue = z.looseObject({ key: z.string(), value: z.string() });
+export const HttpRequestControls = z.looseObject({
+  ...skip,
+  method: HttpMethod,
+  url: z.string().min(1, 'must not be empty'),
+  headers: z.array(KeyValue).optional(),
+  body: z.union([z.string(), z.array(KeyValue)]).optional(),
+  responseBodySchema: JsonObject.optional(),
+  enforceSchemaValidation: z.boolean().optional(),
+  continueOnFailure: z.boolean().optional(),
+  timeout: z.number().int().min(1).optional(),
+});
+
+export const CONTROL_SCHEMAS = {
+  in_app: InAppControls,
+  email: EmailControls,
+  sms: SmsControls,
+  push: PushControls,
+  chat: ChatControls,
+  delay: DelayControls,
+  digest: DigestControls,
+  throttle: ThrottleControls,
+  custom: CustomControls,
+  http_request: HttpRequestControls,
+} as const;
+export type StepKind = keyof typeof CONTROL_SCHEMAS;
+export const STEP_KINDS = Object.keys(CONTROL_SCHEMAS) as StepKind[];
+
+// --- preferences --------------------------------------------------------------------------------------
+
+export const WorkflowPreference = z.looseObject({ enabled: z.boolean().default(true), readOnly: z.boolean().default(false) });
+export const ChannelPreference = z.looseObject({ enabled: z.boolean().default(true) });
+export const WorkflowPreferences = z.looseObject({
+  all: WorkflowPreference,
+  channels: z.record(z.string(), ChannelPreference),
+});
+export const PreferencesRequest = z.looseObject({
+  user: WorkflowPreferences.nullable().optional(),
+  workflow: WorkflowPreferences.optional(),
+});
+
+// --- create workflow (POST /v2/workflows) --------------------------------------------------------------
+
+export const StepUpsert = z.looseObject({
+  _id: z.string().optional(),
+  stepId: Slug.optional(),
+  name: z.string().min(1, 'must not be empty'),
+  type: z.enum(STEP_KINDS as [StepKind, ...StepKind[]]),
+  controlValues: JsonObject.optional(),
+});
+export type StepUpsert = z.infer<typeof StepUpsert>;
+
+export const CreateWorkflowBody = z.looseObject({
+  name: z.string().min(1, 'must not be empty'),
+  description: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  active: z.boolean().optional(),
+  validatePayload: z.boolean().optional(),
+  payloadSchema: JsonObject.nullable().optional(),
+  isTranslationEnabled: z.boolean().optional(),
+  workflowId: Slug,
+  steps: z.array(StepUpsert),
+  preferences: PreferencesRequest.optional(),
+  severity: Severity.optional(),
+  critical: z.boolean().optional(),
+});
+export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
+
+// --- workflow response ---------------------------------------------------------------------------------
+
+export const StepIssue = z.looseObject({ issueType: ControlIssueType, variableName: z.string().optional(), message: z.string() });
+export const IntegrationIssue = z.looseObject({
+  issueType: IntegrationIssueType,
+  variableName: z.string().optional(),
+  message: z.string(),
+});
+export const StepIssues = z.looseObject({
+  controls: z.record(z.string(), z.array(StepIssue)).optional(),
+  integration: z.record(z.string(), z.array(IntegrationIssue)).optional(),
+});
+export type StepIssues = z.infer<typeof StepIssues>;
+
+export const UiSchema = z.looseObject({ group: z.string().optional(), properties: z.record(z.string(), z.unknown()).optional() });
+
+export const StepResponse = z.looseObject({
+  controls: z.looseObject({ dataSchema: JsonObject.optional(), uiSchema: UiSchema.optional(), values: JsonObject }),
+  controlValues: JsonObject.optional(),
+  variables: JsonObject,
+  stepId: z.string(),
+  _id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  type: StepType,
+  origin: Origin,
+  workflowId: z.string(),
+  workflowDatabaseId: z.string(),
+  issues: StepIssues.optional(),
+  stepResolverHash: z.string().optional(),
+});
+export type StepResponse = z.infer<typeof StepResponse>;
+
+export const User = z.looseObject({
+  _id: z.string(),
+  firstName: z.string().nullable().optional(),
+  lastName: z.string().nullable().optional(),
+  externalId: z.string().nullable().optional(),
+});
+
+export const Workflow = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  active: z.boolean().optional(),
+  validatePayload: z.boolean().optional(),
+  payloadSchema: JsonObject.nullable().optional(),
+  isTranslationEnabled: z.boolean().optional(),
+  _id: z.string(),
+  workflowId: z.string(),
+  slug: z.string(),
+  updatedAt: z.string(),
+  createdAt: z.string(),
+  updatedBy: User.optional(),
+  lastPublishedAt: z.string().nullable().optional(),
+  lastPublishedBy: User.optional(),
+  steps: z.array(StepResponse),
+  origin: Origin,
+  preferences: z.looseObject({ user: WorkflowPreferences.nullable().optional(), default: WorkflowPreferences }),
+  status: WorkflowStatus,
+  issues: z.record(z.string(), z.unknown()).optional(),
+  lastTriggeredAt: z.string().nullable().optional(),
+  payloadExample: JsonObject.nullable().optional(),
+  severity: Severity,
+});
+export type Workflow = z.infer<typeof Workflow>;
+
+// --- step preview ----------------------------------------------------------------------------------------
+
+export const PreviewPayload = z.looseObject({
+  subscriber: PartialSubscriber.optional(),
+  payload: JsonObject.optional(),
+  steps: JsonObject.optional(),
+  context: z.record(z.string(), ContextValue).optional(),
+  env: JsonObject.optional(),
+});
+export type PreviewPayload = z.infer<typeof PreviewPayload>;
+
+export const PreviewBody = z.looseObject({
+  controlValues: JsonObject.optional(),
+  previewPayload: PreviewPayload.optional(),
+});
+export type PreviewBody = z.infer<typeof PreviewBody>;
+
+export const PreviewError = z.looseObject({ title: z.string(), message: z.string(), hint: z.string() });
+export const PreviewResult = z.looseObject({
+  type: z.string().optional(),
+  preview: JsonObject.optional(),
+  error: PreviewError.optional(),
+});
+export const PreviewResponse = z.looseObject({
+  previewPayloadExample: PreviewPayload,
+  schema: JsonObject.nullable().optional(),
+  svcSignature: z.string().optional(),
+  result: PreviewResult,
+});
+export type PreviewResponse = z.infer<typeof PreviewResponse>;
+
+export { TimeUnit };

@@ -1,0 +1,217 @@
+// The profile store and the resolution of credentials (cli.md, "Credentials and target").
+//
+// The store is conf's JSON file `config.json` in the config directory (SVC_CONFIG_DIR, else
+// $XDG_CONFIG_HOME/svc or ~/.config/svc), mode 0600 in a 0700 directory. Writes go through conf (atomic
+// write-and-rename) under a lock file, so two `svc profile` processes never lose each other's profile.
+// Reads parse the same file directly: every API command reads it, and importing conf (with ajv) costs
+// ~30 ms of start-up that a read does not need.
+import { closeSync, mkdirSync, chmodSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { CredentialsError, UsageError } from '../core/errors.js';
+
+export interface Profile {
+  baseUrl?: string;
+  apiKey?: string;
+  readOnly?: boolean;
+}
+export interface ProfileFile {
+  current?: string;
+  profiles: Record<string, Profile>;
+}
+
+export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
+export interface Resolved<T> {
+  value: T;
+  source: Source;
+}
+export interface ResolvedSettings {
+  profile: Resolved<string | undefined>;
+  apiKey: Resolved<string | undefined>;
+  baseUrl: Resolved<string>;
+  readOnly: boolean;
+  configFile: string;
+}
+
+export const DEFAULT_BASE_URL = 'https://api.novu.co';
+const PROFILE_NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
+  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return join(base, 'svc');
+}
+
+export function validateProfileName(name: string): string {
+  if (!PROFILE_NAME_RE.test(name)) {
+    throw new UsageError(`invalid profile name '${name}': use 1-64 letters, digits, '.', '_' or '-'`);
+  }
+  return name;
+}
+
+export class ProfileStore {
+  readonly dir: string;
+  readonly file: string;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.dir = configDir(env);
+    this.file = join(this.dir, 'config.json');
+  }
+
+  /** The whole file; an absent file is an empty store. */
+  read(): ProfileFile {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+      throw new UsageError(`cannot read the profile store ${this.file}: ${(e as Error).message}`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new UsageError(`the profile store ${this.file} is not valid JSON; fix or remove it`);
+    }
+    return normalise(data);
+  }
+
+  get(name: string): Profile | undefined {
+    return this.read().profiles[name];
+  }
+
+  /** Read-modify-write under the lock, written by conf. Returns the new content. */
+  async update(mutate: (file: ProfileFile) => void): Promise<ProfileFile> {
+    this.ensureDir();
+    const { default: Conf } = await import('conf');
+    return withLock(`${this.file}.lock`, () => {
+      const conf = new Conf<Record<string, unknown>>({
+        cwd: this.dir,
+        configName: 'config',
+        projectName: 'svc',
+        projectSuffix: '',
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+      });
+      const file = normalise(conf.store);
+      mutate(file);
+      conf.store = file as unknown as Record<string, unknown>;
+      chmodSync(this.file, 0o600);
+      return file;
+    });
+  }
+
+  private ensureDir(): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
+  }
+}
+
+function normalise(data: unknown): ProfileFile {
+  const out: ProfileFile = { profiles: {} };
+  if (!data || typeof data !== 'object') return out;
+  const d = data as Record<string, unknown>;
+  if (typeof d.current === 'string') out.current = d.current;
+  if (d.profiles && typeof d.profiles === 'object') {
+    for (const [name, p] of Object.entries(d.profiles as Record<string, unknown>)) {
+      if (!p || typeof p !== 'object') continue;
+      const q = p as Record<string, unknown>;
+      const prof: Profile = {};
+      if (typeof q.baseUrl === 'string') prof.baseUrl = q.baseUrl;
+      if (typeof q.apiKey === 'string') prof.apiKey = q.apiKey;
+      if (q.readOnly === true) prof.readOnly = true;
+      out.profiles[name] = prof;
+    }
+  }
+  return out;
+}
+
+/** An exclusive lock file; a lock older than 10 s is taken to be left by a crashed process. */
+function withLock<T>(lockPath: string, fn: () => T): T {
+  const deadline = Date.now() + 10_000;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      try {
+        if (Date.now() - statSync(lockPath).mtimeMs > 10_000) rmSync(lockPath, { force: true });
+      } catch {
+        /* the holder released it meanwhile */
+      }
+      if (Date.now() > deadline) throw new UsageError(`the profile store is locked by another process (${lockPath})`);
+      Atomics.wait(sleeper, 0, 0, 10 + Math.floor(Math.random() * 20));
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lockPath, { force: true });
+  }
+}
+
+export interface ResolveInput {
+  flags: { apiKey?: string; baseUrl?: string; profile?: string };
+  env: NodeJS.ProcessEnv;
+  store: ProfileStore;
+}
+
+/**
+ * Flag > environment > profile, each value on its own. The profile file is read only when a value is
+ * still missing or a profile was named, so a script with SVC_API_KEY and SVC_BASE_URL never touches it.
+ */
+export function resolveSettings({ flags, env, store }: ResolveInput): ResolvedSettings {
+  const keyFrom: Resolved<string | undefined> = flags.apiKey
+    ? { value: flags.apiKey, source: 'flag' }
+    : env.SVC_API_KEY
+      ? { value: env.SVC_API_KEY, source: 'env' }
+      : { value: undefined, source: 'none' };
+  const urlFrom: Resolved<string | undefined> = flags.baseUrl
+    ? { value: flags.baseUrl, source: 'flag' }
+    : env.SVC_BASE_URL
+      ? { value: env.SVC_BASE_URL, source: 'env' }
+      : { value: undefined, source: 'none' };
+  let profile: Resolved<string | undefined> = flags.profile
+    ? { value: flags.profile, source: 'flag' }
+    : env.SVC_PROFILE
+      ? { value: env.SVC_PROFILE, source: 'env' }
+      : { value: undefined, source: 'none' };
+
+  let prof: Profile | undefined;
+  if (profile.value !== undefined || keyFrom.value === undefined || urlFrom.value === undefined) {
+    const file = store.read();
+    if (profile.value === undefined && file.current) profile = { value: file.current, source: 'profile' };
+    if (profile.value !== undefined) {
+      prof = file.profiles[profile.value];
+      if (!prof && profile.source !== 'profile') {
+        const known = Object.keys(file.profiles);
+        throw new UsageError(
+          `no profile named '${profile.value}' (from ${profile.source === 'flag' ? '--profile' : 'SVC_PROFILE'}); ` +
+            (known.length ? `known profiles: ${known.join(', ')}` : 'create one with `svc profile add` or `svc login`'),
+        );
+      }
+    }
+  }
+  const apiKey = keyFrom.value === undefined && prof?.apiKey ? { value: prof.apiKey, source: 'profile' as const } : keyFrom;
+  const baseUrl: Resolved<string> =
+    urlFrom.value !== undefined
+      ? { value: urlFrom.value, source: urlFrom.source }
+      : prof?.baseUrl
+        ? { value: prof.baseUrl, source: 'profile' }
+        : { value: DEFAULT_BASE_URL, source: 'default' };
+  return { profile, apiKey, baseUrl, readOnly: Boolean(prof?.readOnly), configFile: store.file };
+}
+
+/** The key, or exit 3 saying how to get one. */
+export function requireApiKey(s: ResolvedSettings): string {
+  if (!s.apiKey.value) {
+    throw new CredentialsError(
+      'no API key: run `svc login`, pass --api-key or set SVC_API_KEY, or start a local service with `svc dev` and use --profile local',
+    );
+  }
+  return s.apiKey.value;
+}

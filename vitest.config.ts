@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig({
+  define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // End-to-end tests spawn the built binary and servers; two cores do not gain from more workers.
+    maxWorkers: 2,
+    env: { NO_COLOR: '1', FORCE_COLOR: '0' },
+  },
+});
