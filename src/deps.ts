@@ -3,6 +3,9 @@
 // touch `process.*` directly, so tests can run them with other streams and environments.
 import type { Readable, Writable } from 'node:stream';
 import type { ProfileStore, ResolvedSettings } from './config/profiles.js';
+import type { InputReader } from './core/input.js';
+import type { ApiClient } from './api/client.js';
+import type { PrintOptions } from './io/output.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml';
 
@@ -63,4 +66,10 @@ export interface Deps {
   info(message: string): void;
   /** A warning line on stderr (shown even with --quiet). */
   warn(message: string): void;
+  /** Reads JSON flags, files and stdin. */
+  readonly input: InputReader;
+  /** The HTTP client for the resolved settings (loads undici on first use). */
+  client(): Promise<ApiClient>;
+  /** Writes a result to stdout in the chosen format (loads the renderers on first use). */
+  print(value: unknown, opts?: PrintOptions): Promise<void>;
 }

@@ -1,4 +1,147 @@
-// Entry point: placeholder until the command tree lands.
+// The entry point and the only place where errors become messages and exit codes (cli.md, "Exit codes").
+import { CommanderError, type Command } from 'commander';
+import { buildProgram, type Invoke } from './cli.js';
+import { createRuntime, type Runtime } from './runtime.js';
+import { EXIT, SvcError } from './core/errors.js';
+import type { GlobalOptions, IO } from './deps.js';
+
+export interface Host {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Installs SIGINT/SIGTERM handlers (the real process only). */
+  handleSignals: boolean;
+}
+
+function rootOf(cmd: Command): Command {
+  let c = cmd;
+  while (c.parent) c = c.parent;
+  return c;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c && c.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+export function globalsOf(cmd: Command): GlobalOptions {
+  const root = rootOf(cmd);
+  const o = root.opts();
+  const g: GlobalOptions = { timeout: o.timeout as number, retries: o.retries as number };
+  if (o.output) g.output = o.output;
+  if (o.json) g.json = true;
+  if (o.fields) g.fields = o.fields;
+  if (o.query !== undefined) g.query = o.query;
+  if (o.dryRun) g.dryRun = true;
+  if (o.showSecrets) g.showSecrets = true;
+  if (o.idempotencyKey !== undefined) g.idempotencyKey = o.idempotencyKey;
+  if (o.debug) g.debug = true;
+  if (root.getOptionValueSource('color') === 'cli') g.color = false;
+  if (root.getOptionValueSource('input') === 'cli') g.input = false;
+  if (o.quiet) g.quiet = true;
+  if (o.apiKey !== undefined) g.apiKey = o.apiKey;
+  if (o.baseUrl !== undefined) g.baseUrl = o.baseUrl;
+  if (o.profile !== undefined) g.profile = o.profile;
+  return g;
+}
+
+/** Whether the user asked for JSON output, read from argv so it works even when parsing failed. */
+function wantsJsonErrors(argv: string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--json' || a === '--output=json' || a === '-ojson') return true;
+    if ((a === '-o' || a === '--output') && argv[i + 1] === 'json') return true;
+  }
+  return false;
+}
+
+export async function main(argv: string[], host: Host): Promise<number> {
+  const { io } = host;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    controller.abort();
+  };
+  if (host.handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+
+  let runtime: Runtime | undefined;
+  const invoke: Invoke = async (command, loader, opts, args) => {
+    runtime = createRuntime({
+      io,
+      env: host.env,
+      globals: globalsOf(command),
+      commandPath: commandPath(command),
+      signal: controller.signal,
+      cwd: host.cwd,
+    });
+    const mod = await loader();
+    await mod.run(runtime, opts, args, command);
+  };
+
+  const program = buildProgram(invoke, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    return report(err, argv, io, runtime?.globals.debug ?? argv.includes('--debug'));
+  } finally {
+    if (host.handleSignals) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    await runtime?.dispose();
+  }
+}
+
+function report(err: unknown, argv: string[], io: IO, debug: boolean): number {
+  const json = wantsJsonErrors(argv);
+  const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
+    if (json) io.stderr.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
+    else io.stderr.write(`error: ${message}\n${hint ? `${hint}\n` : ''}`);
+    return exitCode;
+  };
+
+  if (err instanceof CommanderError) {
+    if (err.exitCode === 0) return EXIT.ok;
+    const message = err.message.replace(/^error: /, '').replace(/\.$/, '');
+    const cmd = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
+    return emit('usage', message, EXIT.usage, {}, `Run 'svc ${cmd ? `${cmd} ` : ''}--help' for usage.`);
+  }
+  if (err instanceof SvcError) {
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    const { code: _code, message: _message, ...extra } = err.toJSON();
+    return emit(err.code, err.message, err.exitCode, extra, err.hint);
+  }
+  // Anything else is a bug in svc: say so plainly, with the stack only under --debug.
+  const e = err as Error;
+  if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
+  return emit('internal', `internal error: ${e?.message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}`, EXIT.failure);
+}
+
+/** Called by bin/svc.js. */
 export async function run(argv: string[]): Promise<void> {
-  process.stdout.write(`svc ${__SVC_VERSION__} ${argv.join(' ')}\n`);
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    // The reader went away (`svc ... | head`): stop quietly, as other tools do.
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+  const code = await main(argv, {
+    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    env: process.env,
+    cwd: process.cwd(),
+    handleSignals: true,
+  });
+  process.exitCode = code;
 }

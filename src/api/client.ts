@@ -1,0 +1,310 @@
+// The one HTTP core, on undici: authentication, idempotency keys reused across retries, a timeout per
+// attempt, retries with exponential backoff and jitter honouring Retry-After, keep-alive, proxies from
+// the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { ApiError, InterruptedError, NetworkError } from '../core/errors.js';
+import { maskData, maskHeaders, maskUrl } from '../core/mask.js';
+import { formatDuration } from '../core/duration.js';
+import { buildPath, type Operation } from './operations.js';
+import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
+import { describeErrorBody, parseRetryAfter, retryDelay, shouldRetryStatus, unwrapEnvelope } from './http-rules.js';
+
+export interface RateLimitInfo {
+  limit?: number;
+  remaining?: number;
+  /** Seconds until the window resets. */
+  reset?: number;
+}
+
+export interface ClientConfig {
+  baseUrl: string;
+  apiKey?: string;
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  retries: number;
+  userAgent: string;
+  env?: NodeJS.ProcessEnv;
+  /** Receives each line of the --debug trace (already masked). */
+  trace?: (line: string) => void;
+  /** Called before waiting to retry (progress displays, adaptive concurrency). */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  /** Cap on any single wait between attempts, Retry-After included. */
+  maxRetryDelayMs?: number;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as the service sent it (parsed JSON, text, or undefined). */
+  body: unknown;
+  /** The body with a single-key `{data}` envelope removed. */
+  data: T;
+  attempts: number;
+  /** The service recognised the idempotency key and replayed the first answer. */
+  replayed: boolean;
+  requestId?: string;
+  rateLimit: RateLimitInfo;
+  idempotencyKey?: string;
+}
+
+export interface OperationInput {
+  params?: Record<string, string>;
+  query?: QueryInput;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function hasProxy(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
+}
+
+function networkReason(err: unknown): { reason: string; timeout: boolean } {
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { reason: 'timed out', timeout: true };
+  }
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'DNS lookup failed',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    EPIPE: 'connection closed',
+    UND_ERR_SOCKET: 'connection closed by the server',
+    UND_ERR_CLOSED: 'connection closed',
+    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response body cut short',
+    UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request body cut short',
+  };
+  return { reason: (code && known[code]) || e.message || String(err), timeout: false };
+}
+
+export class ApiClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(readonly config: ClientConfig) {
+    const env = config.env ?? {};
+    const timeouts = { headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, connectTimeout: config.timeoutMs };
+    this.ownsDispatcher = !config.dispatcher;
+    this.dispatcher =
+      config.dispatcher ??
+      (hasProxy(env)
+        ? new EnvHttpProxyAgent({
+            ...timeouts,
+            httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+            httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+            noProxy: env.NO_PROXY ?? env.no_proxy,
+          })
+        : new Agent({ ...timeouts, keepAliveTimeout: 10_000 }));
+    this.sleep = config.sleep ?? defaultSleep;
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+  }
+
+  /** Calls an operation of the table. */
+  call<T = unknown>(op: Operation, input: OperationInput = {}): Promise<ApiResponse<T>> {
+    return this.send<T>({
+      method: op.method,
+      path: buildPath(op.path, input.params ?? {}),
+      query: input.query,
+      body: input.body,
+      idempotencyKey: input.idempotencyKey,
+    });
+  }
+
+  /** The headers a request will carry (also used by --dry-run). */
+  headersFor(opts: SendOptions, idempotencyKey: string | undefined): Record<string, string> {
+    const h: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.config.userAgent,
+      ...opts.headers,
+    };
+    if (this.config.apiKey) h.authorization = `ApiKey ${this.config.apiKey}`;
+    if (opts.body !== undefined) h['content-type'] = 'application/json';
+    if (idempotencyKey) h['idempotency-key'] = idempotencyKey;
+    return h;
+  }
+
+  async send<T = unknown>(opts: SendOptions): Promise<ApiResponse<T>> {
+    const method = opts.method.toUpperCase();
+    const url = joinUrl(this.config.baseUrl, opts.path) + buildQuery(opts.query);
+    const idempotencyKey = idempotencyKeyFor({ ...opts, method });
+    const headers = this.headersFor(opts, idempotencyKey);
+    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const maxAttempts = this.config.retries + 1;
+    const random = this.config.random ?? Math.random;
+    const trace = this.config.trace;
+    const secrets = this.config.apiKey ? [this.config.apiKey] : [];
+    const pathForErrors = opts.path;
+
+    for (let attempt = 1; ; attempt++) {
+      if (this.config.signal?.aborted) throw new InterruptedError();
+      const started = performance.now();
+      if (trace) {
+        trace(`* ${method} ${maskUrl(url, { personal: true, knownSecrets: secrets })} (attempt ${attempt}/${maxAttempts})`);
+        for (const [k, v] of Object.entries(maskHeaders(headers, { knownSecrets: secrets }))) trace(`> ${k}: ${v}`);
+        if (payload !== undefined) trace(`> ${traceBody(opts.body, secrets)}`);
+      }
+      const timeout = AbortSignal.timeout(this.config.timeoutMs);
+      const signal = this.config.signal ? AbortSignal.any([this.config.signal, timeout]) : timeout;
+
+      let status: number;
+      let resHeaders: Record<string, string>;
+      let text: string;
+      try {
+        const res = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: payload,
+          dispatcher: this.dispatcher,
+          signal,
+        });
+        status = res.statusCode;
+        resHeaders = flattenHeaders(res.headers);
+        text = await res.body.text();
+      } catch (err) {
+        if (this.config.signal?.aborted) throw new InterruptedError();
+        const { reason, timeout: timedOut } = networkReason(err);
+        const took = performance.now() - started;
+        trace?.(`< network error after ${formatDuration(took)}: ${reason}`);
+        if (attempt < maxAttempts) {
+          await this.backoff(attempt, undefined, reason, random);
+          continue;
+        }
+        const host = safeHost(url);
+        const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
+        throw timedOut
+          ? new NetworkError(`${method} ${pathForErrors}: no answer from ${host} within ${formatDuration(this.config.timeoutMs)} (${tries})`, 'timeout')
+          : new NetworkError(`${method} ${pathForErrors}: could not reach ${host}: ${reason} (${tries})`);
+      }
+
+      const took = performance.now() - started;
+      let body: unknown = undefined;
+      let truncated = false;
+      if (text.length > 0) {
+        const ct = resHeaders['content-type'] ?? '';
+        if (ct.includes('json')) {
+          try {
+            body = JSON.parse(text);
+          } catch {
+            truncated = true;
+            body = text;
+          }
+        } else body = text;
+      }
+      if (trace) {
+        trace(`< ${status} in ${formatDuration(took)}`);
+        for (const [k, v] of Object.entries(maskHeaders(resHeaders, { knownSecrets: secrets }))) trace(`< ${k}: ${v}`);
+        if (text.length) trace(`< ${truncated ? text.slice(0, 200) + ' [invalid JSON]' : traceBody(body, secrets)}`);
+      }
+      // A JSON body that does not parse was cut short on the way: the request may or may not have
+      // been processed, so it is retried like a dropped connection (the idempotency key makes that safe).
+      if (truncated) {
+        if (attempt < maxAttempts) {
+          await this.backoff(attempt, undefined, 'invalid JSON in the response', random);
+          continue;
+        }
+        throw new NetworkError(`${method} ${pathForErrors}: the response body was not valid JSON (cut short?) after ${maxAttempts} attempts`);
+      }
+
+      const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
+      if (attempt < maxAttempts && shouldRetryStatus(status, { idempotencyKey, retryAfter })) {
+        await this.backoff(attempt, retryAfter, `HTTP ${status}`, random);
+        continue;
+      }
+      const requestId = resHeaders['x-request-id'] ?? errorIdOf(body);
+      if (status >= 400) {
+        throw new ApiError({
+          status,
+          message: describeErrorBody(body, status),
+          body,
+          ...(requestId ? { requestId } : {}),
+          method,
+          path: pathForErrors,
+        });
+      }
+      return {
+        status,
+        headers: resHeaders,
+        body,
+        data: unwrapEnvelope(body) as T,
+        attempts: attempt,
+        replayed: resHeaders['idempotency-replay'] === 'true',
+        ...(requestId ? { requestId } : {}),
+        rateLimit: rateLimitOf(resHeaders),
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      };
+    }
+  }
+
+  private async backoff(attempt: number, retryAfterMs: number | undefined, reason: string, random: () => number): Promise<void> {
+    const cap = this.config.maxRetryDelayMs ?? 60_000;
+    const delayMs = Math.min(cap, retryAfterMs ?? retryDelay(attempt, random));
+    this.config.trace?.(`* retrying in ${formatDuration(delayMs)} (${reason})`);
+    this.config.onRetry?.({ attempt, delayMs, reason });
+    await this.sleep(delayMs, this.config.signal);
+  }
+}
+
+function traceBody(body: unknown, secrets: string[]): string {
+  const s = JSON.stringify(maskData(body, { personal: true, knownSecrets: secrets }));
+  return s.length > 8000 ? `${s.slice(0, 8000)}… (${s.length} characters)` : s;
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function errorIdOf(body: unknown): string | undefined {
+  const id = (body as { errorId?: unknown } | undefined)?.errorId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function rateLimitOf(h: Record<string, string>): RateLimitInfo {
+  const num = (v: string | undefined) => (v !== undefined && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined);
+  const out: RateLimitInfo = {};
+  const limit = num(h['ratelimit-limit']);
+  const remaining = num(h['ratelimit-remaining']);
+  const reset = num(h['ratelimit-reset']);
+  if (limit !== undefined) out.limit = limit;
+  if (remaining !== undefined) out.remaining = remaining;
+  if (reset !== undefined) out.reset = reset;
+  return out;
+}
+
+export type { QueryInput, QueryValue, SendOptions } from './request.js';

@@ -1,0 +1,72 @@
+// svc api METHOD PATH [--data JSON] [-f k=v ...] [--paginate]: any operation, raw. The answer is
+// printed as the service returned it, with a single-key {data} envelope removed.
+import type { Deps } from '../deps.js';
+import { UsageError } from '../core/errors.js';
+import { deepMerge, isPlainObject, parseSetPairs, quote } from '../core/input.js';
+import { send } from '../api/call.js';
+import type { QueryInput } from '../api/request.js';
+
+export interface ApiOptions {
+  data?: string;
+  field?: string[];
+  paginate?: boolean;
+}
+
+/** `-f k=v` for a query string: repeated keys become arrays; `k:=<json>` sends the JSON's text. */
+function queryFields(pairs: string[]): QueryInput {
+  const out: Record<string, string | string[]> = {};
+  for (const pair of pairs) {
+    const m = /^([^=:]+)(:?=)(.*)$/s.exec(pair);
+    if (!m) throw new UsageError(`-f/--field: expected key=value, got ${quote(pair)}`);
+    const key = m[1]!.trim();
+    const value = m[3]!;
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+export async function run(deps: Deps, opts: ApiOptions, args: unknown[]): Promise<void> {
+  const method = String(args[0]).toUpperCase();
+  const rawPath = String(args[1]);
+  if (!rawPath.startsWith('/')) throw new UsageError(`PATH: must start with "/", e.g. /v1/notifications (got ${quote(rawPath)})`);
+  if (/\s/.test(rawPath)) throw new UsageError('PATH: must not contain spaces (encode them as %20)');
+  const [path, inlineQuery] = rawPath.split('?', 2) as [string, string | undefined];
+  const fields = opts.field ?? [];
+  const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+
+  let query: QueryInput = {};
+  if (inlineQuery) for (const [k, v] of new URLSearchParams(inlineQuery)) query = { ...query, ...queryFields([`${k}=${v}`]) };
+  let body: unknown;
+  if (opts.data !== undefined) {
+    if (!hasBody) throw new UsageError(`--data: ${method} requests have no body; use -f key=value for query parameters`);
+    body = await deps.input.json('--data', opts.data);
+  }
+  if (fields.length) {
+    if (hasBody) {
+      if (body !== undefined && !isPlainObject(body)) throw new UsageError('-f/--field: cannot add fields to a --data body that is not an object');
+      body = deepMerge((body as Record<string, unknown>) ?? {}, parseSetPairs('-f/--field', fields));
+    } else query = { ...query, ...queryFields(fields) };
+  }
+  const req = { method, path, query, ...(body !== undefined ? { body } : {}) };
+
+  if (opts.paginate) {
+    if (method !== 'GET') throw new UsageError('--paginate: only GET requests can be paginated');
+    const { pages } = await import('../api/paginate.js');
+    const { createRecordWriter } = await import('../io/stream.js');
+    const writer = await createRecordWriter(deps);
+    try {
+      for await (const page of pages(deps, req)) await writer.page(page.records);
+    } finally {
+      writer.end();
+    }
+    return;
+  }
+  const res = await send(deps, req);
+  if (!res) return;
+  if (res.status === 204 || res.data === undefined) {
+    deps.info(`${res.status} (no content)`);
+    return;
+  }
+  await deps.print(res.data, { list: Boolean(res.data && typeof res.data === 'object' && Array.isArray((res.data as { data?: unknown }).data)) });
+}

@@ -1,0 +1,31 @@
+// The access token of a channel connection: from --access-token-stdin (preferred: not visible in the
+// process list), --access-token, or a masked prompt when a person is there.
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../core/errors.js';
+
+export interface TokenOptions {
+  workspaceId: string;
+  workspaceName?: string;
+  accessToken?: string;
+  accessTokenStdin?: boolean;
+}
+
+export async function accessToken(deps: Deps, opts: TokenOptions): Promise<string> {
+  if (opts.accessToken !== undefined && opts.accessTokenStdin) {
+    throw new UsageError('--access-token and --access-token-stdin cannot be used together');
+  }
+  let token: string | undefined = opts.accessToken;
+  if (opts.accessTokenStdin) token = (await deps.input.stdinText('--access-token-stdin')).replace(/\r?\n$/, '');
+  if (token === undefined && deps.interactive()) {
+    const { askSecret } = await import('../../io/prompt.js');
+    token = await askSecret(deps, 'Access token:', (v) => (v.trim() ? true : 'the token must not be empty'));
+  }
+  if (token === undefined) throw new UsageError('missing access token: give --access-token-stdin (reads stdin) or --access-token TOKEN');
+  if (!token.trim()) throw new UsageError('--access-token: must not be empty');
+  if (/[\r\n]/.test(token)) throw new UsageError('--access-token: must be a single line');
+  return token;
+}
+
+export function workspace(opts: TokenOptions): { id: string; name?: string } {
+  return opts.workspaceName !== undefined ? { id: opts.workspaceId, name: opts.workspaceName } : { id: opts.workspaceId };
+}

@@ -1,0 +1,50 @@
+// svc help [topic | command...]: help topics (exit codes, environment) and help for any command.
+import type { Command } from 'commander';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../core/errors.js';
+
+export const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
+  0    success
+  1    the service answered with an error not listed below (5xx after retries, ...),
+       or a trigger was not processed (status other than "processed")
+  2    invalid usage or input; nothing was sent
+  3    missing or rejected credentials (no key, 401, 403), or a state change refused
+       by a read-only profile
+  4    network failure or timeout after all retries
+  5    not found (404)
+  6    rejected by the service as invalid or conflicting (400, 409, 422)
+  7    rate limited (429) after all retries
+  8    trigger --wait: some job still pending when the wait ended
+  9    trigger --wait: at least one job failed
+  130  interrupted (Ctrl-C)
+
+With -o json, an error is one JSON object on stderr:
+  {"error": {"code": "not_found", "status": 404, "message": "..."}}
+`;
+
+export const ENVIRONMENT = `Environment variables:
+  SVC_API_KEY       API key (after --api-key, before the profile)
+  SVC_BASE_URL      service base URL (after --base-url, before the profile)
+  SVC_PROFILE       profile name (after --profile, before the current profile)
+  SVC_CONFIG_DIR    directory of the profile store (default: $XDG_CONFIG_HOME/svc or ~/.config/svc)
+  NO_COLOR          disable colour;  FORCE_COLOR  force it (FORCE_COLOR=0 disables)
+  CI                never prompt (as --no-input)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxy settings, honoured by every request
+
+Each value is resolved on its own: flag, then environment, then profile.
+The profile store is config.json (mode 0600) in a 0700 directory.
+`;
+
+export async function run(deps: Deps, _opts: unknown, args: unknown[], command: Command): Promise<void> {
+  const words = (args[0] as string[] | undefined) ?? [];
+  const topic = words.join(' ');
+  if (topic === 'exit-codes' || topic === 'exit codes') return void deps.io.stdout.write(EXIT_CODES);
+  if (topic === 'environment' || topic === 'env') return void deps.io.stdout.write(ENVIRONMENT);
+  let target: Command = command.parent ?? command;
+  for (const w of words) {
+    const next = target.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!next) throw new UsageError(`no help topic or command '${topic}'; topics: exit-codes, environment`);
+    target = next;
+  }
+  target.outputHelp();
+}

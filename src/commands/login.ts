@@ -1,0 +1,61 @@
+// svc login [--profile NAME] [--base-url URL] [--with-key]: asks for (or reads) a key, checks it against
+// the service, and saves it in a profile that becomes the current one. Nothing is saved if the check fails.
+import type { Deps } from '../deps.js';
+import { ApiError, CredentialsError, UsageError } from '../core/errors.js';
+import { maskKey } from '../core/mask.js';
+import { DEFAULT_BASE_URL, validateProfileName } from '../config/profiles.js';
+import { operations } from '../api/operations.js';
+import { readKeyFromStdin } from './profile/key.js';
+
+const SERVICES = [
+  { name: 'US (https://api.novu.co)', value: 'https://api.novu.co' },
+  { name: 'EU (https://eu.api.novu.co)', value: 'https://eu.api.novu.co' },
+  { name: 'Local svc dev (http://127.0.0.1:2999)', value: 'http://127.0.0.1:2999' },
+  { name: 'Another URL', value: 'other' },
+];
+
+export async function run(deps: Deps, opts: { withKey?: boolean }): Promise<void> {
+  const g = deps.globals;
+  const interactive = deps.interactive();
+  if (!interactive && !opts.withKey && !g.apiKey) {
+    throw new UsageError('svc login needs a terminal to ask for the key; use --with-key (reads it from stdin) or svc profile add');
+  }
+  const prompt = interactive ? await import('../io/prompt.js') : undefined;
+
+  const name = validateProfileName(g.profile ?? (prompt ? await prompt.askText(deps, 'Profile name:', { default: 'default' }) : 'default'));
+  let baseUrl = g.baseUrl ?? deps.env.SVC_BASE_URL;
+  if (!baseUrl && prompt) {
+    const choice = await prompt.askChoice(deps, 'Which service?', SERVICES, 'https://api.novu.co');
+    baseUrl = choice === 'other'
+      ? await prompt.askText(deps, 'Base URL:', { validate: (v) => (/^https?:\/\/\S+$/.test(v) ? true : 'an http:// or https:// URL') })
+      : choice;
+  }
+  baseUrl = (baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+
+  let apiKey = g.apiKey;
+  if (opts.withKey) apiKey = await readKeyFromStdin(deps, '--with-key');
+  if (!apiKey && prompt) apiKey = (await prompt.askSecret(deps, 'API key:', (v) => (v.trim() ? true : 'the key must not be empty'))).trim();
+  if (!apiKey) throw new UsageError('missing API key');
+
+  const { ApiClient } = await import('../api/client.js');
+  const { USER_AGENT } = await import('../runtime.js');
+  const client = new ApiClient({
+    baseUrl, apiKey, timeoutMs: g.timeout, retries: g.retries, userAgent: USER_AGENT, env: deps.env, signal: deps.signal,
+    ...(g.debug ? { trace: (l: string) => deps.io.stderr.write(`${l}\n`) } : {}),
+  });
+  try {
+    await client.call(operations.listActiveIntegrations);
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+      throw new CredentialsError(`the service at ${baseUrl} rejected the key ${maskKey(apiKey)} (${e.status}); nothing was saved`, 'unauthorized');
+    }
+    throw e;
+  } finally {
+    await client.close();
+  }
+  await deps.profiles().update((f) => {
+    f.profiles[name] = { ...f.profiles[name], baseUrl, apiKey };
+    f.current = name;
+  });
+  deps.info(`logged in: profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}) is the current profile`);
+}

@@ -1,0 +1,35 @@
+// svc profile show [NAME]: the resolved settings and where each came from (flag, env, profile, default).
+import type { Deps } from '../../deps.js';
+import { maskKey } from '../../core/mask.js';
+import { resolveSettings, validateProfileName } from '../../config/profiles.js';
+
+export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
+  const name = args[0] === undefined ? undefined : validateProfileName(String(args[0]));
+  const g = deps.globals;
+  const s = name === undefined
+    ? deps.settings()
+    : resolveSettings({ flags: { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: name }, env: deps.env, store: deps.profiles() });
+  const key = s.apiKey.value;
+  const shownKey = key ? (g.showSecrets ? key : maskKey(key)) : null;
+  const settings = {
+    profile: { value: s.profile.value ?? null, source: s.profile.value === undefined ? 'none' : name !== undefined ? 'argument' : s.profile.source },
+    baseUrl: { value: s.baseUrl.value, source: s.baseUrl.source },
+    apiKey: { value: shownKey, source: s.apiKey.source },
+    readOnly: s.readOnly,
+    configFile: s.configFile,
+  };
+  if (deps.format() === 'table' && !g.query && !g.fields) {
+    await deps.print(
+      [
+        { setting: 'profile', value: settings.profile.value ?? '(none)', source: settings.profile.source },
+        { setting: 'base URL', value: settings.baseUrl.value, source: settings.baseUrl.source },
+        { setting: 'API key', value: shownKey ?? '(none)', source: settings.apiKey.source },
+        { setting: 'read-only', value: settings.readOnly ? 'yes' : 'no', source: settings.profile.value ? 'profile' : '-' },
+        { setting: 'config file', value: settings.configFile, source: '-' },
+      ],
+      { view: 'settings' },
+    );
+    return;
+  }
+  await deps.print(settings);
+}

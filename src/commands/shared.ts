@@ -1,0 +1,95 @@
+// Steps several commands share: reading payloads and contexts from flags, running a list with or
+// without --all, and reporting where an interrupted stream got to.
+import type { Deps } from '../deps.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
+import { deepMerge, isPlainObject, parseContextRef, parseSetPairs } from '../core/input.js';
+import type { Operation } from '../api/operations.js';
+import type { QueryInput } from '../api/request.js';
+import { buildPath } from '../api/operations.js';
+import { call } from '../api/call.js';
+import { pages, type PagingMode } from '../api/paginate.js';
+import { pagingHint } from '../io/output.js';
+import type { ViewName } from '../io/views.js';
+
+/** `--payload` (JSON object) with `--set` pairs applied over it. */
+export async function payloadFrom(deps: Deps, payload: string | undefined, set: string[] | undefined): Promise<Record<string, unknown> | undefined> {
+  let out: Record<string, unknown> | undefined;
+  if (payload !== undefined) out = await deps.input.jsonObject('--payload', payload);
+  if (set?.length) out = deepMerge(out ?? {}, parseSetPairs('--set', set));
+  return out;
+}
+
+/** `--context TYPE=ID` entries and JSON maps into the `context` object of a request. */
+export async function contextMap(deps: Deps, flag: string, values: string[] | undefined): Promise<Record<string, unknown> | undefined> {
+  if (!values?.length) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const v of values) {
+    const t = v.trim();
+    if (t.startsWith('{') || t.startsWith('@') || t === '-') {
+      const obj = await deps.input.json(flag, v);
+      if (!isPlainObject(obj)) throw new UsageError(`${flag}: expected TYPE=ID or a JSON object mapping types to ids`);
+      Object.assign(out, obj);
+    } else {
+      const { type, id } = parseContextRef(flag, v);
+      if (type in out) throw new UsageError(`${flag}: context type '${type}' is given twice`);
+      out[type] = id;
+    }
+  }
+  return out;
+}
+
+/** `--context TYPE:ID` filters into `contextKeys` values. */
+export function contextKeys(flag: string, values: string[] | undefined): string[] | undefined {
+  if (!values?.length) return undefined;
+  return values.map((v) => {
+    const { type, id } = parseContextRef(flag, v);
+    return `${type}:${id}`;
+  });
+}
+
+export function rejectAfterAndBefore(opts: { after?: unknown; before?: unknown }): void {
+  if (opts.after !== undefined && opts.before !== undefined) {
+    throw new UsageError('--after and --before cannot be used together: page forward with --after or back with --before');
+  }
+}
+
+export interface ListOptions {
+  view: ViewName;
+  mode: PagingMode;
+  all?: boolean;
+  /** Records per request when following every page (the API's maximum). */
+  allLimit: number;
+  params?: Record<string, string>;
+}
+
+/** A list command: one page printed with its paging state on stderr, or with --all every page streamed. */
+export async function runList(deps: Deps, op: Operation, query: QueryInput, opts: ListOptions): Promise<void> {
+  if (!opts.all) {
+    const res = await call(deps, op, { query, ...(opts.params ? { params: opts.params } : {}) });
+    if (!res) return;
+    await deps.print(res.data, { view: opts.view, list: true });
+    const hint = pagingHint(res.data);
+    if (hint) deps.info(hint);
+    return;
+  }
+  if (query.limit === undefined) query = { ...query, limit: opts.allLimit };
+  const { createRecordWriter } = await import('../io/stream.js');
+  const writer = await createRecordWriter(deps, opts.view);
+  let resumeFrom: string | undefined;
+  const path = buildPath(op.path, opts.params ?? {});
+  try {
+    for await (const page of pages(deps, { method: op.method, path, query }, opts.mode)) {
+      await writer.page(page.records);
+      resumeFrom = page.next?.after !== undefined ? `--after ${page.next.after}` : page.next?.page !== undefined ? `--page ${page.next.page}` : undefined;
+    }
+    writer.end();
+    if (!deps.globals.dryRun) deps.info(`${writer.count} record${writer.count === 1 ? '' : 's'}`);
+  } catch (err) {
+    writer.end();
+    if (err instanceof InterruptedError || deps.signal.aborted) {
+      const cont = resumeFrom ? `continue with ${resumeFrom}` : 'nothing to continue from';
+      throw new InterruptedError(`interrupted after ${writer.count} record${writer.count === 1 ? '' : 's'}`, `To continue: ${cont}.`);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,89 @@
+// svc trigger WORKFLOW --to ID ... → POST /v1/events/trigger
+import type { Deps } from '../deps.js';
+import { TriggerNotProcessedError, UsageError } from '../core/errors.js';
+import { checkId, isPlainObject } from '../core/input.js';
+import { parseOrUsage, flagLabels } from '../core/validate.js';
+import { operations } from '../api/operations.js';
+import { call } from '../api/call.js';
+import { MAX_RECIPIENTS, TriggerBody, type TriggerResult } from '../api/schemas/requests.js';
+import { contextMap, payloadFrom } from './shared.js';
+
+export interface TriggerOptions {
+  to?: string[];
+  toJson?: string;
+  payload?: string;
+  set?: string[];
+  overrides?: string;
+  transactionId?: string;
+  actor?: string;
+  tenant?: string;
+  context?: string[];
+}
+
+const looksLikeJson = (v: string) => /^\s*[{[]/.test(v) || v.startsWith('@') || v === '-';
+
+/** A flag that takes an id or a JSON object (--actor, --tenant). */
+async function idOrObject(deps: Deps, flag: string, value: string | undefined): Promise<unknown> {
+  if (value === undefined) return undefined;
+  if (!looksLikeJson(value)) return checkId(flag, value);
+  const v = await deps.input.json(flag, value);
+  if (!isPlainObject(v)) throw new UsageError(`${flag}: expected an id or a JSON object`);
+  return v;
+}
+
+async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> {
+  const to: unknown[] = (opts.to ?? []).map((id) => checkId('--to', id));
+  if (opts.toJson !== undefined) {
+    const v = await deps.input.json('--to-json', opts.toJson);
+    if (Array.isArray(v)) to.push(...v);
+    else to.push(v);
+  }
+  if (to.length === 0 && deps.interactive()) {
+    const { askText } = await import('../io/prompt.js');
+    const answer = await askText(deps, 'Recipients (subscriber ids, separated by spaces or commas):', {
+      validate: (v) => (v.split(/[\s,]+/).filter(Boolean).length > 0 ? true : 'give at least one subscriber id'),
+    });
+    to.push(...answer.split(/[\s,]+/).filter(Boolean).map((id) => checkId('recipient', id)));
+  }
+  if (to.length === 0) throw new UsageError('missing recipients: give --to ID (repeatable) or --to-json JSON');
+  if (to.length > MAX_RECIPIENTS) {
+    throw new UsageError(`--to: at most ${MAX_RECIPIENTS} recipients per trigger (got ${to.length}); use --recipients-file for more`);
+  }
+  return to;
+}
+
+export function buildLabels(): (path: string) => string {
+  const base = flagLabels({
+    name: 'WORKFLOW', payload: '--payload', overrides: '--overrides', transactionId: '--transaction-id',
+    actor: '--actor', tenant: '--tenant', context: '--context',
+  });
+  return (path) => {
+    const m = /^to(?:\[(\d+)\])?\.?(.*)$/.exec(path);
+    if (m) return `--to/--to-json recipient ${m[1] !== undefined ? Number(m[1]) + 1 : ''}${m[2] ? ` ${m[2]}` : ''}`.replace(/ +/g, ' ').trim();
+    return base(path);
+  };
+}
+
+export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Promise<void> {
+  const workflow = checkId('WORKFLOW', String(args[0]));
+  const body: Record<string, unknown> = { name: workflow, to: await recipients(deps, opts) };
+  const payload = await payloadFrom(deps, opts.payload, opts.set);
+  if (payload) body.payload = payload;
+  if (opts.overrides !== undefined) body.overrides = await deps.input.jsonObject('--overrides', opts.overrides);
+  if (opts.transactionId !== undefined) body.transactionId = checkId('--transaction-id', opts.transactionId);
+  const actor = await idOrObject(deps, '--actor', opts.actor);
+  if (actor !== undefined) body.actor = actor;
+  const tenant = await idOrObject(deps, '--tenant', opts.tenant);
+  if (tenant !== undefined) body.tenant = tenant;
+  const context = await contextMap(deps, '--context', opts.context);
+  if (context) body.context = context;
+
+  const valid = parseOrUsage(TriggerBody, body, buildLabels());
+  const res = await call<TriggerResult>(deps, operations.triggerEvent, { body: valid });
+  if (!res) return;
+  await deps.print(res.data, { view: 'trigger' });
+  const result = res.data;
+  if (result && typeof result === 'object' && result.status !== 'processed') {
+    throw new TriggerNotProcessedError(String(result.status), result.error, result);
+  }
+}

@@ -1,0 +1,195 @@
+// Values given on the command line (cli.md, "Input values"): JSON flags as inline JSON, `@file`
+// (.json, .yaml, .yml) or `-` for stdin; `--set key=value` / `key:=<json>` with dotted keys; context
+// references; identifiers. Every error names the flag and what was expected, and is a UsageError (exit 2).
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from './errors.js';
+import { locateJsonError } from './json-error.js';
+import type { InStream } from '../deps.js';
+
+/** Files given to JSON flags larger than this are refused before reading. */
+export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
+/** Identifiers longer than this are refused (the spec names no limit; this guards against mistakes). */
+export const MAX_ID_LENGTH = 512;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/;
+
+export class InputReader {
+  private stdinTakenBy?: string;
+
+  constructor(
+    private readonly stdin: InStream,
+    private readonly cwd: string,
+  ) {}
+
+  /** Reads all of stdin once; a second flag asking for stdin is a usage error. */
+  async stdinText(flag: string): Promise<string> {
+    if (this.stdinTakenBy) {
+      throw new UsageError(`${flag}: stdin is already used by ${this.stdinTakenBy}; give one of them a file or a value`);
+    }
+    this.stdinTakenBy = flag;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of this.stdin) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += b.length;
+      if (size > MAX_INPUT_BYTES) throw new UsageError(`${flag}: stdin holds more than ${MAX_INPUT_BYTES / 1048576} MiB`);
+      chunks.push(b);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** Text of `@file`, with the errors a user can act on. */
+  async fileText(flag: string, path: string): Promise<string> {
+    const full = resolve(this.cwd, path);
+    try {
+      const st = await stat(full);
+      if (st.isDirectory()) throw new UsageError(`${flag}: ${path} is a directory, expected a file`);
+      if (st.size > MAX_INPUT_BYTES) {
+        throw new UsageError(`${flag}: ${path} is ${(st.size / 1048576).toFixed(1)} MiB; the limit is ${MAX_INPUT_BYTES / 1048576} MiB`);
+      }
+      return await readFile(full, 'utf8');
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message;
+      throw new UsageError(`${flag}: cannot read ${path}: ${why}`);
+    }
+  }
+
+  /** A JSON flag's value: inline JSON, `@file` (JSON or YAML by extension) or `-` (stdin). */
+  async json(flag: string, value: string): Promise<unknown> {
+    if (value === '-') return parseJsonText(flag, await this.stdinText(flag), 'stdin');
+    if (value.startsWith('@')) {
+      const path = value.slice(1);
+      if (!path) throw new UsageError(`${flag}: expected a file name after "@"`);
+      const text = await this.fileText(flag, path);
+      if (/\.ya?ml$/i.test(path)) return parseYamlText(flag, text, path);
+      return parseJsonText(flag, text, path);
+    }
+    return parseJsonText(flag, value);
+  }
+
+  /** A JSON flag that must hold an object. */
+  async jsonObject(flag: string, value: string): Promise<Record<string, unknown>> {
+    const v = await this.json(flag, value);
+    if (!isPlainObject(v)) throw new UsageError(`${flag}: expected a JSON object, got ${describeJson(v)}`);
+    return v;
+  }
+}
+
+export function parseJsonText(flag: string, text: string, source?: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const where = locateJsonError(text);
+    const file = source ? ` in ${source}` : '';
+    throw new UsageError(`${flag}: invalid JSON${file} at line ${where.line}, column ${where.column}: ${where.message}`);
+  }
+}
+
+async function parseYamlText(flag: string, text: string, source: string): Promise<unknown> {
+  const { parse, YAMLParseError } = await import('yaml');
+  try {
+    return parse(text);
+  } catch (e) {
+    if (e instanceof YAMLParseError) {
+      const pos = e.linePos?.[0];
+      const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+      throw new UsageError(`${flag}: invalid YAML in ${source}${at}: ${e.message.split('\n')[0]}`);
+    }
+    throw new UsageError(`${flag}: invalid YAML in ${source}: ${(e as Error).message}`);
+  }
+}
+
+/** A user's value for an error message: quoted, escaped (one line), shortened. */
+export function quote(value: string, max = 60): string {
+  const v = value.length > max ? `${value.slice(0, max)}…` : value;
+  return JSON.stringify(v);
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function describeJson(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
+
+const KEY_SEGMENT_RE = /^[^.\s]+$/;
+
+/**
+ * `--set` pairs into an object: `a.b=text` sets a string, `n:=5` / `tags:=["x"]` sets parsed JSON.
+ * Dotted keys nest. A later pair overrides an earlier one.
+ */
+export function parseSetPairs(flag: string, pairs: string[], into: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const pair of pairs) {
+    const typed = /^([^=:]+):=(.*)$/s.exec(pair);
+    const plain = typed ? null : /^([^=]+)=(.*)$/s.exec(pair);
+    const m = typed ?? plain;
+    if (!m) throw new UsageError(`${flag}: expected key=value or key:=<json>, got ${quote(pair)}`);
+    const key = m[1]!.trim();
+    const segments = key.split('.');
+    if (!segments.every((s) => KEY_SEGMENT_RE.test(s))) {
+      throw new UsageError(`${flag}: invalid key ${quote(key)}: use dotted names such as user.name`);
+    }
+    for (const s of segments) {
+      if (s === '__proto__' || s === 'constructor' || s === 'prototype') throw new UsageError(`${flag}: key ${quote(key)} is not allowed`);
+    }
+    const value = typed ? parseJsonText(`${flag} ${key}`, m[2]!) : m[2]!;
+    setPath(into, segments, value, flag);
+  }
+  return into;
+}
+
+function setPath(obj: Record<string, unknown>, path: string[], value: unknown, flag: string): void {
+  let cur = obj;
+  for (let k = 0; k < path.length - 1; k++) {
+    const seg = path[k]!;
+    const next = cur[seg];
+    if (next === undefined) cur[seg] = {};
+    else if (!isPlainObject(next)) {
+      throw new UsageError(`${flag}: cannot set ${path.join('.')}: ${path.slice(0, k + 1).join('.')} is not an object`);
+    }
+    cur = cur[seg] as Record<string, unknown>;
+  }
+  cur[path[path.length - 1]!] = value;
+}
+
+/** Deep merge of plain objects; `over` wins; arrays are replaced. */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+/** An identifier given on the command line: non-empty, no control characters, not absurdly long. */
+export function checkId(label: string, value: string): string {
+  if (value.length === 0) throw new UsageError(`${label}: must not be empty`);
+  if (CONTROL_RE.test(value)) throw new UsageError(`${label}: must not contain control characters`);
+  if (value.length > MAX_ID_LENGTH) throw new UsageError(`${label}: must be at most ${MAX_ID_LENGTH} characters (got ${value.length})`);
+  return value;
+}
+
+const CONTEXT_PART_RE = /^[a-zA-Z0-9_-]{1,100}$/;
+
+/** `TYPE=ID` or `TYPE:ID` (both are accepted everywhere: neither character can appear in a part). */
+export function parseContextRef(flag: string, value: string): { type: string; id: string } {
+  const m = /^([^=:]*)[=:](.*)$/s.exec(value);
+  if (!m) throw new UsageError(`${flag}: expected TYPE=ID (e.g. tenant=acme), got ${quote(value)}`);
+  const [type, id] = [m[1]!, m[2]!];
+  for (const [what, part] of [['type', type], ['id', id]] as const) {
+    if (!CONTEXT_PART_RE.test(part)) {
+      throw new UsageError(
+        `${flag}: context ${what} ${quote(part)} must be 1-100 characters of letters, digits, "_" or "-"`,
+      );
+    }
+  }
+  return { type, id };
+}

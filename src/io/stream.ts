@@ -1,0 +1,59 @@
+// Writes records one at a time as they arrive (--all, --paginate): ndjson lines, a JSON array that is
+// valid even when the stream stops early, YAML sequence items, or a table per page. Memory stays
+// constant whatever the number of records.
+import type { Deps } from '../deps.js';
+import { maskData } from '../core/mask.js';
+import { applyQuery, pickFields } from './output.js';
+import type { ViewName } from './views.js';
+
+export interface RecordWriter {
+  /** Writes one page of records. */
+  page(records: unknown[]): Promise<void>;
+  /** Closes the output (the JSON array's bracket); safe to call more than once. */
+  end(): void;
+  readonly count: number;
+}
+
+export async function createRecordWriter(deps: Deps, view?: ViewName): Promise<RecordWriter> {
+  const g = deps.globals;
+  const format = g.query && !g.output ? 'json' : deps.format();
+  const out = deps.io.stdout;
+  let count = 0;
+  let ended = false;
+  const yaml = format === 'yaml' ? await import('yaml') : undefined;
+  const table = format === 'table' ? await import('./table.js') : undefined;
+
+  const prepare = async (record: unknown): Promise<unknown> => {
+    let r = g.showSecrets ? record : maskData(record);
+    if (g.fields?.length) r = pickFields(r, g.fields);
+    if (g.query) r = await applyQuery(r, g.query);
+    return r;
+  };
+
+  return {
+    get count() {
+      return count;
+    },
+    async page(records) {
+      if (table) {
+        if (records.length) out.write(table.renderTable(deps, { data: records }, { list: true, ...(view ? { view } : {}) }));
+        count += records.length;
+        return;
+      }
+      for (const rec of records) {
+        const r = await prepare(rec);
+        if (g.query && (r === null || r === undefined)) continue;
+        if (format === 'ndjson') out.write(`${JSON.stringify(r)}\n`);
+        else if (yaml) out.write(yaml.stringify([r]));
+        else out.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`);
+        count++;
+      }
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      if (format === 'json') out.write(count === 0 ? '[]\n' : '\n]\n');
+      else if (yaml && count === 0) out.write('[]\n');
+    },
+  };
+}
