@@ -27,6 +27,14 @@ function choiceOption(flags: string, description: string, choices: readonly stri
   return opt;
 }
 
+/** GET, POST, PUT, PATCH or DELETE, in any case. */
+function methodArgument(): Argument {
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  const arg = new Argument('<method>', 'HTTP method').argParser((v: string) => choiceArg(methods)(v.toUpperCase()));
+  arg.argChoices = methods;
+  return arg;
+}
+
 function examples(cmd: Command, lines: string[]): Command {
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
 }
@@ -428,7 +436,7 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
       program
         .command('api')
         .description('call any operation: prints the answer as returned (envelope removed)')
-        .addArgument(new Argument('<method>', 'HTTP method').choices(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete']))
+        .addArgument(methodArgument())
         .argument('<path>', 'path starting with /, e.g. /v1/notifications')
         .option('--data <json>', 'request body: inline JSON, @file or -')
         .option('-f, --field <key=value>', 'query parameter (GET/DELETE) or body field (repeatable; key:=<json>)', collect)

@@ -95,7 +95,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
-    return report(err, argv, io, runtime?.globals.debug ?? argv.includes('--debug'));
+    return report(err, argv, io, runtime?.globals.debug ?? argv.includes('--debug'), program);
   } finally {
     if (host.handleSignals) {
       process.off('SIGINT', onSignal);
@@ -105,7 +105,21 @@ export async function main(argv: string[], host: Host): Promise<number> {
   }
 }
 
-function report(err: unknown, argv: string[], io: IO, debug: boolean): number {
+/** The command an argv names, as far as it names one (for "Run 'svc events list --help'"). */
+function commandNamed(program: Command, argv: string[]): string {
+  let cmd = program;
+  const names: string[] = [];
+  for (const word of argv) {
+    if (word.startsWith('-')) continue;
+    const next = cmd.commands.find((c) => c.name() === word);
+    if (!next) break;
+    names.push(word);
+    cmd = next;
+  }
+  return names.join(' ');
+}
+
+function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command): number {
   const json = wantsJsonErrors(argv);
   const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
     if (json) io.stderr.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
@@ -116,7 +130,7 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean): number {
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT.ok;
     const message = err.message.replace(/^error: /, '').replace(/\.$/, '');
-    const cmd = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
+    const cmd = commandNamed(program, argv);
     return emit('usage', message, EXIT.usage, {}, `Run 'svc ${cmd ? `${cmd} ` : ''}--help' for usage.`);
   }
   if (err instanceof SvcError) {

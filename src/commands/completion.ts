@@ -23,7 +23,7 @@ function optionModel(o: Option): OptionModel {
   const flags = [o.short, o.long].filter((f): f is string => Boolean(f));
   return {
     flags,
-    takesValue: Boolean(o.required || o.optional),
+    takesValue: Boolean(o.required),
     ...(o.argChoices ? { choices: [...o.argChoices] } : {}),
     description: o.description,
   };

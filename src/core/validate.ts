@@ -42,8 +42,11 @@ function depth(issues: readonly Issue[]): number {
 
 function messageOf(issue: Issue): string {
   switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `expected ${issue.expected}, got ${typeName(issue.input)}`;
+    case 'invalid_type': {
+      // zod leaves `input` out of issues unless asked; its message names what it received.
+      const got = 'input' in issue ? typeName(issue.input) : /received (\w+)/.exec(issue.message)?.[1];
+      return got === 'undefined' ? 'is required' : `expected ${issue.expected}${got ? `, got ${got}` : ''}`;
+    }
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':

@@ -1,0 +1,40 @@
+// Every command's --help shows at least one example; `svc` alone shows help and exits 0.
+import { describe, expect, test } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/cli.js';
+import { runSvc } from '../helpers/run.js';
+
+function leaves(cmd: Command, path: string[] = []): string[][] {
+  if (cmd.commands.length === 0) return [path];
+  return cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]));
+}
+
+const program = buildProgram(async () => undefined);
+const commands = leaves(program);
+
+describe('--help', () => {
+  test('the tree has every command of cli.md', () => {
+    const names = commands.map((c) => c.join(' '));
+    for (const n of [
+      'trigger', 'events list', 'events get', 'subscribers search', 'subscribers online', 'integrations active',
+      'integrations primary', 'contexts create', 'connections create', 'connections update', 'connections get',
+      'endpoints list', 'workflow get', 'workflow preview', 'messages mark-as', 'messages list', 'api', 'login',
+      'profile list', 'profile show', 'profile use', 'profile remove', 'profile add', 'dev', 'completion', 'help',
+    ]) expect(names).toContain(n);
+  });
+  test.each(commands.map((c) => [c.join(' ')]))('svc %s --help shows an example', async (name) => {
+    const r = await runSvc([...name.split(' '), '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toMatch(/\$ svc /);
+  });
+  test('svc with no arguments prints help and exits 0', async () => {
+    const r = await runSvc([]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: svc');
+  });
+  test('a group without its subcommand is a usage error', async () => {
+    const r = await runSvc(['events']);
+    expect(r.code).toBe(2);
+  });
+});

@@ -1,0 +1,168 @@
+// Output formats, --fields, --query, secret masking, the event timeline and --all streaming.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { startStub, type Stub } from '../helpers/stub.js';
+import { runSvc } from '../helpers/run.js';
+
+const KEY = 'sk_test_0123456789abcdef';
+let stub: Stub;
+let env: Record<string, string>;
+beforeEach(async () => {
+  stub = await startStub();
+  env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url };
+});
+afterEach(async () => stub.close());
+
+const integration = (i: number, extra: Record<string, unknown> = {}) => ({
+  _id: `6761f0c2a3b4c5d6e7f8091${i}`, _environmentId: 'env', _organizationId: 'org', name: `Mail ${i}`, identifier: `mail-${i}`,
+  providerId: 'sendgrid', channel: 'email', active: true, deleted: false, primary: i === 1, ...extra,
+});
+
+describe('formats', () => {
+  beforeEach(() => {
+    stub.on('GET', '/v1/integrations/active', { body: { data: [integration(1), integration(2)] } });
+  });
+  test('json (the default when piped) prints the records as returned', async () => {
+    const r = await runSvc(['integrations', 'active'], { env });
+    expect(JSON.parse(r.stdout)).toEqual([integration(1), integration(2)]);
+  });
+  test('ndjson prints one record per line', async () => {
+    const r = await runSvc(['integrations', 'active', '-o', 'ndjson'], { env });
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l).identifier)).toEqual(['mail-1', 'mail-2']);
+  });
+  test('yaml', async () => {
+    const r = await runSvc(['integrations', 'active', '-o', 'yaml'], { env });
+    expect(parseYaml(r.stdout)[1].identifier).toBe('mail-2');
+  });
+  test('table on a terminal, with columns and no JSON', async () => {
+    const r = await runSvc(['integrations', 'active'], { env, tty: true });
+    expect(r.stdout).toMatch(/IDENTIFIER\s+NAME\s+CHANNEL\s+PROVIDER\s+PRIMARY\s+ACTIVE/);
+    expect(r.stdout).toMatch(/mail-1\s+Mail 1\s+email\s+sendgrid\s+true/);
+  });
+  test('--fields keeps dot paths in json and picks the columns of a table', async () => {
+    const j = await runSvc(['integrations', 'active', '--fields', 'identifier,primary'], { env });
+    expect(JSON.parse(j.stdout)).toEqual([{ identifier: 'mail-1', primary: true }, { identifier: 'mail-2', primary: false }]);
+    const t = await runSvc(['integrations', 'active', '--fields', 'identifier,providerId'], { env, tty: true });
+    expect(t.stdout.split('\n')[0]).toMatch(/^IDENTIFIER\s+PROVIDERID$/);
+  });
+  test('--query applies JMESPath and implies json', async () => {
+    const r = await runSvc(['integrations', 'active', '--query', '[?primary].identifier'], { env, tty: true });
+    expect(JSON.parse(r.stdout)).toEqual(['mail-1']);
+  });
+  test('a bad --query expression is a usage error', async () => {
+    const r = await runSvc(['integrations', 'active', '--query', '[?'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--query: invalid JMESPath expression');
+  });
+});
+
+describe('secrets the service returns', () => {
+  const connection = {
+    identifier: 'chconn_abc', channel: 'chat', providerId: 'slack', integrationIdentifier: 'slack', subscriberId: 'u1',
+    contextKeys: [], workspace: { id: 'T1' }, auth: { accessToken: 'xoxb-very-secret-token-123' }, createdAt: 'x', updatedAt: 'x',
+  };
+  test.each(['json', 'ndjson', 'yaml', 'table'])('are masked in %s unless --show-secrets', async (format) => {
+    stub.on('GET', '/v1/channel-connections/chconn_abc', { body: { data: connection } });
+    stub.on('GET', '/v1/integrations/active', { body: { data: [integration(1, { credentials: { apiKey: 'SG.secret-sendgrid-key', from: 'a@b.c' } })] } });
+    const c = await runSvc(['connections', 'get', 'chconn_abc', '-o', format], { env });
+    expect(c.stdout).not.toContain('xoxb-very-secret-token-123');
+    expect(c.stdout).toContain('-123');
+    const i = await runSvc(['integrations', 'active', '-o', format, '--fields', 'identifier,credentials.apiKey'], { env });
+    expect(i.stdout).not.toContain('SG.secret-sendgrid-key');
+    const shown = await runSvc(['connections', 'get', 'chconn_abc', '-o', format, '--show-secrets'], { env });
+    expect(shown.stdout).toContain('xoxb-very-secret-token-123');
+  });
+});
+
+describe('lists', () => {
+  const page = (n: number, hasMore: boolean) => ({
+    page: n, hasMore, pageSize: 2,
+    data: [0, 1].map((i) => ({ _id: `6761f0c2a3b4c5d6e7f8${n}${i}00`, transactionId: `t-${n}-${i}`, _environmentId: 'e', _organizationId: 'o', _subscriberId: 's' })),
+  });
+  test('an empty list is [] and exit 0', async () => {
+    stub.on('GET', '/v1/notifications', { body: { data: [], hasMore: false, page: 0, pageSize: 10 } });
+    const r = await runSvc(['events', 'list'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+  test('the paging state goes to stderr, the records to stdout', async () => {
+    stub.on('GET', '/v1/notifications', { body: page(0, true) });
+    const r = await runSvc(['events', 'list', '--limit', '2'], { env });
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+    expect(r.stderr).toContain('more: --page 1');
+  });
+  test('--fields naming envelope members prints the envelope', async () => {
+    stub.on('GET', '/v2/subscribers', { body: { data: [], next: 'abc', previous: null, totalCount: 7, totalCountCapped: false } });
+    const r = await runSvc(['subscribers', 'search', '--fields', 'next,totalCount'], { env });
+    expect(JSON.parse(r.stdout)).toEqual({ next: 'abc', totalCount: 7 });
+  });
+  test('--all follows pages and streams one valid JSON array', async () => {
+    stub.on('GET', '/v1/notifications', (req) => {
+      const n = Number(req.query.get('page') ?? 0);
+      return { body: page(n, n < 2) };
+    });
+    const r = await runSvc(['events', 'list', '--all'], { env });
+    expect(r.code).toBe(0);
+    const records = JSON.parse(r.stdout);
+    expect(records.map((x: { transactionId: string }) => x.transactionId)).toEqual(['t-0-0', 't-0-1', 't-1-0', 't-1-1', 't-2-0', 't-2-1']);
+    expect(stub.requests.map((q) => q.query.get('limit'))).toEqual(['50', '50', '50']);
+  });
+  test('--all follows cursors with ndjson', async () => {
+    const sub = (id: string) => ({ subscriberId: id, _id: id });
+    stub.on('GET', '/v2/subscribers', (req) => {
+      const after = req.query.get('after');
+      if (!after) return { body: { data: [sub('a'), sub('b')], next: 'b', previous: null, totalCount: 3, totalCountCapped: false } };
+      return { body: { data: [sub('c')], next: null, previous: 'c', totalCount: 3, totalCountCapped: false } };
+    });
+    const r = await runSvc(['subscribers', 'search', '--all', '-o', 'ndjson'], { env });
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).subscriberId)).toEqual(['a', 'b', 'c']);
+    expect(stub.requests[1]!.query.get('after')).toBe('b');
+  });
+});
+
+describe('events get', () => {
+  const event = {
+    _id: '6761f0c2a3b4c5d6e7f80912', transactionId: 'txn-1', _environmentId: 'e', _organizationId: 'o', _subscriberId: 's',
+    createdAt: '2026-11-22T10:00:00.000Z', channels: ['in_app', 'email'],
+    subscriber: { _id: 's', subscriberId: 'user-1' },
+    template: { name: 'Welcome', triggers: [{ type: 'event', identifier: 'welcome', variables: [] }] },
+    jobs: [
+      { _id: 'j1', type: 'in_app', providerId: 'svc', status: 'completed', step: { _id: 'st1', active: true, filters: [], _templateId: 't', name: 'In-app' },
+        executionDetails: [
+          { _id: 'd1', createdAt: '2026-11-22T10:00:00.100Z', status: 'Pending', detail: 'Step queued', isRetry: false, isTest: false, source: 'Internal' },
+          { _id: 'd2', createdAt: '2026-11-22T10:00:00.200Z', status: 'Success', detail: 'Message sent', isRetry: false, isTest: false, source: 'Internal' },
+        ] },
+      { _id: 'j2', type: 'email', providerId: 'sendgrid', status: 'failed', step: { _id: 'st2', active: true, filters: [], _templateId: 't' },
+        executionDetails: [
+          { _id: 'd3', createdAt: '2026-11-22T10:00:00.300Z', status: 'Failed', detail: 'No active integration found for channel email', isRetry: false, isTest: false, source: 'Internal' },
+        ] },
+    ],
+  };
+  test('shows each job with its execution details as a timeline', async () => {
+    stub.on('GET', `/v1/notifications/${event._id}`, { body: { data: event } });
+    const r = await runSvc(['events', 'get', event._id], { env, tty: true });
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out).toContain('workflow welcome');
+    expect(out).toContain('subscriber user-1');
+    expect(out).toMatch(/1\. in_app \(In-app\)\s+via svc\s+completed/);
+    expect(out).toMatch(/Pending\s+Step queued/);
+    expect(out).toMatch(/Success\s+Message sent/);
+    expect(out).toMatch(/2\. email\s+via sendgrid\s+failed/);
+    expect(out).toContain('No active integration found for channel email');
+    expect(out.indexOf('Step queued')).toBeLessThan(out.indexOf('Message sent'));
+    expect(out.indexOf('Message sent')).toBeLessThan(out.indexOf('2. email'));
+  });
+  test('--json prints the record untouched', async () => {
+    stub.on('GET', `/v1/notifications/${event._id}`, { body: { data: event } });
+    const r = await runSvc(['events', 'get', event._id, '--json'], { env, tty: true });
+    expect(JSON.parse(r.stdout)).toEqual(event);
+  });
+  test('404 gives exit 5 with the service message', async () => {
+    stub.on('GET', `/v1/notifications/${event._id}`, { status: 404, body: { statusCode: 404, message: 'Notification not found', error: 'Not Found', path: '/', timestamp: 'x' } });
+    const r = await runSvc(['events', 'get', event._id], { env });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(`error: GET /v1/notifications/${event._id} failed: 404 Notification not found\n`);
+  });
+});
