@@ -17,6 +17,9 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
+  // Whitespace and syntax only: smaller files parse faster, and names stay readable in --debug traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
   chunkNames: 'chunks/[name]-[hash]',
   // Native addon and the server framework stay as packages: fastify resolves plugins at run time and
   // better-sqlite3 loads a compiled .node file.

@@ -59,6 +59,11 @@ function wantsJsonErrors(argv: string[]): boolean {
 
 export async function main(argv: string[], host: Host): Promise<number> {
   const { io } = host;
+  // Scripts call --version to probe for the tool; answer before building the command tree.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`${__SVC_VERSION__}\n`);
+    return EXIT.ok;
+  }
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {

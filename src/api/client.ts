@@ -1,7 +1,8 @@
 // The one HTTP core, on undici: authentication, idempotency keys reused across retries, a timeout per
 // attempt, retries with exponential backoff and jitter honouring Retry-After, keep-alive, proxies from
 // the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createDispatcher } from './undici.js';
 import { ApiError, InterruptedError, NetworkError } from '../core/errors.js';
 import { maskData, maskHeaders, maskUrl } from '../core/mask.js';
 import { formatDuration } from '../core/duration.js';
@@ -74,10 +75,6 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function hasProxy(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
-}
-
 function networkReason(err: unknown): { reason: string; timeout: boolean } {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
@@ -101,29 +98,22 @@ function networkReason(err: unknown): { reason: string; timeout: boolean } {
 }
 
 export class ApiClient {
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private dispatcher?: Promise<Dispatcher>;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(readonly config: ClientConfig) {
-    const env = config.env ?? {};
-    const timeouts = { headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, connectTimeout: config.timeoutMs };
-    this.ownsDispatcher = !config.dispatcher;
-    this.dispatcher =
-      config.dispatcher ??
-      (hasProxy(env)
-        ? new EnvHttpProxyAgent({
-            ...timeouts,
-            httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-            httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-            noProxy: env.NO_PROXY ?? env.no_proxy,
-          })
-        : new Agent({ ...timeouts, keepAliveTimeout: 10_000 }));
     this.sleep = config.sleep ?? defaultSleep;
   }
 
+  private getDispatcher(): Promise<Dispatcher> {
+    const t = this.config.timeoutMs;
+    return (this.dispatcher ??= this.config.dispatcher
+      ? Promise.resolve(this.config.dispatcher)
+      : createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }));
+  }
+
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+    if (this.dispatcher && !this.config.dispatcher) await (await this.dispatcher).close().catch(() => undefined);
   }
 
   /** Calls an operation of the table. */
@@ -177,11 +167,14 @@ export class ApiClient {
       let resHeaders: Record<string, string>;
       let text: string;
       try {
-        const res = await request(url, {
+        const dispatcher = await this.getDispatcher();
+        const u = new URL(url);
+        const res = await dispatcher.request({
+          origin: u.origin,
+          path: u.pathname + u.search,
           method: method as Dispatcher.HttpMethod,
           headers,
           body: payload,
-          dispatcher: this.dispatcher,
           signal,
         });
         status = res.statusCode;

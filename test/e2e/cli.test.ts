@@ -1,0 +1,82 @@
+// The built binary as scripts use it: data only on stdout, valid JSON when piped, stable exit codes,
+// and a person at a terminal gets a prompt (driven through tmux).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { startStub, type Stub } from '../helpers/stub.js';
+import { BIN, svcBin } from '../helpers/bin.js';
+import { tempConfigDir } from '../helpers/run.js';
+
+const KEY = 'sk_test_0123456789abcdef';
+let stub: Stub;
+let env: Record<string, string>;
+beforeAll(async () => {
+  stub = await startStub();
+  stub.on('GET', '/v1/integrations/active', { body: { data: [{ _id: '6761f0c2a3b4c5d6e7f80912', identifier: 'mail', name: 'Mail', providerId: 'sendgrid', channel: 'email', active: true, primary: true, deleted: false, _environmentId: 'e', _organizationId: 'o' }] } });
+  stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: 'txn-e2e' } } });
+  stub.on('GET', '/v1/notifications/6761f0c2a3b4c5d6e7f80999', { status: 404, body: { statusCode: 404, message: 'Notification not found', path: '/', timestamp: 'x' } });
+  env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url, PATH: process.env.PATH ?? '' };
+});
+afterAll(async () => stub.close());
+
+describe('svc binary', () => {
+  test('--version prints the version only', async () => {
+    const r = await svcBin(['--version']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(r.stderr).toBe('');
+  });
+
+  test('piped output is JSON and nothing else; messages go to stderr', async () => {
+    const r = await svcBin(['integrations', 'active'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout))[0].identifier).toBe('mail');
+    const t = await svcBin(['trigger', 'welcome', '--to', 'user-1'], { env });
+    expect(t.exitCode).toBe(0);
+    expect(JSON.parse(String(t.stdout))).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn-e2e' });
+  });
+
+  test('errors: one line on stderr, JSON with -o json, exit code per cli.md', async () => {
+    const r = await svcBin(['events', 'get', '6761f0c2a3b4c5d6e7f80999'], { env });
+    expect(r.exitCode).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
+    const j = await svcBin(['events', 'get', '6761f0c2a3b4c5d6e7f80999', '-o', 'json'], { env });
+    expect(JSON.parse(String(j.stderr))).toMatchObject({ error: { code: 'not_found', status: 404 } });
+    const u = await svcBin(['events', 'list', '--limit', '500'], { env });
+    expect(u.exitCode).toBe(2);
+    expect(String(u.stderr)).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  test('in CI (no terminal) a missing recipient fails at once instead of prompting', async () => {
+    const r = await svcBin(['trigger', 'welcome'], { env: { ...env, CI: '1' }, timeout: 10_000 });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('--to');
+  });
+
+  const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+  test.skipIf(!hasTmux)('at a terminal, a missing --to is asked for', async () => {
+    const session = `svc-e2e-${process.pid}`;
+    const cfg = tempConfigDir();
+    const before = stub.requests.length;
+    const cmd = `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} SVC_API_KEY=${KEY} SVC_BASE_URL=${stub.url} node ${BIN} trigger welcome; echo EXIT=$?; sleep 5`;
+    spawnSync('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '30', cmd]);
+    const screen = () => spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout;
+    const waitFor = async (text: string) => {
+      for (let i = 0; i < 100; i++) {
+        if (screen().includes(text)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`"${text}" never appeared:\n${screen()}`);
+    };
+    try {
+      await waitFor('Recipients');
+      spawnSync('tmux', ['send-keys', '-t', session, 'user-7 user-8', 'Enter']);
+      await waitFor('EXIT=0');
+      const sent = stub.requests.slice(before).find((r) => r.method === 'POST');
+      expect(sent?.body).toMatchObject({ name: 'welcome', to: ['user-7', 'user-8'] });
+      expect(screen()).toContain('processed');
+    } finally {
+      spawnSync('tmux', ['kill-session', '-t', session]);
+    }
+  });
+});

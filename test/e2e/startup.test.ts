@@ -1,0 +1,64 @@
+// Start-up discipline: --version, --help, completion and input errors must not load undici (or zod
+// for the first three); a request command loads only what it uses. Read from the source maps of the
+// bundle chunks each process actually loaded.
+import { describe, expect, test } from 'vitest';
+import { execaNode } from 'execa';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BIN } from '../helpers/bin.js';
+
+const TRACER = fileURLToPath(new URL('../helpers/trace-loads.mjs', import.meta.url));
+
+async function packagesLoaded(args: string[]): Promise<Set<string>> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-loads-'));
+  const log = join(dir, 'loads.txt');
+  await execaNode(BIN, args, {
+    nodeOptions: ['--import', TRACER],
+    env: { SVC_TRACE_LOADS: log, SVC_CONFIG_DIR: dir, NO_COLOR: '1' },
+    reject: false,
+  });
+  const pkgs = new Set<string>();
+  for (const url of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+    const file = fileURLToPath(url);
+    if (!file.includes('/dist/')) continue;
+    const map = `${file}.map`;
+    if (!existsSync(map)) continue;
+    for (const src of JSON.parse(readFileSync(map, 'utf8')).sources as string[]) {
+      const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(src);
+      if (m) pkgs.add(m[1]!);
+    }
+  }
+  return pkgs;
+}
+
+describe('what each command loads', () => {
+  test.each([
+    [['--version']],
+    [['--help']],
+    [['events', 'list', '--help']],
+    [['completion', 'bash']],
+  ])('%j loads commander only', async (args) => {
+    const pkgs = await packagesLoaded(args);
+    expect([...pkgs].sort()).toEqual(['commander']);
+  });
+
+  test.each([
+    [['events', 'list', '--limit', '0']],
+    [['trigger', 'welcome', '--to', 'u1', '--payload', '{bad']],
+    [['events', 'get', 'not-an-id']],
+  ])('the input error of %j does not load undici', async (args) => {
+    const pkgs = await packagesLoaded(args);
+    expect(pkgs.has('undici')).toBe(false);
+    expect(pkgs.has('chalk')).toBe(false);
+    expect(pkgs.has('@inquirer/prompts')).toBe(false);
+  });
+
+  test('a JSON request command loads undici and zod but no renderer or prompt library', async () => {
+    const pkgs = await packagesLoaded(['integrations', 'active', '-o', 'json', '--base-url', 'http://127.0.0.1:9', '--api-key', 'sk_x_0123456789ab', '--retries', '0']);
+    expect(pkgs.has('undici')).toBe(true);
+    expect(pkgs.has('zod')).toBe(true);
+    for (const p of ['chalk', 'cli-table3', 'yaml', 'jmespath', '@inquirer/prompts', 'conf', 'fastify']) expect(pkgs.has(p)).toBe(false);
+  });
+});
