@@ -137,4 +137,20 @@ describe('answers', () => {
     expect(r.stderr).toContain('> authorization: ApiKey sk_…cdef');
     expect(r.stderr).not.toContain(KEY);
   });
+
+  test('--debug masks tokens and personal data in bodies, the key everywhere', async () => {
+    stub.on('POST', '/v1/channel-connections', { status: 201, body: { data: { identifier: 'c1', auth: { accessToken: 'xoxb-secret-token-9999' } } } });
+    stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: 't' } } });
+    const c = await runSvc(['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token-stdin', '--debug'], { env, stdin: 'xoxb-secret-token-9999' });
+    expect(c.code).toBe(0);
+    expect(c.stderr).toContain('"integrationIdentifier":"slack"');
+    const t = await runSvc(['trigger', 'w', '--to-json', '{"subscriberId":"u1","email":"ada@example.com","phone":"+15551234567","channels":[{"providerId":"chat-webhook","credentials":{"webhookUrl":"https://hooks.example/abc"}}]}', '--debug'], { env });
+    expect(t.code).toBe(0);
+    const all = c.stdout + c.stderr + t.stdout + t.stderr;
+    for (const secret of [KEY, 'xoxb-secret-token-9999', 'ada@example.com', '+15551234567', 'https://hooks.example/abc']) {
+      expect(all).not.toContain(secret);
+    }
+    expect(t.stderr).toContain('"subscriberId":"u1"');
+  });
 });
+
