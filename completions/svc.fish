@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --limit --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --journal --limit --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -137,6 +137,13 @@ complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l transaction-id -r -F
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l actor -r -F -d 'actor: a subscriber id or a subscriber object as JSON'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l tenant -r -F -d 'tenant: an identifier or {"identifier", "name", "data"} as JSON'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l context -r -F -d 'context entry TYPE=ID, or a JSON map (repeatable)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l recipients-file -r -F -d 'CSV (with a header) or NDJSON of recipients, - for stdin: sent in chunks'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l chunk -r -F -d 'recipients per trigger with --recipients-file, 1 to 100 (default 100)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l concurrency -r -F -d 'requests in flight with --recipients-file (default: adapts to the rate limits)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l report -r -F -d 'write one NDJSON line per recipient: row, subscriberId, transactionId, status, error'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l journal -r -F -d 'journal of acknowledged chunks (default: beside the report, or the file)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l resume -d 'continue an interrupted --recipients-file run: nobody is sent twice'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l strict -d 'stop at the first bad row (a file is checked whole before anything is sent)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -s h -l help -d 'show help'
 complete -c svc -n 'test (__svc_node) = '\''events'\''' -a 'list' -d 'list triggered events (GET /v1/notifications)'
 complete -c svc -n 'test (__svc_node) = '\''events'\''' -a 'get' -d 'show one event with every job and its execution details (GET /v1/notifications/{id})'

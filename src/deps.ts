@@ -49,6 +49,8 @@ export interface Deps {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
+  /** The working directory relative paths are resolved against. */
+  readonly cwd: string;
   /** e.g. "events list"; used in messages and the read-only check. */
   readonly commandPath: string;
   /** Aborted on SIGINT/SIGTERM: long-running work stops cleanly and reports where it got to. */

@@ -41,6 +41,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
     io,
     env,
     globals,
+    cwd: init.cwd,
     commandPath: init.commandPath,
     signal: init.signal,
     input: new InputReader(io.stdin, init.cwd),

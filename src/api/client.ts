@@ -30,6 +30,8 @@ export interface ClientConfig {
   trace?: (line: string) => void;
   /** Called before waiting to retry (progress displays, adaptive concurrency). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** Called after every attempt with its status and rate-limit headers (bulk pacing). */
+  onAttempt?: (info: { status?: number; rateLimit: RateLimitInfo; retryAfterMs?: number }) => void;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   /** Cap on any single wait between attempts, Retry-After included. */
@@ -182,6 +184,7 @@ export class ApiClient {
         text = await res.body.text();
       } catch (err) {
         if (this.config.signal?.aborted) throw new InterruptedError();
+        this.config.onAttempt?.({ rateLimit: {} });
         const { reason, timeout: timedOut } = networkReason(err);
         const took = performance.now() - started;
         trace?.(`< network error after ${formatDuration(took)}: ${reason}`);
@@ -226,6 +229,7 @@ export class ApiClient {
       }
 
       const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
+      this.config.onAttempt?.({ status, rateLimit: rateLimitOf(resHeaders), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) });
       if (attempt < maxAttempts && shouldRetryStatus(status, { idempotencyKey, retryAfter })) {
         await this.backoff(attempt, retryAfter, `HTTP ${status}`, random);
         continue;

@@ -18,6 +18,13 @@ export interface TriggerOptions {
   actor?: string;
   tenant?: string;
   context?: string[];
+  recipientsFile?: string;
+  chunk?: number;
+  concurrency?: number;
+  resume?: boolean;
+  report?: string;
+  journal?: string;
+  strict?: boolean;
 }
 
 const looksLikeJson = (v: string) => /^\s*[{[]/.test(v) || v.startsWith('@') || v === '-';
@@ -64,8 +71,13 @@ export function buildLabels(): (path: string) => string {
   };
 }
 
+const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'report', 'journal', 'strict'] as const;
+
 export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Promise<void> {
   const workflow = checkId('WORKFLOW', String(args[0]));
+  if (opts.recipientsFile !== undefined) return bulk(deps, workflow, opts);
+  const extra = BULK_ONLY.filter((k) => opts[k] !== undefined);
+  if (extra.length) throw new UsageError(`--${extra[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --recipients-file`);
   const body: Record<string, unknown> = { name: workflow, to: await recipients(deps, opts) };
   const payload = await payloadFrom(deps, opts.payload, opts.set);
   if (payload) body.payload = payload;
@@ -86,4 +98,35 @@ export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Pr
   if (result && typeof result === 'object' && result.status !== 'processed') {
     throw new TriggerNotProcessedError(String(result.status), result.error, result);
   }
+}
+
+/** --recipients-file: the fields every chunk shares are checked once here, then the run streams the file. */
+async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise<void> {
+  if (opts.to?.length || opts.toJson !== undefined) throw new UsageError('--recipients-file cannot be combined with --to or --to-json');
+  if (opts.transactionId !== undefined) throw new UsageError('--transaction-id cannot be used with --recipients-file: each chunk gets its own, derived from the run');
+  if (opts.recipientsFile === '-' && (opts.payload === '-' || opts.toJson === '-')) throw new UsageError('--recipients-file - and --payload - both want stdin');
+  const common: Record<string, unknown> = {};
+  const payload = await payloadFrom(deps, opts.payload, opts.set);
+  if (payload) common.payload = payload;
+  if (opts.overrides !== undefined) common.overrides = await deps.input.jsonObject('--overrides', opts.overrides);
+  const actor = await idOrObject(deps, '--actor', opts.actor);
+  if (actor !== undefined) common.actor = actor;
+  const tenant = await idOrObject(deps, '--tenant', opts.tenant);
+  if (tenant !== undefined) common.tenant = tenant;
+  const context = await contextMap(deps, '--context', opts.context);
+  if (context) common.context = context;
+  // One sample body validates the shared fields before anything is read or sent.
+  parseOrUsage(TriggerBody, { name: workflow, to: ['sample'], ...common }, buildLabels());
+  const { runBulk } = await import('../bulk/run.js');
+  await runBulk(deps, {
+    workflow,
+    file: opts.recipientsFile!,
+    common,
+    chunkSize: opts.chunk ?? MAX_RECIPIENTS,
+    ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+    ...(opts.resume ? { resume: true } : {}),
+    ...(opts.report !== undefined ? { report: opts.report } : {}),
+    ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
+    ...(opts.strict ? { strict: true } : {}),
+  });
 }

@@ -1,0 +1,97 @@
+// The journal of a bulk run: one NDJSON line for the run, then one per chunk the service acknowledged,
+// written synchronously (a process killed with -9 loses nothing already written; a line cut short by
+// the kill is ignored on reading). `--resume` skips the acknowledged chunks and sends the others with
+// the same transaction ids, so the chunk that was in flight is deduplicated by the service.
+import { appendFileSync, createReadStream, existsSync, readFileSync, renameSync, writeFileSync, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
+import { UsageError } from '../core/errors.js';
+
+export interface RunRecord {
+  type: 'run';
+  version: 1;
+  runId: string;
+  workflow: string;
+  file: string;
+  size?: number;
+  chunkSize: number;
+  startedAt: string;
+}
+
+export interface JournalState {
+  run?: RunRecord;
+  done: Set<number>;
+  finished: boolean;
+}
+
+export function readJournal(path: string): JournalState {
+  const state: JournalState = { done: new Set(), finished: false };
+  if (!existsSync(path)) return state;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    let rec: { type?: string; index?: number } & Partial<RunRecord>;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue; // the last line of a killed run may be cut short
+    }
+    if (rec.type === 'run') state.run = rec as RunRecord;
+    else if (rec.type === 'chunk' && typeof rec.index === 'number') state.done.add(rec.index);
+    else if (rec.type === 'end') state.finished = true;
+  }
+  return state;
+}
+
+export class Journal {
+  constructor(readonly path: string) {}
+
+  start(run: RunRecord): void {
+    writeFileSync(this.path, `${JSON.stringify(run)}\n`, { mode: 0o600 });
+  }
+
+  chunkDone(index: number, recipients: number): void {
+    appendFileSync(this.path, `${JSON.stringify({ type: 'chunk', index, recipients, at: new Date().toISOString() })}\n`);
+  }
+
+  end(): void {
+    appendFileSync(this.path, `${JSON.stringify({ type: 'end', at: new Date().toISOString() })}\n`);
+  }
+}
+
+/** Checks that --resume continues the same run: same workflow, same file, same chunking. */
+export function checkResumable(state: JournalState, journalPath: string, want: { workflow: string; file: string; size?: number; chunkSize: number }): RunRecord {
+  const run = state.run;
+  if (!run) throw new UsageError(`--resume: no journal of an earlier run at ${journalPath}`);
+  const diffs: string[] = [];
+  if (run.workflow !== want.workflow) diffs.push(`workflow ${run.workflow} → ${want.workflow}`);
+  if (run.file !== want.file) diffs.push(`file ${run.file} → ${want.file}`);
+  if (run.size !== undefined && want.size !== undefined && run.size !== want.size) diffs.push(`file size ${run.size} → ${want.size} bytes`);
+  if (run.chunkSize !== want.chunkSize) diffs.push(`--chunk ${run.chunkSize} → ${want.chunkSize}`);
+  if (diffs.length) throw new UsageError(`--resume: this is not the run in ${journalPath} (${diffs.join('; ')}); resuming it would send recipients twice`);
+  return run;
+}
+
+/**
+ * On --resume, keeps only the report lines of acknowledged chunks (streamed to a temporary file and
+ * renamed): lines of chunks that will be sent again, and of bad rows that will be read again, go.
+ */
+export async function trimReport(path: string, done: Set<number>): Promise<void> {
+  if (!existsSync(path)) return;
+  const tmp = `${path}.tmp`;
+  const out = createWriteStream(tmp, { mode: 0o600 });
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  for await (const line of lines) {
+    let chunk: unknown;
+    try {
+      chunk = (JSON.parse(line) as { chunk?: unknown }).chunk;
+    } catch {
+      continue;
+    }
+    if (typeof chunk === 'number' && done.has(chunk)) {
+      if (!out.write(`${line}\n`)) await once(out, 'drain');
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  renameSync(tmp, path);
+}

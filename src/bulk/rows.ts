@@ -1,0 +1,213 @@
+// Reading a recipients file one row at a time (constant memory): CSV with a header (csv-parse) or
+// NDJSON. Each row becomes a recipient and, optionally, a payload of its own; a row that cannot be read
+// becomes a bad row with its line number and the reason, never a silent drop.
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../core/errors.js';
+import { isPlainObject } from '../core/input.js';
+
+/** Subscriber fields a row may carry besides subscriberId (trigger's subscriber object form). */
+export const SUBSCRIBER_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
+const NDJSON_KEYS = new Set<string>(['subscriberId', ...SUBSCRIBER_FIELDS, 'data', 'channels', 'payload']);
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/;
+
+export type Recipient = string | ({ subscriberId: string } & Record<string, unknown>);
+
+export interface GoodRow {
+  kind: 'row';
+  /** Line number in the file where the row starts (the CSV header is line 1). */
+  row: number;
+  subscriberId: string;
+  recipient: Recipient;
+  /** The row's own payload, when it has one. */
+  payload?: Record<string, unknown>;
+}
+export interface BadRow {
+  kind: 'bad';
+  row: number;
+  subscriberId?: string;
+  error: string;
+}
+export type Row = GoodRow | BadRow;
+
+export type FileFormat = 'csv' | 'ndjson';
+
+export function formatOf(path: string, firstChar: string | undefined): FileFormat {
+  if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
+  if (/\.csv$/i.test(path)) return 'csv';
+  return firstChar === '{' ? 'ndjson' : 'csv';
+}
+
+function setDotted(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let cur = target;
+  for (const seg of path.slice(0, -1)) {
+    if (!isPlainObject(cur[seg])) cur[seg] = {};
+    cur = cur[seg] as Record<string, unknown>;
+  }
+  cur[path[path.length - 1]!] = value;
+}
+
+function checkSubscriberId(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.trim() === '') return 'missing subscriberId';
+  if (CONTROL_RE.test(v)) return 'subscriberId contains control characters';
+  if (v.length > 512) return 'subscriberId is longer than 512 characters';
+  return undefined;
+}
+
+/** Builds the recipient: a bare id when the row has nothing else, else the subscriber object. */
+function recipientOf(subscriberId: string, fields: Record<string, unknown>): Recipient {
+  return Object.keys(fields).length === 0 ? subscriberId : { subscriberId, ...fields };
+}
+
+// --- CSV -------------------------------------------------------------------------------------------------
+
+const CSV_COLUMN_RE = /^(subscriberId|firstName|lastName|email|phone|avatar|locale|timezone|(data|payload)\.[^.\s]+(\.[^.\s]+)*)$/;
+
+/** Checks a CSV header: every column must be known, subscriberId must be there. */
+export function checkCsvHeader(columns: string[]): void {
+  const unknown = columns.filter((c) => !CSV_COLUMN_RE.test(c));
+  if (unknown.length) {
+    throw new UsageError(
+      `--recipients-file: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => JSON.stringify(c)).join(', ')}; ` +
+        'expected subscriberId, subscriber fields (firstName, lastName, email, phone, avatar, locale, timezone), data.* or payload.*',
+    );
+  }
+  if (!columns.includes('subscriberId')) throw new UsageError('--recipients-file: the CSV header has no subscriberId column');
+  const dup = columns.find((c, i) => columns.indexOf(c) !== i);
+  if (dup) throw new UsageError(`--recipients-file: column ${JSON.stringify(dup)} appears twice`);
+}
+
+export function csvRecordToRow(record: Record<string, string>, row: number): Row {
+  const idError = checkSubscriberId(record.subscriberId);
+  if (idError) return { kind: 'bad', row, error: idError };
+  const subscriberId = record.subscriberId!;
+  const fields: Record<string, unknown> = {};
+  let payload: Record<string, unknown> | undefined;
+  for (const [col, value] of Object.entries(record)) {
+    if (col === 'subscriberId' || value === '' || value === undefined) continue;
+    const path = col.split('.');
+    if (path[0] === 'payload') setDotted((payload ??= {}), path.slice(1), value);
+    else if (path[0] === 'data') setDotted(((fields.data as Record<string, unknown>) ??= {}), path.slice(1), value);
+    else fields[col] = value;
+  }
+  return { kind: 'row', row, subscriberId, recipient: recipientOf(subscriberId, fields), ...(payload ? { payload } : {}) };
+}
+
+async function* csvRows(input: Readable): AsyncGenerator<Row> {
+  const { parse } = await import('csv-parse');
+  const skipped: Row[] = [];
+  const parser = parse({
+    bom: true,
+    columns: (header: string[]) => {
+      const cols = header.map((h) => h.trim());
+      checkCsvHeader(cols);
+      return cols;
+    },
+    info: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    on_skip: (err: (Error & { lines?: number }) | undefined) => {
+      if (err) skipped.push({ kind: 'bad', row: err.lines ?? 0, error: `malformed CSV: ${err.message.replace(/^Invalid Record Length: /, '')}` });
+    },
+  });
+  input.on('error', (e) => parser.destroy(e));
+  input.pipe(parser);
+  try {
+    for await (const item of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      while (skipped.length) yield skipped.shift()!;
+      yield csvRecordToRow(item.record, item.info.lines);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`--recipients-file: ${(e as Error).message}`);
+  }
+  while (skipped.length) yield skipped.shift()!;
+}
+
+// --- NDJSON -----------------------------------------------------------------------------------------------
+
+export function ndjsonLineToRow(line: string, row: number): Row {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return { kind: 'bad', row, error: 'invalid JSON' };
+  }
+  if (!isPlainObject(v)) return { kind: 'bad', row, error: 'expected a JSON object' };
+  const idError = checkSubscriberId(v.subscriberId);
+  if (idError) return { kind: 'bad', row, error: idError };
+  const subscriberId = v.subscriberId as string;
+  const unknown = Object.keys(v).filter((k) => !NDJSON_KEYS.has(k));
+  if (unknown.length) return { kind: 'bad', row, subscriberId, error: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}` };
+  if (v.payload !== undefined && !isPlainObject(v.payload)) return { kind: 'bad', row, subscriberId, error: 'payload must be an object' };
+  if (v.data !== undefined && v.data !== null && !isPlainObject(v.data)) return { kind: 'bad', row, subscriberId, error: 'data must be an object' };
+  for (const f of SUBSCRIBER_FIELDS) {
+    if (v[f] !== undefined && v[f] !== null && typeof v[f] !== 'string') return { kind: 'bad', row, subscriberId, error: `${f} must be a string` };
+  }
+  const { subscriberId: _id, payload, ...fields } = v;
+  return { kind: 'row', row, subscriberId, recipient: recipientOf(subscriberId, fields), ...(payload ? { payload: payload as Record<string, unknown> } : {}) };
+}
+
+async function* ndjsonRows(input: Readable): AsyncGenerator<Row> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    if (line.trim() === '') continue;
+    yield ndjsonLineToRow(line, n);
+  }
+}
+
+// --- opening ------------------------------------------------------------------------------------------------
+
+export interface OpenedFile {
+  format: FileFormat;
+  rows: AsyncGenerator<Row>;
+  /** Bytes read so far, and the total when known (a file): for the progress bar. */
+  progress(): { read: number; total?: number };
+}
+
+export async function openRecipients(path: string, stdin: Readable, sizeOf: (p: string) => Promise<number>): Promise<OpenedFile> {
+  let input: Readable;
+  let total: number | undefined;
+  if (path === '-') input = stdin;
+  else {
+    try {
+      total = await sizeOf(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(`--recipients-file: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    }
+    input = createReadStream(path);
+  }
+  // Peek at the first chunk to tell NDJSON from CSV when the name does not say.
+  const first: Buffer | string | undefined = await new Promise((resolve, reject) => {
+    const onReadable = () => {
+      cleanup();
+      resolve((input.read() as Buffer | null) ?? undefined);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(undefined);
+    };
+    const onError = (e: Error) => {
+      cleanup();
+      const code = (e as NodeJS.ErrnoException).code;
+      reject(new UsageError(`--recipients-file: cannot read ${path}: ${code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : e.message}`));
+    };
+    const cleanup = () => {
+      input.off('readable', onReadable);
+      input.off('end', onEnd);
+      input.off('error', onError);
+    };
+    input.once('readable', onReadable);
+    input.once('end', onEnd);
+    input.once('error', onError);
+  });
+  if (first !== undefined) input.unshift(first);
+  const firstChar = first === undefined ? undefined : String(first).replace(/^\uFEFF/, '').trimStart()[0];
+  const format = formatOf(path, firstChar);
+  return { format, rows: format === 'csv' ? csvRows(input) : ndjsonRows(input), progress: () => ({ read: (input as Readable & { bytesRead?: number }).bytesRead ?? 0, ...(total !== undefined ? { total } : {}) }) };
+}

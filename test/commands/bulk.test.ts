@@ -1,0 +1,176 @@
+// trigger --recipients-file against a stub that deduplicates transaction ids like the service.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startStub, type Recorded, type Stub, type StubAnswer } from '../helpers/stub.js';
+import { runSvc, tempConfigDir } from '../helpers/run.js';
+
+const KEY = 'sk_test_0123456789abcdef';
+let stub: Stub;
+let env: Record<string, string>;
+let dir: string;
+let seen: Map<string, number>;
+
+function recipientsOf(req: Recorded): string[] {
+  const body = req.body as { to?: unknown[]; events?: { to: unknown[] }[] };
+  const ids = (to: unknown[]) => to.map((r) => (typeof r === 'string' ? r : (r as { subscriberId: string }).subscriberId));
+  return body.events ? body.events.flatMap((e) => ids(e.to)) : ids(body.to ?? []);
+}
+
+beforeEach(async () => {
+  stub = await startStub();
+  env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url };
+  dir = tempConfigDir();
+  seen = new Map();
+  const answer = (txn: string) => {
+    seen.set(txn, (seen.get(txn) ?? 0) + 1);
+    return { acknowledged: true, status: 'processed', transactionId: txn };
+  };
+  stub.on('POST', '/v1/events/trigger', (req) => ({ status: 201, body: { data: answer((req.body as { transactionId: string }).transactionId) } }));
+  stub.on('POST', '/v1/events/trigger/bulk', (req) => ({
+    status: 201,
+    body: { data: (req.body as { events: { transactionId: string }[] }).events.map((e) => answer(e.transactionId)) },
+  }));
+});
+afterEach(async () => stub.close());
+
+function csv(rows: number, extra: (i: number) => string = () => ''): string {
+  const lines = ['subscriberId,firstName,payload.plan'];
+  for (let i = 0; i < rows; i++) lines.push(`user-${i},Name ${i},${extra(i)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+describe('--recipients-file', () => {
+  test('CSV: shared-payload rows go 100 per trigger, own-payload rows through bulk; everyone once; report matches', async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(250, (i) => (i % 5 === 0 ? 'pro' : '')));
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'report.ndjson', '--payload', '{"from":"svc"}'], { env, cwd: dir });
+    expect(r.stderr).toContain('250 recipients sent, 0 failed, 0 skipped');
+    expect(r.code).toBe(0);
+    const all = stub.requests.flatMap(recipientsOf);
+    expect(all).toHaveLength(250);
+    expect(new Set(all).size).toBe(250);
+    const triggers = stub.requests.filter((q) => q.path === '/v1/events/trigger');
+    expect(triggers.map((q) => recipientsOf(q).length)).toEqual([100, 100]);
+    const bulk = stub.requests.filter((q) => q.path === '/v1/events/trigger/bulk');
+    expect(bulk.map((q) => recipientsOf(q).length)).toEqual([50]);
+    const ev = (bulk[0]!.body as { events: { payload: unknown; to: unknown[] }[] }).events[0]!;
+    expect(ev.payload).toEqual({ from: 'svc', plan: 'pro' });
+    expect(ev.to).toEqual([{ subscriberId: 'user-0', firstName: 'Name 0' }]);
+    expect((triggers[0]!.body as { payload: unknown }).payload).toEqual({ from: 'svc' });
+    const report = readFileSync(join(dir, 'report.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(report).toHaveLength(250);
+    expect(report.every((l) => l.status === 'sent' && l.transactionId && l.error === null)).toBe(true);
+    expect(report.find((l) => l.subscriberId === 'user-1').row).toBe(3);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.recipients).toEqual({ sent: 250, failed: 0, skipped: 0, alreadySent: 0 });
+  });
+
+  test('NDJSON with bad rows: each reported with its line, the rest sent, exit 1', async () => {
+    const lines = ['{"subscriberId":"a"}', '{"subscriberId":', '{"firstName":"no id"}', '', '{"subscriberId":"b","payload":{"x":1}}', '{"subscriberId":"c","colour":"red"}', '[1]'];
+    writeFileSync(join(dir, 'r.ndjson'), lines.join('\n'));
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'r.ndjson', '--report', 'rep.ndjson'], { env, cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('row 2: invalid JSON (skipped)');
+    expect(r.stderr).toContain('row 3: missing subscriberId');
+    expect(r.stderr).toContain('row 6: unknown field colour');
+    expect(r.stderr).toContain('row 7: expected a JSON object');
+    expect(stub.requests.flatMap(recipientsOf).sort()).toEqual(['a', 'b']);
+    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rep.filter((l) => l.status === 'skipped').map((l) => l.row)).toEqual([2, 3, 6, 7]);
+  });
+
+  test('--strict checks the whole file first: a bad row sends nothing (exit 2)', async () => {
+    writeFileSync(join(dir, 'r.ndjson'), '{"subscriberId":"a"}\n{"subscriberId":"b"}\nnot json\n');
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'r.ndjson', '--strict'], { env, cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('row 3: invalid JSON');
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test.each([
+    ['subscriberId,colour\nu1,red\n', 'unknown column "colour"'],
+    ['firstName\nAda\n', 'no subscriberId column'],
+  ])('a bad CSV header sends nothing (exit 2): %j', async (content, message) => {
+    writeFileSync(join(dir, 'bad.csv'), content);
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'bad.csv'], { env, cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('a missing file, and flags that conflict, are usage errors', async () => {
+    expect((await runSvc(['trigger', 'w', '--recipients-file', 'nope.csv'], { env, cwd: dir })).stderr).toContain('no such file');
+    expect((await runSvc(['trigger', 'w', '--recipients-file', 'x.csv', '--to', 'u1'], { env, cwd: dir })).code).toBe(2);
+    expect((await runSvc(['trigger', 'w', '--to', 'u1', '--resume'], { env, cwd: dir })).stderr).toContain('--resume only applies with --recipients-file');
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('a failed chunk is reported, journaled as not done, and --resume sends only it with the same transaction id', async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(300));
+    stub.on('POST', '/v1/events/trigger', (req) => {
+      const txn = (req.body as { transactionId: string }).transactionId;
+      if (txn.endsWith('-1')) return { status: 500, body: { statusCode: 500, message: 'boom', path: '/', timestamp: 'x' } };
+      seen.set(txn, (seen.get(txn) ?? 0) + 1);
+      return { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: txn } } };
+    });
+    const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson', '--retries', '0', '--concurrency', '1'], { env, cwd: dir });
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('200 recipients sent, 100 failed');
+    const failedTxn = stub.requests.find((q) => (q.body as { transactionId: string }).transactionId.endsWith('-1'))!;
+    const txn = (failedTxn.body as { transactionId: string }).transactionId;
+
+    stub.on('POST', '/v1/events/trigger', (req) => {
+      const t = (req.body as { transactionId: string }).transactionId;
+      seen.set(t, (seen.get(t) ?? 0) + 1);
+      return { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: t } } };
+    });
+    const before = stub.requests.length;
+    const again = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson', '--resume'], { env, cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('100 recipients sent, 0 failed, 0 skipped, 200 already sent before');
+    const resent = stub.requests.slice(before);
+    expect(resent).toHaveLength(1);
+    expect((resent[0]!.body as { transactionId: string }).transactionId).toBe(txn);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rep).toHaveLength(300);
+    expect(rep.every((l) => l.status === 'sent')).toBe(true);
+    expect(new Set(rep.map((l) => l.subscriberId)).size).toBe(300);
+  });
+
+  test('a second run without --resume refuses while the journal holds an unfinished run', async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(10));
+    stub.on('POST', '/v1/events/trigger', { status: 500, body: { statusCode: 500, message: 'boom', path: '/', timestamp: 'x' } });
+    await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--retries', '0'], { env, cwd: dir });
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv'], { env, cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--resume');
+  });
+
+  test('adaptive concurrency keeps within RateLimit-Remaining: no 429 from a rate-limited service', async () => {
+    // A token bucket of 10 requests per 500 ms window, answering 429 when it is empty.
+    let tokens = 10;
+    let windowEnds = Date.now() + 500;
+    let refused = 0;
+    stub.on('POST', '/v1/events/trigger', (req): StubAnswer => {
+      const now = Date.now();
+      if (now >= windowEnds) {
+        tokens = 10;
+        windowEnds = now + 500;
+      }
+      const reset = String(Math.max(0.05, (windowEnds - now) / 1000));
+      if (tokens <= 0) {
+        refused++;
+        return { status: 429, headers: { 'retry-after': reset, 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': reset }, body: { statusCode: 429, message: 'API rate limit exceeded', path: '/', timestamp: 'x' } };
+      }
+      tokens--;
+      const txn = (req.body as { transactionId: string }).transactionId;
+      return { status: 201, delayMs: 5, headers: { 'ratelimit-limit': '10', 'ratelimit-remaining': String(tokens), 'ratelimit-reset': reset }, body: { data: { acknowledged: true, status: 'processed', transactionId: txn } } };
+    });
+    writeFileSync(join(dir, 'users.csv'), csv(300));
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--chunk', '10'], { env, cwd: dir });
+    expect(r.code).toBe(0);
+    expect(stub.requests.flatMap(recipientsOf)).toHaveLength(300);
+    expect(refused).toBe(0);
+  });
+});
