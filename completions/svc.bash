@@ -5,7 +5,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--journal|--limit|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -25,6 +25,7 @@ _svc_complete() {
       '/completion') node='completion'; npos=0 ;;
       '/help') node='help'; npos=0 ;;
       'events/list') node='events list'; npos=0 ;;
+      'events/watch') node='events watch'; npos=0 ;;
       'events/get') node='events get'; npos=0 ;;
       'subscribers/search') node='subscribers search'; npos=0 ;;
       'subscribers/online') node='subscribers online'; npos=0 ;;
@@ -61,6 +62,9 @@ _svc_complete() {
     'events list/--channel') choices='in_app email sms chat push' ;;
     'events list/--severity') choices='high medium low none' ;;
     'events list/-o'|'events list/--output') choices='table json ndjson yaml' ;;
+    'events watch/--channel') choices='in_app email sms chat push' ;;
+    'events watch/--severity') choices='high medium low none' ;;
+    'events watch/-o'|'events watch/--output') choices='table json ndjson yaml' ;;
     'events get/-o'|'events get/--output') choices='table json ndjson yaml' ;;
     'subscribers/-o'|'subscribers/--output') choices='table json ndjson yaml' ;;
     'subscribers search/--order-by') choices='_id updatedAt' ;;
@@ -115,20 +119,23 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--journal|--limit|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'trigger events subscribers integrations contexts connections endpoints workflow messages api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --strict -h --help -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --strict --wait --wait-timeout -h --help -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list get' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'list watch get' -- "$cur")); return ;;
     'events list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --page --limit --all -h --help -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'events watch')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --interval -h --help -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi

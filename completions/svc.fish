@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --journal --limit --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --interval --journal --limit --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -40,6 +40,8 @@ function __svc_node --description "the svc command path typed so far"
                 set node 'help'
             case 'events/list'
                 set node 'events list'
+            case 'events/watch'
+                set node 'events watch'
             case 'events/get'
                 set node 'events get'
             case 'subscribers/search'
@@ -144,8 +146,11 @@ complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l report -r -F -d 'wri
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l journal -r -F -d 'journal of acknowledged chunks (default: beside the report, or the file)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l resume -d 'continue an interrupted --recipients-file run: nobody is sent twice'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l strict -d 'stop at the first bad row (a file is checked whole before anything is sent)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l wait -d 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l wait-timeout -r -F -d 'how long --wait follows the activity (default 2m)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -s h -l help -d 'show help'
 complete -c svc -n 'test (__svc_node) = '\''events'\''' -a 'list' -d 'list triggered events (GET /v1/notifications)'
+complete -c svc -n 'test (__svc_node) = '\''events'\''' -a 'watch' -d 'print new events as they arrive (polls GET /v1/notifications)'
 complete -c svc -n 'test (__svc_node) = '\''events'\''' -a 'get' -d 'show one event with every job and its execution details (GET /v1/notifications/{id})'
 complete -c svc -n 'test (__svc_node) = '\''events'\''' -s h -l help -d 'show help'
 complete -c svc -n 'test (__svc_node) = '\''events list'\''' -l channel -x -a 'in_app email sms chat push' -d 'channel (repeatable): in_app, email, sms, chat, push'
@@ -163,6 +168,19 @@ complete -c svc -n 'test (__svc_node) = '\''events list'\''' -l page -r -F -d 'p
 complete -c svc -n 'test (__svc_node) = '\''events list'\''' -l limit -r -F -d 'events per page, 1 to 50'
 complete -c svc -n 'test (__svc_node) = '\''events list'\''' -l all -d 'follow every page to the end, streaming records'
 complete -c svc -n 'test (__svc_node) = '\''events list'\''' -s h -l help -d 'show help'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l channel -x -a 'in_app email sms chat push' -d 'channel (repeatable): in_app, email, sms, chat, push'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l workflow -r -F -d 'workflow (template) id (repeatable)'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l email -r -F -d 'subscriber email (repeatable)'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l subscriber -r -F -d 'subscriber id (repeatable)'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l severity -x -a 'high medium low none' -d 'severity (repeatable): high, medium, low, none'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l transaction-id -r -F -d 'transaction id'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l topic-key -r -F -d 'topic key'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l subscription-id -r -F -d 'topic subscription id'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l context -r -F -d 'context key TYPE:ID (repeatable; exact set match)'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l since -r -F -d 'events after this time: ISO 8601 or an age such as 90s, 15m, 2h, 7d'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l until -r -F -d 'events before this time: ISO 8601 or an age'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -l interval -r -F -d 'time between polls (default 2s; slower when the rate limit runs low)'
+complete -c svc -n 'test (__svc_node) = '\''events watch'\''' -s h -l help -d 'show help'
 complete -c svc -n 'test (__svc_node) = '\''events get'\''' -s h -l help -d 'show help'
 complete -c svc -n 'test (__svc_node) = '\''subscribers'\''' -a 'search' -d 'search subscribers; email, phone and name match partially (GET /v2/subscribers)'
 complete -c svc -n 'test (__svc_node) = '\''subscribers'\''' -a 'online' -d 'set a subscriber online or offline (PATCH /v1/subscribers/{id}/online-status)'

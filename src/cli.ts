@@ -110,7 +110,9 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
         .option('--report <file>', 'write one NDJSON line per recipient: row, subscriberId, transactionId, status, error')
         .option('--journal <file>', 'journal of acknowledged chunks (default: beside the report, or the file)')
         .option('--resume', 'continue an interrupted --recipients-file run: nobody is sent twice')
-        .option('--strict', 'stop at the first bad row (a file is checked whole before anything is sent)'),
+        .option('--strict', 'stop at the first bad row (a file is checked whole before anything is sent)')
+        .option('--wait', 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending')
+        .option('--wait-timeout <duration>', 'how long --wait follows the activity (default 2m)', durationArg),
       () => import('./commands/trigger.js'),
     ),
     [
@@ -118,6 +120,7 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
       'svc trigger welcome --to user-1 --to user-2 --payload @data.json',
       'svc trigger otp --to-json \'{"subscriberId":"u1","phone":"+15551234567"}\' --set code=123456',
       'svc trigger incident --to user-1 --set severity:=3 --context tenant=acme --json',
+      'svc trigger welcome --to user-1 --wait --wait-timeout 30s',
       'svc trigger welcome --recipients-file users.csv --report report.ndjson',
       'svc trigger welcome --recipients-file users.csv --report report.ndjson --resume   # after an interruption',
     ],
@@ -150,6 +153,18 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
       'svc events list --subscriber user-1 --since 2h',
       'svc events list --channel email --channel sms --limit 50',
       'svc events list --all -o ndjson > events.ndjson',
+    ],
+  );
+  examples(
+    act(
+      listFilters(events.command('watch').description('print new events as they arrive (polls GET /v1/notifications)'))
+        .option('--interval <duration>', 'time between polls (default 2s; slower when the rate limit runs low)', durationArg),
+      () => import('./commands/events/watch.js'),
+    ),
+    [
+      'svc events watch --subscriber user-1',
+      'svc events watch --workflow welcome -o ndjson | jq .transactionId',
+      'svc events watch --since 2026-11-22T10:00:00Z   # continue where an earlier watch stopped',
     ],
   );
   examples(

@@ -11,6 +11,8 @@ export interface Host {
   cwd: string;
   /** Installs SIGINT/SIGTERM handlers (the real process only). */
   handleSignals: boolean;
+  /** Aborting it acts as Ctrl-C (tests of long-running commands). */
+  signal?: AbortSignal;
 }
 
 function rootOf(cmd: Command): Command {
@@ -75,6 +77,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
+  host.signal?.addEventListener('abort', () => controller.abort(), { once: true });
 
   let runtime: Runtime | undefined;
   const invoke: Invoke = async (command, loader, opts, args) => {

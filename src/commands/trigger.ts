@@ -25,6 +25,8 @@ export interface TriggerOptions {
   report?: string;
   journal?: string;
   strict?: boolean;
+  wait?: boolean;
+  waitTimeout?: number;
 }
 
 const looksLikeJson = (v: string) => /^\s*[{[]/.test(v) || v.startsWith('@') || v === '-';
@@ -72,10 +74,26 @@ export function buildLabels(): (path: string) => string {
 }
 
 const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'report', 'journal', 'strict'] as const;
+const DEFAULT_WAIT_MS = 120_000;
+
+/** How many notifications the trigger will make, when the recipients say (topics fan out unknowably). */
+function expectedRecipients(to: unknown[]): number | undefined {
+  const ids = new Set<string>();
+  for (const r of to) {
+    if (typeof r === 'string') ids.add(r);
+    else if (r && typeof r === 'object' && 'subscriberId' in r) ids.add(String((r as { subscriberId: unknown }).subscriberId));
+    else return undefined;
+  }
+  return ids.size;
+}
 
 export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Promise<void> {
   const workflow = checkId('WORKFLOW', String(args[0]));
-  if (opts.recipientsFile !== undefined) return bulk(deps, workflow, opts);
+  if (opts.recipientsFile !== undefined) {
+    if (opts.wait) throw new UsageError('--wait cannot be used with --recipients-file: follow a run with svc events watch');
+    return bulk(deps, workflow, opts);
+  }
+  if (opts.waitTimeout !== undefined && !opts.wait) throw new UsageError('--wait-timeout only applies with --wait');
   const extra = BULK_ONLY.filter((k) => opts[k] !== undefined);
   if (extra.length) throw new UsageError(`--${extra[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --recipients-file`);
   const body: Record<string, unknown> = { name: workflow, to: await recipients(deps, opts) };
@@ -93,11 +111,19 @@ export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Pr
   const valid = parseOrUsage(TriggerBody, body, buildLabels());
   const res = await call<TriggerResult>(deps, operations.triggerEvent, { body: valid });
   if (!res) return;
-  await deps.print(res.data, { view: 'trigger' });
   const result = res.data;
-  if (result && typeof result === 'object' && result.status !== 'processed') {
-    throw new TriggerNotProcessedError(String(result.status), result.error, result);
+  const processed = Boolean(result && typeof result === 'object' && result.status === 'processed');
+  if (!opts.wait || !processed || !result.transactionId) {
+    await deps.print(result, { view: 'trigger' });
+    if (!processed) throw new TriggerNotProcessedError(String(result?.status), result?.error, result);
+    return;
   }
+  const timeout = opts.waitTimeout ?? DEFAULT_WAIT_MS;
+  deps.info(`triggered (transaction ${result.transactionId}); waiting up to ${Math.round(timeout / 1000)}s for delivery…`);
+  const { waitForTransaction, checkOutcome } = await import('./wait.js');
+  const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
+  await deps.print({ trigger: result, ...waited }, { view: 'wait' });
+  checkOutcome(waited, timeout);
 }
 
 /** --recipients-file: the fields every chunk shares are checked once here, then the run streams the file. */

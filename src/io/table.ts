@@ -160,6 +160,21 @@ function renderTrigger(c: ChalkInstance, r: Rec): string {
   return `${lines.join('\n')}\n`;
 }
 
+function renderWait(c: ChalkInstance, w: Rec): string {
+  const lines = [renderTrigger(c, (w.trigger ?? {}) as Rec).trimEnd()];
+  const recipients = (Array.isArray(w.recipients) ? w.recipients : []) as Rec[];
+  const mark: Record<string, string> = { delivered: c.green('✓'), failed: c.red('✗'), pending: c.yellow('…'), empty: c.dim('?') };
+  lines.push(`${colourStatus(c, String(w.outcome))} after ${((Number(w.waitedMs) || 0) / 1000).toFixed(1)}s · ${recipients.length} recipient${recipients.length === 1 ? '' : 's'}`);
+  for (const r of recipients) {
+    lines.push('', `${mark[String(r.outcome)] ?? ''} ${c.bold(String(r.subscriberId ?? '?'))}  ${colourStatus(c, String(r.outcome))}  ${c.dim(String(r.notificationId ?? ''))}`);
+    for (const s of (Array.isArray(r.steps) ? r.steps : []) as Rec[]) {
+      const provider = s.providerId ? ` ${c.dim('via')} ${String(s.providerId)}` : '';
+      lines.push(`   ${String(s.type).padEnd(12)} ${colourStatus(c, String(s.status).padEnd(10))}${provider}${s.detail ? `  ${c.dim(String(s.detail))}` : ''}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function renderWorkflow(deps: Deps, c: ChalkInstance, w: Rec): string {
   const head = renderRecord(deps, c, {
     workflowId: w.workflowId, name: w.name, status: w.status, active: w.active, severity: w.severity,
@@ -212,6 +227,7 @@ export function renderTable(deps: Deps, value: unknown, opts: PrintOptions): str
     const r = value as Rec;
     if (view === 'event') return renderTimeline(c, r);
     if (view === 'trigger') return renderTrigger(c, r);
+    if (view === 'wait') return renderWait(c, r);
     if (view === 'workflow') return renderWorkflow(deps, c, r);
     if (view === 'preview') return renderPreview(deps, c, r);
   }

@@ -4,7 +4,7 @@ import { getPath } from './output.js';
 
 export type ViewName =
   | 'events' | 'event' | 'subscribers' | 'integrations' | 'endpoints' | 'connections' | 'messages' | 'contexts'
-  | 'trigger' | 'triggers' | 'workflow' | 'preview' | 'profiles' | 'settings' | 'record';
+  | 'trigger' | 'triggers' | 'wait' | 'workflow' | 'preview' | 'profiles' | 'settings' | 'record';
 
 export interface Column {
   header: string;

@@ -18,6 +18,8 @@ export interface RunOptions {
   /** Pretend stdout (and stdin) are terminals. */
   tty?: boolean;
   cwd?: string;
+  /** Aborting it acts as Ctrl-C. */
+  signal?: AbortSignal;
 }
 
 export function tempConfigDir(): string {
@@ -38,6 +40,6 @@ export async function runSvc(argv: string[], opts: RunOptions = {}): Promise<Run
   }
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: '1', ...opts.env };
   if (!env.SVC_CONFIG_DIR) env.SVC_CONFIG_DIR = tempConfigDir();
-  const code = await main(argv, { io: { stdout, stderr, stdin }, env, cwd: opts.cwd ?? process.cwd(), handleSignals: false });
+  const code = await main(argv, { io: { stdout, stderr, stdin }, env, cwd: opts.cwd ?? process.cwd(), handleSignals: false, ...(opts.signal ? { signal: opts.signal } : {}) });
   return { code, stdout: out, stderr: err };
 }

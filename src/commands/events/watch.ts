@@ -1,0 +1,92 @@
+// svc events watch [filters]: polls the activity feed and prints each new event once, as it arrives
+// (table lines on a terminal, NDJSON when piped). Polls every --interval, slower when the rate limit
+// runs low; Ctrl-C stops it and says how to continue from where it got to (--since).
+import type { Deps } from '../../deps.js';
+import { InterruptedError } from '../../core/errors.js';
+import { operations } from '../../api/operations.js';
+import { statusOf } from '../../core/activity.js';
+import { eventsQuery, type EventFilterOptions } from './list.js';
+import { getPath } from '../../io/output.js';
+
+interface Event {
+  _id?: string;
+  createdAt?: string;
+  transactionId?: string;
+  subscriber?: { subscriberId?: string };
+  template?: { name?: string; triggers?: { identifier?: string }[] };
+  jobs?: { status?: string }[];
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+
+/** Ids already printed; only the most recent are remembered (overlapping polls repeat a few). */
+class Seen {
+  private ids = new Set<string>();
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > 10_000) this.ids.delete(this.ids.values().next().value!);
+  }
+}
+
+export async function run(deps: Deps, opts: EventFilterOptions & { interval?: number }): Promise<void> {
+  const started = deps.now();
+  const query = eventsQuery(opts, started);
+  let watermark = query.after as string | undefined ?? new Date(started).toISOString();
+  const base = opts.interval ?? 2000;
+  let interval = base;
+  const seen = new Seen();
+  const client = await deps.client();
+  const explicit = deps.globals.output !== undefined || deps.globals.json || deps.globals.query !== undefined;
+  const lines = !explicit && deps.format() === 'table';
+  const { createRecordWriter } = await import('../../io/stream.js');
+  const writer = lines ? undefined : await createRecordWriter(deps.globals.output ? deps : { ...deps, format: () => 'ndjson' });
+  const chalk = lines ? new (await import('chalk')).Chalk({ level: deps.color() ? 1 : 0 }) : undefined;
+  const colour = lines ? (await import('../../io/table.js')).colourStatus : undefined;
+  deps.info(`watching events after ${watermark} (every ${Math.round(base / 100) / 10}s; Ctrl-C to stop)`);
+
+  try {
+    while (!deps.signal.aborted) {
+      const fresh: Event[] = [];
+      let rateLow = false;
+      for (let page = 0; page < 100; page++) {
+        const res = await client.call<{ data: Event[]; hasMore?: boolean }>(operations.listEvents, { query: { ...query, after: watermark, page, limit: 50 } });
+        for (const e of res.data.data) if (e._id && !seen.has(e._id)) fresh.push(e);
+        const rl = res.rateLimit;
+        if (rl.limit !== undefined && rl.remaining !== undefined && rl.remaining < rl.limit * 0.2) rateLow = true;
+        if (!res.data.hasMore || res.data.data.length === 0) break;
+      }
+      fresh.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+      for (const e of fresh) {
+        seen.add(e._id!);
+        if (e.createdAt && e.createdAt > watermark) watermark = e.createdAt;
+        if (writer) await writer.page([e]);
+        else deps.io.stdout.write(`${line(e, chalk!, colour!)}\n`);
+      }
+      interval = rateLow ? Math.min(30_000, interval * 2) : base;
+      await sleep(interval, deps.signal);
+    }
+  } catch (e) {
+    if (!(e instanceof InterruptedError) && !deps.signal.aborted) {
+      writer?.end();
+      throw e;
+    }
+  }
+  writer?.end();
+  throw new InterruptedError('stopped watching', `To continue from here: svc events watch --since ${watermark}`);
+}
+
+function line(e: Event, c: import('chalk').ChalkInstance, colour: (c: import('chalk').ChalkInstance, s: string) => string): string {
+  const workflow = String(getPath(e, 'template.triggers.0.identifier') ?? e.template?.name ?? '?');
+  const when = e.createdAt ? e.createdAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '';
+  return [c.dim(when), e._id ?? '', workflow.padEnd(16), String(e.subscriber?.subscriberId ?? '?').padEnd(16), colour(c, statusOf(e.jobs).padEnd(10)), c.dim(e.transactionId ?? '')].join('  ');
+}

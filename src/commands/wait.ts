@@ -1,0 +1,120 @@
+// trigger --wait: follows a transaction's activity until every job of every recipient has finished (or
+// the wait times out), then reports each recipient's outcome, step by step.
+import type { Deps } from '../deps.js';
+import { InterruptedError, WaitOutcomeError } from '../core/errors.js';
+import { formatDuration } from '../core/duration.js';
+import { isTerminal, lastDetail, outcomeOf, type JobLike, type Outcome } from '../core/activity.js';
+import { operations } from '../api/operations.js';
+import type { ApiClient } from '../api/client.js';
+
+export interface StepOutcome {
+  type: string;
+  status: string;
+  providerId: string | null;
+  detail: string | null;
+}
+export interface RecipientOutcome {
+  subscriberId: string | null;
+  notificationId: string | null;
+  outcome: Outcome;
+  steps: StepOutcome[];
+}
+export interface WaitResult {
+  transactionId: string;
+  outcome: 'delivered' | 'failed' | 'pending';
+  waitedMs: number;
+  recipients: RecipientOutcome[];
+}
+
+interface Notification {
+  _id?: string;
+  subscriber?: { subscriberId?: string };
+  _subscriberId?: string;
+  jobs?: JobLike[];
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(new InterruptedError());
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(new InterruptedError());
+    }, { once: true });
+  });
+
+async function fetchAll(client: ApiClient, transactionId: string): Promise<Notification[]> {
+  const out: Notification[] = [];
+  for (let page = 0; page < 100; page++) {
+    const res = await client.call<{ data: Notification[]; hasMore?: boolean }>(operations.listEvents, { query: { transactionId, page, limit: 50 } });
+    out.push(...res.data.data);
+    if (!res.data.hasMore || res.data.data.length === 0) break;
+  }
+  // The list may leave jobs out; the detail always has them.
+  for (const n of out) {
+    if (!Array.isArray(n.jobs) && n._id) {
+      const d = await client.call<Notification>(operations.getEvent, { params: { notificationId: n._id } });
+      n.jobs = d.data.jobs ?? [];
+    }
+  }
+  return out;
+}
+
+function recipientOutcome(n: Notification): RecipientOutcome {
+  const jobs = n.jobs ?? [];
+  return {
+    subscriberId: n.subscriber?.subscriberId ?? n._subscriberId ?? null,
+    notificationId: n._id ?? null,
+    outcome: outcomeOf(jobs),
+    steps: jobs.map((j) => ({
+      type: j.type ?? '?',
+      status: j.status ?? '?',
+      providerId: j.providerId ?? null,
+      detail: lastDetail(j)?.detail ?? null,
+    })),
+  };
+}
+
+/**
+ * Polls the activity of a transaction: first every 250 ms, slowing to every 2 s. `expected` is the
+ * number of recipients when it is known (no topics): the wait also covers notifications that the
+ * service has not created yet.
+ */
+export async function waitForTransaction(deps: Deps, transactionId: string, expected: number | undefined, timeoutMs: number): Promise<WaitResult> {
+  const client = await deps.client();
+  const started = deps.now();
+  let interval = 250;
+  let stableRounds = 0;
+  let lastCount = -1;
+  for (;;) {
+    const notifications = await fetchAll(client, transactionId);
+    const allDone = notifications.length > 0 && notifications.every((n) => (n.jobs ?? []).every((j) => isTerminal(j.status)));
+    const enough = expected !== undefined ? notifications.length >= expected : (stableRounds = notifications.length === lastCount ? stableRounds + 1 : 0) >= 1;
+    lastCount = notifications.length;
+    const waited = deps.now() - started;
+    if ((allDone && enough) || waited >= timeoutMs) {
+      const recipients = notifications.map(recipientOutcome);
+      const outcome = recipients.some((r) => r.outcome === 'failed')
+        ? 'failed'
+        : allDone && enough
+          ? 'delivered'
+          : 'pending';
+      return { transactionId, outcome, waitedMs: waited, recipients };
+    }
+    await sleep(Math.min(interval, Math.max(0, timeoutMs - waited)), deps.signal);
+    interval = Math.min(2000, Math.round(interval * 1.5));
+  }
+}
+
+/** Exit 9 when a job failed, 8 when some are still pending (cli.md). */
+export function checkOutcome(r: WaitResult, timeoutMs: number): void {
+  if (r.outcome === 'failed') {
+    const failed = r.recipients.filter((x) => x.outcome === 'failed');
+    const first = failed[0]?.steps.find((s) => s.status === 'failed');
+    throw new WaitOutcomeError('failed', `delivery failed for ${failed.length} of ${r.recipients.length} recipient(s)${first ? `: ${first.type}: ${first.detail ?? 'failed'}` : ''}`);
+  }
+  if (r.outcome === 'pending') {
+    const n = r.recipients.filter((x) => x.outcome !== 'delivered').length;
+    throw new WaitOutcomeError('pending', `still pending after ${formatDuration(timeoutMs)}: ${n || 'some'} recipient(s) have jobs that have not finished`);
+  }
+}
