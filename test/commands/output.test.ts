@@ -108,6 +108,20 @@ describe('lists', () => {
     expect(records.map((x: { transactionId: string }) => x.transactionId)).toEqual(['t-0-0', 't-0-1', 't-1-0', 't-1-1', 't-2-0', 't-2-1']);
     expect(stub.requests.map((q) => q.query.get('limit'))).toEqual(['50', '50', '50']);
   });
+  test('Ctrl-C during --all leaves a valid JSON array and says where to continue', async () => {
+    stub.on('GET', '/v1/notifications', (req) => ({ delayMs: 30, body: page(Number(req.query.get('page') ?? 0), true) }));
+    const controller = new AbortController();
+    const running = runSvc(['events', 'list', '--all'], { env, signal: controller.signal });
+    while (stub.requests.length < 3) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const r = await running;
+    expect(r.code).toBe(130);
+    const records = JSON.parse(r.stdout);
+    expect(records.length).toBeGreaterThanOrEqual(4);
+    expect(r.stderr).toMatch(/interrupted after \d+ records/);
+    expect(r.stderr).toMatch(/continue with --page \d+/);
+  });
+
   test('--all follows cursors with ndjson', async () => {
     const sub = (id: string) => ({ subscriberId: id, _id: id });
     stub.on('GET', '/v2/subscribers', (req) => {
