@@ -38,12 +38,15 @@ export type RenderResult =
 // service: liquidjs aborts the render with an error we report like any other.
 const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 50_000_000 };
 
-function buildEngine(strictFilters: boolean): Liquid {
+function buildEngine(): Liquid {
   const engine = new Liquid({
-    strictFilters,
+    strictFilters: false,
     strictVariables: false,
     ownPropertyOnly: true,
     outputEscape: (value: unknown) => singleQuotedJson(value),
+    // An empty in-memory template map: `{% include %}`, `{% render %}` and `{% layout %}` must never
+    // read files from the machine running the service.
+    templates: {},
     ...LIMITS,
   });
   engine.registerFilter('json', (value: unknown, spaces?: number) => singleQuotedJson(value, Number(spaces) || 0));
@@ -54,7 +57,7 @@ function buildEngine(strictFilters: boolean): Liquid {
 }
 
 /** The rendering engine. Exported for the analysis code, which needs its filter table. */
-export const liquid = buildEngine(false);
+export const liquid = buildEngine();
 
 // Parsing dominates the cost of rendering short templates, and the same few templates render for every
 // recipient of a trigger: keep the most recent parses.
@@ -115,6 +118,7 @@ export function formatPath(segments: ReadonlyArray<unknown>): string {
   for (const segment of segments) {
     if (typeof segment === 'number') path += `[${segment}]`;
     else if (typeof segment === 'string') path += path === '' ? segment : `.${segment}`;
+    else if (Array.isArray(segment)) path += `[${formatPath(segment)}]`;
     else path += `[${String(segment)}]`;
   }
   return path;

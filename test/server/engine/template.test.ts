@@ -106,3 +106,12 @@ describe('service filters', () => {
     expect(pluralize(2, 'match')).toBe('2 matches');
   });
 });
+
+describe('partials', () => {
+  it('never reads files for include/render/layout', () => {
+    for (const source of ["{% include '/etc/passwd' %}", "{% render 'package.json' %}", "{% layout 'x' %}body"]) {
+      const result = renderTemplate(source, {});
+      expect(result.ok).toBe(false);
+    }
+  });
+});
