@@ -1,12 +1,11 @@
 // Which integration delivers a channel step, and the subscriber's credentials for it.
 import type { Channel } from '../../api/schemas/enums.js';
+import type { z } from 'zod';
 import type { Integration, Subscriber } from '../../api/schemas/resources.js';
+import type { IntegrationIssue } from '../../api/schemas/workflow.js';
 import { matchesFilters, type FilterSubject } from './conditions.js';
 
-export interface MissingIntegration {
-  issueType: 'MISSING_INTEGRATION';
-  message: string;
-}
+export type MissingIntegration = z.infer<typeof IntegrationIssue> & { issueType: 'MISSING_INTEGRATION' };
 
 export type IntegrationChoice = { ok: true; integration: Integration } | { ok: false; issue: MissingIntegration };
 
