@@ -3,6 +3,7 @@
 // illegal variables and to publish each step's `variables` JSON Schema.
 import { analyzeTemplate, controlTemplates, type Segment, type VariableUse } from './analysis.js';
 import { skipVariables } from './conditions.js';
+import { defaultControlValues } from './controls-meta.js';
 import { databaseIdFromSlug, objectIdFrom, slugify } from './ids.js';
 import { schemaFromPaths, type JsonSchema } from './payload.js';
 import { SCOPE_ROOTS, type StepKind, type WorkflowDefinition } from './types.js';
@@ -18,7 +19,8 @@ export interface ResolvedStep {
 
 /**
  * The steps with their identifiers settled: a missing `stepId` is the slugified name (made unique
- * with `-2`, `-3`... like the service's suffixes), a missing `_id` is derived from workflow and step.
+ * with `-2`, `-3`... like the service's suffixes), a missing `_id` is derived from workflow and step,
+ * and a step created without control values has its kind's defaults.
  */
 export function resolveSteps(workflow: WorkflowDefinition): ResolvedStep[] {
   const seen = new Set<string>();
@@ -33,7 +35,7 @@ export function resolveSteps(workflow: WorkflowDefinition): ResolvedStep[] {
       stepId,
       name: step.name,
       type: step.type,
-      controlValues: step.controlValues ?? {},
+      controlValues: step.controlValues ?? defaultControlValues(step.type),
     };
   });
 }
@@ -196,8 +198,8 @@ export function variableProblem(variable: Pick<VariableUse, 'root' | 'segments' 
 /** Every payload path (segments after `payload`) the workflow's templates and skip rules read. */
 export function workflowPayloadPaths(workflow: WorkflowDefinition): Segment[][] {
   const paths: Segment[][] = [];
-  for (const step of workflow.steps) {
-    const controls = step.controlValues ?? {};
+  for (const step of resolveSteps(workflow)) {
+    const controls = step.controlValues;
     for (const { source } of controlTemplates(controls)) {
       const analysis = analyzeTemplate(source);
       if (!analysis.ok) continue;

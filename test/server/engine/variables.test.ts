@@ -36,7 +36,7 @@ describe('resolveSteps and findStep', () => {
     expect(steps.map((s) => s.stepId)).toEqual(['send-email', 'send-email-2', 'custom-id']);
     expect(steps[2]?._id).toBe('65a1b2c3d4e5f60718293a4b');
     expect(steps[0]?._id).toBe(resolveSteps(wf)[0]?._id);
-    expect(steps[1]?.controlValues).toEqual({});
+    expect(steps[1]?.controlValues).toEqual({ subject: '', body: '', editorType: 'html' });
   });
 
   it('finds a step by step id, database id or slug', () => {
