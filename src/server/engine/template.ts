@@ -38,12 +38,22 @@ export type RenderResult =
 // service: liquidjs aborts the render with an error we report like any other.
 const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 50_000_000 };
 
-function buildEngine(): Liquid {
+/**
+ * Inside a JSON template (an http_request body), an output must not break the JSON around it: strings
+ * are escaped as JSON string content, objects and arrays print as JSON.
+ */
+export function jsonOutputEscape(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return JSON.stringify(String(value)).slice(1, -1);
+}
+
+function buildEngine(outputEscape: (value: unknown) => string): Liquid {
   const engine = new Liquid({
     strictFilters: false,
     strictVariables: false,
     ownPropertyOnly: true,
-    outputEscape: (value: unknown) => singleQuotedJson(value),
+    outputEscape,
     // An empty in-memory template map: `{% include %}`, `{% render %}` and `{% layout %}` must never
     // read files from the machine running the service.
     templates: {},
@@ -57,7 +67,13 @@ function buildEngine(): Liquid {
 }
 
 /** The rendering engine. Exported for the analysis code, which needs its filter table. */
-export const liquid = buildEngine();
+export const liquid = buildEngine((value) => singleQuotedJson(value));
+const jsonLiquid = buildEngine(jsonOutputEscape);
+
+export interface RenderOptions {
+  /** `json` when the template produces JSON text: outputs are escaped to keep it valid. */
+  escape?: 'text' | 'json';
+}
 
 // Parsing dominates the cost of rendering short templates, and the same few templates render for every
 // recipient of a trigger: keep the most recent parses.
@@ -66,16 +82,18 @@ const parseCache = new Map<string, Template[]>();
 
 export type ParseResult = { ok: true; templates: Template[] } | { ok: false; error: TemplateError };
 
-export function parseTemplate(source: string): ParseResult {
-  const cached = parseCache.get(source);
+/** Parses with the text engine, or the JSON one (the output escape is fixed when parsing). */
+export function parseTemplate(source: string, escape: 'text' | 'json' = 'text'): ParseResult {
+  const key = `${escape}:${source}`;
+  const cached = parseCache.get(key);
   if (cached) {
-    parseCache.delete(source);
-    parseCache.set(source, cached);
+    parseCache.delete(key);
+    parseCache.set(key, cached);
     return { ok: true, templates: cached };
   }
   try {
-    const templates = liquid.parse(source);
-    parseCache.set(source, templates);
+    const templates = (escape === 'json' ? jsonLiquid : liquid).parse(source);
+    parseCache.set(key, templates);
     if (parseCache.size > PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value as string);
     return { ok: true, templates };
   } catch (err) {
@@ -156,11 +174,12 @@ function undefinedVariablesOf(templates: Template[], scope: object, control?: st
 }
 
 /** Renders one Liquid template against the scope. */
-export function renderTemplate(source: string, scope: TemplateScope, control?: string): RenderResult {
-  const parsed = parseTemplate(source);
+export function renderTemplate(source: string, scope: TemplateScope, control?: string, options: RenderOptions = {}): RenderResult {
+  const parsed = parseTemplate(source, options.escape);
   if (!parsed.ok) return { ok: false, error: control === undefined ? parsed.error : { ...parsed.error, control } };
   try {
-    const output = String(liquid.renderSync(parsed.templates, scope) ?? '');
+    const engine = options.escape === 'json' ? jsonLiquid : liquid;
+    const output = String(engine.renderSync(parsed.templates, scope) ?? '');
     return { ok: true, output, undefinedVariables: undefinedVariablesOf(parsed.templates, scope, control) };
   } catch (err) {
     return { ok: false, error: toTemplateError(err, control) };
