@@ -94,6 +94,11 @@ function get(source: unknown, path: string): unknown {
   return current;
 }
 
+/** Text of any value, objects as JSON; never throws (String() does on prototype-less objects). */
+function text(value: unknown): string {
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
 /** The filter value is always a string; read it as the actual value's type, as the service does. */
 function coerce(actual: unknown, value: string): unknown {
   if (typeof actual === 'number') return Number(value);
@@ -107,7 +112,7 @@ function listOf(value: string): string[] {
   if (trimmed.startsWith('[')) {
     try {
       const parsed: unknown = JSON.parse(trimmed);
-      if (Array.isArray(parsed)) return parsed.map((v) => String(v));
+      if (Array.isArray(parsed)) return parsed.map((v) => text(v));
     } catch {
       // fall through to the comma-separated form
     }
@@ -123,7 +128,7 @@ function comparable(a: unknown, b: unknown): [number | string, number | string] 
   if (!Number.isNaN(na) && !Number.isNaN(nb)) return [na, nb];
   const isDate = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
   if (isDate(a) && isDate(b)) return [Date.parse(a as string), Date.parse(b as string)];
-  return [String(a), String(b)];
+  return [text(a), text(b)];
 }
 
 function compare(actual: unknown, value: string, test: (a: number | string, b: number | string) => boolean): boolean {
@@ -147,7 +152,7 @@ function likePattern(value: string): RegExp {
 }
 
 function contains(actual: unknown, item: string): boolean {
-  if (Array.isArray(actual)) return actual.some((a) => String(a) === item);
+  if (Array.isArray(actual)) return actual.some((a) => text(a) === item);
   if (typeof actual === 'string') return actual.includes(item);
   return false;
 }
@@ -178,16 +183,16 @@ export function matchesField(part: FieldFilter, subject: FilterSubject): boolean
     case 'NOT_IN': return !contains(actual, value);
     case 'ANY_IN': {
       const items = listOf(value);
-      return Array.isArray(actual) ? items.some((i) => contains(actual, i)) : actual !== undefined && items.includes(String(actual));
+      return Array.isArray(actual) ? items.some((i) => contains(actual, i)) : actual !== undefined && items.includes(text(actual));
     }
     case 'ALL_IN': {
       const items = listOf(value);
-      return Array.isArray(actual) ? items.every((i) => contains(actual, i)) : items.length > 0 && items.every((i) => i === String(actual));
+      return Array.isArray(actual) ? items.every((i) => contains(actual, i)) : items.length > 0 && items.every((i) => i === text(actual));
     }
     case 'BETWEEN': return between(actual, value) === true;
     case 'NOT_BETWEEN': return between(actual, value) === false;
-    case 'LIKE': return actual !== undefined && actual !== null && likePattern(value).test(String(actual));
-    case 'NOT_LIKE': return actual === undefined || actual === null || !likePattern(value).test(String(actual));
+    case 'LIKE': return actual !== undefined && actual !== null && likePattern(value).test(text(actual));
+    case 'NOT_LIKE': return actual === undefined || actual === null || !likePattern(value).test(text(actual));
     default: return false;
   }
 }

@@ -186,7 +186,7 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
   }
   switch (step.type) {
     case 'delay': {
-      const type = String(values.type ?? 'regular');
+      const type = typeof values.type === 'string' ? values.type : 'regular';
       const preview = type === 'timed'
         ? defined({ type, cron: values.cron, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
         : type === 'regular' ? defined({ type, amount: values.amount, unit: values.unit }) : defined({ type, dynamicKey: values.dynamicKey ?? values.delayPath });

@@ -356,7 +356,7 @@ export function throttleDecision(history: readonly number[], now: number, contro
     const start = asInstant(read.value);
     const duration = start === null ? parseDuration(read.value) : null;
     if (start !== null) {
-      if (start > now) return { ok: false, error: `dynamic throttle: the window start ${read.path} (${String(read.value)}) is in the future` };
+      if (start > now) return { ok: false, error: `dynamic throttle: the window start ${read.path} (${JSON.stringify(read.value)}) is in the future` };
       windowStart = start;
     } else if (duration) {
       windowMs = durationLength(duration, now);
@@ -365,7 +365,7 @@ export function throttleDecision(history: readonly number[], now: number, contro
       return { ok: false, error: `dynamic throttle: ${read.path} is ${JSON.stringify(read.value)}, not a duration ({"amount": 1, "unit": "hours"} or PT1H) or an ISO date` };
     }
   } else {
-    return { ok: false, error: `unknown throttle type "${String(controls.type)}"` };
+    return { ok: false, error: `unknown throttle type ${JSON.stringify(controls.type)}` };
   }
   // A sliding window excludes its start instant; a window starting at a given date includes it.
   const inWindow = history.filter((t) => (t > windowStart || (windowMs === null && t === windowStart)) && t <= now).sort((a, b) => a - b);

@@ -84,6 +84,11 @@ describe('generatePreview: flow-control steps', () => {
     });
   });
 
+  it('survives control values of the wrong type (found by the property tests)', () => {
+    const odd = Object.assign(Object.create(null) as object, { label: '' });
+    expect(preview([{ name: 'Wait', type: 'delay', controlValues: { type: odd } }], 'wait').result).toEqual({ type: 'delay', preview: { type: 'regular' } });
+  });
+
   it('throttle and custom show their values', () => {
     expect(preview([{ name: 'T', type: 'throttle', controlValues: { amount: 1, unit: 'hours', threshold: 2 } }], 't').result).toEqual({
       type: 'throttle', preview: { type: 'fixed', amount: 1, unit: 'hours', threshold: 2 },
