@@ -155,20 +155,41 @@ function lookup(scope: object, segments: ReadonlyArray<unknown>): { found: boole
   return { found: current !== undefined };
 }
 
+interface GlobalUse {
+  segments: ReadonlyArray<unknown>;
+  variable: string;
+  line: number;
+  column: number;
+}
+
+// The globals of a parsed template never change; analysing once per parse keeps the per-recipient
+// cost of the undefined-variable report to a few property lookups.
+const globalsCache = new WeakMap<Template[], GlobalUse[]>();
+
+function globalsOf(templates: Template[]): GlobalUse[] {
+  let globals = globalsCache.get(templates);
+  if (!globals) {
+    globals = [];
+    try {
+      const analysis = liquid.analyzeSync(templates, { partials: false });
+      for (const variables of Object.values(analysis.globals)) {
+        for (const v of variables) globals.push({ segments: v.segments, variable: formatPath(v.toArray()), line: v.location.row, column: v.location.col });
+      }
+    } catch {
+      // Analysis is a report, never a reason to fail a render that succeeded.
+    }
+    globalsCache.set(templates, globals);
+  }
+  return globals;
+}
+
 function undefinedVariablesOf(templates: Template[], scope: object, control?: string): UndefinedVariable[] {
   const found: UndefinedVariable[] = [];
-  try {
-    const analysis = liquid.analyzeSync(templates, { partials: false });
-    for (const variables of Object.values(analysis.globals)) {
-      for (const variable of variables) {
-        if (lookup(scope, variable.segments).found) continue;
-        const item: UndefinedVariable = { variable: formatPath(variable.toArray()), line: variable.location.row, column: variable.location.col };
-        if (control !== undefined) item.control = control;
-        found.push(item);
-      }
-    }
-  } catch {
-    // Analysis is a report, never a reason to fail a render that succeeded.
+  for (const use of globalsOf(templates)) {
+    if (lookup(scope, use.segments).found) continue;
+    const item: UndefinedVariable = { variable: use.variable, line: use.line, column: use.column };
+    if (control !== undefined) item.control = control;
+    found.push(item);
   }
   return found;
 }
