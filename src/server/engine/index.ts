@@ -45,7 +45,8 @@ export {
   type RenderRequestResult, type RenderStepOptions, type RenderStepResult, type RenderedAction, type RenderedRedirect,
   type RenderedRequest, type SmsContent,
 } from './render-step.js';
-export { StepNotFoundError, contextScope, generatePreview, type PreviewInput } from './preview.js';
+export { StepNotFoundError, generatePreview, type PreviewInput } from './preview.js';
+export { buildScope, contextScope, type ScopeInput } from './scope.js';
 
 export {
   matchesField, matchesFilters, shouldSkip, skipVariables, unknownSkipOperators, type FilterSubject, type SkipDecision,

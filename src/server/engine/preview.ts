@@ -8,6 +8,7 @@ import { exampleFromPaths, payloadExampleFromSchema, schemaFromPaths, type JsonS
 import { renderCustomOutput, renderHttpRequest, renderStep, type RenderStepOptions } from './render-step.js';
 import type { TemplateError } from './template.js';
 import { nextCronTime } from './timing.js';
+import { buildScope } from './scope.js';
 import { isChannelKind, type TemplateScope, type WorkflowDefinition } from './types.js';
 import { findStep, resolveSteps, workflowPayloadPaths, type ResolvedStep } from './variables.js';
 import { signatureSample } from './webhook.js';
@@ -91,16 +92,6 @@ function earlierStepExample(step: ResolvedStep, eventPayload: Record<string, unk
   return null;
 }
 
-/** Trigger-style contexts (`"acme"` or `{id, data}`) as templates read them: `{id, data}`. */
-export function contextScope(context: PreviewPayload['context'] | Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [type, value] of Object.entries(context ?? {})) {
-    if (typeof value === 'string') out[type] = { id: value, data: {} };
-    else if (isObject(value)) out[type] = { id: value.id, data: isObject(value.data) ? value.data : {} };
-  }
-  return out;
-}
-
 function describe(error: TemplateError): string {
   const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column})` : '';
   return `${error.control ?? 'template'}${where}: ${error.message}`;
@@ -158,15 +149,13 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
     stepsScope[id] = isObject(output) && Array.isArray(output.events) ? { ...output, eventCount: output.events.length } : output;
   }
 
-  const scope: TemplateScope = {
+  const scope: TemplateScope = buildScope({
     subscriber,
     payload,
     steps: stepsScope,
-    context: contextScope(given.context),
+    context: given.context ?? null,
     env: isObject(given.env) ? given.env : {},
-    actor: {},
-    tenant: {},
-  };
+  });
   const previewPayloadExample = defined({
     subscriber,
     payload,

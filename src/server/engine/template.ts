@@ -116,6 +116,11 @@ export function toTemplateError(err: unknown, control?: string): TemplateError {
   if (!(err instanceof LiquidError)) return base;
   base.message = err.message.replace(LOCATION_SUFFIX, '');
   if (err.name === 'TokenizationError' || err.name === 'ParseError') base.kind = 'syntax';
+  const badArgs = /^([A-Za-z_][\w-]*) expect(?:s)? \d+ arguments?/.exec(base.message);
+  if (badArgs) {
+    base.kind = 'filter-args';
+    base.filter = badArgs[1] as string;
+  }
   const undefinedFilter = /^undefined filter: (.+)$/.exec(base.message);
   if (undefinedFilter) {
     base.kind = 'unknown-filter';
@@ -126,6 +131,9 @@ export function toTemplateError(err: unknown, control?: string): TemplateError {
     Object.assign(base, lineAndColumn(token.input, token.begin));
     const end = typeof token.end === 'number' ? token.end : token.begin + 200;
     base.expression = token.input.slice(token.begin, Math.min(end, token.begin + 200));
+    // `{{ payload.x | f }}`: the variable the output starts from.
+    const subject = /^\{\{-?\s*([A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])*)/.exec(base.expression);
+    if (subject) base.variable = subject[1] as string;
   }
   return base;
 }

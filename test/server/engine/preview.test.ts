@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PreviewResponse } from '../../../src/api/schemas/workflow.js';
-import { StepNotFoundError, contextScope, generatePreview } from '../../../src/server/engine/preview.js';
+import { StepNotFoundError, generatePreview } from '../../../src/server/engine/preview.js';
+import { buildScope, contextScope } from '../../../src/server/engine/scope.js';
 import type { StepDefinition } from '../../../src/server/engine/types.js';
 import { verifySignature } from '../../../src/server/engine/webhook.js';
 import { workflow } from './fixtures.js';
@@ -112,7 +113,10 @@ describe('generatePreview: lookup', () => {
     expect(() => generatePreview({ workflow: workflow({ steps }), stepId: 'nope', now })).toThrow(StepNotFoundError);
   });
 
-  it('normalises trigger-style contexts for templates', () => {
+  it('normalises trigger-style contexts, actors and tenants for templates', () => {
     expect(contextScope({ tenant: 'acme', app: { id: 'web', data: { v: 1 } } })).toEqual({ tenant: { id: 'acme', data: {} }, app: { id: 'web', data: { v: 1 } } });
+    expect(buildScope({ actor: 'u-2', tenant: 'acme', payload: { a: 1 } })).toEqual({
+      subscriber: {}, payload: { a: 1 }, actor: { subscriberId: 'u-2' }, tenant: { identifier: 'acme' }, context: {}, steps: {}, env: {},
+    });
   });
 });

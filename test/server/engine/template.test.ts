@@ -47,6 +47,11 @@ describe('renderTemplate', () => {
     expect(!result.ok && result.error.message).toMatch(/not closed/);
   });
 
+  it('names the variable of a failing output', () => {
+    const result = renderTemplate('ok\n {{ payload.items[0].n | append: }}', { payload: { items: [{ n: 1 }] } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'filter-args', filter: 'append', variable: 'payload.items[0].n', line: 2, column: 2 } });
+  });
+
   it('returns an unclosed tag as a syntax error', () => {
     const result = renderTemplate('{% if payload.count > 1 %}many', scope);
     expect(result).toMatchObject({ ok: false, error: { kind: 'syntax', expression: '{% if payload.count > 1 %}' } });
