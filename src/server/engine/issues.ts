@@ -164,17 +164,21 @@ function checkCron(controls: Record<string, unknown>, issues: IssueMap): void {
   }
 }
 
-function emailBodyEmpty(body: unknown): boolean {
+function emailBodyProblem(body: unknown): string | null {
   const doc = parseBlockDocument(body);
-  if (doc) return (doc.content ?? []).length === 0;
-  return blank(body) || (typeof body !== 'string');
+  if (doc) return (doc.content ?? []).length === 0 ? 'Body is required' : null;
+  if (blank(body)) return 'Body is required';
+  return typeof body === 'string' ? null : 'Body must be an HTML string or a block-editor document';
 }
 
 function valueIssues(kind: StepKind, controls: Record<string, unknown>, issues: IssueMap): void {
   switch (kind) {
     case 'email':
       requireValue(controls, 'subject', 'Subject', issues);
-      if (emailBodyEmpty(controls.body)) issues.add('body', { issueType: 'MISSING_VALUE', variableName: 'body', message: 'Body is required' });
+      {
+        const problem = emailBodyProblem(controls.body);
+        if (problem) issues.add('body', { issueType: 'MISSING_VALUE', variableName: 'body', message: problem });
+      }
       break;
     case 'in_app':
       if (blank(controls.body) && blank(controls.subject)) {

@@ -88,6 +88,7 @@ describe('stepIssues: values', () => {
   it.each([
     ['email without subject and body', { name: 'E', type: 'email', controlValues: {} }, { subject: 'Subject is required', body: 'Body is required' }],
     ['email with an empty block document', { name: 'E', type: 'email', controlValues: { subject: 's', body: { type: 'doc', content: [] } } }, { body: 'Body is required' }],
+    ['email with a body that is neither', { name: 'E', type: 'email', controlValues: { subject: 's', body: { html: '<p/>' } } }, { body: 'Body must be an HTML string or a block-editor document' }],
     ['in_app without body or subject', { name: 'I', type: 'in_app', controlValues: { avatar: 'https://x/a.png' } }, { body: 'Subject or body is required' }],
     ['sms without body', { name: 'S', type: 'sms', controlValues: { body: '  ' } }, { body: 'Body is required' }],
     ['push without subject', { name: 'P', type: 'push', controlValues: { body: 'b' } }, { subject: 'Subject is required' }],
