@@ -1,0 +1,227 @@
+// Step preview (POST /v2/workflows/{workflowId}/step/{stepId}/preview): an example of everything the
+// step can read (payload from the schema or from the variables the step uses, a subscriber, earlier
+// digest events), merged with what the caller sent, and the step rendered against it.
+import type { PreviewPayload, PreviewResponse } from '../../api/schemas/workflow.js';
+import { analyzeTemplate, controlTemplates, type Segment } from './analysis.js';
+import { withControlDefaults } from './controls-meta.js';
+import { exampleFromPaths, payloadExampleFromSchema, schemaFromPaths, type JsonSchema } from './payload.js';
+import { renderCustomOutput, renderHttpRequest, renderStep, type RenderStepOptions } from './render-step.js';
+import type { TemplateError } from './template.js';
+import { nextCronTime } from './timing.js';
+import { buildScope } from './scope.js';
+import { isChannelKind, type TemplateScope, type WorkflowDefinition } from './types.js';
+import { findStep, resolveSteps, workflowPayloadPaths, type ResolvedStep } from './variables.js';
+import { signatureSample } from './webhook.js';
+
+export class StepNotFoundError extends Error {
+  constructor(readonly workflowId: string, readonly stepId: string) {
+    super(`Step '${stepId}' not found in workflow '${workflowId}'`);
+    this.name = 'StepNotFoundError';
+  }
+}
+
+export interface PreviewInput {
+  workflow: WorkflowDefinition;
+  /** Step id, step database id or step slug. */
+  stepId: string;
+  /** Preview these instead of the stored control values. */
+  controlValues?: Record<string, unknown>;
+  previewPayload?: PreviewPayload;
+  now: number;
+  /** Signs the http_request sample (`svcSignature`); the service uses the environment's secret key. */
+  signingSecret?: string;
+  layouts?: RenderStepOptions['layouts'];
+}
+
+const EXAMPLE_SUBSCRIBER = {
+  subscriberId: '123456',
+  firstName: 'John',
+  lastName: 'Doe',
+  email: 'user@example.com',
+  phone: '+1234567890',
+  avatar: 'https://example.com/avatar.png',
+  locale: 'en-US',
+  timezone: 'America/New_York',
+  data: {},
+};
+const DIGEST_EXAMPLE_EVENTS = 3;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The caller's values win; objects merge, anything else (arrays included) replaces. */
+function merge(base: unknown, over: unknown): unknown {
+  if (over === undefined) return base;
+  if (!isObject(base) || !isObject(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = merge(base[key], value);
+  return out;
+}
+
+/**
+ * The paths a step's templates read, plus the event payload paths its digest filters name
+ * (`{{ steps.digest.events | toSentence: "payload.name" }}` reads each event's `payload.name`).
+ */
+function stepPaths(controls: Record<string, unknown>): Segment[][] {
+  const paths: Segment[][] = [];
+  for (const { source } of controlTemplates(controls)) {
+    const analysis = analyzeTemplate(source);
+    if (!analysis.ok) continue;
+    paths.push(...analysis.dataPaths);
+    for (const filter of analysis.filters) {
+      const events = /^steps\.([^.]+)\.events$/.exec(filter.subject ?? '');
+      const keyPath = filter.args.find((a) => a.kind === 'string' && a.value.startsWith('payload.'));
+      if (events && keyPath?.kind === 'string') paths.push(['steps', events[1] as string, 'events', 0, ...keyPath.value.split('.')]);
+    }
+  }
+  return paths;
+}
+
+function earlierStepExample(step: ResolvedStep, eventPayload: Record<string, unknown>, now: number): Record<string, unknown> | null {
+  if (step.type === 'digest') {
+    const events = Array.from({ length: DIGEST_EXAMPLE_EVENTS }, (_, i) => ({
+      id: `example-id-${i + 1}`,
+      time: new Date(now - (i + 1) * 5 * 60_000).toISOString(),
+      payload: eventPayload,
+    }));
+    return { events };
+  }
+  if (step.type === 'in_app') return { seen: false, read: false, lastSeenDate: null, lastReadDate: null };
+  if (step.type === 'delay') return { duration: 0 };
+  return null;
+}
+
+function describe(error: TemplateError): string {
+  const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column})` : '';
+  return `${error.control ?? 'template'}${where}: ${error.message}`;
+}
+
+function previewError(errors: readonly TemplateError[]): { title: string; message: string; hint: string } {
+  const first = errors[0];
+  const syntax = errors.some((e) => e.kind === 'syntax');
+  return {
+    title: syntax ? 'Template syntax error' : 'Template error',
+    message: errors.map(describe).join('\n'),
+    hint: syntax
+      ? `Check the Liquid in ${first?.control ?? 'the template'}: every {{ needs its }}, and every {% if %} or {% for %} its {% endif %} or {% endfor %}.`
+      : `Check the variables and filters used in ${first?.control ?? 'the template'}; variables start with subscriber., payload., steps., context., actor., tenant. or env.`,
+  };
+}
+
+function defined(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
+}
+
+/** The spec's preview response for one step. Throws StepNotFoundError when there is no such step. */
+export function generatePreview(input: PreviewInput): PreviewResponse {
+  const steps = resolveSteps(input.workflow);
+  const step = findStep(steps, input.stepId);
+  if (!step) throw new StepNotFoundError(input.workflow.workflowId, input.stepId);
+  const controls = input.controlValues ?? step.controlValues;
+  const given = input.previewPayload ?? {};
+  const used = stepPaths(controls);
+  const declared = isObject(input.workflow.payloadSchema) ? input.workflow.payloadSchema : null;
+  const payloadPaths = used.filter((p) => p[0] === 'payload' && p.length > 1).map((p) => p.slice(1));
+  const schema: JsonSchema = declared ?? schemaFromPaths(payloadPaths);
+  const payloadBase = declared ? payloadExampleFromSchema(declared, input.now) : exampleFromPaths(payloadPaths);
+  const payload = merge(payloadBase, given.payload) as Record<string, unknown>;
+  const subscriber = merge(EXAMPLE_SUBSCRIBER, given.subscriber) as Record<string, unknown>;
+
+  const referenced = new Set(used.filter((p) => p[0] === 'steps').map((p) => String(p[1])));
+  const exampleSteps: Record<string, unknown> = {};
+  for (const earlier of steps.slice(0, step.index)) {
+    if (earlier.type !== 'digest' && !referenced.has(earlier.stepId)) continue;
+    // A digest's events carry trigger payloads: the schema's example, else what the workflow reads
+    // from the payload and what this step reads from the events' payloads.
+    const eventPaths = used
+      .filter((p) => p[0] === 'steps' && p[1] === earlier.stepId && p[2] === 'events' && typeof p[3] === 'number' && p[4] === 'payload' && p.length > 5)
+      .map((p) => p.slice(5));
+    const eventPayload = declared
+      ? payloadBase
+      : (merge(exampleFromPaths(workflowPayloadPaths(input.workflow)), exampleFromPaths(eventPaths)) as Record<string, unknown>);
+    const example = earlierStepExample(earlier, eventPayload, input.now);
+    if (example) exampleSteps[earlier.stepId] = example;
+  }
+  const stepsExample = merge(exampleSteps, given.steps) as Record<string, unknown>;
+  const stepsScope: Record<string, unknown> = {};
+  for (const [id, output] of Object.entries(stepsExample)) {
+    stepsScope[id] = isObject(output) && Array.isArray(output.events) ? { ...output, eventCount: output.events.length } : output;
+  }
+
+  const scope: TemplateScope = buildScope({
+    subscriber,
+    payload,
+    steps: stepsScope,
+    context: given.context ?? null,
+    env: isObject(given.env) ? given.env : {},
+  });
+  const previewPayloadExample = defined({
+    subscriber,
+    payload,
+    steps: Object.keys(stepsExample).length > 0 ? stepsExample : undefined,
+    context: given.context,
+    env: given.env,
+  }) as PreviewPayload;
+
+  const response: PreviewResponse = { previewPayloadExample, schema, result: { type: step.type } };
+  const values = withControlDefaults(step.type, controls);
+  if (isChannelKind(step.type)) {
+    const rendered = renderStep(step.type, values, scope, input.layouts ? { layouts: input.layouts } : {});
+    response.result = rendered.ok
+      ? { type: step.type, preview: rendered.content as unknown as Record<string, unknown> }
+      : { type: step.type, error: previewError(rendered.errors) };
+    return response;
+  }
+  switch (step.type) {
+    case 'delay': {
+      const type = typeof values.type === 'string' ? values.type : 'regular';
+      const preview = type === 'timed'
+        ? defined({ type, cron: values.cron, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
+        : type === 'regular' ? defined({ type, amount: values.amount, unit: values.unit }) : defined({ type, dynamicKey: values.dynamicKey ?? values.delayPath });
+      response.result = { type: 'delay', preview };
+      break;
+    }
+    case 'digest': {
+      const timed = values.type === 'timed' || (values.type === undefined && typeof values.cron === 'string' && values.cron !== '');
+      response.result = {
+        type: 'digest',
+        preview: timed
+          ? defined({ type: 'timed', cron: values.cron, digestKey: values.digestKey, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
+          : defined({ type: values.lookBackWindow ? 'backoff' : 'regular', amount: values.amount, unit: values.unit, digestKey: values.digestKey, lookBackWindow: values.lookBackWindow }),
+      };
+      break;
+    }
+    case 'throttle':
+      response.result = {
+        type: 'throttle',
+        preview: defined({ type: values.type, amount: values.amount, unit: values.unit, dynamicKey: values.dynamicKey, threshold: values.threshold, throttleKey: values.throttleKey }),
+      };
+      break;
+    case 'custom': {
+      const output = renderCustomOutput(values, scope);
+      response.result = output.ok ? { type: 'custom', preview: output.output } : { type: 'custom', error: previewError(output.errors) };
+      break;
+    }
+    case 'http_request': {
+      const rendered = renderHttpRequest(values, scope);
+      if (!rendered.ok) {
+        response.result = { type: 'http_request', error: previewError(rendered.errors) };
+        break;
+      }
+      const { method, url, headers, body } = rendered.request;
+      response.result = { type: 'http_request', preview: defined({ method, url, headers, body }) };
+      if (input.signingSecret) response.svcSignature = signatureSample(input.signingSecret, body, input.now);
+      break;
+    }
+    default:
+      break;
+  }
+  return response;
+}
+
+function nextAt(cron: unknown, now: number, timezone: unknown): string | undefined {
+  if (typeof cron !== 'string' || cron.trim() === '') return undefined;
+  const next = nextCronTime(cron, now, typeof timezone === 'string' ? timezone : undefined);
+  return next.ok ? new Date(next.at).toISOString() : undefined;
+}
