@@ -87,7 +87,7 @@ function flatten(issue: z.core.$ZodIssue, prefix: PropertyKey[]): { issue: z.cor
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
     const depth = (branch: z.core.$ZodIssue[]) => Math.max(0, ...branch.map((i) => i.path.length));
     const best = issue.errors.filter((b) => b.length > 0).reduce<z.core.$ZodIssue[] | undefined>(
-      (a, b) => (a === undefined || depth(b) > depth(a) ? b : a),
+      (a, b) => (a === undefined || depth(b) > depth(a) || (depth(b) === depth(a) && b.length < a.length) ? b : a),
       undefined,
     );
     if (best && depth(best) > 0) return best.flatMap((i) => flatten(i, at));
