@@ -67,7 +67,7 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL
   );
   CREATE INDEX jobs_notification ON jobs (notification_id, step_index);
-  CREATE INDEX jobs_due ON jobs (run_at) WHERE status IN ('queued', 'delayed', 'running');
+  CREATE INDEX jobs_due ON jobs (run_at, id) WHERE status IN ('queued', 'delayed');
   CREATE TABLE execution_details (
     id TEXT PRIMARY KEY, job_id TEXT NOT NULL, notification_id TEXT NOT NULL, status TEXT NOT NULL,
     detail TEXT NOT NULL, source TEXT NOT NULL, provider_id TEXT, raw TEXT, created_at TEXT NOT NULL
