@@ -4,12 +4,16 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../api/schemas/common.js';
+import { CHANNELS, type Channel } from '../api/schemas/enums.js';
 import type { TriggerBody, TriggerResult } from '../api/schemas/requests.js';
 import { contextKeysOf, type ContextPayload } from './context-keys.js';
 import { HttpError } from './errors.js';
 import { resolveRecipients, upsertSubscriber } from './recipients.js';
 import type { Environment, Store } from './store/index.js';
+import { SERVICE_PROVIDER } from './store/integrations.js';
 import type { StoredWorkflow } from './store/workflows.js';
+
+const CHANNEL_TYPES = new Set<string>(CHANNELS);
 
 export interface TriggerDeps {
   store: Store;
@@ -58,6 +62,11 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
     const transactionId = body.transactionId ?? randomUUID();
     const now = deps.now();
     const channels = [...new Set(workflow.steps.map((s) => s.type))];
+    // Every job names a provider from the start (the API requires one): the integration its channel
+    // would deliver through, else the service itself; delivery records the one actually used.
+    const providers = workflow.steps.map((s) =>
+      CHANNEL_TYPES.has(s.type) && s.type !== 'in_app' ? (store.integrations.forChannel(env.id, s.type as Channel)?.providerId ?? SERVICE_PROVIDER) : SERVICE_PROVIDER,
+    );
     for (const r of recipients) {
       const subscriber = upsertSubscriber(store, env, r);
       const notification = store.activity.createNotification({
@@ -92,7 +101,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           // The first step is due now; each later one is queued when the one before it finishes.
           status: stepIndex === 0 ? 'queued' : 'pending',
           runAt: now,
-          providerId: null,
+          providerId: providers[stepIndex]!,
           state: {},
           step,
         });

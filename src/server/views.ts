@@ -107,6 +107,16 @@ function jobView(j: JobRecord, details: ExecutionDetail[], n: NotificationRecord
   };
 }
 
+/** The activity feed's short subscriber: absent fields are left out, never null. */
+function activitySubscriber(sub: Subscriber): NonNullable<ActivityNotification['subscriber']> {
+  const out: NonNullable<ActivityNotification['subscriber']> = { _id: sub._id!, subscriberId: sub.subscriberId };
+  for (const k of ['firstName', 'lastName', 'email', 'phone'] as const) {
+    const v = sub[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
 /** Notifications with their subscriber, template, jobs and execution details, loaded in batches. */
 export function notificationViews(store: Store, records: NotificationRecord[]): ActivityNotification[] {
   const ids = records.map((r) => r.id);
@@ -137,16 +147,7 @@ export function notificationViews(store: Store, records: NotificationRecord[]): 
       createdAt: n.createdAt,
       updatedAt: n.updatedAt,
       channels: n.channels,
-      ...(sub && {
-        subscriber: {
-          _id: sub._id!,
-          subscriberId: sub.subscriberId,
-          firstName: sub.firstName ?? null,
-          lastName: sub.lastName ?? null,
-          email: sub.email ?? null,
-          phone: sub.phone ?? null,
-        },
-      }),
+      ...(sub && { subscriber: activitySubscriber(sub) }),
       ...(wf && {
         template: {
           _id: wf._id,

@@ -5,13 +5,14 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { Channel } from '../../api/schemas/enums.js';
 import type { Integration, Message } from '../../api/schemas/resources.js';
 import { iso } from '../clock.js';
+import { SERVICE_PROVIDER } from '../store/integrations.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const obj = (v: unknown): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
 
 /** The in-app provider of the service, as its in-app messages name it. */
-export const IN_APP_PROVIDER = 'svc';
+export const IN_APP_PROVIDER = SERVICE_PROVIDER;
 
 function message(ctx: StepContext, channel: Channel, providerId: string, fields: Partial<Message>): Message & { _id: string } {
   const { job, notification: n, subscriber, workflow } = ctx;

@@ -5,6 +5,9 @@ import type { Integration } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { parseDoc, Repo } from './repo.js';
 
+/** The service's own provider id: in-app delivery and the steps it runs itself. */
+export const SERVICE_PROVIDER = 'svc';
+
 export interface NewIntegration {
   name: string;
   identifier: string;
