@@ -53,7 +53,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       registry: opts.registry ?? defaultRegistry(),
       ...(opts.render && { render: opts.render }),
       settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false },
-      onError: (e, job) => opts.onInternalError?.(e, `job ${job.id}`),
+      onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),
     });
     const service = { store, clock, runner };
     const app = buildApp({

@@ -19,8 +19,8 @@ export interface RunnerOptions {
   /** Jobs handled at once; sync handlers finish in one go, async ones overlap up to this many. */
   concurrency?: number;
   settings?: Partial<RunnerSettings>;
-  /** A handler threw: the job is failed; this is told so it can be logged. */
-  onError?: (error: unknown, job: JobRecord) => void;
+  /** A handler threw (the job is failed) or the store failed (job undefined): for the log. */
+  onError?: (error: unknown, job: JobRecord | undefined) => void;
 }
 
 export class JobRunner {
@@ -80,6 +80,18 @@ export class JobRunner {
 
   private pump(): void {
     if (!this.running || !this.store.db.open) return;
+    try {
+      this.pumpOnce();
+    } catch (e) {
+      // The store itself failed (disk full, ...): the batch was rolled back and stays due. Try again
+      // in a second rather than spin or take the server down.
+      this.opts.onError?.(e, undefined);
+      this.cancelTimer?.();
+      this.cancelTimer = this.clock.setTimer(() => this.kick(), 1000);
+    }
+  }
+
+  private pumpOnce(): void {
     const free = this.concurrency - this.inflight.size;
     if (free > 0) {
       const due = this.store.activity.dueJobs(this.clock.now(), free + this.inflight.size).filter((j) => !this.inflight.has(j.id));
