@@ -41,9 +41,12 @@ export class Subscribers extends Repo {
   /** Creates the subscriber, or changes only the fields given. */
   upsert(env: Environment, subscriberId: string, fields: SubscriberFields): Subscriber {
     const existing = this.find(env.id, subscriberId);
+    const given = stripUndefined(fields);
+    // A bare id (the common trigger) changes nothing: no write.
+    if (existing && Object.keys(given).length === 0) return existing;
     const now = this.nowIso();
     const sub: Subscriber = existing
-      ? { ...existing, ...stripUndefined(fields), updatedAt: now }
+      ? { ...existing, ...given, updatedAt: now }
       : {
           _id: this.newId(),
           subscriberId,
@@ -60,7 +63,7 @@ export class Subscribers extends Repo {
           channels: [],
           isOnline: false,
           lastOnlineAt: null,
-          ...stripUndefined(fields),
+          ...given,
           deleted: false,
           createdAt: now,
           updatedAt: now,
