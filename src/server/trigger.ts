@@ -90,7 +90,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         },
       });
       workflow.steps.forEach((step, stepIndex) => {
-        const job = store.activity.createJob({
+        const job = store.jobs.createJob({
           envId: env.id,
           orgId: env.orgId,
           notificationId: notification.id,
@@ -105,7 +105,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           state: {},
           step,
         });
-        if (stepIndex === 0) store.activity.addDetail(job, { status: 'Pending', detail: 'Step queued', source: 'Internal' });
+        if (stepIndex === 0) store.jobs.addDetail(job, { status: 'Pending', detail: 'Step queued', source: 'Internal' });
       });
     }
     store.workflows.markTriggered(workflow._id);

@@ -1,7 +1,8 @@
 // Stored records → the API's response shapes.
 import type { ActivityNotification, ExecutionDetail, Integration, Job, Message, Subscriber } from '../api/schemas/resources.js';
 import type { StepResponse, Workflow } from '../api/schemas/workflow.js';
-import type { DetailRecord, JobRecord, NotificationRecord } from './store/activity.js';
+import type { NotificationRecord } from './store/activity.js';
+import type { DetailRecord, JobRecord } from './store/jobs.js';
 import type { Store } from './store/index.js';
 import type { MessageRecord } from './store/messages.js';
 import type { StoredStep, StoredWorkflow } from './store/workflows.js';
@@ -121,13 +122,13 @@ function activitySubscriber(sub: Subscriber): NonNullable<ActivityNotification['
 export function notificationViews(store: Store, records: NotificationRecord[]): ActivityNotification[] {
   const ids = records.map((r) => r.id);
   const detailsByJob = new Map<string, ExecutionDetail[]>();
-  for (const d of store.activity.detailsOf(ids)) {
+  for (const d of store.jobs.detailsOf(ids)) {
     const list = detailsByJob.get(d.job_id) ?? [];
     list.push(detailView(d));
     detailsByJob.set(d.job_id, list);
   }
   const jobsByNotification = new Map<string, JobRecord[]>();
-  for (const j of store.activity.jobsOf(ids)) {
+  for (const j of store.jobs.jobsOf(ids)) {
     const list = jobsByNotification.get(j.notificationId) ?? [];
     list.push(j);
     jobsByNotification.set(j.notificationId, list);

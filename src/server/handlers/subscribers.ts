@@ -45,7 +45,7 @@ export const markMessagesAs: Route<'markMessagesAs'> = {
       // The activity feed shows reads and views as ReadConfirmation details of the message's job.
       if (body.markAs === 'read' || body.markAs === 'seen') {
         for (const m of changed) {
-          store.activity.addDetail(
+          store.jobs.addDetail(
             { id: m.jobId, notificationId: m.doc._notificationId },
             { status: 'ReadConfirmation', detail: body.markAs === 'read' ? 'Message read' : 'Message seen', source: 'Internal' },
           );

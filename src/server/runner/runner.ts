@@ -6,7 +6,8 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { Subscriber } from '../../api/schemas/resources.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/index.js';
-import type { DetailInput, JobRecord, NotificationRecord } from '../store/activity.js';
+import type { NotificationRecord } from '../store/activity.js';
+import type { DetailInput, JobRecord } from '../store/jobs.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { queueJob } from './queue.js';
 import type { ControlRenderer, RunnerSettings, StepContext, StepRegistry, StepResult, TemplateVariables } from './types.js';
@@ -43,7 +44,7 @@ export class JobRunner {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.store.activity.requeueRunning();
+    this.store.jobs.requeueRunning();
     this.kick();
   }
 
@@ -73,7 +74,7 @@ export class JobRunner {
         await Promise.allSettled([...this.inflight.values()]);
         continue;
       }
-      if (!this.scheduled && this.store.activity.dueJobs(this.clock.now(), 1).length === 0) return;
+      if (!this.scheduled && this.store.jobs.dueJobs(this.clock.now(), 1).length === 0) return;
       if (!this.running) return;
     }
   }
@@ -94,7 +95,7 @@ export class JobRunner {
   private pumpOnce(): void {
     const free = this.concurrency - this.inflight.size;
     if (free > 0) {
-      const due = this.store.activity.dueJobs(this.clock.now(), free + this.inflight.size).filter((j) => !this.inflight.has(j.id));
+      const due = this.store.jobs.dueJobs(this.clock.now(), free + this.inflight.size).filter((j) => !this.inflight.has(j.id));
       const batch = due.slice(0, free);
       // Jobs whose handler is synchronous run together in one transaction (each in its own
       // savepoint): one commit for the batch instead of one per job is what keeps a file store fast.
@@ -142,7 +143,7 @@ export class JobRunner {
   private armTimer(): void {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
-    const next = this.store.activity.nextRunAt();
+    const next = this.store.jobs.nextRunAt();
     if (next === undefined) return;
     this.cancelTimer = this.clock.setTimer(() => this.kick(), next - this.clock.now());
   }
@@ -157,7 +158,7 @@ export class JobRunner {
     const handler = this.opts.registry.get(job.type)!;
     let prepared: unknown;
     try {
-      this.store.activity.updateJob(job.id, { status: 'running' });
+      this.store.jobs.updateJob(job.id, { status: 'running' });
       prepared = await handler.prepare!(ctx.ctx);
     } catch (e) {
       if (this.store.db.open) this.store.tx(() => this.fail(job, ctx, e));
@@ -174,43 +175,43 @@ export class JobRunner {
   }
 
   private settle(job: JobRecord, ctx: Built | undefined, result: StepResult): void {
-    const activity = this.store.activity;
-    for (const d of ctx?.details ?? []) activity.addDetail(job, d);
+    const jobs = this.store.jobs;
+    for (const d of ctx?.details ?? []) jobs.addDetail(job, d);
     const common = { providerId: ctx?.providerId, state: ctx?.state };
     switch (result.status) {
       case 'completed':
       case 'skipped':
-        activity.updateJob(job.id, { status: result.status, ...common });
+        jobs.updateJob(job.id, { status: result.status, ...common });
         this.queueNext(job);
         break;
       case 'failed': {
-        activity.addDetail(job, { status: 'Failed', detail: result.error, source: 'Internal', providerId: ctx?.providerId });
-        activity.updateJob(job.id, { status: 'failed', ...common });
+        jobs.addDetail(job, { status: 'Failed', detail: result.error, source: 'Internal', providerId: ctx?.providerId });
+        jobs.updateJob(job.id, { status: 'failed', ...common });
         const stop = (job.step as { shouldStopOnFail?: boolean }).shouldStopOnFail === true;
         if (stop) this.endRest(job, 'canceled');
         else this.queueNext(job);
         break;
       }
       case 'delayed':
-        activity.updateJob(job.id, { status: 'delayed', runAt: result.until, ...common });
+        jobs.updateJob(job.id, { status: 'delayed', runAt: result.until, ...common });
         break;
       case 'merged':
       case 'canceled':
-        activity.updateJob(job.id, { status: result.status, ...common });
+        jobs.updateJob(job.id, { status: result.status, ...common });
         this.endRest(job, result.status);
         break;
     }
-    activity.touchNotification(job.notificationId);
+    this.store.activity.touchNotification(job.notificationId);
   }
 
   private queueNext(job: JobRecord): void {
-    const next = this.store.activity.pendingAfter(job.notificationId, job.stepIndex)[0];
+    const next = this.store.jobs.pendingAfter(job.notificationId, job.stepIndex)[0];
     if (next) queueJob(this.store, next, this.clock.now());
   }
 
   private endRest(job: JobRecord, status: 'canceled' | 'merged'): void {
-    for (const j of this.store.activity.pendingAfter(job.notificationId, job.stepIndex)) {
-      this.store.activity.updateJob(j.id, { status });
+    for (const j of this.store.jobs.pendingAfter(job.notificationId, job.stepIndex)) {
+      this.store.jobs.updateJob(j.id, { status });
     }
   }
 

@@ -6,7 +6,8 @@ import type { StepType } from '../../api/schemas/enums.js';
 import type { Subscriber } from '../../api/schemas/resources.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/index.js';
-import type { DetailInput, JobRecord, NotificationRecord } from '../store/activity.js';
+import type { NotificationRecord } from '../store/activity.js';
+import type { DetailInput, JobRecord } from '../store/jobs.js';
 import type { Environment } from '../store/environments.js';
 import type { StoredStep, StoredWorkflow } from '../store/workflows.js';
 

@@ -8,6 +8,7 @@ import { openDatabase, type DB } from './db.js';
 import { Environments } from './environments.js';
 import { Idempotency } from './idempotency.js';
 import { Integrations } from './integrations.js';
+import { Jobs } from './jobs.js';
 import { Messages } from './messages.js';
 import { Subscribers } from './subscribers.js';
 import { Workflows } from './workflows.js';
@@ -21,6 +22,7 @@ export class Store {
   readonly tenants: Tenants;
   readonly topics: Topics;
   readonly activity: Activity;
+  readonly jobs: Jobs;
   readonly messages: Messages;
   readonly connections: ChannelConnections;
   readonly endpoints: ChannelEndpoints;
@@ -41,6 +43,7 @@ export class Store {
     this.tenants = new Tenants(db, clock);
     this.topics = new Topics(db, clock);
     this.activity = new Activity(db, clock);
+    this.jobs = new Jobs(db, clock);
     this.messages = new Messages(db, clock);
     this.connections = new ChannelConnections(db, clock);
     this.endpoints = new ChannelEndpoints(db, clock);
