@@ -1,7 +1,153 @@
-// Placeholder until the local service lands from the server branch (replaced on merge).
+// `svc dev`: the local Notification Delivery Service in the foreground. Prints where it listens and
+// how to use it, saves the `local` profile, logs one line per request on stderr, and stops cleanly
+// (requests in flight finish, the runner stops, the store closes) when deps.signal is aborted.
+import envPaths from 'env-paths';
+import { join } from 'node:path';
 import type { Deps } from '../deps.js';
-import { UsageError } from '../core/errors.js';
+import { EXIT, SvcError, UsageError } from '../core/errors.js';
+import { scaledClock, systemClock } from '../server/clock.js';
+import { maskKey } from '../server/ids.js';
+import { createLocalService, type LocalService } from '../server/index.js';
+import { parseRateLimitSpec } from '../server/rate-limit.js';
+import { loadSeedFile } from '../server/seed/load.js';
+import { MEMORY } from '../server/store/index.js';
 
-export async function run(_deps: Deps): Promise<void> {
-  throw new UsageError('svc dev is not part of this build yet');
+export interface DevOptions {
+  /** Default 2999; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  data?: string;
+  inMemory?: boolean;
+  seed?: string;
+  empty?: boolean;
+  /** `true` for the free-tier limits, or `trigger=60,configuration=20,global=30`. */
+  rateLimit?: boolean | string;
+  /** Service time runs this many times faster than real time (delays, digests). */
+  timeScale?: number;
+  allowRemoteWebhooks?: boolean;
+  /** false with --no-save-profile. */
+  saveProfile?: boolean;
+}
+
+export const DEFAULT_PORT = 2999;
+export const DEFAULT_HOST = '127.0.0.1';
+export const PROFILE_NAME = 'local';
+
+export function defaultDataFile(): string {
+  return join(envPaths('svc', { suffix: '' }).data, 'dev.sqlite');
+}
+
+export async function run(deps: Deps, opts: DevOptions): Promise<void> {
+  const port = opts.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port ${opts.port}: use 0-65535 (0 picks a free port)`);
+  if (opts.inMemory && opts.data !== undefined) throw new UsageError('--data and --in-memory cannot be used together');
+  const timeScale = opts.timeScale ?? 1;
+  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
+  const host = opts.host ?? DEFAULT_HOST;
+  const rateLimits = parseRateLimitSpec(opts.rateLimit);
+  const seed = opts.seed !== undefined ? loadSeedFile(opts.seed) : undefined;
+  const data = opts.inMemory ? MEMORY : (opts.data ?? defaultDataFile());
+
+  const service = createLocalService({
+    data,
+    apiKey: deps.globals.apiKey,
+    seed,
+    empty: opts.empty,
+    clock: timeScale === 1 ? systemClock : scaledClock(timeScale),
+    rateLimits,
+    allowRemoteWebhooks: opts.allowRemoteWebhooks,
+    log: deps.globals.quiet ? undefined : (line) => deps.io.stderr.write(`${line}\n`),
+    onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),
+  });
+  try {
+    const baseUrl = await listen(service, host, port);
+    const apiKey = service.environment.apiKey;
+    let profile: string | null = null;
+    let madeCurrent = false;
+    if (opts.saveProfile !== false) {
+      try {
+        await deps.profiles().update((f) => {
+          f.profiles[PROFILE_NAME] = { ...f.profiles[PROFILE_NAME], baseUrl, apiKey };
+          if (!f.current) {
+            f.current = PROFILE_NAME;
+            madeCurrent = true;
+          }
+        });
+        profile = PROFILE_NAME;
+      } catch (e) {
+        deps.warn(`could not save the '${PROFILE_NAME}' profile: ${(e as Error).message}`);
+      }
+    }
+    announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host });
+    await aborted(deps.signal);
+    deps.info('svc dev: stopping');
+  } finally {
+    await service.close();
+  }
+}
+
+async function listen(service: LocalService, host: string, port: number): Promise<string> {
+  try {
+    await service.app.listen({ host, port });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new SvcError(`port ${port} on ${host} is already in use`, 'port_in_use', EXIT.failure, 'choose another with --port, or --port 0 for a free one');
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') {
+      throw new SvcError(`cannot listen on ${host}:${port} (${code})`, 'listen_failed', EXIT.failure);
+    }
+    throw e;
+  }
+  const addr = service.app.server.address();
+  const actual = typeof addr === 'object' && addr ? addr.port : port;
+  // An all-interfaces bind is reached from this machine through loopback.
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${actual}`;
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+interface Started {
+  baseUrl: string;
+  apiKey: string;
+  environment: { id: string; name: string };
+  profile: string | null;
+  madeCurrent: boolean;
+  data: string;
+  host: string;
+}
+
+function announce(deps: Deps, s: Started): void {
+  const key = deps.globals.showSecrets ? s.apiKey : maskKey(s.apiKey);
+  if (deps.format() !== 'table') {
+    const line = { baseUrl: s.baseUrl, apiKey: key, environmentId: s.environment.id, profile: s.profile, data: s.data };
+    deps.io.stdout.write(`${JSON.stringify(line)}\n`);
+  } else {
+    const use = s.profile ? `svc --profile ${s.profile}` : `svc --base-url ${s.baseUrl} --api-key <key>`;
+    const lines = [
+      'svc dev: the Notification Delivery Service, running locally',
+      `  Base URL     ${s.baseUrl}`,
+      `  API key      ${key}${deps.globals.showSecrets ? '' : '   (--show-secrets prints it)'}`,
+      `  Environment  ${s.environment.name} (${s.environment.id})`,
+      `  Store        ${s.data === MEMORY ? 'in memory (gone when stopped)' : s.data}`,
+      `  Profile      ${s.profile ? `${s.profile}${s.madeCurrent ? ' (saved, now the current profile)' : ' (saved)'}` : 'not saved'}`,
+      '',
+      'Try:',
+      `  ${use} trigger welcome --to ada`,
+      `  ${use} events list`,
+      '',
+      'Ctrl-C stops it.',
+    ];
+    deps.io.stdout.write(`${lines.join('\n')}\n`);
+  }
+  if (!['127.0.0.1', 'localhost', '::1'].includes(s.host)) {
+    deps.warn(`listening on ${s.host}: anyone who can reach this machine and has the key can use the service`);
+  }
 }

@@ -1,0 +1,183 @@
+// The HTTP face of the local service: one fastify route per row of the operation table, each
+// validating its path, query and body with the table's zod schemas before a plain handler runs.
+// Around them: authentication, rate limiting, idempotency keys, the service's envelopes and its one
+// error shape. `buildApp` opens no socket, so tests drive it with `app.inject`.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { operations, type Operation, type OperationName } from '../api/operations.js';
+import { authenticate } from './auth.js';
+import { iso } from './clock.js';
+import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
+import { routes, type Service } from './handlers/index.js';
+import type { Call, Route } from './handlers/types.js';
+import { checkIdempotency, finishIdempotency } from './idempotency.js';
+import { RateLimiter, type RateLimits } from './rate-limit.js';
+import type { Environment } from './store/index.js';
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  service: Service;
+  /** Largest accepted request body in bytes (413 above). */
+  bodyLimit?: number;
+  /** Requests per second per category; rate limiting is off when absent. */
+  rateLimits?: RateLimits | undefined;
+  /** One line per answered request; never given keys, tokens or query strings. */
+  log?: (line: string) => void;
+  /** A request failed with a 500: the caller only sees the error id. */
+  onInternalError?: (error: unknown, errorId: string) => void;
+}
+
+interface RequestState {
+  op: Operation;
+  env?: Environment;
+  idempotency?: { orgId: string; key: string };
+  started: number;
+}
+
+const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
+
+export function buildApp(opts: AppOptions): FastifyInstance {
+  const { service } = opts;
+  const { store, clock } = service;
+  const limiter = opts.rateLimits ? new RateLimiter(opts.rateLimits, clock) : undefined;
+  const state = new WeakMap<FastifyRequest, RequestState>();
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    routerOptions: { maxParamLength: 1000 },
+    // Closing waits for requests in flight and drops idle keep-alive connections.
+    forceCloseConnections: 'idle',
+  });
+
+  // JSON only: other media types are 415; an empty body is "no body" (set-primary has none).
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(req, body as string, done);
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const name = (req.routeOptions.config as { opName?: OperationName }).opName;
+    if (!name) return;
+    const op: Operation = operations[name];
+    const s: RequestState = { op, started: performance.now() };
+    state.set(req, s);
+    s.env = authenticate(req.headers.authorization, (k) => store.environments.findByKey(k));
+    if (limiter) {
+      const d = limiter.take(s.env.id, op.category, op.cost ?? 1);
+      reply.headers(d.headers);
+      if (!d.allowed) throw new HttpError(429, 'API rate limit exceeded');
+    }
+  });
+
+  app.addHook('preHandler', async (req, reply) => {
+    const s = state.get(req);
+    const key = req.headers['idempotency-key'];
+    if (!s?.env || typeof key !== 'string' || !IDEMPOTENT_METHODS.has(req.method)) return;
+    const outcome = checkIdempotency(store, s.env.orgId, key, req.body);
+    reply.header('Idempotency-Key', key);
+    if (outcome.kind === 'replay') {
+      reply.header('Idempotency-Replay', 'true').code(outcome.status).type('application/json; charset=utf-8');
+      return reply.send(outcome.body);
+    }
+    s.idempotency = { orgId: s.env.orgId, key };
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const s = state.get(req);
+    if (s?.idempotency) {
+      finishIdempotency(store, s.idempotency.orgId, s.idempotency.key, reply.statusCode, typeof payload === 'string' ? payload : '');
+      s.idempotency = undefined;
+    }
+    return payload;
+  });
+
+  if (opts.log) {
+    const log = opts.log;
+    app.addHook('onResponse', async (req, reply) => {
+      const s = state.get(req);
+      const ms = s ? ` ${(performance.now() - s.started).toFixed(1)}ms` : '';
+      log(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode}${ms}`);
+    });
+  }
+
+  for (const [name, op] of Object.entries(operations) as [OperationName, Operation][]) {
+    const route = routes[name] as unknown as Route<OperationName>;
+    app.route({
+      method: op.method,
+      url: op.path.replace(/\{(\w+)\}/g, ':$1'),
+      config: { opName: name },
+      handler: async (req, reply) => {
+        const s = state.get(req)!;
+        const params = validateParams(op, req.params as Record<string, string>);
+        const call = {
+          env: s.env!,
+          params,
+          query: op.query ? validate(op.query, req.query ?? {}) : undefined,
+          body: op.body ? validate(op.body, req.body) : undefined,
+          svc: service,
+          baseUrl: `${req.protocol}://${req.host}`,
+        } as Call<OperationName>;
+        const result = route.handle(call);
+        if (route.envelope === 'none') return reply.code(204).send();
+        reply.code(op.status);
+        return route.envelope === 'data' ? { data: result } : result;
+      },
+    });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`));
+  });
+
+  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+    sendError(req, reply, toHttpError(err, req, opts));
+  });
+
+  function sendError(req: FastifyRequest, reply: FastifyReply, e: HttpError): void {
+    if (e.extra.headers) reply.headers(e.extra.headers);
+    reply.code(e.status).send(errorBody(e, req.url, iso(clock.now())));
+  }
+
+  return app;
+}
+
+function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw unprocessable('Validation Error', fieldErrors(r.error, input));
+  return r.data;
+}
+
+function validateParams(op: Operation, params: Record<string, string>): Record<string, string> {
+  if (!op.params) return params;
+  const r = op.params.safeParse(params);
+  if (r.success) return params;
+  const errors = fieldErrors(r.error, params);
+  const summary = Object.entries(errors)
+    .map(([field, e]) => `${field}: ${e.messages.join(', ')}`)
+    .join('; ');
+  throw unprocessable(`Validation failed for ${op.name}: ${summary}`, errors);
+}
+
+/** Anything thrown → a client error with a useful message, or an opaque 500 with an error id. */
+function toHttpError(err: FastifyError | HttpError, req: FastifyRequest, opts: AppOptions): HttpError {
+  if (err instanceof HttpError) return err;
+  const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, `Request body is larger than ${opts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${req.headers['content-type'] ?? 'none'})`);
+  }
+  if (err instanceof SyntaxError || (status === 400 && /JSON/i.test(err.message))) {
+    return new HttpError(400, `Request body is not valid JSON: ${err.message}`);
+  }
+  if (status >= 400 && status < 500) return new HttpError(status, err.message);
+  const errorId = randomUUID();
+  opts.onInternalError?.(err, errorId);
+  return new HttpError(500, 'Internal server error', { fields: { errorId } });
+}

@@ -1,0 +1,117 @@
+// The service's one error shape, `{statusCode, timestamp, path, message, ctx?, errors?, errorId?}`,
+// with the members of `ctx` also copied to the top level (ground truth, "Errors"). Handlers throw
+// HttpError; everything else that reaches the error handler is mapped here too, so no request can
+// produce a stack trace.
+import type { z } from 'zod';
+
+export interface FieldErrors {
+  [field: string]: { messages: string[]; value?: unknown };
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const reason = (status: number): string => REASONS[status] ?? 'Error';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: {
+      ctx?: Record<string, unknown>;
+      errors?: unknown;
+      headers?: Record<string, string>;
+      /** Extra top-level members (e.g. `type` of a payload validation error). */
+      fields?: Record<string, unknown>;
+    } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+export const unprocessable = (message: string, errors?: FieldErrors) =>
+  new HttpError(422, message, errors ? { ctx: {}, errors } : {});
+
+export interface ErrorBody {
+  statusCode: number;
+  timestamp: string;
+  path: string;
+  message: unknown;
+  ctx?: Record<string, unknown>;
+  errors?: unknown;
+  errorId?: string;
+  [k: string]: unknown;
+}
+
+export function errorBody(e: HttpError, path: string, now: string): ErrorBody {
+  const ctx = e.extra.ctx ?? { error: reason(e.status), statusCode: e.status };
+  const body: ErrorBody = { ...ctx, ...e.extra.fields, statusCode: e.status, timestamp: now, path, message: e.message, ctx };
+  if (e.extra.errors !== undefined) body.errors = e.extra.errors;
+  return body;
+}
+
+/** Field → messages and the offending value, from zod issues; `general` for the object itself. */
+export function fieldErrors(error: z.ZodError, input: unknown): FieldErrors {
+  const out: FieldErrors = {};
+  for (const { issue, at } of error.issues.flatMap((i) => flatten(i, []))) {
+    const path = at.map(String);
+    const field = path.length ? path.join('.') : 'general';
+    const value = valueAt(input, at);
+    const entry = (out[field] ??= value === undefined ? { messages: [] } : { messages: [], value });
+    entry.messages.push(describe(field, issue, value));
+  }
+  return out;
+}
+
+/**
+ * A union's error says only "no form matched"; when one form got further into the value than the
+ * others (e.g. a recipient object missing `subscriberId`), its issues say what to fix.
+ */
+function flatten(issue: z.core.$ZodIssue, prefix: PropertyKey[]): { issue: z.core.$ZodIssue; at: PropertyKey[] }[] {
+  const at = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const depth = (branch: z.core.$ZodIssue[]) => Math.max(0, ...branch.map((i) => i.path.length));
+    const best = issue.errors.filter((b) => b.length > 0).reduce<z.core.$ZodIssue[] | undefined>(
+      (a, b) => (a === undefined || depth(b) > depth(a) || (depth(b) === depth(a) && b.length < a.length) ? b : a),
+      undefined,
+    );
+    if (best && depth(best) > 0) return best.flatMap((i) => flatten(i, at));
+  }
+  return [{ issue, at }];
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/** `field message`, in the style of the service's validator ("id must be longer than ..."). */
+function describe(field: string, issue: z.core.$ZodIssue, value: unknown): string {
+  const name = field === 'general' ? 'value' : field;
+  if (issue.code === 'invalid_type' && value === undefined) return `${name} is required`;
+  if (issue.code === 'invalid_type') return `${name} must be of type ${issue.expected}`;
+  if (issue.code === 'invalid_value') return `${name} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
+  if (issue.code === 'unrecognized_keys') return `${name} has unknown keys: ${issue.keys.join(', ')}`;
+  if (issue.code === 'invalid_union') return `${name} does not match any of the accepted forms`;
+  const msg = issue.message;
+  return /^[a-z]/.test(msg) ? `${name} ${msg}` : `${name}: ${msg}`;
+}

@@ -1,0 +1,42 @@
+// One handler per operation of the table; the type makes a missing one a compile error.
+import { createContext } from './contexts.js';
+import {
+  createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection,
+} from './connections.js';
+import {
+  createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint,
+} from './endpoints.js';
+import { getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
+import { listActiveIntegrations, setPrimaryIntegration } from './integrations.js';
+import { listMessages, markMessagesAs, searchSubscribers, updateOnlineStatus } from './subscribers.js';
+import type { Routes } from './types.js';
+import { createWorkflow, getWorkflow, previewStep } from './workflows.js';
+
+export const routes: Routes = {
+  listChannelEndpoints,
+  previewStep,
+  updateOnlineStatus,
+  updateChannelConnection,
+  searchSubscribers,
+  listActiveIntegrations,
+  markMessagesAs,
+  createContext,
+  createChannelConnection,
+  setPrimaryIntegration,
+  getWorkflow,
+  getEvent,
+  triggerEvent,
+  listEvents,
+  triggerBulk,
+  listChannelConnections,
+  getChannelConnection,
+  deleteChannelConnection,
+  createChannelEndpoint,
+  getChannelEndpoint,
+  updateChannelEndpoint,
+  deleteChannelEndpoint,
+  createWorkflow,
+  listMessages,
+};
+
+export type { Service } from './types.js';

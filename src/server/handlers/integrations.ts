@@ -1,0 +1,27 @@
+// Integrations: the organisation's active ones, and the primary switch for email and sms.
+import { badRequest, notFound } from '../errors.js';
+import { integrationView } from '../views.js';
+import type { Route } from './types.js';
+
+const PRIMARY_CHANNELS = new Set(['email', 'sms']);
+
+export const listActiveIntegrations: Route<'listActiveIntegrations'> = {
+  envelope: 'data',
+  // Organisation-wide, across environments (ground truth, "Smaller facts").
+  handle: ({ svc, env }) => svc.store.integrations.activeOfOrganization(env.orgId).map(integrationView),
+};
+
+export const setPrimaryIntegration: Route<'setPrimaryIntegration'> = {
+  envelope: 'data',
+  handle({ svc, env, params }) {
+    const id = params.integrationId!;
+    return svc.store.tx(() => {
+      const integration = svc.store.integrations.findById(env.id, id);
+      if (!integration) throw notFound(`Integration with id '${id}' not found`);
+      if (!integration.channel || !PRIMARY_CHANNELS.has(integration.channel)) {
+        throw badRequest(`Channel ${integration.channel ?? 'none'} does not support primary`);
+      }
+      return integrationView(svc.store.integrations.setPrimary(integration));
+    });
+  },
+};

@@ -1,0 +1,77 @@
+// Subscribers (search, online status) and their messages (list, mark-as).
+import { badRequest, notFound } from '../errors.js';
+import { messageViews } from '../views.js';
+import { cursorArgs, type Route } from './types.js';
+
+export const searchSubscribers: Route<'searchSubscribers'> = {
+  envelope: 'raw',
+  handle: ({ svc, env, query: q }) =>
+    svc.store.subscribers.search(env.id, {
+      ...cursorArgs(q),
+      orderBy: q.orderBy ?? '_id',
+      email: q.email,
+      phone: q.phone,
+      name: q.name,
+      subscriberId: q.subscriberId,
+    }),
+};
+
+const subscriberNotFound = (id: string) => notFound(`Subscriber '${id}' was not found`);
+
+export const updateOnlineStatus: Route<'updateOnlineStatus'> = {
+  envelope: 'data',
+  handle({ svc, env, params, body }) {
+    const id = params.subscriberId!;
+    return svc.store.tx(() => {
+      const sub = svc.store.subscribers.find(env.id, id);
+      if (!sub) throw subscriberNotFound(id);
+      const now = new Date(svc.clock.now()).toISOString();
+      return svc.store.subscribers.update({ ...sub, isOnline: body.isOnline, ...(!body.isOnline && { lastOnlineAt: now }) });
+    });
+  },
+};
+
+export const markMessagesAs: Route<'markMessagesAs'> = {
+  envelope: 'data',
+  handle({ svc, env, params, body }) {
+    const ids = Array.isArray(body.messageId) ? body.messageId : [body.messageId];
+    if (ids.length === 0) throw badRequest('messageId must contain at least one message id');
+    const id = params.subscriberId!;
+    const { store } = svc;
+    return store.tx(() => {
+      const sub = store.subscribers.find(env.id, id);
+      if (!sub) throw subscriberNotFound(id);
+      const changed = store.messages.markAs(sub._id!, ids, body.markAs);
+      // The activity feed shows reads and views as ReadConfirmation details of the message's job.
+      if (body.markAs === 'read' || body.markAs === 'seen') {
+        for (const m of changed) {
+          store.jobs.addDetail(
+            { id: m.jobId, notificationId: m.doc._notificationId },
+            { status: 'ReadConfirmation', detail: body.markAs === 'read' ? 'Message read' : 'Message seen', source: 'Internal' },
+          );
+        }
+      }
+      return messageViews(store, changed);
+    });
+  },
+};
+
+export const listMessages: Route<'listMessages'> = {
+  envelope: 'raw',
+  handle({ svc, env, query: q }) {
+    const page = q.page ?? 0;
+    const limit = q.limit ?? 10;
+    let subscriberDbId: string | undefined;
+    if (q.subscriberId !== undefined) {
+      // An unknown subscriber has no messages: an empty page, not an error.
+      subscriberDbId = svc.store.subscribers.find(env.id, q.subscriberId)?._id ?? '-';
+    }
+    const { totalCount, hasMore, rows } = svc.store.messages.list(
+      env.id,
+      { channel: q.channel, subscriberDbId, transactionIds: q.transactionId, contextKeys: q.contextKeys },
+      page,
+      limit,
+    );
+    return { totalCount, hasMore, data: messageViews(svc.store, rows), pageSize: limit, page };
+  },
+};

@@ -1,0 +1,106 @@
+// Assembling the local service: the store (with its default organisation, environment and key), the
+// demo data or seed, the job runner and the HTTP app. `svc dev` and the tests both start here.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import { newApiKey } from './ids.js';
+import type { RateLimits } from './rate-limit.js';
+import { defaultRegistry, JobRunner, type ControlRenderer, type StepRegistry } from './runner/index.js';
+import { applySeed } from './seed/apply.js';
+import { demoSeed } from './seed/demo.js';
+import type { SeedFile } from './seed/schema.js';
+import { Store, StoreError, type Environment } from './store/index.js';
+import { DEFAULT_ENV_NAME, DEFAULT_ORG_NAME } from './store/environments.js';
+
+export interface LocalServiceOptions {
+  /** A file path, or ':memory:'. */
+  data: string;
+  /** Fixes the default environment's secret key; generated (and kept in the store) otherwise. */
+  apiKey?: string | undefined;
+  seed?: SeedFile | undefined;
+  /** No demo data in a new store. */
+  empty?: boolean | undefined;
+  clock?: Clock | undefined;
+  rateLimits?: RateLimits | undefined;
+  bodyLimit?: number | undefined;
+  allowRemoteWebhooks?: boolean | undefined;
+  /** Step handlers; the default registry has the channel steps. */
+  registry?: StepRegistry | undefined;
+  render?: ControlRenderer | undefined;
+  log?: ((line: string) => void) | undefined;
+  onInternalError?: ((error: unknown, errorId: string) => void) | undefined;
+}
+
+export interface LocalService {
+  app: FastifyInstance;
+  store: Store;
+  runner: JobRunner;
+  clock: Clock;
+  /** The environment `svc dev` prints and saves in the `local` profile. */
+  environment: Environment;
+  /** Finishes requests in flight, stops the runner, closes the store. */
+  close(): Promise<void>;
+}
+
+export function createLocalService(opts: LocalServiceOptions): LocalService {
+  const clock = opts.clock ?? systemClock;
+  const store = Store.open(opts.data, clock);
+  try {
+    const environment = bootstrap(store, opts);
+    const runner = new JobRunner({
+      store,
+      clock,
+      registry: opts.registry ?? defaultRegistry(),
+      ...(opts.render && { render: opts.render }),
+      settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false },
+      onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),
+    });
+    const service = { store, clock, runner };
+    const app = buildApp({
+      service,
+      bodyLimit: opts.bodyLimit,
+      rateLimits: opts.rateLimits,
+      ...(opts.log && { log: opts.log }),
+      ...(opts.onInternalError && { onInternalError: opts.onInternalError }),
+    });
+    runner.start();
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      store,
+      runner,
+      clock,
+      environment,
+      close: () =>
+        (closing ??= (async () => {
+          await app.close();
+          await runner.stop();
+          store.close();
+        })()),
+    };
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+}
+
+function bootstrap(store: Store, opts: LocalServiceOptions): Environment {
+  return store.tx(() => {
+    let env = store.environments.defaultEnvironment();
+    if (!env) {
+      const orgId = store.environments.createOrganization(DEFAULT_ORG_NAME);
+      env = store.environments.create(orgId, DEFAULT_ENV_NAME, opts.apiKey ?? newApiKey());
+    } else if (opts.apiKey !== undefined && opts.apiKey !== env.apiKey) {
+      const owner = store.environments.findByKey(opts.apiKey);
+      if (owner) throw new StoreError(`--api-key is already the key of environment '${owner.name}' in this store`);
+      store.environments.setKey(env.id, opts.apiKey);
+    }
+    if (store.created && !opts.empty) applySeed(store, env, demoSeed());
+    if (opts.seed) applySeed(store, env, opts.seed);
+    store.idempotency.sweep();
+    return store.environments.findById(env.id)!;
+  });
+}
+
+export { buildApp } from './app.js';
+export { Store } from './store/index.js';

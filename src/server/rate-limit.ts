@@ -1,0 +1,75 @@
+// Rate limiting as the service does it (ground truth, "Rate limits"): a token bucket per environment
+// and category, refilled continuously at the category's rate, holding one 5-second window of tokens
+// plus a 10% burst; a bulk call costs 100 tokens. Off unless `--rate-limit` asks for it, so that
+// clients can test their back-off against it.
+import type { RateCategory } from '../api/operations.js';
+import { UsageError } from '../core/errors.js';
+import type { Clock } from './clock.js';
+
+export const WINDOW_SECONDS = 5;
+export const BURST_ALLOWANCE = 0.1;
+
+/** Requests per second per category: the service's free tier. */
+export type RateLimits = Record<RateCategory, number>;
+export const FREE_TIER: RateLimits = { trigger: 60, configuration: 20, global: 30 };
+
+/** `trigger=60,configuration=20,global=30`, any subset; `true` or '' means the free tier. */
+export function parseRateLimitSpec(spec: string | boolean | undefined): RateLimits | undefined {
+  if (spec === undefined || spec === false) return undefined;
+  const limits = { ...FREE_TIER };
+  if (spec === true || spec.trim() === '') return limits;
+  for (const part of spec.split(',')) {
+    const m = /^\s*(trigger|configuration|global)\s*=\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
+    if (!m || Number(m[2]) <= 0) {
+      throw new UsageError(
+        `invalid --rate-limit '${part.trim()}'`,
+        'use CATEGORY=REQUESTS_PER_SECOND, comma-separated, with categories trigger, configuration and global (e.g. trigger=60,global=30)',
+      );
+    }
+    limits[m[1] as RateCategory] = Number(m[2]);
+  }
+  return limits;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  headers: Record<string, string>;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly clock: Clock,
+  ) {}
+
+  take(envId: string, category: RateCategory, cost: number): RateDecision {
+    const perSecond = this.limits[category];
+    const limit = Math.round(perSecond * WINDOW_SECONDS);
+    const capacity = Math.round(limit * (1 + BURST_ALLOWANCE));
+    const now = this.clock.now();
+    const id = `${envId}\n${category}`;
+    const b = this.buckets.get(id) ?? { tokens: capacity, at: now };
+    b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * perSecond);
+    b.at = now;
+    const allowed = b.tokens >= cost;
+    if (allowed) b.tokens -= cost;
+    this.buckets.set(id, b);
+    // Seconds until a request of the same cost would pass again (0 while it still does).
+    const reset = allowed ? Math.ceil(Math.max(0, cost - b.tokens) / perSecond) : Math.max(1, Math.ceil((cost - b.tokens) / perSecond));
+    const headers: Record<string, string> = {
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': String(Math.max(0, Math.floor(b.tokens))),
+      'RateLimit-Reset': String(reset),
+      'RateLimit-Policy': `${limit};w=${WINDOW_SECONDS};burst=${capacity};comment="token bucket";category="${category}";cost="${cost > 1 ? 'bulk' : 'single'}"`,
+    };
+    if (!allowed) headers['Retry-After'] = String(reset);
+    return { allowed, headers };
+  }
+}

@@ -1,0 +1,182 @@
+// The activity feed: triggered events (notifications, one per recipient) and the transactionIds
+// already accepted. Their jobs and execution details are in jobs.ts.
+import type { JsonObject } from '../../api/schemas/common.js';
+import type { StepType } from '../../api/schemas/enums.js';
+import { contextKeySet, parseDoc, Repo } from './repo.js';
+
+export interface NotificationDoc {
+  payload: JsonObject;
+  overrides: JsonObject;
+  tags: string[];
+  to: unknown;
+  topics: { _topicId: string; topicKey: string }[];
+  critical: boolean;
+  contextKeys: string[];
+  actorId?: string | undefined;
+  tenant?: string | undefined;
+}
+
+export interface NotificationRecord {
+  id: string;
+  envId: string;
+  orgId: string;
+  transactionId: string;
+  workflowId: string;
+  subscriberId: string;
+  channels: StepType[];
+  severity: string;
+  doc: NotificationDoc;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface NotificationRow {
+  id: string;
+  env_id: string;
+  org_id: string;
+  transaction_id: string;
+  workflow_id: string;
+  subscriber_id: string;
+  channels: string;
+  severity: string;
+  doc: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const toNotification = (r: NotificationRow): NotificationRecord => ({
+  id: r.id,
+  envId: r.env_id,
+  orgId: r.org_id,
+  transactionId: r.transaction_id,
+  workflowId: r.workflow_id,
+  subscriberId: r.subscriber_id,
+  channels: parseDoc<StepType[]>(r.channels),
+  severity: r.severity,
+  doc: parseDoc<NotificationDoc>(r.doc),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export interface EventFilter {
+  channels?: string[] | undefined;
+  templates?: string[] | undefined;
+  subscriberDbIds?: string[] | undefined;
+  subscriberIds?: string[] | undefined;
+  severity?: string[] | undefined;
+  transactionId?: string | undefined;
+  topicKey?: string | undefined;
+  contextKeys?: string[] | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
+
+export class Activity extends Repo {
+  // --- transactionId deduplication ---------------------------------------------------------------
+
+  acceptedTrigger(envId: string, transactionId: string): JsonObject | undefined {
+    const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as
+      | { result: string }
+      | undefined;
+    return row ? parseDoc<JsonObject>(row.result) : undefined;
+  }
+
+  recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
+    this.stmt('INSERT INTO triggers (env_id, transaction_id, result, created_at) VALUES (?, ?, ?, ?)').run(
+      envId,
+      transactionId,
+      JSON.stringify(result),
+      this.nowIso(),
+    );
+  }
+
+  // --- notifications -----------------------------------------------------------------------------
+
+  createNotification(n: Omit<NotificationRecord, 'id' | 'createdAt' | 'updatedAt'>): NotificationRecord {
+    const now = this.nowIso();
+    const rec: NotificationRecord = { ...n, id: this.newId(), createdAt: now, updatedAt: now };
+    this.stmt(
+      `INSERT INTO notifications (id, env_id, org_id, transaction_id, workflow_id, subscriber_id, channels, severity, context_keys,
+       topic_keys, doc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      rec.id,
+      rec.envId,
+      rec.orgId,
+      rec.transactionId,
+      rec.workflowId,
+      rec.subscriberId,
+      JSON.stringify(rec.channels),
+      rec.severity,
+      contextKeySet(rec.doc.contextKeys),
+      JSON.stringify(rec.doc.topics.map((t) => t.topicKey)),
+      JSON.stringify(rec.doc),
+      now,
+      now,
+    );
+    return rec;
+  }
+
+  notification(envId: string, id: string): NotificationRecord | undefined {
+    const row = this.stmt('SELECT * FROM notifications WHERE env_id = ? AND id = ?').get(envId, id) as NotificationRow | undefined;
+    return row ? toNotification(row) : undefined;
+  }
+
+  notificationById(id: string): NotificationRecord | undefined {
+    const row = this.stmt('SELECT * FROM notifications WHERE id = ?').get(id) as NotificationRow | undefined;
+    return row ? toNotification(row) : undefined;
+  }
+
+  touchNotification(id: string): void {
+    this.stmt('UPDATE notifications SET updated_at = ? WHERE id = ?').run(this.nowIso(), id);
+  }
+
+  /** Newest first, one page, with one extra row to tell whether there is more. */
+  listNotifications(envId: string, f: EventFilter, page: number, limit: number): { hasMore: boolean; rows: NotificationRecord[] } {
+    const where = ['n.env_id = ?'];
+    const params: unknown[] = [envId];
+    const inList = (expr: string, values: string[] | undefined) => {
+      if (values === undefined) return;
+      where.push(values.length ? `${expr} IN (${placeholders(values.length)})` : '0');
+      params.push(...values);
+    };
+    if (f.channels !== undefined) {
+      where.push(`EXISTS (SELECT 1 FROM json_each(n.channels) WHERE value IN (${placeholders(f.channels.length)}))`);
+      params.push(...f.channels);
+    }
+    inList('n.workflow_id', f.templates);
+    inList('n.subscriber_id', f.subscriberDbIds);
+    if (f.subscriberIds !== undefined) {
+      where.push(
+        `n.subscriber_id IN (SELECT id FROM subscribers WHERE env_id = n.env_id AND subscriber_id IN (${placeholders(f.subscriberIds.length)}))`,
+      );
+      params.push(...f.subscriberIds);
+    }
+    inList('n.severity', f.severity);
+    if (f.transactionId !== undefined) {
+      where.push('n.transaction_id = ?');
+      params.push(f.transactionId);
+    }
+    if (f.topicKey !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM json_each(n.topic_keys) WHERE value = ?)');
+      params.push(f.topicKey);
+    }
+    if (f.contextKeys !== undefined) {
+      where.push('n.context_keys = ?');
+      params.push(contextKeySet(f.contextKeys));
+    }
+    if (f.after !== undefined) {
+      where.push('n.created_at >= ?');
+      params.push(f.after);
+    }
+    if (f.before !== undefined) {
+      where.push('n.created_at <= ?');
+      params.push(f.before);
+    }
+    const rows = this.db
+      .prepare(`SELECT n.* FROM notifications n WHERE ${where.join(' AND ')} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`)
+      .all(...params, limit + 1, page * limit) as NotificationRow[];
+    return { hasMore: rows.length > limit, rows: rows.slice(0, limit).map(toNotification) };
+  }
+}

@@ -1,0 +1,91 @@
+// Opening the store file: refuse what is not ours (a corrupt file, another program's database, a
+// store written by a newer svc) before writing a single byte, then switch to WAL and migrate.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { EXIT, SvcError } from '../../core/errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+export type DB = Database.Database;
+
+export class StoreError extends SvcError {
+  constructor(message: string, hint?: string) {
+    super(message, 'store_error', EXIT.failure, hint);
+  }
+}
+
+export interface OpenedDatabase {
+  db: DB;
+  /** The file had no schema yet: demo data may be added. */
+  created: boolean;
+}
+
+export const MEMORY = ':memory:';
+
+export function openDatabase(file: string): OpenedDatabase {
+  if (file !== MEMORY) mkdirSync(dirname(file), { recursive: true });
+  let db: DB;
+  try {
+    db = new Database(file);
+  } catch (e) {
+    throw new StoreError(`cannot open the store ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return prepare(db, file);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function prepare(db: DB, file: string): OpenedDatabase {
+  let version: number;
+  let tables: number;
+  try {
+    // A short wait only: a second `svc dev` on the same file should fail fast, not hang.
+    db.pragma('busy_timeout = 1000');
+    // Exclusive locking: one process owns the store, so two servers never run the same jobs.
+    if (file !== MEMORY) db.pragma('locking_mode = EXCLUSIVE');
+    version = db.pragma('user_version', { simple: true }) as number;
+    tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'SQLITE_BUSY') {
+      throw new StoreError(`the store ${file} is in use by another process`, 'stop the other `svc dev`, or use another --data file');
+    }
+    throw new StoreError(
+      `the store ${file} is not a readable svc store (${(e as Error).message})`,
+      'it was left untouched; move it away or choose another file with --data',
+    );
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new StoreError(
+      `the store ${file} has schema version ${version}, newer than this svc understands (${SCHEMA_VERSION})`,
+      'it was left untouched; upgrade svc, or choose another file with --data',
+    );
+  }
+  if (version === 0 && tables > 0) {
+    throw new StoreError(
+      `${file} is an SQLite database but not an svc store`,
+      'it was left untouched; choose another file with --data',
+    );
+  }
+  if (file !== MEMORY) {
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit survives the process being killed; only a power cut can lose the
+    // last transactions. FULL would cost an fsync per trigger.
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('foreign_keys = ON');
+  migrate(db, version);
+  return { db, created: version === 0 };
+}
+
+function migrate(db: DB, from: number): void {
+  for (let v = from; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,112 @@
+// Delivery provider integrations. `primary` matters for email and sms: it is the integration those
+// channels deliver through.
+import type { Channel } from '../../api/schemas/enums.js';
+import type { Integration } from '../../api/schemas/resources.js';
+import type { Environment } from './environments.js';
+import { parseDoc, Repo } from './repo.js';
+
+/** The service's own provider id: in-app delivery and the steps it runs itself. */
+export const SERVICE_PROVIDER = 'svc';
+
+export interface NewIntegration {
+  name: string;
+  identifier: string;
+  providerId: string;
+  channel: Channel;
+  active: boolean;
+  primary: boolean;
+  credentials?: Record<string, unknown>;
+}
+
+export class Integrations extends Repo {
+  create(env: Environment, input: NewIntegration): Integration {
+    const now = this.nowIso();
+    const doc: Integration = {
+      _id: this.newId(),
+      _environmentId: env.id,
+      _organizationId: env.orgId,
+      name: input.name,
+      identifier: input.identifier,
+      providerId: input.providerId,
+      channel: input.channel,
+      kind: 'delivery',
+      credentials: input.credentials ?? {},
+      configurations: {},
+      active: input.active,
+      deleted: false,
+      primary: input.primary,
+      conditions: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.stmt(
+      `INSERT INTO integrations (id, env_id, org_id, identifier, provider_id, channel, active, is_primary, doc, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(doc._id, env.id, env.orgId, doc.identifier, doc.providerId, doc.channel, +doc.active, +doc.primary, JSON.stringify(doc), now, now);
+    return doc;
+  }
+
+  findById(envId: string, id: string): Integration | undefined {
+    const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND id = ?').get(envId, id) as { doc: string } | undefined;
+    return row ? parseDoc<Integration>(row.doc) : undefined;
+  }
+
+  findByIdentifier(envId: string, identifier: string): Integration | undefined {
+    const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND identifier = ?').get(envId, identifier) as
+      | { doc: string }
+      | undefined;
+    return row ? parseDoc<Integration>(row.doc) : undefined;
+  }
+
+  /** Every active integration of the organisation, across its environments. */
+  activeOfOrganization(orgId: string): Integration[] {
+    const rows = this.stmt('SELECT doc FROM integrations WHERE org_id = ? AND active = 1 ORDER BY created_at, id').all(orgId) as {
+      doc: string;
+    }[];
+    return rows.map((r) => parseDoc<Integration>(r.doc));
+  }
+
+  /** The integration a channel delivers through: the primary one first, else the oldest active one. */
+  forChannel(envId: string, channel: Channel): Integration | undefined {
+    const row = this.stmt(
+      'SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1',
+    ).get(envId, channel) as { doc: string } | undefined;
+    return row ? parseDoc<Integration>(row.doc) : undefined;
+  }
+
+  /** For subscriber channel settings: by identifier when given, else the first active one of the provider. */
+  forProvider(envId: string, providerId: string, identifier?: string): Integration | undefined {
+    if (identifier !== undefined) {
+      const i = this.findByIdentifier(envId, identifier);
+      return i && i.providerId === providerId ? i : undefined;
+    }
+    const row = this.stmt(
+      'SELECT doc FROM integrations WHERE env_id = ? AND provider_id = ? ORDER BY active DESC, created_at, id LIMIT 1',
+    ).get(envId, providerId) as { doc: string } | undefined;
+    return row ? parseDoc<Integration>(row.doc) : undefined;
+  }
+
+  /** Makes this integration active and primary, and the others of its channel not primary. */
+  setPrimary(integration: Integration): Integration {
+    const now = this.nowIso();
+    const others = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND is_primary = 1 AND id != ?').all(
+      integration._environmentId,
+      integration.channel,
+      integration._id,
+    ) as { doc: string }[];
+    for (const r of others) this.save({ ...parseDoc<Integration>(r.doc), primary: false, updatedAt: now });
+    const next = { ...integration, primary: true, active: true, updatedAt: now };
+    this.save(next);
+    return next;
+  }
+
+  private save(doc: Integration): void {
+    this.stmt('UPDATE integrations SET active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
+      +doc.active,
+      +doc.primary,
+      JSON.stringify(doc),
+      doc.updatedAt,
+      doc._id,
+    );
+  }
+}

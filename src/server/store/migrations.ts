@@ -1,0 +1,104 @@
+// Schema migrations, versioned in code. The database's `PRAGMA user_version` is the number of
+// migrations applied; a new migration is appended, never edited, so that every store written by an
+// older svc can be brought forward and a store written by a newer svc is recognised and refused.
+//
+// Records keep the fields the service filters or sorts on as columns and the rest as a JSON `doc`,
+// because the API's resources are wide, loosely typed documents and only a few fields are queried.
+
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE organizations (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL
+  );
+  CREATE TABLE environments (
+    id TEXT PRIMARY KEY, org_id TEXT NOT NULL REFERENCES organizations(id), name TEXT NOT NULL,
+    api_key TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, UNIQUE (org_id, name)
+  );
+  CREATE TABLE subscribers (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, subscriber_id TEXT NOT NULL,
+    first_name TEXT, last_name TEXT, email TEXT, phone TEXT, doc TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (env_id, subscriber_id)
+  );
+  CREATE INDEX subscribers_updated ON subscribers (env_id, updated_at, id);
+  CREATE TABLE integrations (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, identifier TEXT NOT NULL,
+    provider_id TEXT NOT NULL, channel TEXT, active INTEGER NOT NULL, is_primary INTEGER NOT NULL,
+    doc TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (env_id, identifier)
+  );
+  CREATE INDEX integrations_org ON integrations (org_id, active);
+  CREATE TABLE workflows (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, workflow_id TEXT NOT NULL,
+    slug TEXT NOT NULL, active INTEGER NOT NULL, doc TEXT NOT NULL, last_triggered_at TEXT,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (env_id, workflow_id)
+  );
+  CREATE TABLE contexts (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, type TEXT NOT NULL, ctx_id TEXT NOT NULL,
+    data TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (env_id, type, ctx_id)
+  );
+  CREATE TABLE tenants (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, identifier TEXT NOT NULL, name TEXT,
+    data TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (env_id, identifier)
+  );
+  CREATE TABLE topics (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, key TEXT NOT NULL, name TEXT,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (env_id, key)
+  );
+  CREATE TABLE topic_subscribers (
+    topic_id TEXT NOT NULL, subscriber_id TEXT NOT NULL, created_at TEXT NOT NULL,
+    PRIMARY KEY (topic_id, subscriber_id)
+  );
+  -- One row per accepted transactionId: a repeat answers the stored result and creates nothing.
+  CREATE TABLE triggers (
+    env_id TEXT NOT NULL, transaction_id TEXT NOT NULL, result TEXT NOT NULL, created_at TEXT NOT NULL,
+    PRIMARY KEY (env_id, transaction_id)
+  );
+  CREATE TABLE notifications (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, transaction_id TEXT NOT NULL,
+    workflow_id TEXT NOT NULL, subscriber_id TEXT NOT NULL, channels TEXT NOT NULL, severity TEXT NOT NULL,
+    context_keys TEXT NOT NULL, topic_keys TEXT NOT NULL, doc TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+  );
+  CREATE INDEX notifications_created ON notifications (env_id, created_at, id);
+  CREATE INDEX notifications_tx ON notifications (env_id, transaction_id);
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, notification_id TEXT NOT NULL,
+    subscriber_id TEXT NOT NULL, workflow_id TEXT NOT NULL, step_index INTEGER NOT NULL, type TEXT NOT NULL,
+    status TEXT NOT NULL, run_at INTEGER NOT NULL, provider_id TEXT, state TEXT NOT NULL, doc TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+  );
+  CREATE INDEX jobs_notification ON jobs (notification_id, step_index);
+  CREATE INDEX jobs_due ON jobs (run_at, id) WHERE status IN ('queued', 'delayed');
+  CREATE TABLE execution_details (
+    id TEXT PRIMARY KEY, job_id TEXT NOT NULL, notification_id TEXT NOT NULL, status TEXT NOT NULL,
+    detail TEXT NOT NULL, source TEXT NOT NULL, provider_id TEXT, raw TEXT, created_at TEXT NOT NULL
+  );
+  CREATE INDEX execution_details_notification ON execution_details (notification_id, id);
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, notification_id TEXT NOT NULL,
+    job_id TEXT NOT NULL, subscriber_id TEXT NOT NULL, channel TEXT NOT NULL, transaction_id TEXT NOT NULL,
+    read INTEGER NOT NULL, seen INTEGER NOT NULL, status TEXT NOT NULL, context_keys TEXT NOT NULL,
+    doc TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+  );
+  CREATE INDEX messages_created ON messages (env_id, created_at, id);
+  CREATE INDEX messages_subscriber ON messages (subscriber_id, created_at);
+  CREATE TABLE channel_connections (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, identifier TEXT NOT NULL,
+    integration_identifier TEXT NOT NULL, subscriber_id TEXT, context_keys TEXT NOT NULL, channel TEXT,
+    provider_id TEXT, doc TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+    UNIQUE (env_id, identifier)
+  );
+  CREATE TABLE channel_endpoints (
+    id TEXT PRIMARY KEY, env_id TEXT NOT NULL, org_id TEXT NOT NULL, identifier TEXT NOT NULL,
+    integration_identifier TEXT NOT NULL, connection_identifier TEXT, subscriber_id TEXT,
+    context_keys TEXT NOT NULL, channel TEXT, provider_id TEXT, type TEXT NOT NULL, doc TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (env_id, identifier)
+  );
+  -- Idempotency-key cache, per organisation, kept 24 h; persisted so replays survive a restart.
+  CREATE TABLE idempotency (
+    org_id TEXT NOT NULL, key TEXT NOT NULL, body_hash TEXT NOT NULL, state TEXT NOT NULL,
+    status INTEGER, body TEXT, expires_at INTEGER NOT NULL, PRIMARY KEY (org_id, key)
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

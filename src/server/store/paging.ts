@@ -1,0 +1,96 @@
+// Cursor pagination as the service does it (ground truth, "Cursor pagination"): the cursors are the
+// ids of the first and last item of a page, an unknown cursor gives an empty page, `includeCursor`
+// includes the cursor item, and `totalCount` counts the whole filter up to 50,000.
+import type { DB } from './db.js';
+
+export const TOTAL_COUNT_CAP = 50_000;
+
+export interface CursorEnvelope<T> {
+  data: T[];
+  next: string | null;
+  previous: string | null;
+  totalCount: number;
+  totalCountCapped: boolean;
+}
+
+export interface CursorRequest {
+  /** Table name and filter: trusted SQL from the repositories, values in `params`. */
+  table: string;
+  where: string;
+  params: unknown[];
+  /** A trusted column name. */
+  sortColumn: string;
+  direction: 'ASC' | 'DESC';
+  limit: number;
+  after?: string | undefined;
+  before?: string | undefined;
+  includeCursor?: boolean | undefined;
+}
+
+interface Row {
+  id: string;
+  __sort: unknown;
+}
+
+export function cursorPage<R extends { id: string }, T>(db: DB, req: CursorRequest, map: (row: R) => T): CursorEnvelope<T> {
+  const { table, where, params, sortColumn: col, direction } = req;
+  const total = (
+    db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${TOTAL_COUNT_CAP + 1})`).get(...params) as {
+      n: number;
+    }
+  ).n;
+  const envelope = (data: T[], next: string | null, previous: string | null): CursorEnvelope<T> => ({
+    data,
+    next,
+    previous,
+    totalCount: Math.min(total, TOTAL_COUNT_CAP),
+    totalCountCapped: total > TOTAL_COUNT_CAP,
+  });
+
+  const backward = req.before !== undefined;
+  const cursorId = req.before ?? req.after;
+  // "later in the listed order" is `<` for DESC and `>` for ASC; a backward page looks the other way.
+  const later = direction === 'DESC' ? '<' : '>';
+  const earlier = direction === 'DESC' ? '>' : '<';
+  const dir = direction;
+  const rev = direction === 'DESC' ? 'ASC' : 'DESC';
+
+  let rows: (R & Row)[];
+  if (cursorId === undefined) {
+    rows = db
+      .prepare(`SELECT *, ${col} AS __sort FROM ${table} WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} LIMIT ?`)
+      .all(...params, req.limit) as (R & Row)[];
+  } else {
+    const cursor = db.prepare(`SELECT id, ${col} AS __sort FROM ${table} WHERE ${where} AND id = ?`).get(...params, cursorId) as
+      | Row
+      | undefined;
+    if (!cursor) return envelope([], null, null);
+    const op = (backward ? earlier : later) + (req.includeCursor ? '=' : '');
+    const order = backward ? rev : dir;
+    rows = db
+      .prepare(
+        `SELECT *, ${col} AS __sort FROM ${table} WHERE ${where} AND (${col}, id) ${op} (?, ?) ORDER BY ${col} ${order}, id ${order} LIMIT ?`,
+      )
+      .all(...params, cursor.__sort, cursor.id, req.limit) as (R & Row)[];
+    if (backward) rows.reverse();
+  }
+  if (rows.length === 0) return envelope([], null, null);
+
+  const exists = (op: string, row: Row): boolean =>
+    db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND (${col}, id) ${op} (?, ?) LIMIT 1`).get(...params, row.__sort, row.id) !==
+    undefined;
+  const first = rows[0]!;
+  const last = rows[rows.length - 1]!;
+  return envelope(
+    rows.map(map),
+    exists(later, last) ? last.id : null,
+    exists(earlier, first) ? first.id : null,
+  );
+}
+
+/** Offset pages (activity feed, messages): one extra row tells whether there is more. */
+export function offsetPage<R, T>(db: DB, sql: string, params: unknown[], page: number, limit: number, map: (r: R) => T) {
+  const rows = db.prepare(`${sql} LIMIT ? OFFSET ?`).all(...params, limit + 1, page * limit) as R[];
+  const hasMore = rows.length > limit;
+  return { hasMore, data: rows.slice(0, limit).map(map), pageSize: limit, page };
+}

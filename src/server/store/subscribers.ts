@@ -1,0 +1,153 @@
+// Subscribers. The document is the API's Subscriber record; name, email and phone are also columns
+// because search filters on them.
+import type { Subscriber } from '../../api/schemas/resources.js';
+import type { Environment } from './environments.js';
+import { cursorPage, type CursorEnvelope } from './paging.js';
+import { parseDoc, Repo } from './repo.js';
+
+export type SubscriberFields = Partial<
+  Pick<Subscriber, 'firstName' | 'lastName' | 'email' | 'phone' | 'avatar' | 'locale' | 'timezone' | 'data' | 'channels' | 'isOnline' | 'lastOnlineAt'>
+>;
+
+export interface SubscriberSearch {
+  email?: string | undefined;
+  phone?: string | undefined;
+  name?: string | undefined;
+  subscriberId?: string | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+  includeCursor?: boolean | undefined;
+  limit: number;
+  orderBy: '_id' | 'updatedAt';
+  orderDirection: 'ASC' | 'DESC';
+}
+
+interface Row {
+  id: string;
+  doc: string;
+}
+
+export class Subscribers extends Repo {
+  find(envId: string, subscriberId: string): Subscriber | undefined {
+    const row = this.stmt('SELECT doc FROM subscribers WHERE env_id = ? AND subscriber_id = ?').get(envId, subscriberId) as Row | undefined;
+    return row ? parseDoc<Subscriber>(row.doc) : undefined;
+  }
+
+  findById(id: string): Subscriber | undefined {
+    const row = this.stmt('SELECT doc FROM subscribers WHERE id = ?').get(id) as Row | undefined;
+    return row ? parseDoc<Subscriber>(row.doc) : undefined;
+  }
+
+  /** Creates the subscriber, or changes only the fields given. */
+  upsert(env: Environment, subscriberId: string, fields: SubscriberFields): Subscriber {
+    const existing = this.find(env.id, subscriberId);
+    const given = stripUndefined(fields);
+    // A bare id (the common trigger) changes nothing: no write.
+    if (existing && Object.keys(given).length === 0) return existing;
+    const now = this.nowIso();
+    const sub: Subscriber = existing
+      ? { ...existing, ...given, updatedAt: now }
+      : {
+          _id: this.newId(),
+          subscriberId,
+          _organizationId: env.orgId,
+          _environmentId: env.id,
+          firstName: null,
+          lastName: null,
+          email: null,
+          phone: null,
+          avatar: null,
+          locale: null,
+          timezone: null,
+          data: null,
+          channels: [],
+          isOnline: false,
+          lastOnlineAt: null,
+          ...given,
+          deleted: false,
+          createdAt: now,
+          updatedAt: now,
+          __v: 0,
+        };
+    if (existing && sameContent(existing, sub)) return existing;
+    this.save(sub, !existing);
+    return sub;
+  }
+
+  update(sub: Subscriber): Subscriber {
+    const next = { ...sub, updatedAt: this.nowIso() };
+    this.save(next, false);
+    return next;
+  }
+
+  private save(sub: Subscriber, insert: boolean): void {
+    const cols = [sub.firstName ?? null, sub.lastName ?? null, sub.email ?? null, sub.phone ?? null, JSON.stringify(sub), sub.updatedAt];
+    if (insert) {
+      this.stmt(
+        `INSERT INTO subscribers (id, env_id, org_id, subscriber_id, first_name, last_name, email, phone, doc, updated_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(sub._id, sub._environmentId, sub._organizationId, sub.subscriberId, ...cols, sub.createdAt);
+    } else {
+      this.stmt(
+        'UPDATE subscribers SET first_name = ?, last_name = ?, email = ?, phone = ?, doc = ?, updated_at = ? WHERE id = ?',
+      ).run(...cols, sub._id);
+    }
+  }
+
+  /** Email, phone and name ("first last") match partially, subscriberId exactly; all case sensitive. */
+  search(envId: string, q: SubscriberSearch): CursorEnvelope<Subscriber> {
+    const where = ['env_id = ?'];
+    const params: unknown[] = [envId];
+    // instr() rather than LIKE: LIKE ignores case, and the service's search does not.
+    if (q.email !== undefined) {
+      where.push('instr(email, ?) > 0');
+      params.push(q.email);
+    }
+    if (q.phone !== undefined) {
+      where.push('instr(phone, ?) > 0');
+      params.push(q.phone);
+    }
+    if (q.name !== undefined) {
+      where.push("instr(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), ?) > 0");
+      params.push(q.name);
+    }
+    if (q.subscriberId !== undefined) {
+      where.push('subscriber_id = ?');
+      params.push(q.subscriberId);
+    }
+    return cursorPage<Row, Subscriber>(
+      this.db,
+      {
+        table: 'subscribers',
+        where: where.join(' AND '),
+        params,
+        sortColumn: q.orderBy === 'updatedAt' ? 'updated_at' : 'id',
+        direction: q.orderDirection,
+        limit: q.limit,
+        after: q.after,
+        before: q.before,
+        includeCursor: q.includeCursor,
+      },
+      (r) => parseDoc<Subscriber>(r.doc),
+    );
+  }
+
+  /** Subscriber ids (database) of many external ids at once, for filters. */
+  emailsToIds(envId: string, emails: string[]): string[] {
+    if (emails.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT id FROM subscribers WHERE env_id = ? AND email IN (${emails.map(() => '?').join(',')})`)
+      .all(envId, ...emails) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+function sameContent(a: Subscriber, b: Subscriber): boolean {
+  return JSON.stringify({ ...a, updatedAt: '' }) === JSON.stringify({ ...b, updatedAt: '' });
+}

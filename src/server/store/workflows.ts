@@ -1,0 +1,155 @@
+// Workflows as created through POST /v2/workflows (or the seed): the steps are kept exactly as given
+// (stepId, name, type, controlValues) with a database id each, because the workflow engine renders
+// those control values when the steps run.
+import type { SEVERITIES, StepType } from '../../api/schemas/enums.js';
+import type { JsonObject } from '../../api/schemas/common.js';
+import { shortId } from '../ids.js';
+import type { Environment } from './environments.js';
+import { parseDoc, Repo } from './repo.js';
+
+type Severity = (typeof SEVERITIES)[number];
+
+export interface StoredStep {
+  _id: string;
+  stepId: string;
+  slug: string;
+  name: string;
+  type: StepType;
+  controlValues: JsonObject;
+}
+
+export interface WorkflowPreferences {
+  all: { enabled: boolean; readOnly: boolean };
+  channels: Record<string, { enabled: boolean }>;
+}
+
+export interface StoredWorkflow {
+  _id: string;
+  _environmentId: string;
+  _organizationId: string;
+  workflowId: string;
+  slug: string;
+  name: string;
+  description?: string | undefined;
+  tags: string[];
+  active: boolean;
+  validatePayload: boolean;
+  payloadSchema: JsonObject | null;
+  isTranslationEnabled: boolean;
+  origin: 'svc-cloud' | 'svc-cloud-v1' | 'external';
+  preferences: { user: WorkflowPreferences | null; default: WorkflowPreferences };
+  severity: Severity;
+  critical: boolean;
+  steps: StoredStep[];
+  createdAt: string;
+  updatedAt: string;
+  lastTriggeredAt?: string | null;
+}
+
+export interface NewWorkflow {
+  workflowId: string;
+  name: string;
+  description?: string | undefined;
+  tags?: string[] | undefined;
+  active?: boolean | undefined;
+  validatePayload?: boolean | undefined;
+  payloadSchema?: JsonObject | null | undefined;
+  isTranslationEnabled?: boolean | undefined;
+  preferences?: { user?: WorkflowPreferences | null | undefined; workflow?: WorkflowPreferences | undefined } | undefined;
+  severity?: Severity | undefined;
+  critical?: boolean | undefined;
+  steps: { stepId?: string | undefined; name: string; type: StepType; controlValues?: JsonObject | undefined }[];
+}
+
+export const DEFAULT_PREFERENCES: WorkflowPreferences = {
+  all: { enabled: true, readOnly: false },
+  channels: { email: { enabled: true }, sms: { enabled: true }, in_app: { enabled: true }, chat: { enabled: true }, push: { enabled: true } },
+};
+
+/** `Comment digest!` → `comment-digest`: how a step without a stepId gets one. */
+export function slugify(name: string): string {
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return s || 'step';
+}
+
+export class Workflows extends Repo {
+  create(env: Environment, input: NewWorkflow): StoredWorkflow {
+    const now = this.nowIso();
+    const id = this.newId();
+    const doc: StoredWorkflow = {
+      _id: id,
+      _environmentId: env.id,
+      _organizationId: env.orgId,
+      workflowId: input.workflowId,
+      slug: `${input.workflowId}_wf_${shortId(12)}`,
+      name: input.name,
+      description: input.description,
+      tags: input.tags ?? [],
+      // api-spec.md: `active` defaults to false.
+      active: input.active ?? false,
+      validatePayload: input.validatePayload ?? false,
+      payloadSchema: input.payloadSchema ?? null,
+      isTranslationEnabled: input.isTranslationEnabled ?? false,
+      origin: 'svc-cloud',
+      preferences: { user: input.preferences?.user ?? null, default: input.preferences?.workflow ?? DEFAULT_PREFERENCES },
+      severity: input.severity ?? 'none',
+      critical: input.critical ?? false,
+      steps: uniqueStepIds(input.steps).map((s) => ({
+        _id: this.newId(),
+        stepId: s.stepId,
+        slug: `${s.stepId}_st_${shortId(12)}`,
+        name: s.name,
+        type: s.type,
+        controlValues: s.controlValues ?? {},
+      })),
+      createdAt: now,
+      updatedAt: now,
+      lastTriggeredAt: null,
+    };
+    this.stmt(
+      `INSERT INTO workflows (id, env_id, org_id, workflow_id, slug, active, doc, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(id, env.id, env.orgId, doc.workflowId, doc.slug, +doc.active, JSON.stringify(doc), now, now);
+    return doc;
+  }
+
+  /** By trigger identifier, slug or database id. */
+  find(envId: string, key: string): StoredWorkflow | undefined {
+    const row = this.stmt(
+      'SELECT doc, last_triggered_at AS t FROM workflows WHERE env_id = ? AND (workflow_id = ? OR slug = ? OR id = ?) LIMIT 1',
+    ).get(envId, key, key, key) as { doc: string; t: string | null } | undefined;
+    if (!row) return undefined;
+    return { ...parseDoc<StoredWorkflow>(row.doc), lastTriggeredAt: row.t };
+  }
+
+  findByTrigger(envId: string, identifier: string): StoredWorkflow | undefined {
+    const row = this.stmt('SELECT doc FROM workflows WHERE env_id = ? AND workflow_id = ?').get(envId, identifier) as
+      | { doc: string }
+      | undefined;
+    return row ? parseDoc<StoredWorkflow>(row.doc) : undefined;
+  }
+
+  findById(id: string): StoredWorkflow | undefined {
+    const row = this.stmt('SELECT doc FROM workflows WHERE id = ?').get(id) as { doc: string } | undefined;
+    return row ? parseDoc<StoredWorkflow>(row.doc) : undefined;
+  }
+
+  markTriggered(id: string): void {
+    this.stmt('UPDATE workflows SET last_triggered_at = ? WHERE id = ?').run(this.nowIso(), id);
+  }
+}
+
+/** Step ids default to the slug of the name; a repeated one gets `-2`, `-3`, ... */
+function uniqueStepIds<T extends { stepId?: string | undefined; name: string }>(steps: T[]): (T & { stepId: string })[] {
+  const seen = new Set<string>();
+  return steps.map((s) => {
+    const base = s.stepId ?? slugify(s.name);
+    let id = base;
+    for (let n = 2; seen.has(id); n++) id = `${base}-${n}`;
+    seen.add(id);
+    return { ...s, stepId: id };
+  });
+}

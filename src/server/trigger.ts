@@ -1,0 +1,148 @@
+// The trigger (ground truth, "Trigger"): find the workflow, check tenant and activity, resolve the
+// recipients, and for each one store an activity notification with one job per step, all in one
+// transaction. The reply goes out before the jobs run; the runner is only told to look.
+import { Ajv, type ValidateFunction } from 'ajv';
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../api/schemas/common.js';
+import { CHANNELS, type Channel } from '../api/schemas/enums.js';
+import type { TriggerBody, TriggerResult } from '../api/schemas/requests.js';
+import { contextKeysOf, type ContextPayload } from './context-keys.js';
+import { HttpError } from './errors.js';
+import { resolveRecipients, upsertSubscriber } from './recipients.js';
+import type { Environment, Store } from './store/index.js';
+import { SERVICE_PROVIDER } from './store/integrations.js';
+import type { StoredWorkflow } from './store/workflows.js';
+
+const CHANNEL_TYPES = new Set<string>(CHANNELS);
+
+export interface TriggerDeps {
+  store: Store;
+  now(): number;
+  /** Tells the runner new jobs are due. */
+  kick(): void;
+}
+
+export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, baseUrl: string): TriggerResult {
+  const { store } = deps;
+  const workflow = store.workflows.findByTrigger(env.id, body.name);
+  if (!workflow) throw new HttpError(422, 'workflow_not_found');
+  if (body.transactionId !== undefined) {
+    const earlier = store.activity.acceptedTrigger(env.id, body.transactionId);
+    if (earlier) return earlier as TriggerResult;
+  }
+  validatePayload(workflow, body.payload ?? {});
+
+  const result = store.tx((): TriggerResult => {
+    let tenant: string | undefined;
+    if (body.tenant !== undefined) {
+      const t = typeof body.tenant === 'string' ? { identifier: body.tenant } : body.tenant;
+      const found = t.identifier !== undefined ? store.tenants.find(env.id, t.identifier) : undefined;
+      if (!found || t.identifier === undefined) {
+        return { acknowledged: true, status: 'no_tenant_found', error: [`Tenant with identifier '${t.identifier ?? ''}' could not be found`] };
+      }
+      if (typeof body.tenant !== 'string' && (t.name !== undefined || t.data !== undefined)) store.tenants.upsert(env, { ...t, identifier: t.identifier });
+      tenant = t.identifier;
+    }
+    if (!workflow.active) return { acknowledged: true, status: 'trigger_not_active', error: [`Workflow '${workflow.workflowId}' is not active`] };
+    if (workflow.steps.length === 0) {
+      return { acknowledged: true, status: 'no_workflow_steps_defined', error: [`Workflow '${workflow.workflowId}' has no steps`] };
+    }
+
+    const actor =
+      body.actor === undefined
+        ? undefined
+        : upsertSubscriber(store, env, typeof body.actor === 'string' ? { subscriberId: body.actor } : body.actor);
+    const { recipients, topics, problems } = resolveRecipients(store, env, body.to, actor?.subscriberId);
+    if (recipients.length === 0) {
+      return { acknowledged: true, status: 'invalid_recipients', error: problems.length ? problems : ['No valid recipients'] };
+    }
+
+    const contextKeys = contextKeysOf(store, env, body.context as ContextPayload | undefined);
+
+    const transactionId = body.transactionId ?? randomUUID();
+    const now = deps.now();
+    const channels = [...new Set(workflow.steps.map((s) => s.type))];
+    // Every job names a provider from the start (the API requires one): the integration its channel
+    // would deliver through, else the service itself; delivery records the one actually used.
+    const providers = workflow.steps.map((s) =>
+      CHANNEL_TYPES.has(s.type) && s.type !== 'in_app' ? (store.integrations.forChannel(env.id, s.type as Channel)?.providerId ?? SERVICE_PROVIDER) : SERVICE_PROVIDER,
+    );
+    for (const r of recipients) {
+      const subscriber = upsertSubscriber(store, env, r);
+      const notification = store.activity.createNotification({
+        envId: env.id,
+        orgId: env.orgId,
+        transactionId,
+        workflowId: workflow._id,
+        subscriberId: subscriber._id!,
+        channels,
+        severity: workflow.severity,
+        doc: {
+          payload: body.payload ?? {},
+          overrides: body.overrides ?? {},
+          tags: workflow.tags,
+          to: r,
+          topics,
+          critical: workflow.critical,
+          contextKeys,
+          actorId: actor?._id,
+          tenant,
+        },
+      });
+      workflow.steps.forEach((step, stepIndex) => {
+        const job = store.jobs.createJob({
+          envId: env.id,
+          orgId: env.orgId,
+          notificationId: notification.id,
+          subscriberId: subscriber._id!,
+          workflowId: workflow._id,
+          stepIndex,
+          type: step.type,
+          // The first step is due now; each later one is queued when the one before it finishes.
+          status: stepIndex === 0 ? 'queued' : 'pending',
+          runAt: now,
+          providerId: providers[stepIndex]!,
+          state: {},
+          step,
+        });
+        if (stepIndex === 0) store.jobs.addDetail(job, { status: 'Pending', detail: 'Step queued', source: 'Internal' });
+      });
+    }
+    store.workflows.markTriggered(workflow._id);
+    const processed: TriggerResult = {
+      acknowledged: true,
+      status: 'processed',
+      transactionId,
+      activityFeedLink: `${baseUrl}/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`,
+    };
+    store.activity.recordTrigger(env.id, transactionId, processed);
+    return processed;
+  });
+  if (result.status === 'processed') deps.kick();
+  return result;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new Map<string, ValidateFunction>();
+
+/** `validatePayload` with a payload schema: 400 PAYLOAD_VALIDATION_ERROR listing each field. */
+function validatePayload(workflow: StoredWorkflow, payload: JsonObject): void {
+  if (!workflow.validatePayload || !workflow.payloadSchema) return;
+  const cacheKey = `${workflow._id}@${workflow.updatedAt}`;
+  let validate = validators.get(cacheKey);
+  if (!validate) {
+    try {
+      validate = ajv.compile(workflow.payloadSchema);
+    } catch {
+      // A schema ajv cannot compile validates nothing rather than failing every trigger.
+      return;
+    }
+    validators.set(cacheKey, validate);
+  }
+  if (validate(payload)) return;
+  const errors = (validate.errors ?? []).map((e) => {
+    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'payload';
+    return { field, message: e.message ?? 'is invalid', schemaPath: e.schemaPath, ...(e.data !== undefined && { value: e.data }) };
+  });
+  throw new HttpError(400, 'Payload validation failed', { fields: { type: 'PAYLOAD_VALIDATION_ERROR', errors } , errors });
+}

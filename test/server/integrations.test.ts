@@ -1,0 +1,64 @@
+// Active integrations (organisation-wide, no credentials) and set-primary.
+import { afterAll, describe, expect, it } from 'vitest';
+import { operations } from '../../src/api/operations.js';
+import { parseSeed } from '../../src/server/seed/load.js';
+import { testService } from '../helpers/service.js';
+
+const svc = testService({
+  seed: parseSeed(
+    {
+      environments: [
+        { name: 'Production', apiKey: 'sk_prod_key_12345', integrations: [{ identifier: 'ses', providerId: 'ses', channel: 'email' }] },
+      ],
+    },
+    'test',
+  ),
+});
+afterAll(() => svc.close());
+
+const active = async (key?: string) => {
+  const r = await svc.request('GET', '/v1/integrations/active', key ? { key } : {});
+  expect(r.status).toBe(200);
+  return operations.listActiveIntegrations.response.parse(r.body.data);
+};
+
+describe('active integrations', () => {
+  it('lists every active integration of the organisation, without credentials', async () => {
+    const list = await active();
+    expect(list.map((i) => i.identifier).sort()).toEqual(['fcm', 'postmark', 'sendgrid', 'ses', 'slack', 'svc-in-app', 'twilio']);
+    expect(list.every((i) => i.credentials === undefined)).toBe(true);
+    expect(new Set(list.map((i) => i._environmentId)).size).toBe(2);
+    expect((await active('sk_prod_key_12345')).length).toBe(list.length);
+  });
+});
+
+describe('set primary', () => {
+  const byIdentifier = async (id: string) => (await active()).find((i) => i.identifier === id)!;
+
+  it('makes it active and primary and demotes the others of the channel in the environment', async () => {
+    const postmark = await byIdentifier('postmark');
+    expect(postmark.primary).toBe(false);
+    const r = await svc.request('POST', `/v1/integrations/${postmark._id}/set-primary`);
+    expect(r.status).toBe(200);
+    expect(operations.setPrimaryIntegration.response.parse(r.body.data)).toMatchObject({ primary: true, active: true });
+    expect(r.body.data.credentials).toBeUndefined();
+    expect((await byIdentifier('sendgrid')).primary).toBe(false);
+    // Another environment's email integration is not touched.
+    expect((await byIdentifier('ses')).primary).toBe(false);
+    // Email is now delivered through postmark.
+    await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada' } });
+    await svc.runner.idle();
+    const msgs = (await svc.request('GET', '/v1/messages?channel=email')).body.data;
+    expect(msgs[0].providerId).toBe('postmark');
+  });
+
+  it('only email and sms have a primary; unknown → 404; another environment\'s → 404', async () => {
+    const slack = await byIdentifier('slack');
+    const r = await svc.request('POST', `/v1/integrations/${slack._id}/set-primary`);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('Channel chat does not support primary');
+    expect((await svc.request('POST', '/v1/integrations/aaaaaaaaaaaaaaaaaaaaaaaa/set-primary')).status).toBe(404);
+    const ses = await byIdentifier('ses');
+    expect((await svc.request('POST', `/v1/integrations/${ses._id}/set-primary`)).status).toBe(404);
+  });
+});

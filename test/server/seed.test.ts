@@ -1,0 +1,72 @@
+// Seed files: JSON or YAML, validated with errors naming the field, environments with their own keys.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import { loadSeedFile } from '../../src/server/seed/load.js';
+import { testService } from '../helpers/service.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-seed-'));
+const write = (name: string, text: string) => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+const yaml = `
+workflows:
+  - workflowId: hello
+    name: Hello
+    active: true
+    steps:
+      - name: Inbox
+        type: in_app
+        controlValues:
+          body: "Hello {{ subscriber.firstName }}"
+subscribers:
+  - subscriberId: zed
+    firstName: Zed
+topics:
+  - key: all
+    subscribers: [zed]
+environments:
+  - name: Staging
+    apiKey: sk_staging_seed_key
+    integrations:
+      - identifier: mg
+        providerId: mailgun
+        channel: email
+`;
+
+describe('seed files', () => {
+  const seed = loadSeedFile(write('seed.yaml', yaml));
+  const svc = testService({ empty: true, seed });
+  afterAll(() => svc.close());
+
+  it('loads YAML into the default environment and creates seeded environments with their keys', async () => {
+    const r = await svc.request('POST', '/v1/events/trigger', { body: { name: 'hello', to: { type: 'Topic', topicKey: 'all' } } });
+    expect(r.body.data.status).toBe('processed');
+    const staging = await svc.request('GET', '/v1/integrations/active', { key: 'sk_staging_seed_key' });
+    expect(staging.status).toBe(200);
+    expect(staging.body.data.map((i: any) => i.identifier)).toEqual(['mg']);
+    // The default environment was --empty: its workflows are only the seeded one.
+    expect((await svc.request('GET', '/v2/workflows/welcome')).status).toBe(404);
+  });
+
+  it('names the bad field of an invalid file (a usage error: exit 2)', () => {
+    const bad = write('bad.json', JSON.stringify({ workflows: [{ workflowId: 'x', name: 'X', steps: [{ name: 'S', type: 'fax' }] }], colour: 1 }));
+    let err: unknown;
+    try {
+      loadSeedFile(bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(/workflows\.0\.steps\.0\.type/);
+    expect((err as Error).message).toMatch(/colour/);
+    expect(() => loadSeedFile(write('broken.json', '{'))).toThrow(/not valid JSON/);
+    expect(() => loadSeedFile(join(dir, 'missing.yaml'))).toThrow(/cannot read the seed file/);
+  });
+});

@@ -1,0 +1,97 @@
+// The store file: migrations, refusing newer/corrupt/foreign files untouched, restarts, isolation.
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLocalService } from '../../src/server/index.js';
+import { SCHEMA_VERSION } from '../../src/server/store/migrations.js';
+import { Store, StoreError } from '../../src/server/store/index.js';
+import { systemClock } from '../../src/server/clock.js';
+import { TEST_KEY } from '../helpers/service.js';
+
+const tempFile = (name = 'store.sqlite') => join(mkdtempSync(join(tmpdir(), 'svc-store-')), name);
+
+describe('store file', () => {
+  it('a new file gets the current schema version, WAL mode and the demo data', async () => {
+    const file = tempFile();
+    const s = createLocalService({ data: file, apiKey: TEST_KEY });
+    expect(s.store.created).toBe(true);
+    expect(s.store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(s.store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(s.store.workflows.findByTrigger(s.environment.id, 'welcome')).toBeDefined();
+    await s.close();
+    const again = createLocalService({ data: file });
+    expect(again.store.created).toBe(false);
+    expect(again.environment.apiKey).toBe(TEST_KEY);
+    await again.close();
+  });
+
+  it('refuses a store of a newer schema version and leaves it untouched', async () => {
+    const file = tempFile();
+    (await createLocalService({ data: file }).close());
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    const before = readFileSync(file);
+    expect(() => createLocalService({ data: file })).toThrow(StoreError);
+    expect(() => createLocalService({ data: file })).toThrow(/newer than this svc understands/);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('refuses a corrupt file and another program\'s database, untouched', () => {
+    const junk = tempFile();
+    writeFileSync(junk, 'this is not a database at all, just some text that is long enough'.repeat(20));
+    const before = readFileSync(junk);
+    expect(() => createLocalService({ data: junk })).toThrow(/not a readable svc store/);
+    expect(readFileSync(junk).equals(before)).toBe(true);
+    const foreign = tempFile();
+    const db = new Database(foreign);
+    db.exec('CREATE TABLE notes (x TEXT)');
+    db.close();
+    expect(() => createLocalService({ data: foreign })).toThrow(/not an svc store/);
+  });
+
+  it('a second process cannot open a store in use', async () => {
+    const file = tempFile();
+    const s = createLocalService({ data: file });
+    try {
+      // A second connection stands in for a second process: the exclusive lock keeps it out.
+      expect(() => Store.open(file, systemClock)).toThrow(/in use by another process/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('jobs not finished when the process stopped run on the next start', async () => {
+    const file = tempFile();
+    const a = createLocalService({ data: file, apiKey: TEST_KEY });
+    await a.runner.stop();
+    const r = await a.app.inject({
+      method: 'POST',
+      url: '/v1/events/trigger',
+      headers: { authorization: `ApiKey ${TEST_KEY}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'welcome', to: 'ada', transactionId: 'restart' }),
+    });
+    expect(r.statusCode).toBe(201);
+    // A job caught mid-run by a crash is 'running' in the file.
+    a.store.db.prepare("UPDATE jobs SET status = 'running' WHERE status = 'queued'").run();
+    await a.close();
+    const b = createLocalService({ data: file });
+    await b.runner.idle();
+    const statuses = b.store.db.prepare("SELECT status FROM jobs ORDER BY step_index").all().map((x: any) => x.status);
+    expect(statuses).toEqual(['completed', 'completed']);
+    await b.close();
+  });
+
+  it('a key sees only its own environment', async () => {
+    const s = createLocalService({ data: ':memory:', apiKey: TEST_KEY });
+    const other = s.store.environments.create(s.environment.orgId, 'Staging', 'sk_staging_key_1');
+    const as = (key: string, url: string) => s.app.inject({ method: 'GET', url, headers: { authorization: `ApiKey ${key}` } });
+    expect((await as('sk_staging_key_1', '/v2/workflows/welcome')).statusCode).toBe(404);
+    expect((await as('sk_staging_key_1', '/v2/subscribers')).json().data).toEqual([]);
+    expect((await as(TEST_KEY, `/v2/workflows/welcome?environmentId=${other.id}`)).statusCode).toBe(404);
+    await s.close();
+  });
+});

@@ -1,0 +1,73 @@
+// Create and retrieve workflows; the step preview.
+import { afterAll, describe, expect, it } from 'vitest';
+import { operations } from '../../src/api/operations.js';
+import { testService } from '../helpers/service.js';
+
+const svc = testService();
+afterAll(() => svc.close());
+
+const body = {
+  name: 'Order shipped',
+  workflowId: 'order-shipped',
+  active: true,
+  tags: ['orders'],
+  steps: [
+    { name: 'Inbox note', type: 'in_app', controlValues: { body: 'Order {{ payload.orderId }} shipped' } },
+    { stepId: 'mail', name: 'Mail', type: 'email', controlValues: { subject: 'Shipped', body: '<p>{{ payload.orderId }}</p>' } },
+  ],
+};
+
+describe('workflows', () => {
+  it('creates with the steps as given, each with a database id', async () => {
+    const r = await svc.request('POST', '/v2/workflows', { body });
+    expect(r.status).toBe(201);
+    const wf = operations.createWorkflow.response.parse(r.body.data);
+    expect(wf).toMatchObject({ workflowId: 'order-shipped', status: 'ACTIVE', origin: 'svc-cloud', severity: 'none' });
+    expect(wf._id).toMatch(/^[0-9a-f]{24}$/);
+    expect(wf.steps.map((s) => [s.stepId, s.type, s.controlValues])).toEqual([
+      ['inbox-note', 'in_app', body.steps[0]!.controlValues],
+      ['mail', 'email', body.steps[1]!.controlValues],
+    ]);
+    expect(wf.steps.every((s) => /^[0-9a-f]{24}$/.test(s._id) && s.workflowDatabaseId === wf._id)).toBe(true);
+    expect((await svc.request('POST', '/v2/workflows', { body })).status).toBe(409);
+  });
+
+  it('defaults to inactive (api-spec: active defaults to false); duplicate step ids → 400', async () => {
+    const r = await svc.request('POST', '/v2/workflows', { body: { name: 'Quiet', workflowId: 'quiet', steps: [] } });
+    expect(r.body.data).toMatchObject({ active: false, status: 'INACTIVE' });
+    const dup = await svc.request('POST', '/v2/workflows', {
+      body: { name: 'D', workflowId: 'd', steps: [{ stepId: 'a', name: 'A', type: 'sms' }, { stepId: 'a', name: 'B', type: 'sms' }] },
+    });
+    expect(dup.status).toBe(400);
+    expect((await svc.request('POST', '/v2/workflows', { body: { name: 'Bad id', workflowId: 'has space', steps: [] } })).status).toBe(422);
+  });
+
+  it('retrieves by trigger identifier, slug or database id; unknown → 404', async () => {
+    const byId = (await svc.request('GET', '/v2/workflows/order-shipped')).body.data;
+    for (const key of [byId.slug, byId._id]) {
+      const r = await svc.request('GET', `/v2/workflows/${key}`);
+      expect(operations.getWorkflow.response.parse(r.body.data)._id).toBe(byId._id);
+    }
+    expect((await svc.request('GET', '/v2/workflows/nope')).status).toBe(404);
+    expect((await svc.request('GET', `/v2/workflows/order-shipped?environmentId=ffffffffffffffffffffffff`)).status).toBe(404);
+  });
+
+  it('records lastTriggeredAt', async () => {
+    await svc.request('POST', '/v1/events/trigger', { body: { name: 'order-shipped', to: 'ada', payload: { orderId: 1 } } });
+    const wf = (await svc.request('GET', '/v2/workflows/order-shipped')).body.data;
+    expect(wf.lastTriggeredAt).toBe(new Date(svc.clock.now()).toISOString());
+  });
+
+  it('previews a step as a valid PreviewResponse', async () => {
+    const r = await svc.request('POST', '/v2/workflows/order-shipped/step/mail/preview', {
+      body: { controlValues: { subject: 'S {{ payload.x }}', body: 'B' }, previewPayload: { payload: { x: 1 } } },
+    });
+    expect(r.status).toBe(201);
+    const p = operations.previewStep.response.parse(r.body.data);
+    expect(p.result).toEqual({ type: 'email', preview: { subject: 'S {{ payload.x }}', body: 'B' } });
+    expect(p.previewPayloadExample.payload).toEqual({ x: 1 });
+    const digest = await svc.request('POST', '/v2/workflows/comment-digest/step/digest/preview', { body: {} });
+    expect(digest.body.data.result).toEqual({ type: 'digest', preview: { amount: 10, unit: 'minutes' } });
+    expect((await svc.request('POST', '/v2/workflows/order-shipped/step/nope/preview', { body: {} })).status).toBe(404);
+  });
+});
