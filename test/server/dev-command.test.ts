@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ProfileStore } from '../../src/config/profiles.js';
+import { createRuntime } from '../../src/runtime.js';
 import { UsageError } from '../../src/core/errors.js';
 import { run, type DevOptions } from '../../src/commands/dev.js';
 import type { Deps, GlobalOptions, OutputFormat } from '../../src/deps.js';
@@ -21,24 +21,16 @@ function fakeDeps(format: OutputFormat, globals: Partial<GlobalOptions> = {}) {
   stderr.on('data', (d) => err.push(String(d)));
   const controller = new AbortController();
   const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-devcmd-')) };
-  const profiles = new ProfileStore(env);
-  const deps: Deps = {
+  const runtime = createRuntime({
     io: { stdout, stderr, stdin: new PassThrough() },
     env,
-    globals: { timeout: 30_000, retries: 0, apiKey: KEY, ...globals },
+    globals: { timeout: 30_000, retries: 0, apiKey: KEY, output: format, ...globals },
     commandPath: 'dev',
     signal: controller.signal,
-    now: () => Date.now(),
-    interactive: () => false,
-    format: () => format,
-    color: () => false,
-    profiles: () => profiles,
-    settings: () => {
-      throw new Error('not used');
-    },
-    info: (m) => err.push(`${m}\n`),
-    warn: (m) => err.push(`warning: ${m}\n`),
-  };
+    cwd: process.cwd(),
+  });
+  const profiles = runtime.profiles();
+  const deps: Deps = { ...runtime, info: (m) => err.push(`${m}\n`), warn: (m) => err.push(`warning: ${m}\n`) };
   return { deps, out, err, profiles, stop: () => controller.abort() };
 }
 
