@@ -81,7 +81,8 @@ function renderList(deps: Deps, c: ChalkInstance, records: Rec[], view: PrintOpt
   const rows = records.map((r, i) =>
     columns.map((col) => {
       const raw = typeof col.value === 'string' ? getPath(r, col.value) : col.value({ ...r, __index: i });
-      const text = shorten(col.time ? shortTime(raw) : cell(raw), max);
+      const value = col.time ? shortTime(raw) : cell(raw);
+      const text = col.full ? value : shorten(value, max);
       return col.status && text ? colourStatus(c, text) : text;
     }),
   );

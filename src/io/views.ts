@@ -14,13 +14,15 @@ export interface Column {
   status?: boolean;
   /** The value is a time and is shown shorter. */
   time?: boolean;
+  /** Never shortened: ids are copied into the next command. */
+  full?: boolean;
 }
 
 const joinList = (v: unknown) => (Array.isArray(v) ? v.join(', ') : v);
 
 export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
   events: [
-    { header: 'ID', value: '_id' },
+    { header: 'ID', value: '_id', full: true },
     { header: 'CREATED', value: 'createdAt', time: true },
     {
       header: 'WORKFLOW',
@@ -29,10 +31,10 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'SUBSCRIBER', value: 'subscriber.subscriberId' },
     { header: 'CHANNELS', value: (r) => joinList(r.channels) },
     { header: 'STATUS', value: (r) => statusOf(r.jobs as never), status: true },
-    { header: 'TRANSACTION', value: 'transactionId' },
+    { header: 'TRANSACTION', value: 'transactionId', full: true },
   ],
   subscribers: [
-    { header: 'SUBSCRIBER ID', value: 'subscriberId' },
+    { header: 'SUBSCRIBER ID', value: 'subscriberId', full: true },
     { header: 'NAME', value: (r) => [r.firstName, r.lastName].filter(Boolean).join(' ') },
     { header: 'EMAIL', value: 'email' },
     { header: 'PHONE', value: 'phone' },
@@ -40,8 +42,8 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'UPDATED', value: 'updatedAt', time: true },
   ],
   integrations: [
-    { header: 'ID', value: '_id' },
-    { header: 'IDENTIFIER', value: 'identifier' },
+    { header: 'ID', value: '_id', full: true },
+    { header: 'IDENTIFIER', value: 'identifier', full: true },
     { header: 'NAME', value: 'name' },
     { header: 'CHANNEL', value: 'channel' },
     { header: 'PROVIDER', value: 'providerId' },
@@ -49,7 +51,7 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'ACTIVE', value: 'active' },
   ],
   endpoints: [
-    { header: 'IDENTIFIER', value: 'identifier' },
+    { header: 'IDENTIFIER', value: 'identifier', full: true },
     { header: 'TYPE', value: 'type' },
     { header: 'CHANNEL', value: 'channel' },
     { header: 'PROVIDER', value: 'providerId' },
@@ -58,7 +60,7 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'CONTEXT', value: (r) => joinList(r.contextKeys) },
   ],
   connections: [
-    { header: 'IDENTIFIER', value: 'identifier' },
+    { header: 'IDENTIFIER', value: 'identifier', full: true },
     { header: 'CHANNEL', value: 'channel' },
     { header: 'PROVIDER', value: 'providerId' },
     { header: 'INTEGRATION', value: 'integrationIdentifier' },
@@ -67,7 +69,7 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'CONTEXT', value: (r) => joinList(r.contextKeys) },
   ],
   messages: [
-    { header: 'ID', value: '_id' },
+    { header: 'ID', value: '_id', full: true },
     { header: 'CREATED', value: 'createdAt', time: true },
     { header: 'CHANNEL', value: 'channel' },
     { header: 'SUBSCRIBER', value: (r) => getPath(r, 'subscriber.subscriberId') ?? r._subscriberId },
@@ -82,7 +84,7 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
   triggers: [
     { header: '#', value: (r) => r.__index },
     { header: 'STATUS', value: 'status', status: true },
-    { header: 'TRANSACTION', value: 'transactionId' },
+    { header: 'TRANSACTION', value: 'transactionId', full: true },
     { header: 'ERROR', value: (r) => joinList(r.error) },
   ],
   profiles: [
