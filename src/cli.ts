@@ -131,7 +131,7 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
   const listFilters = (cmd: Command) =>
     cmd
       .addOption(choiceOption('--channel <channel>', `channel (repeatable): ${CHANNELS.join(', ')}`, CHANNELS, true))
-      .option('--workflow <id>', 'workflow (template) id (repeatable)', collect)
+      .option('--workflow <id>', 'workflow identifier or id (repeatable)', collect)
       .option('--email <email>', 'subscriber email (repeatable)', collect)
       .option('--subscriber <id>', 'subscriber id (repeatable)', collect)
       .addOption(choiceOption('--severity <level>', `severity (repeatable): ${SEVERITIES.join(', ')}`, SEVERITIES, true))

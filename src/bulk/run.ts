@@ -2,10 +2,9 @@
 // bounded (adaptive) concurrency, reports every row, journals every acknowledged chunk so that a run
 // killed part-way can be resumed without sending anyone twice.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { once } from 'node:events';
 import type { Deps } from '../deps.js';
 import { ApiError, InterruptedError, SvcError, UsageError } from '../core/errors.js';
 import { formatDuration } from '../core/duration.js';
@@ -49,18 +48,21 @@ interface ReportLine {
   chunk: number | null;
 }
 
+/**
+ * The report, written with synchronous writes: a chunk's lines reach the file before the journal says
+ * the chunk is done, so a run killed at any point leaves a report that --resume can trust.
+ */
 class ReportWriter {
-  private out?: WriteStream;
+  private fd?: number;
   constructor(path: string | undefined, append: boolean) {
-    if (path) this.out = createWriteStream(path, { flags: append ? 'a' : 'w', mode: 0o600 });
+    if (path) this.fd = openSync(path, append ? 'a' : 'w', 0o600);
   }
-  async write(line: ReportLine): Promise<void> {
-    if (this.out && !this.out.write(`${JSON.stringify(line)}\n`)) await once(this.out, 'drain');
+  write(lines: ReportLine[]): void {
+    if (this.fd !== undefined && lines.length) writeSync(this.fd, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   }
-  async close(): Promise<void> {
-    if (!this.out) return;
-    this.out.end();
-    await once(this.out, 'finish');
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 
@@ -117,28 +119,26 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       ok = true;
       counts.requests++;
       const results = chunk.kind === 'trigger' ? chunk.rows.map(() => res.data) : (res.data as unknown[]);
-      for (let i = 0; i < chunk.rows.length; i++) {
-        const row = chunk.rows[i]!;
+      const lines: ReportLine[] = chunk.rows.map((row, i) => {
         const r = (results[i] ?? {}) as { status?: string; error?: string[] };
         const sent = r.status === 'processed';
         if (sent) counts.sent++;
         else counts.failed++;
-        await report.write({
+        return {
           row: row.row, subscriberId: row.subscriberId,
           transactionId: chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, i),
           status: sent ? 'sent' : 'failed',
           error: sent ? null : `${r.status ?? 'no result'}${r.error?.length ? `: ${r.error.join('; ')}` : ''}`,
           chunk: chunk.index,
-        });
-      }
+        };
+      });
+      report.write(lines);
       journal?.chunkDone(chunk.index, chunk.rows.length);
     } catch (e) {
       counts.failedRequests++;
       counts.failed += chunk.rows.length;
       const message = e instanceof SvcError ? e.message : String(e);
-      for (const row of chunk.rows) {
-        await report.write({ row: row.row, subscriberId: row.subscriberId, transactionId: req.transactionId, status: 'failed', error: message, chunk: chunk.index });
-      }
+      report.write(chunk.rows.map((row) => ({ row: row.row, subscriberId: row.subscriberId, transactionId: req.transactionId, status: 'failed' as const, error: message, chunk: chunk.index })));
       // Problems every other chunk would meet too end the run.
       if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404 || /workflow_not_found/.test(e.message))) fatal ??= e;
       if (e instanceof InterruptedError) fatal ??= e;
@@ -161,7 +161,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const badRow = async (row: BadRow) => {
     counts.skipped++;
     deps.warn(`row ${row.row}: ${row.error}${opts.strict ? '' : ' (skipped)'}`);
-    await report.write({ row: row.row, subscriberId: row.subscriberId ?? null, transactionId: null, status: 'skipped', error: row.error, chunk: null });
+    report.write([{ row: row.row, subscriberId: row.subscriberId ?? null, transactionId: null, status: 'skipped', error: row.error, chunk: null }]);
     if (opts.strict) fatal ??= new UsageError(`--recipients-file row ${row.row}: ${row.error} (--strict stops at the first bad row)`);
   };
 
@@ -186,7 +186,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
     fatal = new InterruptedError();
   } finally {
     progress?.stop();
-    await report.close();
+    report.close();
     await client?.close();
   }
   if (deps.signal.aborted && !(fatal instanceof InterruptedError)) fatal = new InterruptedError();

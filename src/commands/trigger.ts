@@ -1,6 +1,7 @@
 // svc trigger WORKFLOW --to ID ... → POST /v1/events/trigger
 import type { Deps } from '../deps.js';
 import { TriggerNotProcessedError, UsageError } from '../core/errors.js';
+import { formatDuration } from '../core/duration.js';
 import { checkId, isPlainObject } from '../core/input.js';
 import { parseOrUsage, flagLabels } from '../core/validate.js';
 import { operations } from '../api/operations.js';
@@ -119,7 +120,7 @@ export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Pr
     return;
   }
   const timeout = opts.waitTimeout ?? DEFAULT_WAIT_MS;
-  deps.info(`triggered (transaction ${result.transactionId}); waiting up to ${Math.round(timeout / 1000)}s for delivery…`);
+  deps.info(`triggered (transaction ${result.transactionId}); waiting up to ${formatDuration(timeout)} for delivery…`);
   const { waitForTransaction, checkOutcome } = await import('./wait.js');
   const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
   await deps.print({ trigger: result, ...waited }, { view: 'wait' });

@@ -50,7 +50,28 @@ export function eventsQuery(opts: EventFilterOptions, now: number): QueryInput {
   };
 }
 
+const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/;
+
+/**
+ * The feed filters by workflow database id; people know their workflows by identifier. Identifiers
+ * are looked up (GET /v2/workflows/{id}) so that `--workflow welcome` works; ids pass through.
+ */
+export async function resolveWorkflows(deps: Deps, query: QueryInput): Promise<QueryInput> {
+  const given = query.templates as string[] | undefined;
+  if (!given?.length || given.every((t) => OBJECT_ID_RE.test(t)) || deps.globals.dryRun) return query;
+  const { call } = await import('../../api/call.js');
+  const ids: string[] = [];
+  for (const t of given) {
+    if (OBJECT_ID_RE.test(t)) ids.push(t);
+    else {
+      const res = await call<{ _id: string }>(deps, operations.getWorkflow, { params: { workflowId: t } });
+      if (res?.data?._id) ids.push(res.data._id);
+    }
+  }
+  return { ...query, templates: ids };
+}
+
 export async function run(deps: Deps, opts: EventFilterOptions & { page?: number; limit?: number; all?: boolean }): Promise<void> {
-  const query = { ...eventsQuery(opts, deps.now()), page: opts.page, limit: opts.limit };
+  const query = await resolveWorkflows(deps, { ...eventsQuery(opts, deps.now()), page: opts.page, limit: opts.limit });
   await runList(deps, operations.listEvents, query, { view: 'events', mode: 'page', all: opts.all, allLimit: EVENTS_MAX_LIMIT });
 }

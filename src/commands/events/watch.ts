@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { InterruptedError } from '../../core/errors.js';
 import { operations } from '../../api/operations.js';
 import { statusOf } from '../../core/activity.js';
-import { eventsQuery, type EventFilterOptions } from './list.js';
+import { eventsQuery, resolveWorkflows, type EventFilterOptions } from './list.js';
 import { getPath } from '../../io/output.js';
 
 interface Event {
@@ -40,7 +40,7 @@ class Seen {
 
 export async function run(deps: Deps, opts: EventFilterOptions & { interval?: number }): Promise<void> {
   const started = deps.now();
-  const query = eventsQuery(opts, started);
+  const query = await resolveWorkflows(deps, eventsQuery(opts, started));
   let watermark = query.after as string | undefined ?? new Date(started).toISOString();
   const base = opts.interval ?? 2000;
   let interval = base;
