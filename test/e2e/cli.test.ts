@@ -2,6 +2,8 @@
 // and a person at a terminal gets a prompt (driven through tmux).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startStub, type Stub } from '../helpers/stub.js';
 import { BIN, svcBin } from '../helpers/bin.js';
 import { tempConfigDir } from '../helpers/run.js';
@@ -79,4 +81,36 @@ describe('svc binary', () => {
       spawnSync('tmux', ['kill-session', '-t', session]);
     }
   });
+
+  test.skipIf(!hasTmux)('svc login at a terminal: prompts, masks the key as it is typed, checks it, saves the profile', async () => {
+    const session = `svc-login-${process.pid}`;
+    const cfg = tempConfigDir();
+    const cmd = `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} node ${BIN} login --base-url ${stub.url}; echo EXIT=$?; sleep 5`;
+    spawnSync('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '30', cmd]);
+    const screen = () => spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout;
+    const waitFor = async (text: string) => {
+      for (let i = 0; i < 100; i++) {
+        if (screen().includes(text)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`"${text}" never appeared:\n${screen()}`);
+    };
+    try {
+      await waitFor('Profile name');
+      spawnSync('tmux', ['send-keys', '-t', session, 'Enter']);
+      await waitFor('API key');
+      spawnSync('tmux', ['send-keys', '-t', session, '-l', KEY]);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(screen()).not.toContain(KEY);
+      spawnSync('tmux', ['send-keys', '-t', session, 'Enter']);
+      await waitFor('EXIT=0');
+      expect(screen()).toContain("logged in: profile 'default'");
+      expect(screen()).not.toContain(KEY);
+      const saved = JSON.parse(readFileSync(join(cfg, 'config.json'), 'utf8'));
+      expect(saved).toEqual({ current: 'default', profiles: { default: { baseUrl: stub.url, apiKey: KEY } } });
+    } finally {
+      spawnSync('tmux', ['kill-session', '-t', session]);
+    }
+  });
 });
+
