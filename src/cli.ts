@@ -3,7 +3,8 @@
 // never load zod, undici or the renderers.
 import { Argument, Command, Option } from 'commander';
 import {
-  CHANNELS, CHANNEL_ENDPOINT_TYPES, CONNECTION_MODES, MARK_AS, ORDER_DIRECTIONS, PROVIDER_IDS, SEVERITIES,
+  CHANNELS, CHANNEL_ENDPOINT_TYPES, CONNECTION_MODES, ENDPOINT_ORDER_BY, MARK_AS, ORDER_DIRECTIONS, PROVIDER_IDS, SEVERITIES,
+  SUBSCRIBER_ORDER_BY,
 } from './api/enum-values.js';
 import {
   booleanArg, choiceArg, choiceList, collect, durationArg, fieldsArg, idempotencyKeyArg, intArg, positiveNumberArg,
@@ -33,6 +34,28 @@ function methodArgument(): Argument {
   const arg = new Argument('<method>', 'HTTP method').argParser((v: string) => choiceArg(methods)(v.toUpperCase()));
   arg.argChoices = methods;
   return arg;
+}
+
+/** The paging flags of a cursor list (subscribers, connections, endpoints). */
+function cursorPaging(cmd: Command, orderBy: readonly string[], maxLimit?: number): Command {
+  return cmd
+    .option('--limit <n>', maxLimit ? `records per page, 1 to ${maxLimit}` : 'records per page', intArg(1, maxLimit))
+    .option('--after <cursor>', 'cursor: records after this one')
+    .option('--before <cursor>', 'cursor: records before this one')
+    .addOption(choiceOption('--order-by <field>', orderBy.join(' or '), orderBy))
+    .addOption(choiceOption('--order-direction <dir>', 'ASC or DESC', ORDER_DIRECTIONS))
+    .option('--include-cursor', 'include the cursor record itself')
+    .option('--all', 'follow every cursor to the end, streaming records');
+}
+
+/** Filters shared by the channel connection and endpoint lists. */
+function channelFilters(cmd: Command): Command {
+  return cmd
+    .option('--subscriber <id>', 'subscriber id')
+    .option('--context <type:id>', 'context key TYPE:ID (repeatable; exact set match)', collect)
+    .addOption(choiceOption('--channel <channel>', 'channel', CHANNELS))
+    .addOption(choiceOption('--provider <id>', 'provider id', PROVIDER_IDS))
+    .option('--integration <identifier>', 'integration identifier');
 }
 
 function examples(cmd: Command, lines: string[]): Command {
@@ -182,20 +205,16 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
   const subscribers = program.command('subscribers').description('search subscribers and set their online status');
   examples(
     act(
-      subscribers
-        .command('search')
-        .description('search subscribers; email, phone and name match partially (GET /v2/subscribers)')
-        .option('--email <email>', 'email (partial, case sensitive)')
-        .option('--name <name>', 'name over "first last" (partial)')
-        .option('--phone <phone>', 'phone (partial)')
-        .option('--subscriber-id <id>', 'subscriber id (exact)')
-        .option('--limit <n>', 'records per page', intArg(1))
-        .option('--after <cursor>', 'cursor: records after this one')
-        .option('--before <cursor>', 'cursor: records before this one')
-        .addOption(choiceOption('--order-by <field>', 'order by _id or updatedAt', ['_id', 'updatedAt']))
-        .addOption(choiceOption('--order-direction <dir>', 'ASC or DESC', ORDER_DIRECTIONS))
-        .option('--include-cursor', 'include the cursor record itself')
-        .option('--all', 'follow every cursor to the end, streaming records'),
+      cursorPaging(
+        subscribers
+          .command('search')
+          .description('search subscribers; email, phone and name match partially (GET /v2/subscribers)')
+          .option('--email <email>', 'email (partial, case sensitive)')
+          .option('--name <name>', 'name over "first last" (partial)')
+          .option('--phone <phone>', 'phone (partial)')
+          .option('--subscriber-id <id>', 'subscriber id (exact)'),
+        SUBSCRIBER_ORDER_BY,
+      ),
       () => import('./commands/subscribers/search.js'),
     ),
     ['svc subscribers search --email @acme.com', 'svc subscribers search --name Ada --limit 5 --json'],
@@ -298,21 +317,7 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
   );
   examples(
     act(
-      connections
-        .command('list')
-        .description('list channel connections (GET /v1/channel-connections)')
-        .option('--subscriber <id>', 'subscriber id')
-        .option('--context <type:id>', 'context key TYPE:ID (repeatable)', collect)
-        .addOption(choiceOption('--channel <channel>', 'channel', CHANNELS))
-        .addOption(choiceOption('--provider <id>', 'provider id', PROVIDER_IDS))
-        .option('--integration <identifier>', 'integration identifier')
-        .option('--limit <n>', 'records per page, 1 to 100', intArg(1, 100))
-        .option('--after <cursor>', 'cursor: records after this one')
-        .option('--before <cursor>', 'cursor: records before this one')
-        .addOption(choiceOption('--order-by <field>', 'createdAt or updatedAt', ['createdAt', 'updatedAt']))
-        .addOption(choiceOption('--order-direction <dir>', 'ASC or DESC', ORDER_DIRECTIONS))
-        .option('--include-cursor', 'include the cursor record itself')
-        .option('--all', 'follow every cursor to the end, streaming records'),
+      cursorPaging(channelFilters(connections.command('list').description('list channel connections (GET /v1/channel-connections)')), ENDPOINT_ORDER_BY, 100),
       () => import('./commands/connections/list.js'),
     ),
     ['svc connections list --subscriber user-1'],
@@ -332,22 +337,12 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
   const endpoints = program.command('endpoints').description('concrete destinations: chat channels and users, webhooks, phones');
   examples(
     act(
-      endpoints
-        .command('list')
-        .description('list channel endpoints (GET /v1/channel-endpoints)')
-        .option('--subscriber <id>', 'subscriber id')
-        .option('--context <type:id>', 'context key TYPE:ID (repeatable; exact set match)', collect)
-        .addOption(choiceOption('--channel <channel>', 'channel', CHANNELS))
-        .addOption(choiceOption('--provider <id>', 'provider id', PROVIDER_IDS))
-        .option('--integration <identifier>', 'integration identifier')
-        .option('--connection <identifier>', 'channel connection identifier')
-        .option('--limit <n>', 'records per page, 1 to 100', intArg(1, 100))
-        .option('--after <cursor>', 'cursor: records after this one')
-        .option('--before <cursor>', 'cursor: records before this one')
-        .addOption(choiceOption('--order-by <field>', 'createdAt or updatedAt', ['createdAt', 'updatedAt']))
-        .addOption(choiceOption('--order-direction <dir>', 'ASC or DESC', ORDER_DIRECTIONS))
-        .option('--include-cursor', 'include the cursor record itself')
-        .option('--all', 'follow every cursor to the end, streaming records'),
+      cursorPaging(
+        channelFilters(endpoints.command('list').description('list channel endpoints (GET /v1/channel-endpoints)'))
+          .option('--connection <identifier>', 'channel connection identifier'),
+        ENDPOINT_ORDER_BY,
+        100,
+      ),
       () => import('./commands/endpoints/list.js'),
     ),
     ['svc endpoints list --subscriber user-1 --channel chat', 'svc endpoints list --all -o ndjson'],

@@ -65,3 +65,7 @@ export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type JobStatusValue = (typeof JOB_STATUSES)[number];
 /** A job in one of these states will not change any more. */
 export const TERMINAL_JOB_STATUSES: readonly JobStatusValue[] = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
+
+/** Sort fields of the cursor lists (ground truth, "Cursor pagination"). */
+export const ENDPOINT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
+export const SUBSCRIBER_ORDER_BY = ['_id', 'updatedAt'] as const;

@@ -54,6 +54,41 @@ function valueFlags(nodes: NodeModel[]): string[] {
   return [...set].sort();
 }
 
+/**
+ * The loop body both bash and zsh use to find where the user is in the tree: option values are
+ * skipped, subcommand names descend, anything else counts as a positional argument.
+ */
+function walkCases(nodes: NodeModel[]): string[] {
+  const lines = [
+    '    case "$w" in',
+    `      ${valueFlags(nodes).join('|')}) ((i++)); continue ;;`,
+    '      -*) continue ;;',
+    '    esac',
+    '    case "$node/$w" in',
+  ];
+  for (const n of nodes) {
+    for (const s of n.subcommands) {
+      const next = n.path ? `${n.path} ${s.name}` : s.name;
+      lines.push(`      ${q(`${n.path}/${s.name}`)}) node=${q(next)}; npos=0 ;;`);
+    }
+  }
+  lines.push('      *) ((npos++)) ;;', '    esac');
+  return lines;
+}
+
+/** `case "$node/$prev"` arms completing an option's value from its choices. */
+function choiceCases(nodes: NodeModel[], action: (choices: string[]) => string): string[] {
+  const globals = nodes.find((n) => n.path === '')!.options;
+  const lines: string[] = [];
+  for (const n of nodes) {
+    for (const o of [...n.options, ...(n.path ? globals : [])]) {
+      if (!o.takesValue || !o.choices) continue;
+      lines.push(`    ${o.flags.map((f) => q(`${n.path}/${f}`)).join('|')}) ${action(o.choices)} ;;`);
+    }
+  }
+  return lines;
+}
+
 export function bash(nodes: NodeModel[]): string {
   const root = nodes.find((n) => n.path === '')!;
   const globals = root.options;
@@ -64,29 +99,10 @@ export function bash(nodes: NodeModel[]): string {
   lines.push('  local node="" i w npos=0');
   lines.push('  for ((i = 1; i < COMP_CWORD; i++)); do');
   lines.push('    w="${COMP_WORDS[i]}"');
-  lines.push('    case "$w" in');
-  lines.push(`      ${valueFlags(nodes).join('|')}) ((i++)); continue ;;`);
-  lines.push('      -*) continue ;;');
-  lines.push('    esac');
-  lines.push('    case "$node/$w" in');
-  for (const n of nodes) {
-    for (const s of n.subcommands) {
-      const next = n.path ? `${n.path} ${s.name}` : s.name;
-      lines.push(`      ${q(`${n.path}/${s.name}`)}) node=${q(next)}; npos=0 ;;`);
-    }
-  }
-  lines.push('      *) ((npos++)) ;;');
-  lines.push('    esac');
+  lines.push(...walkCases(nodes));
   lines.push('  done');
   lines.push('  local choices=""');
-  lines.push('  case "$node/$prev" in');
-  for (const n of nodes) {
-    for (const o of [...n.options, ...(n.path ? globals : [])]) {
-      if (!o.takesValue || !o.choices) continue;
-      lines.push(`    ${o.flags.map((f) => q(`${n.path}/${f}`)).join('|')}) choices=${q(words(o.choices))} ;;`);
-    }
-  }
-  lines.push('  esac');
+  lines.push('  case "$node/$prev" in', ...choiceCases(nodes, (c) => `choices=${q(words(c))}`), '  esac');
   lines.push('  if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi');
   lines.push('  case "$prev" in');
   lines.push(`    ${valueFlags(nodes).join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`);
@@ -122,28 +138,9 @@ export function zsh(nodes: NodeModel[]): string {
   lines.push('  local node="" w i npos=0 prev="${words[CURRENT-1]}"');
   lines.push('  for ((i = 2; i < CURRENT; i++)); do');
   lines.push('    w="${words[i]}"');
-  lines.push('    case "$w" in');
-  lines.push(`      ${valueFlags(nodes).join('|')}) ((i++)); continue ;;`);
-  lines.push('      -*) continue ;;');
-  lines.push('    esac');
-  lines.push('    case "$node/$w" in');
-  for (const n of nodes) {
-    for (const s of n.subcommands) {
-      const next = n.path ? `${n.path} ${s.name}` : s.name;
-      lines.push(`      ${q(`${n.path}/${s.name}`)}) node=${q(next)}; npos=0 ;;`);
-    }
-  }
-  lines.push('      *) ((npos++)) ;;');
-  lines.push('    esac');
+  lines.push(...walkCases(nodes));
   lines.push('  done');
-  lines.push('  case "$node/$prev" in');
-  for (const n of nodes) {
-    for (const o of [...n.options, ...(n.path ? globals : [])]) {
-      if (!o.takesValue || !o.choices) continue;
-      lines.push(`    ${o.flags.map((f) => q(`${n.path}/${f}`)).join('|')}) compadd -- ${o.choices.map(q).join(' ')}; return ;;`);
-    }
-  }
-  lines.push('  esac');
+  lines.push('  case "$node/$prev" in', ...choiceCases(nodes, (c) => `compadd -- ${c.map(q).join(' ')}; return`), '  esac');
   lines.push('  case "$prev" in');
   lines.push(`    ${valueFlags(nodes).join('|')}) _files; return ;;`);
   lines.push('  esac');

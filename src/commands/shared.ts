@@ -47,10 +47,49 @@ export function contextKeys(flag: string, values: string[] | undefined): string[
   });
 }
 
-export function rejectAfterAndBefore(opts: { after?: unknown; before?: unknown }): void {
+export interface CursorOptions {
+  limit?: number;
+  after?: string;
+  before?: string;
+  orderBy?: string;
+  orderDirection?: string;
+  includeCursor?: boolean;
+  all?: boolean;
+}
+
+/** The cursor paging flags as query parameters; --after with --before is refused (the service's 400). */
+export function cursorQuery(opts: CursorOptions): QueryInput {
   if (opts.after !== undefined && opts.before !== undefined) {
     throw new UsageError('--after and --before cannot be used together: page forward with --after or back with --before');
   }
+  return {
+    limit: opts.limit,
+    after: opts.after,
+    before: opts.before,
+    orderBy: opts.orderBy,
+    orderDirection: opts.orderDirection,
+    includeCursor: opts.includeCursor,
+  };
+}
+
+export interface ChannelFilterOptions extends CursorOptions {
+  subscriber?: string;
+  context?: string[];
+  channel?: string;
+  provider?: string;
+  integration?: string;
+}
+
+/** Filters shared by the channel connection and endpoint lists. */
+export function channelQuery(opts: ChannelFilterOptions): QueryInput {
+  return {
+    subscriberId: opts.subscriber,
+    contextKeys: contextKeys('--context', opts.context),
+    channel: opts.channel,
+    providerId: opts.provider,
+    integrationIdentifier: opts.integration,
+    ...cursorQuery(opts),
+  };
 }
 
 export interface ListOptions {

@@ -32,9 +32,9 @@ interface Row {
 
 const rows: [string, Row][] = [
   ['events list with every filter', {
-    argv: ['events', 'list', '--channel', 'email', '--channel', 'sms,push', '--workflow', 'wf1', '--email', 'a@x.io', '--subscriber', 'u1', '--subscriber', 'u2', '--severity', 'high', '--transaction-id', 't1', '--topic-key', 'ops', '--subscription-id', 's1', '--context', 'tenant:acme', '--since', '2026-11-01T00:00:00Z', '--until', '2026-11-02T00:00:00Z', '--page', '2', '--limit', '50'],
+    argv: ['events', 'list', '--channel', 'email', '--channel', 'sms,push', '--workflow', ID2, '--email', 'a@x.io', '--subscriber', 'u1', '--subscriber', 'u2', '--severity', 'high', '--transaction-id', 't1', '--topic-key', 'ops', '--subscription-id', 's1', '--context', 'tenant:acme', '--since', '2026-11-01T00:00:00Z', '--until', '2026-11-02T00:00:00Z', '--page', '2', '--limit', '50'],
     method: 'GET', path: '/v1/notifications',
-    query: { channels: ['email', 'sms', 'push'], templates: ['wf1'], emails: ['a@x.io'], subscriberIds: ['u1', 'u2'], severity: ['high'], transactionId: ['t1'], topicKey: ['ops'], subscriptionId: ['s1'], contextKeys: ['tenant:acme'], after: ['2026-11-01T00:00:00.000Z'], before: ['2026-11-02T00:00:00.000Z'], page: ['2'], limit: ['50'] },
+    query: { channels: ['email', 'sms', 'push'], templates: [ID2], emails: ['a@x.io'], subscriberIds: ['u1', 'u2'], severity: ['high'], transactionId: ['t1'], topicKey: ['ops'], subscriptionId: ['s1'], contextKeys: ['tenant:acme'], after: ['2026-11-01T00:00:00.000Z'], before: ['2026-11-02T00:00:00.000Z'], page: ['2'], limit: ['50'] },
     answer: activityPage,
   }],
   ['events get', { argv: ['events', 'get', ID], method: 'GET', path: `/v1/notifications/${ID}`, answer: { data: { _id: ID, transactionId: 't', _environmentId: 'e', _organizationId: 'o', _subscriberId: 's', jobs: [] } } }],
@@ -106,6 +106,17 @@ describe('request shapes', () => {
     expect(query).toEqual(row.query ?? {});
     expect(req.body).toEqual(row.body);
     expect(req.headers.authorization).toBe(`ApiKey ${KEY}`);
+  });
+});
+
+describe('events filters', () => {
+  test('--workflow takes an identifier and looks up its id', async () => {
+    stub.on('GET', '/v2/workflows/welcome', { body: { data: { _id: ID, workflowId: 'welcome' } } });
+    stub.on('GET', '/v1/notifications', { body: activityPage });
+    const r = await runSvc(['events', 'list', '--workflow', 'welcome', '--workflow', ID2], { env });
+    expect(r.code).toBe(0);
+    stub.assertAllUsed();
+    expect(stub.requests[1]!.query.getAll('templates')).toEqual([ID, ID2]);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBool, queryArray, queryInt,
 } from './common.js';
 import { ChannelCredentials, ConnectionAuth, ENDPOINT_SHAPES, Workspace } from './resources.js';
+import { ENDPOINT_ORDER_BY, SUBSCRIBER_ORDER_BY } from '../enum-values.js';
 
 export const MAX_RECIPIENTS = 100;
 export const MAX_BULK_EVENTS = 100;
@@ -149,8 +150,7 @@ const cursorQuery = {
   includeCursor: QueryBool.optional(),
 };
 
-export const ENDPOINT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
-export const SUBSCRIBER_ORDER_BY = ['_id', 'updatedAt'] as const;
+export { ENDPOINT_ORDER_BY, SUBSCRIBER_ORDER_BY } from '../enum-values.js';
 
 export const ListEndpointsQuery = z.looseObject({
   ...cursorQuery,

@@ -54,22 +54,10 @@ export const Subscriber = z.looseObject({
 export type Subscriber = z.infer<typeof Subscriber>;
 
 /** The partial subscriber of previews: `_id` through `timezone`, all optional. */
-export const PartialSubscriber = z.looseObject({
-  _id: z.string().optional(),
-  firstName: nstr.optional(),
-  lastName: nstr.optional(),
-  email: nstr.optional(),
-  phone: nstr.optional(),
-  avatar: nstr.optional(),
-  locale: nstr.optional(),
-  channels: z.array(ChannelSettings).optional(),
-  topics: z.array(z.string()).optional(),
-  isOnline: z.boolean().nullable().optional(),
-  lastOnlineAt: nstr.optional(),
-  __v: z.number().optional(),
-  data: JsonObject.nullable().optional(),
-  timezone: nstr.optional(),
-});
+export const PartialSubscriber = Subscriber.pick({
+  _id: true, firstName: true, lastName: true, email: true, phone: true, avatar: true, locale: true, channels: true,
+  topics: true, isOnline: true, lastOnlineAt: true, __v: true, data: true, timezone: true,
+}).partial();
 
 // --- filters, integrations ---------------------------------------------------------------------------
 
