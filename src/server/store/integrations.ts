@@ -19,7 +19,23 @@ export interface NewIntegration {
 }
 
 export class Integrations extends Repo {
+  // Every channel job chooses among its environment's integrations; they change only on create and
+  // set-primary, which clear this.
+  private readonly byEnvironment = new Map<string, Integration[]>();
+
+  /** Every integration of the environment (active or not), oldest first; shared: treat as read-only. */
+  ofEnvironment(envId: string): Integration[] {
+    let list = this.byEnvironment.get(envId);
+    if (!list) {
+      const rows = this.stmt('SELECT doc FROM integrations WHERE env_id = ? ORDER BY created_at, id').all(envId) as { doc: string }[];
+      list = rows.map((r) => parseDoc<Integration>(r.doc)).filter((i) => !i.deleted);
+      this.byEnvironment.set(envId, list);
+    }
+    return list;
+  }
+
   create(env: Environment, input: NewIntegration): Integration {
+    this.byEnvironment.clear();
     const now = this.nowIso();
     const doc: Integration = {
       _id: this.newId(),
@@ -101,6 +117,7 @@ export class Integrations extends Repo {
   }
 
   private save(doc: Integration): void {
+    this.byEnvironment.clear();
     this.stmt('UPDATE integrations SET active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
       +doc.active,
       +doc.primary,
