@@ -2,7 +2,7 @@
 // demo data or seed, the job runner and the HTTP app. `svc dev` and the tests both start here.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { systemClock, type Clock } from './clock.js';
+import { ServiceClock, type Clock } from './clock.js';
 import { newApiKey } from './ids.js';
 import type { RateLimits } from './rate-limit.js';
 import { defaultRegistry, JobRunner, type ControlRenderer, type StepRegistry } from './runner/index.js';
@@ -20,7 +20,10 @@ export interface LocalServiceOptions {
   seed?: SeedFile | undefined;
   /** No demo data in a new store. */
   empty?: boolean | undefined;
+  /** A clock of the caller's (tests); otherwise service time is real time times `timeScale`. */
   clock?: Clock | undefined;
+  /** `--time-scale`: service time runs this many times faster than real time (default 1). */
+  timeScale?: number | undefined;
   rateLimits?: RateLimits | undefined;
   bodyLimit?: number | undefined;
   allowRemoteWebhooks?: boolean | undefined;
@@ -43,8 +46,9 @@ export interface LocalService {
 }
 
 export function createLocalService(opts: LocalServiceOptions): LocalService {
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? new ServiceClock(opts.timeScale ?? 1);
   const store = Store.open(opts.data, clock);
+  if (clock instanceof ServiceClock) clock.resumeFrom(store.lastActivityAt());
   try {
     const environment = bootstrap(store, opts);
     const runner = new JobRunner({
