@@ -5,8 +5,8 @@ import { buildApp } from './app.js';
 import { ServiceClock, type Clock } from './clock.js';
 import { newApiKey } from './ids.js';
 import type { RateLimits } from './rate-limit.js';
-import { defaultRegistry, JobRunner, type ControlRenderer, type StepRegistry } from './runner/index.js';
-import { applySeed } from './seed/apply.js';
+import { defaultRegistry, JobRunner, type StepRegistry } from './runner/index.js';
+import { addBuiltInIntegrations, applySeed } from './seed/apply.js';
 import { demoSeed } from './seed/demo.js';
 import type { SeedFile } from './seed/schema.js';
 import { Store, StoreError, type Environment } from './store/index.js';
@@ -27,9 +27,8 @@ export interface LocalServiceOptions {
   rateLimits?: RateLimits | undefined;
   bodyLimit?: number | undefined;
   allowRemoteWebhooks?: boolean | undefined;
-  /** Step handlers; the default registry has the channel steps. */
+  /** Step handlers; the default registry runs every step kind through the workflow engine. */
   registry?: StepRegistry | undefined;
-  render?: ControlRenderer | undefined;
   log?: ((line: string) => void) | undefined;
   onInternalError?: ((error: unknown, errorId: string) => void) | undefined;
 }
@@ -55,7 +54,6 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       store,
       clock,
       registry: opts.registry ?? defaultRegistry(),
-      ...(opts.render && { render: opts.render }),
       settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false },
       onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),
     });
@@ -94,6 +92,7 @@ function bootstrap(store: Store, opts: LocalServiceOptions): Environment {
     if (!env) {
       const orgId = store.environments.createOrganization(DEFAULT_ORG_NAME);
       env = store.environments.create(orgId, DEFAULT_ENV_NAME, opts.apiKey ?? newApiKey());
+      addBuiltInIntegrations(store, env);
     } else if (opts.apiKey !== undefined && opts.apiKey !== env.apiKey) {
       const owner = store.environments.findByKey(opts.apiKey);
       if (owner) throw new StoreError(`--api-key is already the key of environment '${owner.name}' in this store`);
