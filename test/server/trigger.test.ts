@@ -181,8 +181,10 @@ describe('trigger', () => {
     });
     const bad = await trigger({ name: 'strict', to: 'ada', payload: {} });
     expect(bad.status).toBe(400);
-    expect(bad.body.type).toBe('PAYLOAD_VALIDATION_ERROR');
-    expect(bad.body.errors[0]).toMatchObject({ field: 'code' });
+    expect(bad.body).toMatchObject({ statusCode: 400, error: 'Bad Request', type: 'PAYLOAD_VALIDATION_ERROR', path: '/v1/events/trigger' });
+    expect(bad.body.errors).toEqual([{ field: 'code', message: "must have required property 'code'", schemaPath: '#/required' }]);
+    const wrongType = await trigger({ name: 'strict', to: 'ada', payload: { code: 7 } });
+    expect(wrongType.body.errors).toEqual([{ field: 'code', message: 'must be string', value: 7, schemaPath: '#/properties/code/type' }]);
     expect((await trigger({ name: 'strict', to: 'ada', payload: { code: '1' } })).body.data.status).toBe('processed');
   });
 

@@ -52,6 +52,20 @@ describe('workflows', () => {
     expect((await svc.request('GET', `/v2/workflows/order-shipped?environmentId=ffffffffffffffffffffffff`)).status).toBe(404);
   });
 
+  it('answers the engine\'s full workflow shape: controls metadata, variables, payload example, preferences', async () => {
+    const wf = operations.getWorkflow.response.parse((await svc.request('GET', '/v2/workflows/order-shipped')).body.data);
+    const [inbox] = wf.steps;
+    expect(inbox!.controls.uiSchema?.group).toBe('IN_APP');
+    expect(inbox!.controls.dataSchema).toMatchObject({ type: 'object' });
+    expect(Object.keys((inbox!.variables as { properties: object }).properties)).toEqual(
+      expect.arrayContaining(['subscriber', 'payload', 'steps', 'actor', 'tenant', 'context']),
+    );
+    expect(wf.payloadExample).toEqual({ orderId: '{{payload.orderId}}' });
+    expect(wf.preferences.default.channels.email).toEqual({ enabled: true });
+    expect(inbox!.slug).toMatch(/^inbox-note_st_[0-9a-zA-Z]+$/);
+    expect(wf.slug).toMatch(/^order-shipped_wf_[0-9a-zA-Z]+$/);
+  });
+
   it('records lastTriggeredAt', async () => {
     await svc.request('POST', '/v1/events/trigger', { body: { name: 'order-shipped', to: 'ada', payload: { orderId: 1 } } });
     const wf = (await svc.request('GET', '/v2/workflows/order-shipped')).body.data;

@@ -1,8 +1,8 @@
 // Channel steps through the engine: rendered content, provider choice, destinations, template errors,
 // preferences, step filters, and the in-app state later steps read.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWorkflow, details, event, messages, statuses, trigger } from '../../helpers/engine.js';
 import { testService } from '../../helpers/service.js';
+import { createWorkflow, details, event, messages, statuses, trigger } from './helpers.js';
 
 const svc = testService();
 afterAll(() => svc.close());

@@ -1,7 +1,9 @@
 // Small helpers for the workflow-engine tests against an in-process service (manual clock): create a
 // workflow, trigger it, and read back its notifications, jobs and messages.
 import { expect } from 'vitest';
-import type { TestService } from './service.js';
+import { ManualClock } from '../../../src/server/clock.js';
+import { createLocalService } from '../../../src/server/index.js';
+import { TEST_KEY, type TestService } from '../../helpers/service.js';
 
 export interface Step {
   name: string;
@@ -51,4 +53,20 @@ export const details = (job: any): string[] => job.executionDetails.map((d: any)
 
 export async function messages(svc: TestService, query: string): Promise<any[]> {
   return (await svc.request('GET', `/v1/messages?limit=100&${query}`)).body.data;
+}
+
+/** A service on a store file whose manual clock starts at `start`: reopen the file to "restart". */
+export function fileService(file: string, start: number): TestService {
+  const clock = new ManualClock(start);
+  const svc = createLocalService({ data: file, apiKey: TEST_KEY, clock });
+  const request: TestService['request'] = async (method, url, o = {}) => {
+    const res = await svc.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { authorization: `ApiKey ${TEST_KEY}`, ...(o.body !== undefined && { 'content-type': 'application/json' }) },
+      ...(o.body !== undefined && { payload: JSON.stringify(o.body) }),
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : undefined };
+  };
+  return Object.assign(svc, { clock, request });
 }
