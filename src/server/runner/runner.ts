@@ -270,7 +270,7 @@ export class JobRunner {
       store,
       clock,
       settings: this.settings,
-      scope: () => (scope ??= jobScope(store, notification, subscriber, job)),
+      scope: () => (scope ??= jobScope(store, notification, subscriber, job, step.readsSteps)),
       integrations: () => (integrations ??= store.integrations.ofEnvironment(environment.id)),
       memo: <T>(key: string, fn: () => T): T => {
         if (!memos.has(key)) memos.set(key, fn());

@@ -7,9 +7,10 @@ import type { NotificationRecord } from '../store/activity.js';
 import type { Store } from '../store/index.js';
 import type { JobRecord } from '../store/jobs.js';
 
-export function jobScope(store: Store, n: NotificationRecord, subscriber: Subscriber, job: JobRecord): Required<TemplateScope> {
+/** `withSteps` false: the step reads no earlier output, so the notification's jobs are not loaded. */
+export function jobScope(store: Store, n: NotificationRecord, subscriber: Subscriber, job: JobRecord, withSteps = true): Required<TemplateScope> {
   const steps: JsonRecord = {};
-  if (job.stepIndex > 0) {
+  if (withSteps && job.stepIndex > 0) {
     for (const earlier of store.jobs.jobsOf([n.id])) {
       if (earlier.stepIndex >= job.stepIndex) continue;
       const output = earlier.state.output;

@@ -24,6 +24,8 @@ export interface StepRuntime {
   issues: StepIssues;
   /** Variables the templates give a `default` filter: no value there is intended, not worth a warning. */
   defaulted: ReadonlySet<string>;
+  /** Whether the templates, keys or skip rule read `steps.`: only then are earlier outputs loaded. */
+  readsSteps: boolean;
 }
 
 export interface WorkflowRuntime {
@@ -64,6 +66,11 @@ function defaultedVariables(controls: Record<string, unknown>): Set<string> {
   return out;
 }
 
+/** Any mention of `steps` counts (templates, digest/throttle keys, skip rules, dynamic paths). */
+function readsSteps(controls: Record<string, unknown>): boolean {
+  return /\bsteps\b/.test(JSON.stringify(controls));
+}
+
 const CACHE_SIZE = 200;
 const cache = new Map<string, WorkflowRuntime>();
 
@@ -82,6 +89,7 @@ export function workflowRuntime(stored: StoredWorkflow): WorkflowRuntime {
     filters: stored.steps[step.index]?.filters ?? [],
     issues: stepIssues(definition, step.index),
     defaulted: defaultedVariables(step.controlValues),
+    readsSteps: readsSteps(step.controlValues),
   }));
   const runtime = { stored, definition, steps };
   cache.set(key, runtime);
