@@ -66,6 +66,13 @@ describe('workflows', () => {
     expect(wf.slug).toMatch(/^order-shipped_wf_[0-9a-zA-Z]+$/);
   });
 
+  it('the demo workflows have no issues: ACTIVE', async () => {
+    for (const id of ['welcome', 'comment-digest', 'otp', 'incident']) {
+      const wf = (await svc.request('GET', `/v2/workflows/${id}`)).body.data;
+      expect([id, wf.status, wf.steps.filter((s: any) => s.issues).map((s: any) => s.issues)]).toEqual([id, 'ACTIVE', []]);
+    }
+  });
+
   it('records lastTriggeredAt', async () => {
     await svc.request('POST', '/v1/events/trigger', { body: { name: 'order-shipped', to: 'ada', payload: { orderId: 1 } } });
     const wf = (await svc.request('GET', '/v2/workflows/order-shipped')).body.data;

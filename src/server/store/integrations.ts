@@ -1,7 +1,7 @@
 // Delivery provider integrations. `primary` matters for email and sms: it is the integration those
 // channels deliver through.
 import type { Channel } from '../../api/schemas/enums.js';
-import type { Integration } from '../../api/schemas/resources.js';
+import type { Integration, StepFilter } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { parseDoc, Repo } from './repo.js';
 
@@ -16,6 +16,8 @@ export interface NewIntegration {
   active: boolean;
   primary: boolean;
   credentials?: Record<string, unknown>;
+  /** The subscribers and payloads this integration delivers for (the engine passes it over otherwise). */
+  conditions?: StepFilter[];
 }
 
 export class Integrations extends Repo {
@@ -51,7 +53,7 @@ export class Integrations extends Repo {
       active: input.active,
       deleted: false,
       primary: input.primary,
-      conditions: [],
+      conditions: input.conditions ?? [],
       createdAt: now,
       updatedAt: now,
     };

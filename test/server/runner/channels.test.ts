@@ -1,6 +1,7 @@
 // Channel steps through the engine: rendered content, provider choice, destinations, template errors,
 // preferences, step filters, and the in-app state later steps read.
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseSeed } from '../../../src/server/seed/load.js';
 import { testService } from '../../helpers/service.js';
 import { createWorkflow, details, event, messages, statuses, trigger } from './helpers.js';
 
@@ -148,6 +149,42 @@ describe('provider choice', () => {
       expect(wf.steps[0].issues.integration.push[0].issueType).toBe('MISSING_INTEGRATION');
     } finally {
       await empty.close();
+    }
+  });
+});
+
+describe('integration conditions', () => {
+  it('an integration whose conditions reject the subscriber is passed over; none left → MISSING_INTEGRATION', async () => {
+    const proOnly = [{ value: 'AND', children: [{ on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' }] }];
+    const s = testService({
+      empty: true,
+      seed: parseSeed(
+        {
+          integrations: [
+            { identifier: 'vip-mail', providerId: 'postmark', channel: 'email', primary: true, conditions: proOnly },
+            { identifier: 'bulk-mail', providerId: 'mailgun', channel: 'email' },
+            { identifier: 'vip-sms', providerId: 'twilio', channel: 'sms', conditions: proOnly },
+          ],
+          subscribers: [
+            { subscriberId: 'pro', email: 'pro@example.com', phone: '+15550000001', data: { plan: 'pro' } },
+            { subscriberId: 'free', email: 'free@example.com', phone: '+15550000002', data: { plan: 'free' } },
+          ],
+        },
+        'test',
+      ),
+    });
+    try {
+      await createWorkflow(s, 'notice', [
+        { name: 'Mail', type: 'email', controlValues: { subject: 's', body: '<p>b</p>' } },
+        { name: 'Sms', type: 'sms', controlValues: { body: 'b' } },
+      ]);
+      const pro = await event(s, await trigger(s, 'notice', 'pro'));
+      expect(pro.jobs.map((j: any) => [j.status, j.providerId])).toEqual([['completed', 'postmark'], ['completed', 'twilio']]);
+      const free = await event(s, await trigger(s, 'notice', 'free'));
+      expect(free.jobs.map((j: any) => [j.status, j.providerId])).toEqual([['completed', 'mailgun'], ['failed', 'twilio']]);
+      expect(details(free.jobs[1]).at(-1)).toBe("MISSING_INTEGRATION: No active SMS integration's conditions match this subscriber and payload (vip-sms)");
+    } finally {
+      await s.close();
     }
   });
 });
