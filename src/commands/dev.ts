@@ -5,7 +5,6 @@ import envPaths from 'env-paths';
 import { join } from 'node:path';
 import type { Deps } from '../deps.js';
 import { EXIT, SvcError, UsageError } from '../core/errors.js';
-import { scaledClock, systemClock } from '../server/clock.js';
 import { maskKey } from '../server/ids.js';
 import { createLocalService, type LocalService } from '../server/index.js';
 import { parseRateLimitSpec } from '../server/rate-limit.js';
@@ -54,7 +53,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     apiKey: deps.globals.apiKey,
     seed,
     empty: opts.empty,
-    clock: timeScale === 1 ? systemClock : scaledClock(timeScale),
+    timeScale,
     rateLimits,
     allowRemoteWebhooks: opts.allowRemoteWebhooks,
     log: deps.globals.quiet ? undefined : (line) => deps.io.stderr.write(`${line}\n`),

@@ -1,5 +1,5 @@
 // Service time. Every timestamp the local service writes and every timer it sets goes through a Clock,
-// so that `--time-scale N` (a scaled clock) and tests (a manual clock) can make delays and digests
+// so that `--time-scale N` (ServiceClock) and tests (ManualClock) can make delays and digests
 // pass faster without touching the code that uses them.
 
 export interface Clock {
@@ -20,17 +20,38 @@ export const systemClock: Clock = {
 };
 
 /**
- * Service time runs `scale` times faster than real time from the moment the clock is made, so a
- * one-hour delay passes in 36 s at scale 100. Real time and service time agree at the start.
+ * `svc dev`'s service time: real time running `scale` times faster (`--time-scale`), resumed by
+ * resumeFrom() so that it never goes back behind what the store already recorded. Without that, a
+ * store written at `--time-scale 600` and reopened would see new events dated before old ones, and
+ * delayed jobs would wait again for the service time that had already passed.
  */
-export function scaledClock(scale: number, base: Clock = systemClock): Clock {
-  if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError('time scale must be a positive number');
-  if (scale === 1) return base;
-  const origin = base.now();
-  return {
-    now: () => origin + (base.now() - origin) * scale,
-    setTimer: (fn, ms) => base.setTimer(fn, ms / scale),
-  };
+export class ServiceClock implements Clock {
+  private realOrigin: number;
+  private serviceOrigin: number;
+
+  constructor(
+    readonly scale = 1,
+    private readonly base: Clock = systemClock,
+  ) {
+    if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError('time scale must be a positive number');
+    this.realOrigin = base.now();
+    this.serviceOrigin = this.realOrigin;
+  }
+
+  /** Service time continues from `t` (the store's latest record) when that is ahead of now. */
+  resumeFrom(t: number | null | undefined): void {
+    if (typeof t !== 'number' || !Number.isFinite(t) || t <= this.now()) return;
+    this.realOrigin = this.base.now();
+    this.serviceOrigin = t;
+  }
+
+  now(): number {
+    return this.serviceOrigin + (this.base.now() - this.realOrigin) * this.scale;
+  }
+
+  setTimer(fn: () => void, ms: number): () => void {
+    return this.base.setTimer(fn, ms / this.scale);
+  }
 }
 
 /** A clock that moves only when told to; timers fire in order as time passes them. For tests. */

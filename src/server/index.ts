@@ -2,11 +2,11 @@
 // demo data or seed, the job runner and the HTTP app. `svc dev` and the tests both start here.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { systemClock, type Clock } from './clock.js';
+import { ServiceClock, type Clock } from './clock.js';
 import { newApiKey } from './ids.js';
 import type { RateLimits } from './rate-limit.js';
-import { defaultRegistry, JobRunner, type ControlRenderer, type StepRegistry } from './runner/index.js';
-import { applySeed } from './seed/apply.js';
+import { defaultRegistry, JobRunner, type StepRegistry } from './runner/index.js';
+import { addBuiltInIntegrations, applySeed } from './seed/apply.js';
 import { demoSeed } from './seed/demo.js';
 import type { SeedFile } from './seed/schema.js';
 import { Store, StoreError, type Environment } from './store/index.js';
@@ -20,13 +20,15 @@ export interface LocalServiceOptions {
   seed?: SeedFile | undefined;
   /** No demo data in a new store. */
   empty?: boolean | undefined;
+  /** A clock of the caller's (tests); otherwise service time is real time times `timeScale`. */
   clock?: Clock | undefined;
+  /** `--time-scale`: service time runs this many times faster than real time (default 1). */
+  timeScale?: number | undefined;
   rateLimits?: RateLimits | undefined;
   bodyLimit?: number | undefined;
   allowRemoteWebhooks?: boolean | undefined;
-  /** Step handlers; the default registry has the channel steps. */
+  /** Step handlers; the default registry runs every step kind through the workflow engine. */
   registry?: StepRegistry | undefined;
-  render?: ControlRenderer | undefined;
   log?: ((line: string) => void) | undefined;
   onInternalError?: ((error: unknown, errorId: string) => void) | undefined;
 }
@@ -43,15 +45,15 @@ export interface LocalService {
 }
 
 export function createLocalService(opts: LocalServiceOptions): LocalService {
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? new ServiceClock(opts.timeScale ?? 1);
   const store = Store.open(opts.data, clock);
+  if (clock instanceof ServiceClock) clock.resumeFrom(store.lastActivityAt());
   try {
     const environment = bootstrap(store, opts);
     const runner = new JobRunner({
       store,
       clock,
       registry: opts.registry ?? defaultRegistry(),
-      ...(opts.render && { render: opts.render }),
       settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false },
       onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),
     });
@@ -90,6 +92,7 @@ function bootstrap(store: Store, opts: LocalServiceOptions): Environment {
     if (!env) {
       const orgId = store.environments.createOrganization(DEFAULT_ORG_NAME);
       env = store.environments.create(orgId, DEFAULT_ENV_NAME, opts.apiKey ?? newApiKey());
+      addBuiltInIntegrations(store, env);
     } else if (opts.apiKey !== undefined && opts.apiKey !== env.apiKey) {
       const owner = store.environments.findByKey(opts.apiKey);
       if (owner) throw new StoreError(`--api-key is already the key of environment '${owner.name}' in this store`);

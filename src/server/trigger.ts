@@ -1,12 +1,12 @@
 // The trigger (ground truth, "Trigger"): find the workflow, check tenant and activity, resolve the
 // recipients, and for each one store an activity notification with one job per step, all in one
 // transaction. The reply goes out before the jobs run; the runner is only told to look.
-import { Ajv, type ValidateFunction } from 'ajv';
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../api/schemas/common.js';
 import { CHANNELS, type Channel } from '../api/schemas/enums.js';
 import type { TriggerBody, TriggerResult } from '../api/schemas/requests.js';
 import { contextKeysOf, type ContextPayload } from './context-keys.js';
+import { validatePayload } from './engine/index.js';
 import { HttpError } from './errors.js';
 import { resolveRecipients, upsertSubscriber } from './recipients.js';
 import type { Environment, Store } from './store/index.js';
@@ -30,7 +30,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
     const earlier = store.activity.acceptedTrigger(env.id, body.transactionId);
     if (earlier) return earlier as TriggerResult;
   }
-  validatePayload(workflow, body.payload ?? {});
+  checkPayload(workflow, body.payload ?? {});
 
   const result = store.tx((): TriggerResult => {
     let tenant: string | undefined;
@@ -122,27 +122,10 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
   return result;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new Map<string, ValidateFunction>();
-
-/** `validatePayload` with a payload schema: 400 PAYLOAD_VALIDATION_ERROR listing each field. */
-function validatePayload(workflow: StoredWorkflow, payload: JsonObject): void {
+/** `validatePayload` with a payload schema: 400 PAYLOAD_VALIDATION_ERROR listing each failing field. */
+function checkPayload(workflow: StoredWorkflow, payload: JsonObject): void {
   if (!workflow.validatePayload || !workflow.payloadSchema) return;
-  const cacheKey = `${workflow._id}@${workflow.updatedAt}`;
-  let validate = validators.get(cacheKey);
-  if (!validate) {
-    try {
-      validate = ajv.compile(workflow.payloadSchema);
-    } catch {
-      // A schema ajv cannot compile validates nothing rather than failing every trigger.
-      return;
-    }
-    validators.set(cacheKey, validate);
-  }
-  if (validate(payload)) return;
-  const errors = (validate.errors ?? []).map((e) => {
-    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'payload';
-    return { field, message: e.message ?? 'is invalid', schemaPath: e.schemaPath, ...(e.data !== undefined && { value: e.data }) };
-  });
-  throw new HttpError(400, 'Payload validation failed', { fields: { type: 'PAYLOAD_VALIDATION_ERROR', errors } , errors });
+  const result = validatePayload(workflow.payloadSchema, payload);
+  if (result.valid) return;
+  throw new HttpError(400, 'Payload validation failed', { fields: { type: 'PAYLOAD_VALIDATION_ERROR' }, errors: result.errors });
 }

@@ -1,72 +1,15 @@
 // Stored records → the API's response shapes.
 import type { ActivityNotification, ExecutionDetail, Integration, Job, Message, Subscriber } from '../api/schemas/resources.js';
-import type { StepResponse, Workflow } from '../api/schemas/workflow.js';
 import type { NotificationRecord } from './store/activity.js';
 import type { DetailRecord, JobRecord } from './store/jobs.js';
 import type { Store } from './store/index.js';
 import type { MessageRecord } from './store/messages.js';
-import type { StoredStep, StoredWorkflow } from './store/workflows.js';
+import type { StoredWorkflow } from './store/workflows.js';
 
 /** API-key callers never see integration credentials (api-spec.md, "Authentication"). */
 export function integrationView(i: Integration): Integration {
   const { credentials, ...rest } = i;
   return rest as Integration;
-}
-
-const VARIABLES_SCHEMA = {
-  type: 'object',
-  properties: {
-    subscriber: {
-      type: 'object',
-      properties: Object.fromEntries(
-        ['subscriberId', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'].map((k) => [k, { type: 'string' }]),
-      ),
-    },
-    payload: { type: 'object', additionalProperties: true },
-    context: { type: 'object', additionalProperties: true },
-  },
-  additionalProperties: false,
-};
-
-export function stepView(wf: StoredWorkflow, s: StoredStep): StepResponse {
-  return {
-    controls: { values: s.controlValues },
-    controlValues: s.controlValues,
-    variables: VARIABLES_SCHEMA,
-    stepId: s.stepId,
-    _id: s._id,
-    name: s.name,
-    slug: s.slug,
-    type: s.type,
-    origin: wf.origin,
-    workflowId: wf.workflowId,
-    workflowDatabaseId: wf._id,
-  };
-}
-
-export function workflowView(wf: StoredWorkflow): Workflow {
-  return {
-    name: wf.name,
-    ...(wf.description !== undefined && { description: wf.description }),
-    tags: wf.tags,
-    active: wf.active,
-    validatePayload: wf.validatePayload,
-    payloadSchema: wf.payloadSchema,
-    isTranslationEnabled: wf.isTranslationEnabled,
-    _id: wf._id,
-    workflowId: wf.workflowId,
-    slug: wf.slug,
-    updatedAt: wf.updatedAt,
-    createdAt: wf.createdAt,
-    lastPublishedAt: null,
-    steps: wf.steps.map((s) => stepView(wf, s)),
-    origin: wf.origin,
-    preferences: wf.preferences as Workflow['preferences'],
-    status: wf.active ? 'ACTIVE' : 'INACTIVE',
-    lastTriggeredAt: wf.lastTriggeredAt ?? null,
-    payloadExample: null,
-    severity: wf.severity,
-  };
 }
 
 function detailView(d: DetailRecord): ExecutionDetail {
@@ -84,16 +27,34 @@ function detailView(d: DetailRecord): ExecutionDetail {
   };
 }
 
+/** A digest job's `digest` metadata: its settings, and the events once it has collected them. */
+function digestView(j: JobRecord): Job['digest'] {
+  const c = j.step.controlValues;
+  const timed = c.type === 'timed' || (c.type === undefined && typeof c.cron === 'string' && c.cron !== '');
+  const look = c.lookBackWindow as { amount?: number; unit?: string } | undefined;
+  const output = j.state.output as { events?: unknown } | undefined;
+  const until = j.state.collectingUntil;
+  const meta: Record<string, unknown> = { type: timed ? 'timed' : look ? 'backoff' : 'regular' };
+  if (typeof c.amount === 'number') meta.amount = c.amount;
+  if (typeof c.unit === 'string') meta.unit = c.unit;
+  if (typeof c.digestKey === 'string') meta.digestKey = c.digestKey;
+  if (look) Object.assign(meta, { backoff: true, backoffAmount: look.amount, backoffUnit: look.unit });
+  if (timed) meta.timed = { cronExpression: c.cron, ...(typeof until === 'number' && { untilDate: new Date(until).toISOString() }) };
+  if (Array.isArray(output?.events)) meta.events = output.events;
+  return meta as Job['digest'];
+}
+
 function jobView(j: JobRecord, details: ExecutionDetail[], n: NotificationRecord): Job {
   return {
     _id: j.id,
     type: j.type,
+    ...(j.type === 'digest' && { digest: digestView(j) }),
     executionDetails: details,
     step: {
       _id: j.step._id,
       stepId: j.step.stepId,
       active: true,
-      filters: [],
+      filters: j.step.filters ?? [],
       _templateId: j.step._id,
       name: j.step.name,
       controlVariables: j.step.controlValues,
@@ -145,6 +106,7 @@ export function notificationViews(store: Store, records: NotificationRecord[]): 
       _subscriberId: n.subscriberId,
       transactionId: n.transactionId,
       _templateId: n.workflowId,
+      ...(n.doc.digestedNotificationId !== undefined && { _digestedNotificationId: n.doc.digestedNotificationId }),
       createdAt: n.createdAt,
       updatedAt: n.updatedAt,
       channels: n.channels,

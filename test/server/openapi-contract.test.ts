@@ -10,13 +10,34 @@ afterAll(() => svc.close());
 const ids: Record<string, string> = {};
 beforeAll(async () => {
   await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada', context: { tenant: 'acme' } } });
-  await svc.request('POST', '/v1/events/trigger', { body: { name: 'comment-digest', to: 'grace' } });
+  // A digest that closes (its events in the job's digest metadata) and one event merged into it.
+  await svc.request('POST', '/v1/events/trigger', { body: { name: 'comment-digest', to: 'grace', payload: { postId: 'p', comment: 'a' } } });
+  await svc.request('POST', '/v1/events/trigger', { body: { name: 'comment-digest', to: 'grace', payload: { postId: 'p', comment: 'b' } } });
+  await svc.runner.idle();
+  svc.clock.advance(10 * 60_000);
   await svc.request('POST', '/v1/events/trigger', { body: { name: 'incident', to: ['alan', 'ada'] } });
   await svc.runner.idle();
   const msgs = (await svc.request('GET', '/v1/messages?subscriberId=ada&channel=in_app')).body.data;
   ids.message = msgs[0]._id;
   ids.notification = msgs[0]._notificationId;
   ids.integration = (await svc.request('GET', '/v1/integrations/active')).body.data.find((i: any) => i.identifier === 'postmark')._id;
+  await svc.request('POST', '/v2/workflows', {
+    body: {
+      name: 'Every kind',
+      workflowId: 'every-kind',
+      active: true,
+      steps: [
+        { stepId: 'digest', name: 'Digest', type: 'digest', controlValues: { amount: 5, unit: 'minutes' } },
+        { stepId: 'delay', name: 'Delay', type: 'delay', controlValues: { amount: 1, unit: 'hours' } },
+        { stepId: 'throttle', name: 'Throttle', type: 'throttle', controlValues: { type: 'fixed', amount: 1, unit: 'hours', threshold: 2 } },
+        { stepId: 'custom', name: 'Custom', type: 'custom', controlValues: { custom: { a: '{{ payload.a }}' } } },
+        { stepId: 'call', name: 'Call', type: 'http_request', controlValues: { method: 'POST', url: 'http://127.0.0.1:9/x', body: '{"a": "{{ payload.a }}"}' } },
+        { stepId: 'sms', name: 'Sms', type: 'sms', controlValues: { body: '{{ steps.digest.eventCount }} {{ steps.custom.a }}' } },
+        { stepId: 'push', name: 'Push', type: 'push', controlValues: { subject: 's', body: 'b' } },
+        { stepId: 'chat', name: 'Chat', type: 'chat', controlValues: { body: 'c' } },
+      ],
+    },
+  });
   await svc.request('POST', '/v1/channel-connections', {
     body: { identifier: 'conn-1', subscriberId: 'ada', integrationIdentifier: 'slack', workspace: { id: 'T1' }, auth: { accessToken: 'x' } },
   });
@@ -39,6 +60,10 @@ const cases: [string, string, string, (() => unknown) | undefined][] = [
   ['POST', '/v1/integrations/{integrationId}/set-primary', '/v1/integrations/{integration}/set-primary', undefined],
   ['GET', '/v2/workflows/{workflowId}', '/v2/workflows/welcome', undefined],
   ['GET', '/v2/workflows/{workflowId}', '/v2/workflows/comment-digest', undefined],
+  ['GET', '/v2/workflows/{workflowId}', '/v2/workflows/every-kind', undefined],
+  ...['digest', 'delay', 'throttle', 'custom', 'call', 'sms', 'push', 'chat'].map(
+    (step): [string, string, string, () => unknown] => ['POST', '/v2/workflows/{workflowId}/step/{stepId}/preview', `/v2/workflows/every-kind/step/${step}/preview`, () => ({ previewPayload: { payload: { a: 'x' } } })],
+  ),
   ['GET', '/v1/notifications/{notificationId}', '/v1/notifications/{notification}', undefined],
   ['POST', '/v1/events/trigger', '/v1/events/trigger', () => ({ name: 'otp', to: 'ada' })],
   ['GET', '/v1/notifications', '/v1/notifications?limit=50', undefined],

@@ -47,9 +47,13 @@ describe('seed files', () => {
   it('loads YAML into the default environment and creates seeded environments with their keys', async () => {
     const r = await svc.request('POST', '/v1/events/trigger', { body: { name: 'hello', to: { type: 'Topic', topicKey: 'all' } } });
     expect(r.body.data.status).toBe('processed');
+    await svc.runner.idle();
+    // The seeded environment delivers in-app through the service's own integration, rendered.
+    const [m] = (await svc.request('GET', '/v1/messages?subscriberId=zed')).body.data;
+    expect(m).toMatchObject({ channel: 'in_app', content: 'Hello Zed', providerId: 'svc', status: 'sent' });
     const staging = await svc.request('GET', '/v1/integrations/active', { key: 'sk_staging_seed_key' });
     expect(staging.status).toBe(200);
-    expect(staging.body.data.map((i: any) => i.identifier)).toEqual(['mg']);
+    expect(staging.body.data.filter((i: any) => i._environmentId !== svc.environment.id).map((i: any) => i.identifier)).toEqual(['svc-in-app', 'mg']);
     // The default environment was --empty: its workflows are only the seeded one.
     expect((await svc.request('GET', '/v2/workflows/welcome')).status).toBe(404);
   });

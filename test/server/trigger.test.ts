@@ -141,7 +141,7 @@ describe('trigger', () => {
     expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({ status: 'Failed', detail: expect.stringMatching(/no chat destination/) });
   });
 
-  it('"No active integration found for channel email" when there is none', async () => {
+  it('MISSING_INTEGRATION when the environment has no email integration', async () => {
     const empty = testService({ empty: true });
     try {
       await empty.request('POST', '/v2/workflows', {
@@ -151,18 +151,21 @@ describe('trigger', () => {
       await empty.runner.idle();
       const [n] = (await empty.request('GET', '/v1/notifications')).body.data;
       expect(n.jobs[0].status).toBe('failed');
-      expect(n.jobs[0].executionDetails.at(-1).detail).toBe('No active integration found for channel email');
+      expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({
+        status: 'Failed',
+        detail: 'MISSING_INTEGRATION: Missing active Email integration provider: add or activate one in this environment',
+      });
     } finally {
       await empty.close();
     }
   });
 
-  it('flow-control steps say they are not run yet and the workflow goes on', async () => {
-    await trigger({ name: 'comment-digest', to: 'ada', payload: { postTitle: 'P' } });
+  it('flow-control steps run: a digest holds its event, the step after it waits', async () => {
+    await trigger({ name: 'comment-digest', to: 'ada', payload: { postId: 'p1', postTitle: 'P' } });
     await svc.runner.idle();
     const [n] = (await events()).data;
-    expect(n.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
-    expect(n.jobs[0].executionDetails.some((d: any) => d.status === 'Warning' && /not yet run/.test(d.detail))).toBe(true);
+    expect(n.jobs.map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+    expect(n.jobs[0].executionDetails.at(-1).detail).toMatch(/^Step digested: collecting events for digest key payload.postId = "p1" until /);
   });
 
   it('validatePayload with a payload schema → 400 PAYLOAD_VALIDATION_ERROR', async () => {
@@ -178,8 +181,10 @@ describe('trigger', () => {
     });
     const bad = await trigger({ name: 'strict', to: 'ada', payload: {} });
     expect(bad.status).toBe(400);
-    expect(bad.body.type).toBe('PAYLOAD_VALIDATION_ERROR');
-    expect(bad.body.errors[0]).toMatchObject({ field: 'code' });
+    expect(bad.body).toMatchObject({ statusCode: 400, error: 'Bad Request', type: 'PAYLOAD_VALIDATION_ERROR', path: '/v1/events/trigger' });
+    expect(bad.body.errors).toEqual([{ field: 'code', message: "must have required property 'code'", schemaPath: '#/required' }]);
+    const wrongType = await trigger({ name: 'strict', to: 'ada', payload: { code: 7 } });
+    expect(wrongType.body.errors).toEqual([{ field: 'code', message: 'must be string', value: 7, schemaPath: '#/properties/code/type' }]);
     expect((await trigger({ name: 'strict', to: 'ada', payload: { code: '1' } })).body.data.status).toBe('processed');
   });
 

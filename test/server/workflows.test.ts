@@ -52,22 +52,50 @@ describe('workflows', () => {
     expect((await svc.request('GET', `/v2/workflows/order-shipped?environmentId=ffffffffffffffffffffffff`)).status).toBe(404);
   });
 
+  it('answers the engine\'s full workflow shape: controls metadata, variables, payload example, preferences', async () => {
+    const wf = operations.getWorkflow.response.parse((await svc.request('GET', '/v2/workflows/order-shipped')).body.data);
+    const [inbox] = wf.steps;
+    expect(inbox!.controls.uiSchema?.group).toBe('IN_APP');
+    expect(inbox!.controls.dataSchema).toMatchObject({ type: 'object' });
+    expect(Object.keys((inbox!.variables as { properties: object }).properties)).toEqual(
+      expect.arrayContaining(['subscriber', 'payload', 'steps', 'actor', 'tenant', 'context']),
+    );
+    expect(wf.payloadExample).toEqual({ orderId: '{{payload.orderId}}' });
+    expect(wf.preferences.default.channels.email).toEqual({ enabled: true });
+    expect(inbox!.slug).toMatch(/^inbox-note_st_[0-9a-zA-Z]+$/);
+    expect(wf.slug).toMatch(/^order-shipped_wf_[0-9a-zA-Z]+$/);
+  });
+
+  it('the demo workflows have no issues: ACTIVE', async () => {
+    for (const id of ['welcome', 'comment-digest', 'otp', 'incident']) {
+      const wf = (await svc.request('GET', `/v2/workflows/${id}`)).body.data;
+      expect([id, wf.status, wf.steps.filter((s: any) => s.issues).map((s: any) => s.issues)]).toEqual([id, 'ACTIVE', []]);
+    }
+  });
+
   it('records lastTriggeredAt', async () => {
     await svc.request('POST', '/v1/events/trigger', { body: { name: 'order-shipped', to: 'ada', payload: { orderId: 1 } } });
     const wf = (await svc.request('GET', '/v2/workflows/order-shipped')).body.data;
     expect(wf.lastTriggeredAt).toBe(new Date(svc.clock.now()).toISOString());
   });
 
-  it('previews a step as a valid PreviewResponse', async () => {
+  it('previews a step rendered by the engine, as a valid PreviewResponse; unknown step → 404 in the error shape', async () => {
     const r = await svc.request('POST', '/v2/workflows/order-shipped/step/mail/preview', {
-      body: { controlValues: { subject: 'S {{ payload.x }}', body: 'B' }, previewPayload: { payload: { x: 1 } } },
+      body: { controlValues: { subject: 'S {{ payload.x }}', body: '<p>B {{ subscriber.firstName }}</p>' }, previewPayload: { payload: { x: 1 } } },
     });
     expect(r.status).toBe(201);
     const p = operations.previewStep.response.parse(r.body.data);
-    expect(p.result).toEqual({ type: 'email', preview: { subject: 'S {{ payload.x }}', body: 'B' } });
+    expect(p.result.type).toBe('email');
+    expect(p.result.preview).toMatchObject({ subject: 'S 1', body: expect.stringContaining('<p>B John</p>') });
+    // Wrapped in the default layout: the service's email previews are whole documents.
+    expect(p.result.preview!.body).toMatch(/^<!DOCTYPE html>/);
     expect(p.previewPayloadExample.payload).toEqual({ x: 1 });
     const digest = await svc.request('POST', '/v2/workflows/comment-digest/step/digest/preview', { body: {} });
-    expect(digest.body.data.result).toEqual({ type: 'digest', preview: { amount: 10, unit: 'minutes' } });
-    expect((await svc.request('POST', '/v2/workflows/order-shipped/step/nope/preview', { body: {} })).status).toBe(404);
+    expect(digest.body.data.result).toEqual({ type: 'digest', preview: { type: 'regular', amount: 10, unit: 'minutes', digestKey: 'payload.postId' } });
+    const missing = await svc.request('POST', '/v2/workflows/order-shipped/step/nope/preview', { body: {} });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ statusCode: 404, error: 'Not Found', message: "Step 'nope' not found in workflow 'order-shipped'" });
+    const noWorkflow = await svc.request('POST', '/v2/workflows/nope/step/mail/preview', { body: {} });
+    expect(noWorkflow.body).toMatchObject({ statusCode: 404, message: "Workflow cannot be found: 'nope'" });
   });
 });

@@ -33,20 +33,21 @@ export function workflowPreferences(workflow: WorkflowDefinition): { user: Prefe
 export type ChannelDecision = { enabled: boolean; reason: string };
 
 /**
- * Whether a channel step delivers for a subscriber. The workflow's preferences decide first (`user`
- * when set, else `default`); a subscriber's own choice for the channel applies unless the workflow is
- * critical or its preferences are read-only.
+ * Whether a channel step delivers for a subscriber. A critical workflow always delivers (the service
+ * skips the preference check for critical workflows). Otherwise the workflow's preferences decide
+ * first (`user` when set, else `default`); a subscriber's own choice for the channel applies unless
+ * the preferences are read-only.
  */
 export function channelPreference(
   workflow: WorkflowDefinition,
   channel: ChannelKind,
   subscriberChoice?: { enabled?: boolean } | null,
 ): ChannelDecision {
+  if (workflow.critical) return { enabled: true, reason: 'the workflow is critical' };
   const prefs = workflowPreferences(workflow);
   const effective = prefs.user ?? prefs.default;
   const workflowEnabled = effective.channels[channel]?.enabled ?? effective.all.enabled;
   if (!workflowEnabled) return { enabled: false, reason: `the ${channel} channel is turned off in the workflow's preferences` };
-  if (workflow.critical) return { enabled: true, reason: 'the workflow is critical' };
   if (effective.all.readOnly) return { enabled: true, reason: "the workflow's preferences are read-only" };
   if (subscriberChoice && subscriberChoice.enabled === false) {
     return { enabled: false, reason: `the subscriber turned the ${channel} channel off for this workflow` };

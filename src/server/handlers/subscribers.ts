@@ -42,6 +42,12 @@ export const markMessagesAs: Route<'markMessagesAs'> = {
       const sub = store.subscribers.find(env.id, id);
       if (!sub) throw subscriberNotFound(id);
       const changed = store.messages.markAs(sub._id!, ids, body.markAs);
+      // Later steps of the workflow read an in-app step's state as `steps.<id>.read` and `.seen`.
+      for (const m of changed) {
+        if (m.doc.channel !== 'in_app') continue;
+        const { read, seen, lastReadDate, lastSeenDate } = m.doc;
+        store.jobs.setOutput(m.jobId, { read, seen, lastReadDate: lastReadDate ?? null, lastSeenDate: lastSeenDate ?? null });
+      }
       // The activity feed shows reads and views as ReadConfirmation details of the message's job.
       if (body.markAs === 'read' || body.markAs === 'seen') {
         for (const m of changed) {

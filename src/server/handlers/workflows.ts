@@ -1,12 +1,15 @@
 // Workflows: create (POST /v2/workflows), retrieve by trigger identifier, slug or id, and the step
-// preview. The preview shows the control values as stored, unrendered: rendering them against the
-// preview payload is the workflow engine's part.
-import type { JsonObject } from '../../api/schemas/common.js';
+// preview. Retrieval answers the workflow engine's full shape (controls metadata, variables, issues
+// against the environment's integrations, status); the preview renders the step with the engine.
+import { z } from 'zod';
+import { StepFilter } from '../../api/schemas/resources.js';
 import type { PreviewResponse } from '../../api/schemas/workflow.js';
-import { badRequest, conflict, notFound } from '../errors.js';
-import type { StoredStep } from '../store/workflows.js';
-import { workflowView } from '../views.js';
+import { StepNotFoundError, generatePreview } from '../engine/index.js';
+import { badRequest, conflict, fieldErrors, notFound, unprocessable } from '../errors.js';
+import { workflowResponse, workflowRuntime } from '../workflow/runtime.js';
 import type { Route } from './types.js';
+
+const StepFilters = z.array(StepFilter);
 
 export const createWorkflow: Route<'createWorkflow'> = {
   envelope: 'data',
@@ -14,11 +17,24 @@ export const createWorkflow: Route<'createWorkflow'> = {
     const ids = body.steps.map((s) => s.stepId).filter((s): s is string => s !== undefined);
     const dup = ids.find((id, i) => ids.indexOf(id) !== i);
     if (dup !== undefined) throw badRequest(`Step id '${dup}' is used by more than one step`);
+    // The create body lets unknown step fields through; `filters` is one the engine reads, so it is
+    // checked here rather than failing every job later.
+    const steps = body.steps.map((s, i) => {
+      if (s.filters === undefined) return s;
+      const parsed = StepFilters.safeParse(s.filters);
+      if (!parsed.success) {
+        const errors = Object.fromEntries(
+          Object.entries(fieldErrors(parsed.error, s.filters)).map(([k, v]) => [k === 'general' ? `steps.${i}.filters` : `steps.${i}.filters.${k}`, v]),
+        );
+        throw unprocessable('Validation Error', errors);
+      }
+      return { ...s, filters: parsed.data };
+    });
     return svc.store.tx(() => {
       if (svc.store.workflows.findByTrigger(env.id, body.workflowId)) {
         throw conflict(`Workflow with workflowId '${body.workflowId}' already exists`);
       }
-      return workflowView(svc.store.workflows.create(env, body));
+      return workflowResponse(svc.store, svc.store.workflows.create(env, { ...body, steps }));
     });
   },
 };
@@ -35,55 +51,29 @@ export const getWorkflow: Route<'getWorkflow'> = {
     }
     const wf = svc.store.workflows.find(envId, params.workflowId!);
     if (!wf) throw notFound(`Workflow cannot be found: '${params.workflowId}'`);
-    return workflowView(wf);
+    return workflowResponse(svc.store, wf);
   },
 };
-
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
-function previewOf(step: StoredStep, c: JsonObject): JsonObject {
-  switch (step.type) {
-    case 'email':
-      return { subject: str(c.subject), body: typeof c.body === 'string' ? c.body : JSON.stringify(c.body ?? '') };
-    case 'in_app': {
-      const { skip, disableOutputSanitization, ...rest } = c;
-      return { ...rest, body: str(c.body) };
-    }
-    case 'sms':
-    case 'chat':
-      return { body: str(c.body) };
-    case 'push':
-      return { subject: str(c.subject), body: str(c.body) };
-    case 'delay':
-    case 'digest':
-      return {
-        amount: typeof c.amount === 'number' ? c.amount : 0,
-        unit: typeof c.unit === 'string' ? c.unit : 'seconds',
-        ...(typeof c.digestKey === 'string' && { digestKey: c.digestKey }),
-        ...(c.lookBackWindow !== undefined && { lookBackWindow: c.lookBackWindow }),
-      };
-    default:
-      return c;
-  }
-}
 
 export const previewStep: Route<'previewStep'> = {
   envelope: 'data',
   handle({ svc, env, params, body }): PreviewResponse {
     const wf = svc.store.workflows.find(env.id, params.workflowId!);
     if (!wf) throw notFound(`Workflow cannot be found: '${params.workflowId}'`);
-    const step = wf.steps.find((s) => s.stepId === params.stepId || s._id === params.stepId || s.slug === params.stepId);
-    if (!step) throw notFound(`Step '${params.stepId}' not found in workflow '${wf.workflowId}'`);
-    const controls = body.controlValues ?? step.controlValues;
-    const given = body.previewPayload ?? {};
-    return {
-      previewPayloadExample: {
-        subscriber: given.subscriber ?? { subscriberId: 'preview-subscriber', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
-        payload: given.payload ?? {},
-        ...(given.context !== undefined && { context: given.context }),
-      },
-      schema: wf.payloadSchema,
-      result: { type: step.type, preview: previewOf(step, controls) },
-    };
+    try {
+      return generatePreview({
+        workflow: workflowRuntime(wf).definition,
+        stepId: params.stepId!,
+        ...(body.controlValues !== undefined && { controlValues: body.controlValues }),
+        ...(body.previewPayload !== undefined && { previewPayload: body.previewPayload }),
+        now: svc.clock.now(),
+        // The service signs http_request steps with the environment's secret key; the sample shows
+        // the header such a request would carry.
+        signingSecret: env.apiKey,
+      });
+    } catch (e) {
+      if (e instanceof StepNotFoundError) throw notFound(e.message);
+      throw e;
+    }
   },
 };

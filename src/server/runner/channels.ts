@@ -1,24 +1,188 @@
-// Channel steps, delivered at once: in_app stores an in-app message; email, sms, push and chat pick
-// the environment's integration for the channel and record the message as sent through it. Nothing
-// leaves the machine: the local service has no provider credentials to deliver with.
-import type { JsonObject } from '../../api/schemas/common.js';
-import type { Channel } from '../../api/schemas/enums.js';
+// Channel steps (in_app, email, sms, push, chat) through the workflow engine: the prelude (skip,
+// filters, preferences, issues), the integration (primary for email and sms, else the first active one
+// whose conditions match), the destination (email address, phone number, device tokens, chat webhook
+// or endpoint), the controls rendered with Liquid, then the message. Webhook providers
+// (`chat-webhook`, `email-webhook`, `push-webhook`) POST the rendered message, signed, from `prepare`;
+// the other providers' messages are recorded as sent, since svc dev holds no real provider accounts.
 import type { Integration, Message } from '../../api/schemas/resources.js';
+import {
+  WEBHOOK_PROVIDERS, chooseIntegration, deliverWebhook, inAppMessageFields, renderStep, subscriberCredentials, webhookRaw,
+  webhookTarget, type ChannelContent, type ChannelKind, type UndefinedVariable, type WebhookRequest, type WebhookResult,
+} from '../engine/index.js';
 import { iso } from '../clock.js';
-import { SERVICE_PROVIDER } from '../store/integrations.js';
+import { templateErrorsText, undefinedVariablesText } from './describe.js';
+import { prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const obj = (v: unknown): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
+interface Delivery {
+  integration: Integration;
+  messageId: string;
+  /** Message fields of the channel: content, subject, destination... */
+  fields: Partial<Message>;
+  undefinedVariables: UndefinedVariable[];
+  /** Set for webhook providers: the request prepare sends. */
+  webhook?: WebhookRequest;
+}
 
-/** The in-app provider of the service, as its in-app messages name it. */
-export const IN_APP_PROVIDER = SERVICE_PROVIDER;
+type Plan = { result: StepResult } | { delivery: Delivery };
 
-function message(ctx: StepContext, channel: Channel, providerId: string, fields: Partial<Message>): Message & { _id: string } {
+const isWebhookProvider = (providerId: string) => (WEBHOOK_PROVIDERS as readonly string[]).includes(providerId);
+
+/** `https://hooks.example.com/…`: enough to recognise a target in details, never its secret path. */
+function targetText(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname.length > 1 || u.search ? '/…' : ''}`;
+  } catch {
+    return 'an invalid URL';
+  }
+}
+
+type Destination = { fields: Partial<Message>; webhookUrl?: string; secret?: string } | { error: string };
+
+function destination(ctx: StepContext, kind: ChannelKind, integration: Integration): Destination {
+  const { subscriber } = ctx;
+  const webhook = isWebhookProvider(integration.providerId);
+  const target = webhook ? webhookTarget(integration, subscriber) : null;
+  if (webhook && !target) {
+    return {
+      error: `Integration '${integration.identifier}' (${integration.providerId}) has no webhook URL: set its credentials.webhookUrl${kind === 'chat' ? ", or the subscriber's channels[].credentials.webhookUrl" : ''}`,
+    };
+  }
+  const viaWebhook = target ? { webhookUrl: target.url, ...(target.secret !== undefined && { secret: target.secret }) } : {};
+  switch (kind) {
+    case 'in_app':
+      return { fields: {} };
+    case 'email':
+      return subscriber.email ? { fields: { email: subscriber.email }, ...viaWebhook } : { error: 'Subscriber does not have an email address' };
+    case 'sms':
+      return subscriber.phone ? { fields: { phone: subscriber.phone }, ...viaWebhook } : { error: 'Subscriber does not have a phone number' };
+    case 'push': {
+      const tokens = [...new Set((subscriberCredentials(subscriber, integration)?.deviceTokens ?? []).filter((t) => t !== ''))];
+      if (tokens.length === 0) {
+        return {
+          error: `Subscriber does not have active device tokens for ${integration.providerId} (integration '${integration.identifier}'): set channels[].credentials.deviceTokens`,
+        };
+      }
+      return { fields: { deviceTokens: tokens }, ...viaWebhook };
+    }
+    case 'chat': {
+      const own = subscriberCredentials(subscriber, integration)?.webhookUrl;
+      // The integration's own webhookUrl is a credential: the message names only a subscriber's URL.
+      if (target) return { fields: target.url === own ? { directWebhookUrl: own } : {}, ...viaWebhook };
+      const endpoint = ctx.store.endpoints.ofSubscriber(ctx.environment.id, subscriber.subscriberId, integration.identifier)[0];
+      const endpointUrl = (endpoint?.endpoint as { url?: unknown } | undefined)?.url;
+      if (own) return { fields: { directWebhookUrl: own } };
+      if (endpoint) return { fields: typeof endpointUrl === 'string' ? { directWebhookUrl: endpointUrl } : {} };
+      return {
+        error: `Subscriber has no chat destination for ${integration.providerId} (integration '${integration.identifier}'): a channels[].credentials.webhookUrl or a channel endpoint`,
+      };
+    }
+  }
+}
+
+function contentFields(kind: ChannelKind, content: ChannelContent[ChannelKind]): Partial<Message> {
+  switch (kind) {
+    case 'in_app': {
+      const f = inAppMessageFields(content as ChannelContent['in_app']);
+      return { content: f.content, cta: f.cta, ...(f.subject !== undefined && { subject: f.subject }), ...(f.avatar !== undefined && { avatar: f.avatar }), ...(f.data !== undefined && { data: f.data }) };
+    }
+    case 'email': {
+      const c = content as ChannelContent['email'];
+      return { subject: c.subject, content: c.body };
+    }
+    case 'push': {
+      const c = content as ChannelContent['push'];
+      return { title: c.subject, content: c.body };
+    }
+    default:
+      return { content: (content as ChannelContent['sms']).body };
+  }
+}
+
+/** What a webhook provider receives: the rendered message, its destination and where it came from. */
+function webhookBody(ctx: StepContext, kind: ChannelKind, messageId: string, fields: Partial<Message>): Record<string, unknown> {
+  const { subscriber, notification: n } = ctx;
+  const to = kind === 'email' ? fields.email : kind === 'push' ? fields.deviceTokens : kind === 'sms' ? fields.phone : undefined;
+  return {
+    channel: kind,
+    ...(to !== undefined && { to }),
+    ...(fields.subject !== undefined && { subject: fields.subject }),
+    ...(fields.title !== undefined && { title: fields.title }),
+    content: fields.content,
+    messageId,
+    transactionId: n.transactionId,
+    notificationId: n.id,
+    workflowId: ctx.workflow.workflowId,
+    stepId: ctx.step.stepId,
+    subscriber: {
+      subscriberId: subscriber.subscriberId,
+      ...(subscriber.firstName && { firstName: subscriber.firstName }),
+      ...(subscriber.lastName && { lastName: subscriber.lastName }),
+      ...(subscriber.email && { email: subscriber.email }),
+      ...(subscriber.phone && { phone: subscriber.phone }),
+    },
+    payload: n.doc.payload,
+  };
+}
+
+/**
+ * Whether an undefined variable was to be printed (`{{ x }}`) rather than tested (`{% if x %}`, where
+ * no value is a normal case): the text before it opens an output more recently than a tag.
+ */
+function printed(controls: Record<string, unknown>, v: UndefinedVariable): boolean {
+  let source: unknown = controls;
+  for (const key of (v.control ?? '').split(/\.|\[(\d+)\]/).filter((k) => k !== undefined && k !== '')) {
+    source = source !== null && typeof source === 'object' ? (source as Record<string, unknown>)[key] : undefined;
+  }
+  if (typeof source !== 'string') return true;
+  const lines = source.split('\n');
+  const before = [...lines.slice(0, v.line - 1), (lines[v.line - 1] ?? '').slice(0, v.column - 1)].join('\n');
+  return before.lastIndexOf('{{') > before.lastIndexOf('{%');
+}
+
+function plan(ctx: StepContext, kind: ChannelKind): Plan {
+  return ctx.memo('channel', (): Plan => {
+    const pre = prelude(ctx, kind);
+    if (pre) return { result: pre };
+    const scope = ctx.scope();
+    const choice = chooseIntegration(kind, ctx.integrations(), { subscriber: scope.subscriber, payload: scope.payload });
+    if (!choice.ok) return { result: { status: 'failed', error: `${choice.issue.issueType}: ${choice.issue.message}`, source: 'Credentials' } };
+    const integration = choice.integration;
+    ctx.setProviderId(integration.providerId);
+    const dest = destination(ctx, kind, integration);
+    if ('error' in dest) return { result: { status: 'failed', error: dest.error, source: 'Credentials' } };
+    const rendered = renderStep(kind, ctx.step.controls, scope);
+    if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };
+    const messageId = ctx.store.messages.newMessageId();
+    const fields = { ...dest.fields, ...contentFields(kind, rendered.content) };
+    const undefinedVariables = rendered.undefinedVariables.filter((v) => !ctx.step.defaulted.has(v.variable) && printed(ctx.step.controls, v));
+    const delivery: Delivery = { integration, messageId, fields, undefinedVariables };
+    if (dest.webhookUrl !== undefined) {
+      delivery.webhook = {
+        url: dest.webhookUrl,
+        method: 'POST',
+        body: webhookBody(ctx, kind, messageId, fields),
+        // Signed with the integration's secretKey, else the environment's secret key: a receiver can
+        // always tell the request came from this service.
+        secret: dest.secret ?? ctx.environment.apiKey,
+        timeoutMs: 5_000,
+        retries: 2,
+        allowNonLoopback: ctx.settings.allowRemoteWebhooks,
+        // The signature's timestamp is wall-clock time, not service time: receivers check it against
+        // their own clock, whatever --time-scale says.
+        now: Date.now(),
+      };
+    }
+    return { delivery };
+  });
+}
+
+function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Message['status'], errorText?: string): Message & { _id: string } {
   const { job, notification: n, subscriber, workflow } = ctx;
   const now = iso(ctx.clock.now());
   return {
-    _id: ctx.store.messages.newMessageId(),
+    _id: d.messageId,
     _templateId: workflow._id,
     _environmentId: n.envId,
     _messageTemplateId: job.step._id,
@@ -29,124 +193,77 @@ function message(ctx: StepContext, channel: Channel, providerId: string, fields:
     templateIdentifier: workflow.workflowId,
     createdAt: now,
     updatedAt: now,
-    deliveredAt: [now],
+    ...(status === 'sent' && { deliveredAt: [now] }),
     transactionId: n.transactionId,
-    channel,
+    channel: kind,
     read: false,
     seen: false,
     cta: {},
     _feedId: null,
-    status: 'sent',
-    providerId,
+    status,
+    ...(errorText !== undefined && { errorText }),
+    providerId: d.integration.providerId,
     payload: n.doc.payload,
     overrides: n.doc.overrides,
     contextKeys: n.doc.contextKeys,
-    ...fields,
+    ...d.fields,
   };
 }
 
-function deliver(ctx: StepContext, channel: Channel, providerId: string, fields: Partial<Message>): StepResult {
-  const m = message(ctx, channel, providerId, fields);
-  ctx.setProviderId(providerId);
-  ctx.detail({ status: 'Pending', detail: 'Message created', source: 'Internal', providerId });
-  ctx.store.messages.create(ctx.job.id, m);
-  ctx.detail({ status: 'Success', detail: 'Message sent', source: 'Internal', providerId });
+function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: WebhookResult | undefined): StepResult {
+  const providerId = d.integration.providerId;
+  const created = { status: 'Pending' as const, detail: 'Message created', source: 'Internal' as const, providerId };
+  // Variables that rendered as nothing are worth knowing about, without a detail of their own.
+  if (d.undefinedVariables.length > 0) {
+    ctx.detail({ ...created, raw: JSON.stringify({ variablesWithoutValue: undefinedVariablesText(d.undefinedVariables) }) });
+  } else {
+    ctx.detail(created);
+  }
+  if (sent && !sent.ok) {
+    const why = sent.error ?? `HTTP ${sent.status}`;
+    ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'error', why));
+    return {
+      status: 'failed',
+      error: `Message not delivered: ${providerId} webhook ${targetText(sent.url)} ${sent.status !== undefined ? `answered ${why}` : `failed: ${why}`} after ${sent.attempts} attempt${sent.attempts === 1 ? '' : 's'}`,
+      source: 'Webhook',
+      raw: webhookRaw({ ...sent, url: targetText(sent.url) }),
+    };
+  }
+  ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'sent'));
+  if (sent) {
+    ctx.detail({
+      status: 'Success',
+      detail: `Message sent: ${providerId} webhook ${targetText(sent.url)} answered ${sent.status}`,
+      source: 'Webhook',
+      providerId,
+      raw: webhookRaw({ ...sent, url: targetText(sent.url) }),
+    });
+  } else {
+    ctx.detail({ status: 'Success', detail: 'Message sent', source: 'Internal', providerId });
+  }
+  if (kind === 'in_app') ctx.setOutput({ seen: false, read: false, lastSeenDate: null, lastReadDate: null });
   return { status: 'completed' };
 }
 
-function integrationFor(ctx: StepContext, channel: Channel): Integration | string {
-  return ctx.store.integrations.forChannel(ctx.environment.id, channel) ?? `No active integration found for channel ${channel}`;
+function channelHandler(kind: ChannelKind): StepHandler {
+  return {
+    needsPrepare: (ctx) => {
+      const p = plan(ctx, kind);
+      return 'delivery' in p && p.delivery.webhook !== undefined;
+    },
+    prepare: async (ctx) => {
+      const p = plan(ctx, kind);
+      return 'delivery' in p && p.delivery.webhook ? deliverWebhook(p.delivery.webhook) : undefined;
+    },
+    run(ctx, prepared) {
+      const p = plan(ctx, kind);
+      if ('result' in p) return p.result;
+      return deliver(ctx, kind, p.delivery, prepared as WebhookResult | undefined);
+    },
+  };
 }
 
-const inApp: StepHandler = {
-  run(ctx) {
-    const c = ctx.controls();
-    const primary = obj(c.primaryAction);
-    const secondary = obj(c.secondaryAction);
-    const buttons = [
-      ...(primary ? [{ type: 'primary' as const, content: str(primary.label) ?? '' }] : []),
-      ...(secondary ? [{ type: 'secondary' as const, content: str(secondary.label) ?? '' }] : []),
-    ];
-    const url = str(obj(c.redirect)?.url) ?? str(obj(primary?.redirect)?.url);
-    return deliver(ctx, 'in_app', IN_APP_PROVIDER, {
-      content: str(c.body) ?? '',
-      ...(str(c.subject) !== undefined && { subject: str(c.subject) }),
-      ...(str(c.avatar) !== undefined && { avatar: str(c.avatar) }),
-      ...(obj(c.data) !== undefined && { data: obj(c.data) }),
-      cta: {
-        type: 'redirect',
-        data: url !== undefined ? { url } : {},
-        ...(buttons.length > 0 && { action: { status: 'pending', buttons } }),
-      },
-    });
-  },
-};
-
-const email: StepHandler = {
-  run(ctx) {
-    const integration = integrationFor(ctx, 'email');
-    if (typeof integration === 'string') return { status: 'failed', error: integration };
-    const to = ctx.subscriber.email;
-    if (!to) return { status: 'failed', error: 'Subscriber does not have an email address' };
-    const c = ctx.controls();
-    const body = c.body;
-    return deliver(ctx, 'email', integration.providerId, {
-      subject: str(c.subject) ?? '',
-      content: typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body),
-      email: to,
-    });
-  },
-};
-
-const sms: StepHandler = {
-  run(ctx) {
-    const integration = integrationFor(ctx, 'sms');
-    if (typeof integration === 'string') return { status: 'failed', error: integration };
-    const phone = ctx.subscriber.phone;
-    if (!phone) return { status: 'failed', error: 'Subscriber does not have a phone number' };
-    return deliver(ctx, 'sms', integration.providerId, { content: str(ctx.controls().body) ?? '', phone });
-  },
-};
-
-const push: StepHandler = {
-  run(ctx) {
-    const integration = integrationFor(ctx, 'push');
-    if (typeof integration === 'string') return { status: 'failed', error: integration };
-    const tokens = (ctx.subscriber.channels ?? [])
-      .filter((ch) => ch.providerId === integration.providerId)
-      .flatMap((ch) => ch.credentials.deviceTokens ?? []);
-    if (tokens.length === 0) {
-      return { status: 'failed', error: `Subscriber does not have device tokens for provider ${integration.providerId}` };
-    }
-    const c = ctx.controls();
-    return deliver(ctx, 'push', integration.providerId, {
-      title: str(c.subject) ?? '',
-      content: str(c.body) ?? '',
-      deviceTokens: [...new Set(tokens)],
-    });
-  },
-};
-
-const chat: StepHandler = {
-  run(ctx) {
-    const integration = integrationFor(ctx, 'chat');
-    if (typeof integration === 'string') return { status: 'failed', error: integration };
-    const setting = (ctx.subscriber.channels ?? []).find((ch) => ch.providerId === integration.providerId && ch.credentials.webhookUrl);
-    const endpoint = ctx.store.endpoints.ofSubscriber(ctx.environment.id, ctx.subscriber.subscriberId, integration.identifier)[0];
-    if (!setting && !endpoint) {
-      return {
-        status: 'failed',
-        error: `Subscriber has no chat destination for provider ${integration.providerId} (a webhookUrl credential or a channel endpoint)`,
-      };
-    }
-    const webhook = setting?.credentials.webhookUrl ?? str(obj(endpoint?.endpoint)?.url);
-    return deliver(ctx, 'chat', integration.providerId, {
-      content: str(ctx.controls().body) ?? '',
-      ...(webhook !== undefined && { directWebhookUrl: webhook }),
-    });
-  },
-};
-
 export function registerChannelHandlers(registry: StepRegistry): StepRegistry {
-  return registry.register('in_app', inApp).register('email', email).register('sms', sms).register('push', push).register('chat', chat);
+  for (const kind of ['in_app', 'email', 'sms', 'push', 'chat'] as const) registry.register(kind, channelHandler(kind));
+  return registry;
 }

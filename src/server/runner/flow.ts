@@ -1,23 +1,187 @@
-// Flow-control steps (delay, digest, throttle, custom, http_request) are the workflow engine's to
-// run. Until it plugs its handlers in, such a step says so in its execution details and the workflow
-// goes on with its next step, rather than stalling or failing the whole event.
-import type { StepType } from '../../api/schemas/enums.js';
-import type { StepHandler, StepRegistry } from './types.js';
+// Flow-control steps through the workflow engine. Their timing is persisted in the jobs table and
+// nowhere else, so a restart resumes them:
+// - delay: the job is `delayed` with run_at = the release time; it runs again then and completes.
+// - digest: the first event of a group (workflow, step, subscriber, digest-key value) becomes the
+//   group's open digest, `delayed` until its window ends; later events' digest jobs find it by
+//   `group_key` and are `merged` into it (their following steps do not run). When the window ends the
+//   first job gathers every merged event and completes with `steps.<id>.events`/`eventCount`.
+// - throttle: the executions it let through keep the group's `group_key` and their run time; over the
+//   threshold the job completes as throttled and the following steps are skipped.
+// - custom: its `custom` control values, rendered, are its output.
+import type { JsonObject } from '../../api/schemas/common.js';
+import {
+  delayUntil, digestGroupKey, digestKeyValue, digestOutput, digestWindow, renderCustomOutput, throttleDecision, throttleGroupKey,
+  type DelayControlsInput, type DigestControlsInput, type DigestEvent, type ThrottleControlsInput,
+} from '../engine/index.js';
+import { durationText, isoOf, jsonText, templateErrorsText } from './describe.js';
+import { prelude } from './prelude.js';
+import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 
-export const FLOW_STEP_TYPES: StepType[] = ['delay', 'digest', 'throttle', 'custom', 'http_request'];
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-const passOver = (type: StepType): StepHandler => ({
+// --- delay ---------------------------------------------------------------------------------------
+
+interface DelayState {
+  until?: number;
+  durationMs?: number;
+}
+
+const delay: StepHandler = {
   run(ctx) {
+    const state = ctx.job.state as DelayState;
+    const now = ctx.clock.now();
+    if (num(state.until) !== undefined) {
+      if (now < state.until!) return { status: 'delayed', until: state.until! };
+      ctx.setOutput({ duration: state.durationMs ?? 0 });
+      ctx.detail({ status: 'Success', detail: `Delay finished: waited ${durationText(state.durationMs ?? 0)}`, source: 'Internal' });
+      return { status: 'completed' };
+    }
+    const pre = prelude(ctx);
+    if (pre) return pre;
+    const controls = ctx.step.controls as DelayControlsInput;
+    const decision = delayUntil(controls, ctx.scope(), now);
+    if (!decision.ok) {
+      const dynamic = controls.type === 'dynamic' || controls.type === 'scheduled';
+      return { status: 'failed', error: `Delay: ${decision.error}`, source: dynamic ? 'Payload' : 'Internal' };
+    }
+    ctx.setState({ ...ctx.job.state, until: decision.until, durationMs: decision.durationMs });
+    if (decision.until <= now) {
+      ctx.setOutput({ duration: 0 });
+      ctx.detail({ status: 'Success', detail: `Step not delayed: the ${decision.type} delay's time ${isoOf(decision.until)} has already passed`, source: 'Payload' });
+      return { status: 'completed' };
+    }
+    const how = decision.type === 'timed' ? `, next time of cron "${controls.cron}"` : decision.type === 'dynamic' ? `, from ${controls.dynamicKey ?? controls.delayPath}` : '';
+    ctx.detail({ status: 'Pending', detail: `Step delayed until ${isoOf(decision.until)} (${durationText(decision.durationMs)}${how})`, source: 'Internal' });
+    return { status: 'delayed', until: decision.until };
+  },
+};
+
+// --- digest --------------------------------------------------------------------------------------
+
+interface DigestState {
+  /** Set on the group's first job while it collects events. */
+  collectingUntil?: number;
+  /** Set on a job merged into another one's digest: that job's id. */
+  mergedInto?: string;
+}
+
+function ownEvent(ctx: StepContext): DigestEvent {
+  return { id: ctx.notification.id, time: ctx.notification.createdAt, payload: ctx.notification.doc.payload };
+}
+
+/** The window has ended: this job's event and every event merged into it, as `steps.<id>`. */
+function closeDigest(ctx: StepContext): StepResult {
+  const merged = ctx.job.groupKey ? ctx.store.jobs.digestFollowers(ctx.job.groupKey, ctx.job.id) : [];
+  const events: DigestEvent[] = [ownEvent(ctx), ...merged.map((m) => ({ id: m.notificationId, time: m.createdAt, payload: m.payload }))];
+  const output = digestOutput(events);
+  ctx.setOutput(output as unknown as JsonObject);
+  ctx.detail({
+    status: 'Success',
+    detail: `Digest complete: ${output.eventCount} event${output.eventCount === 1 ? '' : 's'} collected (this one and ${merged.length} merged), handed to the next step`,
+    source: 'Internal',
+    raw: JSON.stringify({ events: output.events.map((e) => e.id) }),
+  });
+  return { status: 'completed' };
+}
+
+const digest: StepHandler = {
+  run(ctx) {
+    const state = ctx.job.state as DigestState;
+    const now = ctx.clock.now();
+    const until = num(state.collectingUntil);
+    if (until !== undefined) return now < until ? { status: 'delayed', until } : closeDigest(ctx);
+    const pre = prelude(ctx);
+    if (pre) return pre;
+    const controls = ctx.step.controls as DigestControlsInput;
+    const key = digestKeyValue(controls, ctx.scope());
+    if (!key.ok) return { status: 'failed', error: `Digest: ${key.error}`, source: 'Payload' };
+    const keyText = controls.digestKey ? ` for digest key ${controls.digestKey} = ${JSON.stringify(key.value)}${key.missing ? ' (no value in this event)' : ''}` : '';
+    const group = digestGroupKey({ workflowId: ctx.workflow._id, stepId: ctx.step.stepId, subscriberId: ctx.subscriber._id!, keyValue: key.value });
+    const { jobs } = ctx.store;
+    const open = jobs.openDigest(group, ctx.job.id);
+    if (open) {
+      jobs.setGroup(ctx.job.id, group);
+      ctx.setState({ ...ctx.job.state, mergedInto: open.id });
+      ctx.store.activity.setDigested(ctx.notification.id, open.notificationId);
+      ctx.detail({
+        status: 'Success',
+        detail: `Step digested: merged into the digest of notification ${open.notificationId}${keyText}, sent when its window closes at ${isoOf(open.runAt)}`,
+        source: 'Internal',
+      });
+      return { status: 'merged', rest: { status: 'merged', detail: `Step not run: this event was merged into the digest of notification ${open.notificationId}` } };
+    }
+    const window = digestWindow({
+      controls,
+      now,
+      lastEventAt: jobs.lastGroupEventAt(group, ctx.job.id),
+      timezone: typeof ctx.subscriber.timezone === 'string' ? ctx.subscriber.timezone : null,
+    });
+    if (!window.ok) return { status: 'failed', error: `Digest: ${window.error}` };
+    jobs.setGroup(ctx.job.id, group);
+    if (window.mode === 'immediate') {
+      const look = controls.lookBackWindow;
+      ctx.setOutput(digestOutput([ownEvent(ctx)]) as unknown as JsonObject);
+      ctx.detail({
+        status: 'Success',
+        detail: `Step digested: no earlier event${keyText} within the look-back window of ${look?.amount} ${look?.unit}, so this one goes on at once`,
+        source: 'Internal',
+      });
+      return { status: 'completed' };
+    }
+    ctx.setState({ ...ctx.job.state, collectingUntil: window.until });
+    const how = window.type === 'timed' ? `next time of cron "${controls.cron}"` : window.type === 'backoff' ? 'backoff: an event arrived within the look-back window' : `${controls.amount} ${controls.unit}`;
+    ctx.detail({ status: 'Pending', detail: `Step digested: collecting events${keyText} until ${isoOf(window.until)} (${how})`, source: 'Internal' });
+    return { status: 'delayed', until: window.until };
+  },
+};
+
+// --- throttle ------------------------------------------------------------------------------------
+
+const throttle: StepHandler = {
+  run(ctx) {
+    const pre = prelude(ctx);
+    if (pre) return pre;
+    const controls = ctx.step.controls as ThrottleControlsInput;
+    const scope = ctx.scope();
+    const group = throttleGroupKey({ workflowId: ctx.workflow._id, stepId: ctx.step.stepId, subscriberId: ctx.subscriber._id!, controls, scope });
+    if (!group.ok) return { status: 'failed', error: `Throttle: ${group.error}`, source: 'Payload' };
+    const now = ctx.clock.now();
+    const threshold = controls.threshold ?? 1;
+    // The newest `threshold` executions decide; a few more make the count in the detail exact.
+    const history = ctx.store.jobs.throttleHistory(group.key, threshold + 100);
+    const decision = throttleDecision(history, now, controls, scope);
+    if (!decision.ok) return { status: 'failed', error: `Throttle: ${decision.error}`, source: controls.type === 'dynamic' ? 'Payload' : 'Internal' };
+    const window = `the window since ${isoOf(decision.windowStart)}`;
+    const key = controls.throttleKey ? ` (throttle key ${controls.throttleKey})` : '';
+    if (decision.allow) {
+      ctx.store.jobs.setGroup(ctx.job.id, group.key, now);
+      ctx.detail({ status: 'Success', detail: `Throttle passed: execution ${decision.count + 1} of at most ${threshold} in ${window}${key}`, source: 'Internal' });
+      return { status: 'completed' };
+    }
+    const reset = decision.resetAt !== null ? `; the next one may pass after ${isoOf(decision.resetAt)}` : '';
     ctx.detail({
       status: 'Warning',
-      detail: `Step type ${type} is not yet run by the local service; continuing with the next step`,
+      detail: `Throttled: ${decision.count} executions already in ${window}${key}, threshold ${threshold}${reset}; the following steps are not sent`,
       source: 'Internal',
     });
+    return { status: 'completed', rest: { status: 'skipped', detail: `Step skipped: throttled by step '${ctx.step.stepId}' (threshold ${threshold} reached)` } };
+  },
+};
+
+// --- custom --------------------------------------------------------------------------------------
+
+const custom: StepHandler = {
+  run(ctx) {
+    const pre = prelude(ctx);
+    if (pre) return pre;
+    const out = renderCustomOutput(ctx.step.controls, ctx.scope());
+    if (!out.ok) return { status: 'failed', error: templateErrorsText(out.errors), source: 'Payload' };
+    ctx.setOutput(out.output as JsonObject);
+    ctx.detail({ status: 'Success', detail: `Custom step output: ${jsonText(out.output, 200)}`, source: 'Internal', raw: JSON.stringify(out.output) });
     return { status: 'completed' };
   },
-});
+};
 
-export function registerFlowPlaceholders(registry: StepRegistry): StepRegistry {
-  for (const type of FLOW_STEP_TYPES) registry.register(type, passOver(type));
-  return registry;
+export function registerFlowHandlers(registry: StepRegistry): StepRegistry {
+  return registry.register('delay', delay).register('digest', digest).register('throttle', throttle).register('custom', custom);
 }

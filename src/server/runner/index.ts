@@ -1,11 +1,11 @@
-// The runner with the step handlers this version of the local service has. The workflow engine
-// registers its own handlers over the flow-control placeholders (StepRegistry.register replaces).
+// The runner with the workflow engine's step handlers: every step kind of the spec.
 import { registerChannelHandlers } from './channels.js';
-import { registerFlowPlaceholders } from './flow.js';
+import { registerFlowHandlers } from './flow.js';
+import { httpRequestHandler } from './http-request.js';
 import { StepRegistry } from './types.js';
 
 export function defaultRegistry(): StepRegistry {
-  return registerChannelHandlers(registerFlowPlaceholders(new StepRegistry()));
+  return registerFlowHandlers(registerChannelHandlers(new StepRegistry())).register('http_request', httpRequestHandler);
 }
 
 export { JobRunner, type RunnerOptions } from './runner.js';

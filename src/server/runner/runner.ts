@@ -1,22 +1,22 @@
 // The job runner: runs due jobs through the step handler of their type, one transaction per job
 // outcome, and sleeps on the Clock until the next delayed job is due. State lives only in the jobs
 // table, so a restarted process picks up every job that had not finished (including ones that were
-// running when it died).
+// running when it died, and delays and digests that came due while it was down).
 import type { JsonObject } from '../../api/schemas/common.js';
-import type { Subscriber } from '../../api/schemas/resources.js';
+import type { Integration } from '../../api/schemas/resources.js';
+import type { TemplateScope } from '../engine/index.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/index.js';
-import type { NotificationRecord } from '../store/activity.js';
 import type { DetailInput, JobRecord } from '../store/jobs.js';
-import type { StoredWorkflow } from '../store/workflows.js';
+import { workflowRuntime } from '../workflow/runtime.js';
 import { queueJob } from './queue.js';
-import type { ControlRenderer, RunnerSettings, StepContext, StepRegistry, StepResult, TemplateVariables } from './types.js';
+import { jobScope } from './scope.js';
+import type { RestOutcome, RunnerSettings, StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 
 export interface RunnerOptions {
   store: Store;
   clock: Clock;
   registry: StepRegistry;
-  render?: ControlRenderer;
   /** Jobs handled at once; sync handlers finish in one go, async ones overlap up to this many. */
   concurrency?: number;
   settings?: Partial<RunnerSettings>;
@@ -44,7 +44,7 @@ export class JobRunner {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.store.jobs.requeueRunning();
+    this.store.tx(() => this.store.jobs.requeueRunning());
     this.kick();
   }
 
@@ -96,47 +96,66 @@ export class JobRunner {
     const free = this.concurrency - this.inflight.size;
     if (free > 0) {
       const due = this.store.jobs.dueJobs(this.clock.now(), free + this.inflight.size).filter((j) => !this.inflight.has(j.id));
-      const batch = due.slice(0, free);
+      const sync: Prepared[] = [];
+      for (const job of due.slice(0, free)) {
+        const prepared = this.prepare(job);
+        if (prepared.async) {
+          const p = this.process(prepared).finally(() => {
+            this.inflight.delete(job.id);
+            this.kick();
+          });
+          this.inflight.set(job.id, p);
+        } else {
+          sync.push(prepared);
+        }
+      }
       // Jobs whose handler is synchronous run together in one transaction (each in its own
       // savepoint): one commit for the batch instead of one per job is what keeps a file store fast.
-      const sync = batch.filter((j) => !this.opts.registry.get(j.type)?.prepare);
       if (sync.length > 0) {
         this.store.tx(() => {
-          for (const job of sync) this.runSync(job);
+          for (const p of sync) this.runSync(p);
         });
         this.kick();
-      }
-      for (const job of batch) {
-        if (sync.includes(job)) continue;
-        const p = this.process(job).finally(() => {
-          this.inflight.delete(job.id);
-          this.kick();
-        });
-        this.inflight.set(job.id, p);
       }
     }
     if (this.inflight.size === 0 && !this.scheduled) this.armTimer();
   }
 
-  private runSync(job: JobRecord): void {
-    const ctx = this.context(job);
-    if (typeof ctx === 'string') return this.settle(job, undefined, { status: 'failed', error: ctx });
+  /** The job's context and handler, and whether it goes through the asynchronous path. */
+  private prepare(job: JobRecord): Prepared {
+    const built = this.context(job);
+    if (typeof built === 'string') return { job, built: undefined, error: built, async: false };
     const handler = this.opts.registry.get(job.type);
+    if (!handler) return { job, built, error: `No handler for step type ${job.type}`, async: false };
+    let async = false;
     try {
-      this.store.tx(() => {
-        const result: StepResult = handler ? handler.run(ctx.ctx, undefined) : { status: 'failed', error: `No handler for step type ${job.type}` };
-        this.settle(job, ctx, result);
-      });
+      async = handler.prepare !== undefined && (handler.needsPrepare ? handler.needsPrepare(built.ctx) : true);
     } catch (e) {
-      this.fail(job, ctx, e);
+      return { job, built, handler, thrown: e, async: false };
+    }
+    return { job, built, handler, async };
+  }
+
+  private runSync(p: Prepared): void {
+    const { job, built, handler } = p;
+    if (!built || !handler || p.error !== undefined) {
+      return this.settle(job, built, { status: 'failed', error: p.error ?? 'The job cannot run' });
+    }
+    if (p.thrown !== undefined) return this.fail(job, built, p.thrown);
+    try {
+      this.store.tx(() => this.settle(job, built, handler.run(built.ctx, undefined)));
+    } catch (e) {
+      this.fail(job, built, e);
     }
   }
 
-  /** The handler threw: its writes were rolled back, and so are the details it had added. */
-  private fail(job: JobRecord, ctx: Built, e: unknown): void {
+  /** The handler threw: its writes were rolled back, and so are the details and output it had set. */
+  private fail(job: JobRecord, built: Built, e: unknown): void {
     this.opts.onError?.(e, job);
-    ctx.details.length = 0;
-    this.settle(job, ctx, { status: 'failed', error: `Step failed: ${(e as Error)?.message ?? String(e)}` });
+    built.details.length = 0;
+    built.output = undefined;
+    built.state = undefined;
+    this.settle(job, built, { status: 'failed', error: `Step failed: ${(e as Error)?.message ?? String(e)}` });
   }
 
   /** Sleep until the earliest queued or delayed job is due. */
@@ -148,47 +167,56 @@ export class JobRunner {
     this.cancelTimer = this.clock.setTimer(() => this.kick(), next - this.clock.now());
   }
 
-  /** A job whose handler has an asynchronous prepare phase. */
-  private async process(job: JobRecord): Promise<void> {
-    const ctx = this.context(job);
-    if (typeof ctx === 'string') {
-      this.store.tx(() => this.settle(job, undefined, { status: 'failed', error: ctx }));
-      return;
-    }
-    const handler = this.opts.registry.get(job.type)!;
+  /** A job whose handler has an asynchronous prepare phase (network calls outside any transaction). */
+  private async process(p: Prepared): Promise<void> {
+    const { job } = p;
+    const built = p.built!;
+    const handler = p.handler!;
     let prepared: unknown;
     try {
-      this.store.jobs.updateJob(job.id, { status: 'running' });
-      prepared = await handler.prepare!(ctx.ctx);
+      this.store.tx(() => {
+        this.store.jobs.updateJob(job.id, { status: 'running' });
+        this.store.jobs.addDetail(job, { status: 'Pending', detail: 'Step running', source: 'Internal' });
+      });
+      prepared = await handler.prepare!(built.ctx);
     } catch (e) {
-      if (this.store.db.open) this.store.tx(() => this.fail(job, ctx, e));
+      if (this.store.db.open) this.store.tx(() => this.fail(job, built, e));
       return;
     }
     if (!this.store.db.open) return;
     this.store.tx(() => {
       try {
-        this.store.tx(() => this.settle(job, ctx, handler.run(ctx.ctx, prepared)));
+        this.store.tx(() => this.settle(job, built, handler.run(built.ctx, prepared)));
       } catch (e) {
-        this.fail(job, ctx, e);
+        this.fail(job, built, e);
       }
     });
   }
 
-  private settle(job: JobRecord, ctx: Built | undefined, result: StepResult): void {
+  private settle(job: JobRecord, built: Built | undefined, result: StepResult): void {
     const jobs = this.store.jobs;
-    for (const d of ctx?.details ?? []) jobs.addDetail(job, d);
-    const common = { providerId: ctx?.providerId, state: ctx?.state };
+    for (const d of built?.details ?? []) jobs.addDetail(job, d);
+    let state: JsonObject | undefined = built?.state;
+    if (built?.output !== undefined) state = { ...(state ?? job.state), output: built.output };
+    const common = { providerId: built?.providerId, state };
     switch (result.status) {
       case 'completed':
       case 'skipped':
         jobs.updateJob(job.id, { status: result.status, ...common });
-        this.queueNext(job);
+        if (result.status === 'completed' && result.rest) this.endRest(job, result.rest);
+        else this.queueNext(job);
         break;
       case 'failed': {
-        jobs.addDetail(job, { status: 'Failed', detail: result.error, source: 'Internal', providerId: ctx?.providerId });
+        jobs.addDetail(job, {
+          status: 'Failed',
+          detail: result.error,
+          source: result.source ?? 'Internal',
+          providerId: built?.providerId,
+          raw: result.raw,
+        });
         jobs.updateJob(job.id, { status: 'failed', ...common });
-        const stop = (job.step as { shouldStopOnFail?: boolean }).shouldStopOnFail === true;
-        if (stop) this.endRest(job, 'canceled');
+        const stop = result.stop === true || (job.step as { shouldStopOnFail?: boolean }).shouldStopOnFail === true;
+        if (stop) this.endRest(job, { status: 'canceled', detail: `Step canceled: step '${job.step.stepId}' failed, and its failure stops the workflow` });
         else this.queueNext(job);
         break;
       }
@@ -198,7 +226,7 @@ export class JobRunner {
       case 'merged':
       case 'canceled':
         jobs.updateJob(job.id, { status: result.status, ...common });
-        this.endRest(job, result.status);
+        this.endRest(job, result.rest ?? { status: result.status, detail: `Step ${result.status}: step '${job.step.stepId}' ended this event's run` });
         break;
     }
     this.store.activity.touchNotification(job.notificationId);
@@ -209,9 +237,10 @@ export class JobRunner {
     if (next) queueJob(this.store, next, this.clock.now());
   }
 
-  private endRest(job: JobRecord, status: 'canceled' | 'merged'): void {
+  private endRest(job: JobRecord, rest: RestOutcome): void {
     for (const j of this.store.jobs.pendingAfter(job.notificationId, job.stepIndex)) {
-      this.store.jobs.updateJob(j.id, { status });
+      this.store.jobs.addDetail(j, { status: 'Warning', detail: rest.detail, source: 'Internal' });
+      this.store.jobs.updateJob(j.id, { status: rest.status });
     }
   }
 
@@ -223,23 +252,33 @@ export class JobRunner {
     const workflow = store.workflows.findById(job.workflowId);
     const environment = store.environments.findById(job.envId);
     if (!notification || !subscriber || !workflow || !environment) return 'The event, subscriber or workflow of this job no longer exists';
-    const built: Built = { details: [], providerId: undefined, state: undefined, ctx: undefined as unknown as StepContext };
-    let vars: TemplateVariables | undefined;
-    const variables = (): TemplateVariables => (vars ??= templateVariables(store, notification, subscriber, workflow));
-    const render = this.opts.render;
+    const runtime = workflowRuntime(workflow);
+    const step = runtime.steps[job.stepIndex];
+    if (!step || step.type !== job.type) return `The workflow no longer has this ${job.type} step at position ${job.stepIndex + 1}`;
+    const built: Built = { details: [], providerId: undefined, state: undefined, output: undefined, ctx: undefined as unknown as StepContext };
+    let scope: Required<TemplateScope> | undefined;
+    let integrations: readonly Integration[] | undefined;
+    const memos = new Map<string, unknown>();
     built.ctx = {
       job,
       notification,
       subscriber,
       workflow,
+      runtime,
+      step,
       environment,
       store,
       clock,
       settings: this.settings,
-      variables,
-      controls: () => (render ? render(job.step.controlValues, variables(), job.step) : job.step.controlValues),
+      scope: () => (scope ??= jobScope(store, notification, subscriber, job, step.readsSteps)),
+      integrations: () => (integrations ??= store.integrations.ofEnvironment(environment.id)),
+      memo: <T>(key: string, fn: () => T): T => {
+        if (!memos.has(key)) memos.set(key, fn());
+        return memos.get(key) as T;
+      },
       detail: (d) => built.details.push(d),
       setState: (s) => (built.state = s),
+      setOutput: (o) => (built.output = o),
       setProviderId: (p) => (built.providerId = p),
     };
     return built;
@@ -251,21 +290,16 @@ interface Built {
   details: DetailInput[];
   providerId: string | undefined;
   state: JsonObject | undefined;
+  output: JsonObject | undefined;
 }
 
-function templateVariables(store: Store, n: NotificationRecord, subscriber: Subscriber, wf: StoredWorkflow): TemplateVariables {
-  const context: TemplateVariables['context'] = {};
-  for (const key of n.doc.contextKeys) {
-    const i = key.indexOf(':');
-    const type = key.slice(0, i);
-    const id = key.slice(i + 1);
-    context[type] = { id, data: store.contexts.find(n.envId, type, id)?.data ?? {} };
-  }
-  return {
-    subscriber,
-    payload: n.doc.payload,
-    context,
-    workflow: { workflowId: wf.workflowId, name: wf.name, tags: wf.tags, severity: wf.severity },
-    steps: {},
-  };
+interface Prepared {
+  job: JobRecord;
+  built: Built | undefined;
+  handler?: StepHandler;
+  /** The job cannot run: it fails with this. */
+  error?: string;
+  /** needsPrepare threw: the job fails as if run had. */
+  thrown?: unknown;
+  async: boolean;
 }

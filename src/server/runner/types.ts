@@ -1,61 +1,75 @@
 // The contract between the job runner and the step handlers. The runner owns scheduling, persistence
-// and crash recovery; a handler owns what one step type does. The workflow engine plugs in its
-// delay/digest/throttle/custom/http_request handlers and its template renderer through these types.
+// and crash recovery; a handler owns what one step type does. The workflow engine's handlers (channels,
+// flow control, http_request) read the step through `ctx.step` and the Liquid scope through `ctx.scope()`.
 import type { JsonObject } from '../../api/schemas/common.js';
-import type { StepType } from '../../api/schemas/enums.js';
-import type { Subscriber } from '../../api/schemas/resources.js';
+import type { ExecutionDetailSource, StepType } from '../../api/schemas/enums.js';
+import type { Integration, Subscriber } from '../../api/schemas/resources.js';
+import type { TemplateScope } from '../engine/index.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/index.js';
 import type { NotificationRecord } from '../store/activity.js';
 import type { DetailInput, JobRecord } from '../store/jobs.js';
 import type { Environment } from '../store/environments.js';
-import type { StoredStep, StoredWorkflow } from '../store/workflows.js';
-
-/** What templates can refer to: `{{ subscriber.firstName }}`, `{{ payload.x }}`, `{{ context.tenant.id }}`, ... */
-export interface TemplateVariables {
-  subscriber: Subscriber;
-  payload: JsonObject;
-  context: Record<string, { id: string; data: JsonObject }>;
-  workflow: { workflowId: string; name: string; tags: string[]; severity: string };
-  /** Outputs of earlier steps of the same run, by stepId (filled by the engine's handlers). */
-  steps: Record<string, unknown>;
-}
-
-/** Turns a step's stored control values into the values used for one delivery. */
-export type ControlRenderer = (controls: JsonObject, variables: TemplateVariables, step: StoredStep) => JsonObject;
+import type { StoredWorkflow } from '../store/workflows.js';
+import type { StepRuntime, WorkflowRuntime } from '../workflow/runtime.js';
 
 export interface StepContext {
   readonly job: JobRecord;
   readonly notification: NotificationRecord;
   readonly subscriber: Subscriber;
   readonly workflow: StoredWorkflow;
+  /** The engine's view of the workflow (definition, per-step controls and issues), cached per version. */
+  readonly runtime: WorkflowRuntime;
+  /** This job's step: controls with defaults, filters, control issues. */
+  readonly step: StepRuntime;
   readonly environment: Environment;
   readonly store: Store;
   readonly clock: Clock;
   readonly settings: RunnerSettings;
-  variables(): TemplateVariables;
-  /** The step's control values through the renderer (as stored, when no renderer is plugged in). */
-  controls(): JsonObject;
+  /** `{subscriber, payload, actor, tenant, context, steps, env}`, built on first use. */
+  scope(): Required<TemplateScope>;
+  /** The environment's integrations (active or not). */
+  integrations(): readonly Integration[];
+  /** Computes once per job attempt: lets needsPrepare, prepare and run share a plan. */
+  memo<T>(key: string, fn: () => T): T;
   /** Adds an execution detail; it is written with the job's outcome, in the same transaction. */
   detail(d: DetailInput): void;
   /** State kept on the job between runs (a delayed job is run again with it). */
   setState(state: JsonObject): void;
+  /** What later steps read as `steps.<stepId>`; written with the job's outcome. */
+  setOutput(output: JsonObject): void;
   /** The provider the job delivered through, shown on the job. */
   setProviderId(providerId: string): void;
 }
 
+/** What happens to the notification's remaining (pending) steps when a step ends without them. */
+export interface RestOutcome {
+  status: 'skipped' | 'canceled' | 'merged';
+  /** Execution detail written on each of them, saying why. */
+  detail: string;
+}
+
 export type StepResult =
-  | { status: 'completed' }
+  | { status: 'completed'; rest?: RestOutcome }
   | { status: 'skipped' }
-  /** `error` becomes a Failed execution detail. */
-  | { status: 'failed'; error: string }
+  /**
+   * `error` becomes a Failed execution detail. The workflow goes on with its next step unless `stop`
+   * (or the step's `shouldStopOnFail`): then the remaining steps are canceled.
+   */
+  | { status: 'failed'; error: string; stop?: boolean; source?: ExecutionDetailSource; raw?: string }
   /** Run the handler again at `until` (service time), e.g. a delay that has not elapsed. */
   | { status: 'delayed'; until: number }
   /** Ends this notification's run here; its remaining steps take the same status. */
-  | { status: 'merged' }
-  | { status: 'canceled' };
+  | { status: 'merged'; rest?: RestOutcome }
+  | { status: 'canceled'; rest?: RestOutcome };
 
 export interface StepHandler {
+  /**
+   * Whether this job needs the asynchronous `prepare` (default: whenever the handler has one). A
+   * channel step needs it only when its integration is a webhook provider; answering false keeps the
+   * job in the runner's batched, synchronous path. Must not write to the store.
+   */
+  needsPrepare?(ctx: StepContext): boolean;
   /**
    * Optional asynchronous part (network calls). It must not write to the store: its result is
    * handed to `run`, and the job is re-run from the start if the process dies in between.
@@ -66,7 +80,7 @@ export interface StepHandler {
 }
 
 export interface RunnerSettings {
-  /** `--allow-remote-webhooks`: http_request steps and chat webhooks may call non-loopback hosts. */
+  /** `--allow-remote-webhooks`: http_request steps and webhook providers may call non-loopback hosts. */
   allowRemoteWebhooks: boolean;
 }
 

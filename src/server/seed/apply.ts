@@ -4,7 +4,19 @@
 import { UsageError } from '../../core/errors.js';
 import { upsertSubscriber } from '../recipients.js';
 import type { Environment, Store } from '../store/index.js';
+import { SERVICE_PROVIDER } from '../store/integrations.js';
 import type { SeedContent, SeedFile } from './schema.js';
+
+export const IN_APP_IDENTIFIER = 'svc-in-app';
+
+/**
+ * What every new environment of the service starts with, demo data or not: the service's own in-app
+ * integration, without which in-app steps have nothing to deliver through (MISSING_INTEGRATION).
+ */
+export function addBuiltInIntegrations(store: Store, env: Environment): void {
+  if (store.integrations.findByIdentifier(env.id, IN_APP_IDENTIFIER)) return;
+  store.integrations.create(env, { name: 'In-app', identifier: IN_APP_IDENTIFIER, providerId: SERVICE_PROVIDER, channel: 'in_app', active: true, primary: false });
+}
 
 export function applySeed(store: Store, env: Environment, seed: SeedFile): void {
   store.tx(() => {
@@ -15,7 +27,10 @@ export function applySeed(store: Store, env: Environment, seed: SeedFile): void 
         const owner = store.environments.findByKey(e.apiKey);
         if (owner && owner.id !== target?.id) throw new UsageError(`seed environment '${e.name}': its apiKey is already the key of environment '${owner.name}'`);
       }
-      if (!target) target = store.environments.create(env.orgId, e.name, e.apiKey);
+      if (!target) {
+        target = store.environments.create(env.orgId, e.name, e.apiKey);
+        addBuiltInIntegrations(store, target);
+      }
       else if (e.apiKey !== undefined && e.apiKey !== target.apiKey) store.environments.setKey(target.id, e.apiKey);
       applyContent(store, store.environments.findById(target.id)!, e);
     }

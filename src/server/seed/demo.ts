@@ -1,7 +1,7 @@
-// The demo a new store starts with (unless --empty): four workflows covering every channel, an
-// integration per channel (two for email, so set-primary has something to do), a few subscribers
-// with chat and push credentials, a context, a tenant and a topic. Control values are Liquid
-// templates, as the workflow engine renders them.
+// The demo a new store starts with (unless --empty): four workflows covering every channel and a
+// digest, an integration per channel (two for email, so set-primary has something to do), a few
+// subscribers with chat and push credentials, a context, a tenant and a topic. Control values are
+// Liquid templates the workflow engine renders (the digest's summary loops over its events).
 import { parseSeed } from './load.js';
 import type { SeedFile } from './schema.js';
 
@@ -9,7 +9,6 @@ export function demoSeed(): SeedFile {
   return parseSeed(
     {
       integrations: [
-        { identifier: 'svc-in-app', name: 'In-app', providerId: 'svc', channel: 'in_app', primary: true },
         {
           identifier: 'sendgrid',
           name: 'SendGrid',
@@ -79,8 +78,10 @@ export function demoSeed(): SeedFile {
               type: 'in_app',
               controlValues: {
                 subject: 'Welcome to {{ payload.appName | default: "Acme" }}',
-                body: 'Welcome {{ subscriber.firstName }}!',
+                body: 'Welcome {{ subscriber.firstName | default: "there" }}! Your workspace is ready.',
                 primaryAction: { label: 'Get started', redirect: { url: '/onboarding', target: '_self' } },
+                secondaryAction: { label: 'Read the guide', redirect: { url: 'https://docs.example.com/start', target: '_blank' } },
+                data: { kind: 'welcome' },
               },
             },
             {
@@ -88,8 +89,13 @@ export function demoSeed(): SeedFile {
               name: 'Welcome email',
               type: 'email',
               controlValues: {
-                subject: 'Welcome aboard, {{ subscriber.firstName }}',
-                body: '<p>Hi {{ subscriber.firstName }},</p><p>Thanks for joining {{ payload.appName | default: "Acme" }}.</p>',
+                subject: 'Welcome aboard, {{ subscriber.firstName | default: "friend" }}',
+                body: [
+                  '<p>Hi {{ subscriber.firstName | default: "there" }},</p>',
+                  '<p>Thanks for joining {{ payload.appName | default: "Acme" }}.</p>',
+                  '{% if subscriber.data.plan == "pro" %}<p>Your Pro features are switched on.</p>{% endif %}',
+                  '<p><a href="https://app.example.com/onboarding">Finish setting up</a></p>',
+                ].join(''),
                 editorType: 'html',
               },
             },
@@ -98,17 +104,18 @@ export function demoSeed(): SeedFile {
         {
           workflowId: 'comment-digest',
           name: 'Comment digest',
-          description: 'Collects comments for ten minutes, then posts one in-app summary',
+          description: 'Collects the comments on a post for ten minutes, then posts one in-app summary listing them',
           active: true,
           tags: ['collaboration'],
           steps: [
-            { stepId: 'digest', name: 'Collect comments', type: 'digest', controlValues: { amount: 10, unit: 'minutes' } },
+            { stepId: 'digest', name: 'Collect comments', type: 'digest', controlValues: { amount: 10, unit: 'minutes', digestKey: 'payload.postId' } },
             {
               stepId: 'in-app',
               name: 'Comment summary',
               type: 'in_app',
               controlValues: {
-                body: '{{ steps.digest.eventCount }} new comments on {{ payload.postTitle }}',
+                subject: '{{ steps.digest.eventCount | pluralize: "new comment" }} on {{ payload.postTitle | default: "your post" }}',
+                body: '{% for event in steps.digest.events %}{{ event.payload.author | default: "Someone" }}: {{ event.payload.comment }}\n{% endfor %}',
                 redirect: { url: '{{ payload.postUrl }}' },
               },
             },
@@ -137,7 +144,7 @@ export function demoSeed(): SeedFile {
               stepId: 'chat',
               name: 'Chat alert',
               type: 'chat',
-              controlValues: { body: ':rotating_light: {{ payload.service }} is {{ payload.status | default: "down" }}' },
+              controlValues: { body: ':rotating_light: {{ payload.service | upcase }} is {{ payload.status | default: "down" }}' },
             },
             {
               stepId: 'push',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { JsonObject } from '../../api/schemas/common.js';
 import { Channel, ProviderId } from '../../api/schemas/enums.js';
+import { StepFilter } from '../../api/schemas/resources.js';
 import { CreateContextBody, SubscriberRecipient } from '../../api/schemas/requests.js';
 import { CreateWorkflowBody } from '../../api/schemas/workflow.js';
 
@@ -14,6 +15,8 @@ export const SeedIntegration = z.strictObject({
   active: z.boolean().default(true),
   primary: z.boolean().default(false),
   credentials: JsonObject.optional(),
+  /** Step-filter groups on subscriber and payload: the integration is used only when one matches. */
+  conditions: z.array(StepFilter).optional(),
 });
 
 export const SeedTopic = z.strictObject({

@@ -14,6 +14,8 @@ export interface NotificationDoc {
   contextKeys: string[];
   actorId?: string | undefined;
   tenant?: string | undefined;
+  /** Set when this event was merged into another notification's digest. */
+  digestedNotificationId?: string | undefined;
 }
 
 export interface NotificationRecord {
@@ -126,6 +128,11 @@ export class Activity extends Repo {
   notificationById(id: string): NotificationRecord | undefined {
     const row = this.stmt('SELECT * FROM notifications WHERE id = ?').get(id) as NotificationRow | undefined;
     return row ? toNotification(row) : undefined;
+  }
+
+  /** This event's digest step merged it into `into`'s digest. */
+  setDigested(id: string, into: string): void {
+    this.stmt("UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?), updated_at = ? WHERE id = ?").run(into, this.nowIso(), id);
   }
 
   touchNotification(id: string): void {

@@ -55,6 +55,20 @@ export class Store {
     return new Store(db, clock, created, file);
   }
 
+  /**
+   * Service time of the latest record: the last execution detail or notification written (rowids grow
+   * with every insert). Null for an empty store.
+   */
+  lastActivityAt(): number | null {
+    let latest: number | null = null;
+    for (const table of ['execution_details', 'notifications']) {
+      const row = this.db.prepare(`SELECT created_at AS t FROM ${table} ORDER BY rowid DESC LIMIT 1`).get() as { t: string } | undefined;
+      const t = row ? Date.parse(row.t) : NaN;
+      if (!Number.isNaN(t) && (latest === null || t > latest)) latest = t;
+    }
+    return latest;
+  }
+
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   tx<T>(fn: () => T): T {
     return this.db.transaction(fn)();

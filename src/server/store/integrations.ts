@@ -1,7 +1,7 @@
 // Delivery provider integrations. `primary` matters for email and sms: it is the integration those
 // channels deliver through.
 import type { Channel } from '../../api/schemas/enums.js';
-import type { Integration } from '../../api/schemas/resources.js';
+import type { Integration, StepFilter } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { parseDoc, Repo } from './repo.js';
 
@@ -16,10 +16,28 @@ export interface NewIntegration {
   active: boolean;
   primary: boolean;
   credentials?: Record<string, unknown>;
+  /** The subscribers and payloads this integration delivers for (the engine passes it over otherwise). */
+  conditions?: StepFilter[];
 }
 
 export class Integrations extends Repo {
+  // Every channel job chooses among its environment's integrations; they change only on create and
+  // set-primary, which clear this.
+  private readonly byEnvironment = new Map<string, Integration[]>();
+
+  /** Every integration of the environment (active or not), oldest first; shared: treat as read-only. */
+  ofEnvironment(envId: string): Integration[] {
+    let list = this.byEnvironment.get(envId);
+    if (!list) {
+      const rows = this.stmt('SELECT doc FROM integrations WHERE env_id = ? ORDER BY created_at, id').all(envId) as { doc: string }[];
+      list = rows.map((r) => parseDoc<Integration>(r.doc)).filter((i) => !i.deleted);
+      this.byEnvironment.set(envId, list);
+    }
+    return list;
+  }
+
   create(env: Environment, input: NewIntegration): Integration {
+    this.byEnvironment.clear();
     const now = this.nowIso();
     const doc: Integration = {
       _id: this.newId(),
@@ -35,7 +53,7 @@ export class Integrations extends Repo {
       active: input.active,
       deleted: false,
       primary: input.primary,
-      conditions: [],
+      conditions: input.conditions ?? [],
       createdAt: now,
       updatedAt: now,
     };
@@ -101,6 +119,7 @@ export class Integrations extends Repo {
   }
 
   private save(doc: Integration): void {
+    this.byEnvironment.clear();
     this.stmt('UPDATE integrations SET active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
       +doc.active,
       +doc.primary,

@@ -18,9 +18,11 @@ export interface JobRecord {
   /** Service-time milliseconds at which a queued or delayed job is due. */
   runAt: number;
   providerId: string | null;
-  /** Free-form state a step handler keeps between runs of the same job. */
+  /** Free-form state a step handler keeps between runs of the same job; `output` is `steps.<id>`. */
   state: JsonObject;
   step: StoredStep;
+  /** The digest or throttle group the job counts in (see migrations.ts), else null. */
+  groupKey: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -58,6 +60,7 @@ interface JobRow {
   provider_id: string | null;
   state: string;
   doc: string;
+  group_key: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -76,6 +79,7 @@ const toJob = (r: JobRow): JobRecord => ({
   providerId: r.provider_id,
   state: parseDoc<JsonObject>(r.state),
   step: parseDoc<{ step: StoredStep }>(r.doc).step,
+  groupKey: r.group_key ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -85,9 +89,9 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class Jobs extends Repo {
   // --- jobs --------------------------------------------------------------------------------------
 
-  createJob(j: Omit<JobRecord, 'id' | 'createdAt' | 'updatedAt'>): JobRecord {
+  createJob(j: Omit<JobRecord, 'id' | 'createdAt' | 'updatedAt' | 'groupKey'>): JobRecord {
     const now = this.nowIso();
-    const rec: JobRecord = { ...j, id: this.newId(), createdAt: now, updatedAt: now };
+    const rec: JobRecord = { ...j, id: this.newId(), groupKey: null, createdAt: now, updatedAt: now };
     this.stmt(
       `INSERT INTO jobs (id, env_id, org_id, notification_id, subscriber_id, workflow_id, step_index, type, status, run_at,
        provider_id, state, doc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -137,9 +141,61 @@ export class Jobs extends Repo {
     return row.t ?? undefined;
   }
 
-  /** Jobs that were running when the process died run again. */
+  /** Jobs that were running when the process died run again, and their timeline says why. */
   requeueRunning(): number {
+    const rows = this.stmt("SELECT id, notification_id FROM jobs WHERE status = 'running'").all() as { id: string; notification_id: string }[];
+    for (const r of rows) {
+      this.addDetail({ id: r.id, notificationId: r.notification_id }, {
+        status: 'Pending',
+        detail: 'Step queued again: the service stopped while it was running',
+      });
+    }
     return this.stmt("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run().changes;
+  }
+
+  /** Replaces the step's output (`steps.<id>` of later steps) in the job's state. */
+  setOutput(id: string, output: JsonObject): void {
+    this.stmt("UPDATE jobs SET state = json_set(state, '$.output', json(?)) WHERE id = ?").run(JSON.stringify(output), id);
+  }
+
+  // --- digest and throttle groups ------------------------------------------------------------------
+
+  /** Puts the job in a group; `at` (service ms) is when it counts, for throttle windows. */
+  setGroup(id: string, groupKey: string, at?: number): void {
+    this.stmt('UPDATE jobs SET group_key = ?, run_at = coalesce(?, run_at) WHERE id = ?').run(groupKey, at ?? null, id);
+  }
+
+  /** The digest of this group still collecting events (a delayed digest job), if any. */
+  openDigest(groupKey: string, exceptId: string): JobRecord | undefined {
+    const row = this.stmt(
+      "SELECT * FROM jobs WHERE group_key = ? AND status = 'delayed' AND type = 'digest' AND id != ? ORDER BY created_at, id LIMIT 1",
+    ).get(groupKey, exceptId) as JobRow | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  /** When the group's latest event before this one arrived (its job's creation), for backoff digests. */
+  lastGroupEventAt(groupKey: string, exceptId: string): number | null {
+    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key = ? AND id != ?').get(groupKey, exceptId) as { t: string | null };
+    return row.t === null ? null : Date.parse(row.t);
+  }
+
+  /** The events merged into a digest: each merged job's notification, its creation time and payload. */
+  digestFollowers(groupKey: string, leaderId: string): { notificationId: string; createdAt: string; payload: JsonObject }[] {
+    const rows = this.stmt(
+      `SELECT n.id AS notificationId, n.created_at AS createdAt, json_extract(n.doc, '$.payload') AS payload
+       FROM jobs j JOIN notifications n ON n.id = j.notification_id
+       WHERE j.group_key = ? AND j.status = 'merged' AND json_extract(j.state, '$.mergedInto') = ?
+       ORDER BY n.created_at, n.id`,
+    ).all(groupKey, leaderId) as { notificationId: string; createdAt: string; payload: string | null }[];
+    return rows.map((r) => ({ notificationId: r.notificationId, createdAt: r.createdAt, payload: r.payload ? parseDoc<JsonObject>(r.payload) : {} }));
+  }
+
+  /** The times (service ms, newest first) of the executions a throttle group has let through. */
+  throttleHistory(groupKey: string, limit: number): number[] {
+    const rows = this.stmt("SELECT run_at FROM jobs WHERE group_key = ? AND status = 'completed' ORDER BY run_at DESC LIMIT ?").all(groupKey, limit) as {
+      run_at: number;
+    }[];
+    return rows.map((r) => r.run_at);
   }
 
   updateJob(

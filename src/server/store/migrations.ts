@@ -99,6 +99,12 @@ export const MIGRATIONS: readonly string[] = [
     status INTEGER, body TEXT, expires_at INTEGER NOT NULL, PRIMARY KEY (org_id, key)
   );
   `,
+  // The workflow engine: digest and throttle steps find the other executions of their group (the
+  // open digest of a subscriber and key, the executions a throttle window counts) by `group_key`.
+  `
+  ALTER TABLE jobs ADD COLUMN group_key TEXT;
+  CREATE INDEX jobs_group ON jobs (group_key, status) WHERE group_key IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,9 +1,11 @@
 // Workflows as created through POST /v2/workflows (or the seed): the steps are kept exactly as given
-// (stepId, name, type, controlValues) with a database id each, because the workflow engine renders
-// those control values when the steps run.
+// (stepId, name, type, controlValues, filters) with a database id each, because the workflow engine
+// renders those control values when the steps run. Slugs are the engine's (`<name>_wf_<base62 id>`),
+// so the slug a workflow response shows is one GET /v2/workflows/{slug} finds.
 import type { SEVERITIES, StepType } from '../../api/schemas/enums.js';
 import type { JsonObject } from '../../api/schemas/common.js';
-import { shortId } from '../ids.js';
+import type { StepFilter } from '../../api/schemas/resources.js';
+import { stepSlug, workflowSlug } from '../engine/index.js';
 import type { Environment } from './environments.js';
 import { parseDoc, Repo } from './repo.js';
 
@@ -16,6 +18,8 @@ export interface StoredStep {
   name: string;
   type: StepType;
   controlValues: JsonObject;
+  /** Legacy step conditions: the step runs only for subscribers and payloads they match. */
+  filters?: StepFilter[] | undefined;
 }
 
 export interface WorkflowPreferences {
@@ -58,7 +62,13 @@ export interface NewWorkflow {
   preferences?: { user?: WorkflowPreferences | null | undefined; workflow?: WorkflowPreferences | undefined } | undefined;
   severity?: Severity | undefined;
   critical?: boolean | undefined;
-  steps: { stepId?: string | undefined; name: string; type: StepType; controlValues?: JsonObject | undefined }[];
+  steps: {
+    stepId?: string | undefined;
+    name: string;
+    type: StepType;
+    controlValues?: JsonObject | undefined;
+    filters?: StepFilter[] | undefined;
+  }[];
 }
 
 export const DEFAULT_PREFERENCES: WorkflowPreferences = {
@@ -76,15 +86,24 @@ export function slugify(name: string): string {
 }
 
 export class Workflows extends Repo {
+  // Every job of every trigger reads its workflow: parsed documents are kept by database id. Only
+  // create() writes documents (there is no update route yet); a future update must call forget().
+  private readonly parsed = new Map<string, StoredWorkflow>();
+
+  forget(id: string): void {
+    this.parsed.delete(id);
+  }
+
   create(env: Environment, input: NewWorkflow): StoredWorkflow {
     const now = this.nowIso();
     const id = this.newId();
+    this.forget(id);
     const doc: StoredWorkflow = {
       _id: id,
       _environmentId: env.id,
       _organizationId: env.orgId,
       workflowId: input.workflowId,
-      slug: `${input.workflowId}_wf_${shortId(12)}`,
+      slug: workflowSlug(input.name, id),
       name: input.name,
       description: input.description,
       tags: input.tags ?? [],
@@ -97,14 +116,18 @@ export class Workflows extends Repo {
       preferences: { user: input.preferences?.user ?? null, default: input.preferences?.workflow ?? DEFAULT_PREFERENCES },
       severity: input.severity ?? 'none',
       critical: input.critical ?? false,
-      steps: uniqueStepIds(input.steps).map((s) => ({
-        _id: this.newId(),
-        stepId: s.stepId,
-        slug: `${s.stepId}_st_${shortId(12)}`,
-        name: s.name,
-        type: s.type,
-        controlValues: s.controlValues ?? {},
-      })),
+      steps: uniqueStepIds(input.steps).map((s) => {
+        const stepDbId = this.newId();
+        return {
+          _id: stepDbId,
+          stepId: s.stepId,
+          slug: stepSlug(s.name, stepDbId),
+          name: s.name,
+          type: s.type,
+          controlValues: s.controlValues ?? {},
+          ...(s.filters !== undefined && s.filters.length > 0 && { filters: s.filters }),
+        };
+      }),
       createdAt: now,
       updatedAt: now,
       lastTriggeredAt: null,
@@ -132,9 +155,16 @@ export class Workflows extends Repo {
     return row ? parseDoc<StoredWorkflow>(row.doc) : undefined;
   }
 
+  /** The stored document, shared between callers: treat it as read-only. */
   findById(id: string): StoredWorkflow | undefined {
+    const cached = this.parsed.get(id);
+    if (cached) return cached;
     const row = this.stmt('SELECT doc FROM workflows WHERE id = ?').get(id) as { doc: string } | undefined;
-    return row ? parseDoc<StoredWorkflow>(row.doc) : undefined;
+    if (!row) return undefined;
+    const doc = parseDoc<StoredWorkflow>(row.doc);
+    if (this.parsed.size >= 500) this.parsed.delete(this.parsed.keys().next().value as string);
+    this.parsed.set(id, doc);
+    return doc;
   }
 
   markTriggered(id: string): void {

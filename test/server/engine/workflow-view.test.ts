@@ -73,5 +73,7 @@ describe('preferences', () => {
     expect(channelPreference(smsOff, 'email').enabled).toBe(true);
     expect(channelPreference(workflow(), 'email', { enabled: false })).toMatchObject({ enabled: false });
     expect(channelPreference(workflow({ critical: true }), 'email', { enabled: false })).toEqual({ enabled: true, reason: 'the workflow is critical' });
+    // Critical workflows ignore even the workflow's own channel switches.
+    expect(channelPreference({ ...smsOff, critical: true }, 'sms')).toEqual({ enabled: true, reason: 'the workflow is critical' });
   });
 });

@@ -1,0 +1,65 @@
+// A restart in the middle of a delay: `svc dev` (file store, --time-scale 600) is killed with -9
+// while the delay runs, started again on the same file, and the step after the delay is delivered
+// exactly once.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { svcBin } from '../helpers/bin.js';
+import { startDev, type DevProcess } from '../helpers/dev.js';
+
+const args = ['--time-scale', '600', '--no-save-profile', '--quiet'];
+
+async function svc(dev: DevProcess, cli: string[]) {
+  const r = await svcBin([...cli, '-o', 'json'], { env: { SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey } });
+  expect(r.exitCode, String(r.stderr)).toBe(0);
+  return JSON.parse(String(r.stdout));
+}
+
+describe('svc dev restarted in the middle of a delay', () => {
+  it('resumes the delay from the store and delivers once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-restart-'));
+    const dataFile = join(dir, 'dev.sqlite');
+    const apiKey = 'sk_e2e_restart_delay_key';
+    const workflow = join(dir, 'wf.json');
+    // 30 minutes of service time: 3 s of real time at --time-scale 600.
+    writeFileSync(workflow, JSON.stringify({
+      name: 'Later', workflowId: 'later', active: true,
+      steps: [
+        { name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'minutes' } },
+        { name: 'Note', type: 'in_app', controlValues: { body: 'after the delay, {{ subscriber.firstName }}' } },
+      ],
+    }));
+
+    const first = await startDev({ dataFile, apiKey, args });
+    try {
+      await svc(first, ['workflow', 'create', '--data', `@${workflow}`]);
+      await svc(first, ['trigger', 'later', '--to', 'ada', '--transaction-id', 'restart-1']);
+      const [e] = await svc(first, ['events', 'list', '--transaction-id', 'restart-1']);
+      expect(e.jobs.map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+    } finally {
+      await first.kill9();
+    }
+
+    const second = await startDev({ dataFile, apiKey, args });
+    try {
+      const deadline = Date.now() + 20_000;
+      let jobs: any[] = [];
+      while (Date.now() < deadline) {
+        jobs = (await svc(second, ['events', 'list', '--transaction-id', 'restart-1']))[0].jobs;
+        if (jobs.every((j) => j.status === 'completed')) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(jobs.map((j) => j.status)).toEqual(['completed', 'completed']);
+      const delayDetails = jobs[0].executionDetails.map((d: any) => d.detail);
+      expect(delayDetails.filter((d: string) => d.startsWith('Step delayed until'))).toHaveLength(1);
+      expect(delayDetails.filter((d: string) => d.startsWith('Delay finished'))).toHaveLength(1);
+      // A little longer: nothing runs twice.
+      await new Promise((r) => setTimeout(r, 1000));
+      const messages = await svc(second, ['messages', 'list', '--transaction-id', 'restart-1']);
+      expect(messages.map((m: any) => m.content)).toEqual(['after the delay, Ada']);
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+// Service time: --time-scale runs it faster, and a reopened store never sees it go back.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManualClock, ServiceClock } from '../../src/server/clock.js';
+import { createLocalService } from '../../src/server/index.js';
+import { TEST_KEY } from '../helpers/service.js';
+
+describe('ServiceClock', () => {
+  it('runs `scale` times faster than its base, timers included', () => {
+    const base = new ManualClock(1_000_000);
+    const clock = new ServiceClock(600, base);
+    base.advance(1_000);
+    expect(clock.now()).toBe(1_000_000 + 600_000);
+    let fired = false;
+    clock.setTimer(() => (fired = true), 3_600_000);
+    base.advance(5_999);
+    expect(fired).toBe(false);
+    base.advance(1);
+    expect(fired).toBe(true);
+  });
+
+  it('resumes from a later instant, never an earlier one', () => {
+    const base = new ManualClock(1_000_000);
+    const clock = new ServiceClock(2, base);
+    clock.resumeFrom(500);
+    expect(clock.now()).toBe(1_000_000);
+    clock.resumeFrom(5_000_000);
+    expect(clock.now()).toBe(5_000_000);
+    base.advance(10);
+    expect(clock.now()).toBe(5_000_020);
+    expect(() => new ServiceClock(0)).toThrow(RangeError);
+  });
+
+  it('a store written at a high time scale and reopened at 1× continues from its latest record', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-clock-')), 'store.sqlite');
+    const fast = createLocalService({ data: file, apiKey: TEST_KEY, timeScale: 100_000 });
+    await new Promise((r) => setTimeout(r, 30));
+    const r = await fast.app.inject({
+      method: 'POST',
+      url: '/v1/events/trigger',
+      headers: { authorization: `ApiKey ${TEST_KEY}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'otp', to: 'ada', payload: { code: '1' } }),
+    });
+    expect(r.statusCode).toBe(201);
+    const written = fast.store.lastActivityAt()!;
+    // 30 ms at 100,000× is most of an hour ahead of the wall clock.
+    expect(written - Date.now()).toBeGreaterThan(2_000_000);
+    await fast.close();
+    const again = createLocalService({ data: file, apiKey: TEST_KEY });
+    expect(again.clock.now()).toBeGreaterThanOrEqual(written);
+    await again.close();
+  });
+});
