@@ -27,7 +27,7 @@ function say(text) {
 function svc(args, { show = true, json = false } = {}) {
   const shown = args.map((a) => (/[\s"'{}]/.test(a) ? `'${a}'` : a)).join(' ');
   if (show) process.stdout.write(`${dim('$')} svc ${shown}\n`);
-  const r = spawnSync(process.execPath, [bin, ...args, ...(json ? ['-o', 'json'] : ['-o', 'table'])], {
+  const r = spawnSync(process.execPath, [bin, ...args, ...(json ? ['-o', 'json'] : ['-o', 'table']), ...(show ? [] : ['-q'])], {
     env: { ...baseEnv, SVC_BASE_URL: baseUrl, SVC_API_KEY: apiKey },
     encoding: 'utf8',
   });
@@ -74,6 +74,9 @@ try {
   const messages = JSON.parse(svc(['messages', 'list', '--subscriber', 'demo-user', '--channel', 'in_app', '--transaction-id', txn], { json: true, show: false }));
   svc(['messages', 'list', '--subscriber', 'demo-user', '--transaction-id', txn]);
   if (messages[0]?._id) svc(['messages', 'mark-as', 'demo-user', 'read', messages[0]._id]);
+
+  say('Reading it shows in the activity: the in-app job now ends with "Message read"');
+  svc(['events', 'get', events[0]._id]);
 
   say('Done: stopping the local service');
 } finally {

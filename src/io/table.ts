@@ -144,7 +144,7 @@ function renderTimeline(c: ChalkInstance, n: Rec): string {
     if (details.length === 0) lines.push(`   ${c.dim('no execution details yet')}`);
     for (const d of details as Rec[]) {
       const status = String(d.status ?? '');
-      lines.push(`   ${c.dim(shortTime(d.createdAt, true))}  ${colourStatus(c, status.padEnd(16))}${String(d.detail ?? '')}`);
+      lines.push(`   ${c.dim(shortTime(d.createdAt, true))}  ${colourStatus(c, status.padEnd(17))} ${String(d.detail ?? '')}`);
       if (typeof d.raw === 'string' && d.raw) lines.push(`   ${' '.repeat(14)}${c.dim(shorten(`raw: ${d.raw}`, 110))}`);
     }
     const last = lastDetail(job);
