@@ -4,7 +4,7 @@
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from './undici.js';
 import { ApiError, InterruptedError, NetworkError } from '../core/errors.js';
-import { maskData, maskHeaders, maskUrl } from '../core/mask.js';
+import { maskData, maskHeaders, maskUrl, secretValues } from '../core/mask.js';
 import { formatDuration } from '../core/duration.js';
 import { buildPath, type Operation } from './operations.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
@@ -151,7 +151,9 @@ export class ApiClient {
     const maxAttempts = this.config.retries + 1;
     const random = this.config.random ?? Math.random;
     const trace = this.config.trace;
-    const secrets = this.config.apiKey ? [this.config.apiKey] : [];
+    // The key, and the tokens this request carries: a service may quote them back (a 401 naming the
+    // key, a 422 quoting the rejected token), and nothing it says may print them.
+    const secrets = [...(this.config.apiKey ? [this.config.apiKey] : []), ...secretValues(opts.body)];
     const pathForErrors = opts.path;
 
     for (let attempt = 1; ; attempt++) {
@@ -216,11 +218,12 @@ export class ApiClient {
       if (trace) {
         trace(`< ${status} in ${formatDuration(took)}`);
         for (const [k, v] of Object.entries(maskHeaders(resHeaders, { knownSecrets: secrets }))) trace(`< ${k}: ${v}`);
-        if (text.length) trace(`< ${truncated ? text.slice(0, 200) + ' [invalid JSON]' : traceBody(body, secrets)}`);
+        if (text.length) trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, secrets)}`);
       }
-      // A JSON body that does not parse was cut short on the way: the request may or may not have
-      // been processed, so it is retried like a dropped connection (the idempotency key makes that safe).
-      if (truncated) {
+      // A success whose JSON body does not parse was cut short on the way: the request may or may not
+      // have been processed, so it is retried like a dropped connection (the idempotency key makes that
+      // safe). An error status is already the answer: it is handled by its status, its text kept.
+      if (truncated && status < 400) {
         if (attempt < maxAttempts) {
           await this.backoff(attempt, undefined, 'invalid JSON in the response', random);
           continue;
@@ -236,10 +239,11 @@ export class ApiClient {
       }
       const requestId = resHeaders['x-request-id'] ?? errorIdOf(body);
       if (status >= 400) {
+        const safeBody = maskData(body, { knownSecrets: secrets });
         throw new ApiError({
           status,
-          message: describeErrorBody(body, status),
-          body,
+          message: describeErrorBody(safeBody, status),
+          body: safeBody,
           ...(requestId ? { requestId } : {}),
           method,
           path: pathForErrors,
