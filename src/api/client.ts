@@ -77,11 +77,14 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function networkReason(err: unknown): { reason: string; timeout: boolean } {
+/** Errors raised before a connection existed: the request cannot have reached the service. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function networkReason(err: unknown): { reason: string; timeout: boolean; connected: boolean } {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
   if (e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { reason: 'timed out', timeout: true };
+    return { reason: 'timed out', timeout: true, connected: code !== 'UND_ERR_CONNECT_TIMEOUT' };
   }
   const known: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
@@ -96,8 +99,9 @@ function networkReason(err: unknown): { reason: string; timeout: boolean } {
     UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response body cut short',
     UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request body cut short',
   };
-  return { reason: (code && known[code]) || e.message || String(err), timeout: false };
+  return { reason: (code && known[code]) || e.message || String(err), timeout: false, connected: !(code && NOT_CONNECTED.has(code)) };
 }
+
 
 export class ApiClient {
   private dispatcher?: Promise<Dispatcher>;
@@ -167,7 +171,7 @@ export class ApiClient {
       const timeout = AbortSignal.timeout(this.config.timeoutMs);
       const signal = this.config.signal ? AbortSignal.any([this.config.signal, timeout]) : timeout;
 
-      let status: number;
+      let status: number | undefined;
       let resHeaders: Record<string, string>;
       let text: string;
       try {
@@ -187,7 +191,7 @@ export class ApiClient {
       } catch (err) {
         if (this.config.signal?.aborted) throw new InterruptedError();
         this.config.onAttempt?.({ rateLimit: {} });
-        const { reason, timeout: timedOut } = networkReason(err);
+        const { reason, timeout: timedOut, connected } = networkReason(err);
         const took = performance.now() - started;
         trace?.(`< network error after ${formatDuration(took)}: ${reason}`);
         if (attempt < maxAttempts) {
@@ -196,9 +200,16 @@ export class ApiClient {
         }
         const host = safeHost(url);
         const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
-        throw timedOut
-          ? new NetworkError(`${method} ${pathForErrors}: no answer from ${host} within ${formatDuration(this.config.timeoutMs)} (${tries})`, 'timeout')
-          : new NetworkError(`${method} ${pathForErrors}: could not reach ${host}: ${reason} (${tries})`);
+        const where = `${method} ${pathForErrors}`;
+        // Say how far the last attempt got: it tells whether the service can have acted on it.
+        const message = timedOut
+          ? `${where}: no answer from ${host} within ${formatDuration(this.config.timeoutMs)} (${tries})`
+          : !connected
+            ? `${where}: could not reach ${host}: ${reason} (${tries})`
+            : status !== undefined
+              ? `${where}: the answer from ${host} (HTTP ${status}) was cut short: ${reason} (${tries})`
+              : `${where}: lost the connection to ${host} before an answer: ${reason} (${tries})`;
+        throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? idempotencyKey : undefined);
       }
 
       const took = performance.now() - started;
@@ -228,7 +239,8 @@ export class ApiClient {
           await this.backoff(attempt, undefined, 'invalid JSON in the response', random);
           continue;
         }
-        throw new NetworkError(`${method} ${pathForErrors}: the response body was not valid JSON (cut short?) after ${maxAttempts} attempts`);
+        const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
+        throw new NetworkError(`${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`, 'network_error', idempotencyKey);
       }
 
       const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
@@ -244,6 +256,7 @@ export class ApiClient {
           status,
           message: describeErrorBody(safeBody, status),
           body: safeBody,
+          ...(status >= 500 && idempotencyKey ? { idempotencyKey } : {}),
           ...(requestId ? { requestId } : {}),
           method,
           path: pathForErrors,
