@@ -173,7 +173,9 @@ function toHttpError(err: FastifyError | HttpError, req: FastifyRequest, opts: A
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${req.headers['content-type'] ?? 'none'})`);
   }
-  if (err instanceof SyntaxError || (status === 400 && /JSON/i.test(err.message))) {
+  // Only the body parser's errors (status 400) are about the request: a SyntaxError thrown while a
+  // handler reads a damaged stored document is the service's fault, and a 500.
+  if (status === 400 && (err instanceof SyntaxError || /JSON/i.test(err.message))) {
     return new HttpError(400, `Request body is not valid JSON: ${err.message}`);
   }
   if (status >= 400 && status < 500) return new HttpError(status, err.message);
