@@ -2,7 +2,7 @@
 import { CommanderError, type Command } from 'commander';
 import { buildProgram, type Invoke } from './cli.js';
 import { createRuntime, type Runtime } from './runtime.js';
-import { EXIT, SvcError } from './core/errors.js';
+import { EXIT, SvcError, UsageError } from './core/errors.js';
 import type { GlobalOptions, IO } from './deps.js';
 
 export interface Host {
@@ -89,6 +89,8 @@ export async function main(argv: string[], host: Host): Promise<number> {
       signal: controller.signal,
       cwd: host.cwd,
     });
+    // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
+    if (runtime.globals.query !== undefined) await checkQuery(runtime.globals.query);
     const mod = await loader();
     await mod.run(runtime, opts, args, command);
   };
@@ -127,17 +129,32 @@ function commandNamed(program: Command, argv: string[]): string {
   return names.join(' ');
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
+
+/** A value the user typed, inside a message: its control characters shown as escapes, never acted on. */
+function escapeControls(s: string): string {
+  return s.replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+/** cli.md: an error is one line. A list of problems becomes `a: x; b: y`. */
+function oneLine(s: string): string {
+  return s.trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ').replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
+}
+
 function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command): number {
   const json = wantsJsonErrors(argv);
   const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
     if (json) io.stderr.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
-    else io.stderr.write(`error: ${message}\n${hint ? `${hint}\n` : ''}`);
+    else io.stderr.write(`error: ${oneLine(message)}\n${hint ? `${oneLine(hint)}\n` : ''}`);
     return exitCode;
   };
 
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT.ok;
-    const message = err.message.replace(/^error: /, '').replace(/\.$/, '');
+    // commander quotes the argument it refused as typed, newlines and all, and adds its suggestion on
+    // a line of its own.
+    const message = escapeControls(err.message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)/, (_, m: string) => ` (${m.charAt(0).toLowerCase()}${m.slice(1)})`)).replace(/\.$/, '');
     const cmd = commandNamed(program, argv);
     return emit('usage', message, EXIT.usage, {}, `Run 'svc ${cmd ? `${cmd} ` : ''}--help' for usage.`);
   }
@@ -150,6 +167,16 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
   const e = err as Error;
   if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
   return emit('internal', `internal error: ${e?.message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}`, EXIT.failure);
+}
+
+async function checkQuery(expression: string): Promise<void> {
+  // compile() parses without evaluating (search() on a stand-in document could fail for other reasons).
+  const { compile } = (await import('jmespath')) as unknown as { compile(expression: string): unknown };
+  try {
+    compile(expression);
+  } catch (e) {
+    throw new UsageError(`--query: invalid JMESPath expression: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /** Called by bin/svc.js. */

@@ -46,7 +46,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
   const host = opts.host ?? DEFAULT_HOST;
   const rateLimits = parseRateLimitSpec(opts.rateLimit);
-  const seed = opts.seed !== undefined ? loadSeedFile(opts.seed) : undefined;
+  const seed = opts.seed !== undefined ? seedFrom(opts.seed) : undefined;
   const data = opts.inMemory ? MEMORY : (opts.data ?? defaultDataFile());
 
   const service = createLocalService({
@@ -84,6 +84,16 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     deps.info('svc dev: stopping');
   } finally {
     await service.close();
+  }
+}
+
+/** The seed loader's errors, said as errors of the flag that named the file. */
+function seedFrom(file: string) {
+  try {
+    return loadSeedFile(file);
+  } catch (e) {
+    if (e instanceof UsageError) throw new UsageError(`--seed: ${e.message}`);
+    throw e;
   }
 }
 
