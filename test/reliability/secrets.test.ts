@@ -101,6 +101,8 @@ describe('no output shows the key or a token', () => {
     ['trigger --dry-run --debug', ['trigger', 'welcome', '--to', 'u1', '--dry-run', '--debug'], { secret: KEY, code: 0 }],
     ['api POST --dry-run with a token in the body', ['api', 'POST', '/v1/channel-connections', '--data', JSON.stringify({ auth: { accessToken: TOKEN } }), '--dry-run'], { secret: TOKEN, code: 0 }],
     ['profile show', ['profile', 'show'], { secret: KEY, code: 0 }],
+    ['a key that commander takes for an argument (a flag before it lacks its value)', ['--idempotency-key', '--api-key', KEY, 'integrations', 'active'], { secret: KEY, code: 2 }],
+    ['the same in -o json with --debug', ['-o', 'json', '--debug', 'help', 'events', '--idempotency-key', '--api-key', KEY], { secret: KEY, code: 2 }],
     ['a refused connection with --debug', ['integrations', 'active', '--retries', '0', '--debug', '--base-url', 'http://127.0.0.1:9'], { secret: KEY, code: 4 }],
   ];
 
