@@ -38,17 +38,22 @@ export function auditOutput(source: string, text: unknown, allowed = false): voi
   if (s) write({ t: 'out', source, text: s, ...(allowed ? { allowed: true } : {}) });
 }
 
-/** The secrets a command line carries: values of --api-key and --access-token. */
+/**
+ * The secrets a command line carries: values of --api-key and --access-token. A "value" that is another
+ * flag (`--access-token --retries`, as generated command lines have) is not a secret but the next flag,
+ * and after `--` everything is a positional argument.
+ */
 export function secretsInArgv(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    if (a === '--') break; // what follows is positional, not a flag's value
     for (const flag of ['--api-key', '--access-token']) {
       if (a === flag && i + 1 < argv.length) out.push(argv[i + 1]!);
       else if (a.startsWith(`${flag}=`)) out.push(a.slice(flag.length + 1));
     }
   }
-  return out;
+  return out.filter((s) => !s.startsWith('-'));
 }
 
 /** Whether stdin carries a secret for this command line (--with-key, --access-token-stdin). */
