@@ -3,12 +3,16 @@
 // the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from './undici.js';
-import { ApiError, InterruptedError, NetworkError } from '../core/errors.js';
+import { ApiError, EXIT, InterruptedError, NetworkError, SvcError } from '../core/errors.js';
+import { nestedDeeperThan } from '../core/json-depth.js';
 import { maskData, maskHeaders, maskUrl, secretValues } from '../core/mask.js';
 import { formatDuration } from '../core/duration.js';
 import { buildPath, type Operation } from './operations.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { describeErrorBody, parseRetryAfter, retryDelay, shouldRetryStatus, unwrapEnvelope } from './http-rules.js';
+
+/** Far deeper than the service's own limit on what it stores (100), well below a stack overflow. */
+const MAX_ANSWER_DEPTH = 1000;
 
 export interface RateLimitInfo {
   limit?: number;
@@ -243,6 +247,11 @@ export class ApiClient {
         throw new NetworkError(`${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`, 'network_error', idempotencyKey);
       }
 
+      // Checking, masking and printing walk the answer recursively; one nested thousands of levels deep
+      // would overflow the stack and end as an "internal error".
+      if (nestedDeeperThan(body, MAX_ANSWER_DEPTH)) {
+        throw new SvcError(`${method} ${pathForErrors}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`, 'answer_too_deep', EXIT.failure);
+      }
       const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
       this.config.onAttempt?.({ status, rateLimit: rateLimitOf(resHeaders), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) });
       if (attempt < maxAttempts && shouldRetryStatus(status, { idempotencyKey, retryAfter })) {

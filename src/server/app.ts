@@ -12,6 +12,7 @@ import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes, type Service } from './handlers/index.js';
 import type { Call, Route } from './handlers/types.js';
 import { checkIdempotency, finishIdempotency } from './idempotency.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Environment } from './store/index.js';
 
@@ -46,6 +47,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   const app = Fastify({
     logger: false,
+    // A malformed URL (bad percent-encoding) or an over-long path parameter is refused by fastify
+    // before routing, in its own error shape; answer in the service's.
+    frameworkErrors: (err, req, reply) => {
+      const tooLong = (err as FastifyError).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      sendError(req, reply, new HttpError(tooLong ? 414 : 400, tooLong ? 'A path parameter is too long' : `Malformed URL: ${req.url.split('?')[0]}`));
+    },
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 1000 },
     // Closing waits for requests in flight and drops idle keep-alive connections.
@@ -57,7 +64,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(req, body as string, done);
+    parseJson(req, body as string, (err, value) => {
+      // Validation and error reporting walk the body recursively: a body nested thousands of levels
+      // deep (well within the size limit) would overflow the stack and answer 500.
+      if (!err && nestedDeeperThan(value)) return done(new HttpError(400, `Request body nests more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+      done(err, value);
+    });
   });
 
   app.addHook('onRequest', async (req, reply) => {
