@@ -82,14 +82,23 @@ export function auditProfileFile(from: string, configDir: string | undefined): v
 const SECRET_FIELDS = new Set(['accesstoken', 'apikey', 'token', 'secretkey', 'password', 'secret', 'clientsecret', 'refreshtoken', 'apitoken', 'signingsecret']);
 
 /** Secrets in a body a stub answers with: secret-named fields and everything under credentials/auth. */
-export function secretsInBody(body: unknown, under = false): string[] {
-  if (typeof body === 'string') return under ? [body] : [];
-  if (Array.isArray(body)) return body.flatMap((x) => secretsInBody(x, under));
-  if (!body || typeof body !== 'object') return [];
-  return Object.entries(body as Record<string, unknown>).flatMap(([k, v]) => {
-    const lk = k.toLowerCase();
-    return secretsInBody(v, under || lk === 'credentials' || lk === 'auth' || SECRET_FIELDS.has(lk));
-  });
+export function secretsInBody(body: unknown): string[] {
+  // Iterative: stubs also answer with bodies nested thousands of levels deep.
+  const out: string[] = [];
+  const stack: [unknown, boolean][] = [[body, false]];
+  while (stack.length) {
+    const [v, under] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (under) out.push(v);
+    } else if (Array.isArray(v)) for (const x of v) stack.push([x, under]);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        const lk = k.toLowerCase();
+        stack.push([x, under || lk === 'credentials' || lk === 'auth' || SECRET_FIELDS.has(lk)]);
+      }
+    }
+  }
+  return out;
 }
 
 export interface Leak {

@@ -26,6 +26,9 @@ export const FILES: Record<string, string | Buffer | null> = {
   'huge.json': `{"blob": "${'x'.repeat(6 * 1024 * 1024)}"}`,
   'utf16.json': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', 'utf16le')]),
   'nul.json': '{"a": "\u0000"}\u0000',
+  'deep.json': `{"x": ${'['.repeat(5000)}${']'.repeat(5000)}}`,
+  'deep.yaml': `x: ${'['.repeat(3000)}${']'.repeat(3000)}\n`,
+  'deep.ndjson': `{"subscriberId":"u1","payload":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}\n`,
   'unreadable.json': null,
   'a-directory': null,
   'unknown-column.csv': 'subscriberId,favouriteColour\nu1,blue\n',
@@ -81,6 +84,9 @@ function jsonFlagCases(): BadInput[] {
       at('@{dir}/a-directory', 'a directory for a file'),
       at('@{dir}/huge.json', 'huge file'),
       at('@', 'missing file'),
+      at('@{dir}/deep.json', 'nested thousands of levels deep'),
+      at('@{dir}/deep.yaml', 'nested thousands of levels deep'),
+      at('-', 'nested thousands of levels deep', `[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]`),
     );
     if (object) out.push(at('@{dir}/array.json', 'wrong type'), at('[1, 2]', 'wrong type'), at('@{dir}/null.json', 'wrong type'));
   }
@@ -111,6 +117,7 @@ export const CORPUS: BadInput[] = [
   { kind: 'wrong type', argv: [...TRIGGER, '--set', 'novalue'], names: '--set' },
   { kind: 'wrong type', argv: [...TRIGGER, '--set', '__proto__.polluted=1'], names: '--set' },
   { kind: 'wrong type', argv: [...TRIGGER, '--set', 'a=1', '--set', 'a.b=2'], names: '--set' },
+  { kind: 'nested thousands of levels deep', argv: [...TRIGGER, '--set', `deep:=${'['.repeat(5000)}${']'.repeat(5000)}`], names: '--set' },
   { kind: 'wrong type', argv: [...TRIGGER, '--payload', '{"a":{}}', '--set', 'a..b=1'], names: '--set' },
   { kind: 'wrong type', argv: ['subscribers', 'online', 'u1', 'maybe'], names: 'online' },
   { kind: 'wrong type', argv: ['events', 'get', 'not-an-id'], names: 'NOTIFICATION_ID' },
@@ -205,6 +212,7 @@ export const CORPUS: BadInput[] = [
     ['payload-not-object.ndjson', /row 1: payload must be an object/],
     ['number-id.ndjson', /row 1: missing subscriberId/],
     ['email-not-string.ndjson', /row 1: email must be a string/],
+    ['deep.ndjson', /row 1: nests more than 100 levels deep/],
   ].map(([file, names]): BadInput => ({ kind: 'malformed rows (--strict)', argv: ['trigger', 'welcome', '--recipients-file', `{dir}/${String(file)}`, '--strict'], names: names as RegExp })),
   { kind: 'missing file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/does-not-exist.csv'], names: '--recipients-file' },
   { kind: 'unreadable file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/unreadable.json'], names: '--recipients-file' },

@@ -245,6 +245,26 @@ describe('what the HTTP core reads from answers', () => {
   });
 });
 
+describe('answers the tool cannot process', () => {
+  it('an answer nested 20,000 levels deep is one clear error (exit 1), not an internal error', async () => {
+    const stub = await startStub();
+    const deep = `{"data": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    stub.on('GET', '/v1/integrations/active', { body: deep });
+    try {
+      const env = { SVC_API_KEY: 'sk_test_deep_0123456789', SVC_BASE_URL: stub.url };
+      const message = 'GET /v1/integrations/active: the answer (HTTP 200) nests more than 1000 levels deep; svc cannot process it';
+      const text = await runSvc(['integrations', 'active', '-o', 'table', '--retries', '0'], { env });
+      expect(text.code, text.stderr).toBe(1);
+      expect(text.stderr).toBe(`error: ${message}\n`);
+      const json = await runSvc(['integrations', 'active', '-o', 'json', '--retries', '0'], { env });
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'answer_too_deep', message } });
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
 describe('whole command lines', () => {
   let stub: Stub;
   beforeAll(async () => {
