@@ -134,10 +134,21 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           svc: service,
           baseUrl: `${req.protocol}://${req.host}`,
         } as Call<OperationName>;
-        const result = route.handle(call);
-        if (route.envelope === 'none') return reply.code(204).send();
-        reply.code(op.status);
-        return route.envelope === 'data' ? { data: result } : result;
+        // The handler's writes and the answer kept for its idempotency key commit together. Apart, a
+        // process killed between the two commits had acted on a request whose key a retry then found
+        // unanswered (an unfinished key is dropped at restart), and the retry acted again.
+        const answer = store.tx(() => {
+          const result = route.handle(call);
+          const status = route.envelope === 'none' ? 204 : op.status;
+          const payload = route.envelope === 'none' ? '' : JSON.stringify(route.envelope === 'data' ? { data: result } : result);
+          if (s.idempotency) {
+            finishIdempotency(store, s.idempotency.orgId, s.idempotency.key, status, payload);
+            s.idempotency = undefined;
+          }
+          return { status, payload };
+        });
+        if (answer.status === 204) return reply.code(204).send();
+        return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.payload);
       },
     });
   }
