@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
@@ -69,9 +70,15 @@ describe('kill -9 of svc dev during a stream of triggers', () => {
       }),
     );
 
-    // Kill it once a third of the stream has been acknowledged, with requests in flight.
+    // Kill it once a third of the stream has been acknowledged, with requests in flight, and right
+    // after a bulk trigger has queued a thousand jobs, so that some are certainly unfinished.
     await eventually('a third of the triggers acknowledged', async () => proxy.log.filter((e) => e.upstreamStatus === 201).length >= N / 3, 30_000);
+    const bulkIds = Array.from({ length: 100 }, (_, i) => `kill-bulk-${i}`);
+    const bulk = await api(first, 'POST', '/v1/events/trigger/bulk', {
+      events: bulkIds.map((transactionId, i) => ({ name: 'welcome', transactionId, to: Array.from({ length: 5 }, (_, k) => `kill-bulk-user-${i}-${k}`) })),
+    });
     await first.kill9();
+    expect(bulk.status).toBe(201);
     const acknowledged = new Set(proxy.log.filter((e) => e.upstreamStatus === 201 && e.tag).map((e) => e.tag!));
     const atKill = storeInvariants(dataFile);
 
@@ -82,25 +89,54 @@ describe('kill -9 of svc dev during a stream of triggers', () => {
 
     // Every trigger answered 2xx before the kill is there, and in the end every trigger exactly once.
     const notifications = await allNotifications(second);
-    const seen = tally(notifications, (n) => n.transactionId);
+    const seen = tally(notifications.filter((n) => !n.transactionId.startsWith('kill-bulk-')), (n) => n.transactionId);
     expect([...acknowledged].filter((t) => !seen.has(t))).toEqual([]);
     const counts = exactlyOnce(ids, seen);
     expect(counts).toEqual({ found: N, duplicates: 0, lost: 0, unexpected: 0 });
+    const bulkSeen = tally(notifications.filter((n) => n.transactionId.startsWith('kill-bulk-')), (n) => n.transactionId);
+    expect(bulkIds.filter((t) => bulkSeen.get(t) !== 5), 'each acknowledged bulk event has its five notifications').toEqual([]);
     // Pending jobs (queued when it died, or delayed by a digest) run after the restart.
     await eventually('every job finished', async () => (await allNotifications(second)).every((n) => n.jobs.every((j: { status: string }) => TERMINAL.has(j.status))), 30_000);
     expect(await second.stop()).toBe(0);
 
     const after = storeInvariants(dataFile);
     expect(after).toEqual({
-      notifications: N, incompleteNotifications: 0, orphanJobs: 0, orphanDetails: 0, orphanMessages: 0, acceptedWithoutNotifications: 0,
+      notifications: N + 500, incompleteNotifications: 0, orphanJobs: 0, orphanDetails: 0, orphanMessages: 0, acceptedWithoutNotifications: 0,
       unfinishedJobs: 0, idempotencyInProgress: 0,
     });
     // What the killed process left on disk was already whole: only unfinished jobs, never half a trigger.
     expect(atKill).toMatchObject({ incompleteNotifications: 0, orphanJobs: 0, orphanDetails: 0, orphanMessages: 0, acceptedWithoutNotifications: 0 });
+    // There was pending work to resume.
+    expect(atKill.unfinishedJobs).toBeGreaterThan(0);
     figures('kill -9 during triggers', {
-      triggers: N, acknowledgedBeforeKill: acknowledged.size, notificationsOnDiskAtKill: atKill.notifications, jobsUnfinishedAtKill: atKill.unfinishedJobs,
+      triggers: N, bulkEventsJustBeforeKill: bulkIds.length, acknowledgedBeforeKill: acknowledged.size, notificationsOnDiskAtKill: atKill.notifications, jobsUnfinishedAtKill: atKill.unfinishedJobs,
       requestsDuringOutage: proxy.log.filter((e) => e.upstreamError).length, notifications: notifications.length, duplicates: counts.duplicates, lost: counts.lost,
     });
+  });
+});
+
+describe('svc dev killed between doing a request and recording its idempotency key as answered', () => {
+  it('a retry with the same key after the restart does not act twice (no transaction id to fall back on)', { timeout: 60_000 }, async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'svc-rel-idem-')), 'dev.sqlite');
+    const apiKey = 'sk_rel_idem_4b6d8f0a2c';
+    const args = ['--no-save-profile', '--quiet'];
+    const preload = fileURLToPath(new URL('./fixtures/die-before-idempotency-finish.mjs', import.meta.url));
+    const first = await dev({ dataFile, apiKey, args, env: { NODE_OPTIONS: `--import=${preload}` } });
+    const proxy = await startFaultProxy({ target: first.baseUrl, lifetimeMs: 60_000 });
+    proxies.push(proxy);
+    const trigger = runSvc(['trigger', 'welcome', '--to', 'idem-crash', '--retries', '8', '-o', 'json'], { env: { SVC_API_KEY: apiKey, SVC_BASE_URL: proxy.url } });
+    // It dies on the trigger's first attempt; the client retries (502s from the proxy) meanwhile.
+    await first.proc;
+    expect(first.proc.signalCode).toBe('SIGKILL');
+    const second = await dev({ dataFile, apiKey, args });
+    proxy.setTarget(second.baseUrl);
+    const r = await trigger;
+    expect(r.code, r.stderr).toBe(0);
+    const keys = new Set(proxy.log.map((e) => e.idempotencyKey));
+    expect(keys.size, 'every attempt carried the same key').toBe(1);
+    const notifications = (await allNotifications(second)).filter((n) => n.subscriber?.subscriberId === 'idem-crash');
+    expect(notifications, 'one trigger, one notification').toHaveLength(1);
+    figures('killed before the idempotency key was recorded', { attempts: proxy.log.length, notifications: notifications.length, duplicates: notifications.length - 1 });
   });
 });
 
