@@ -109,15 +109,13 @@ describe('a bulk run from a file with 10% of the answers lost', () => {
   it('notifies every recipient exactly once, chunks of shared and of own payloads alike', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-rel-bulk-'));
     const rows = 1500;
-    // Two of every three rows share the run's payload (100-recipient triggers); every third has its
-    // own, so it goes through the bulk trigger operation.
-    const lines = Array.from({ length: rows }, (_, i) =>
-      JSON.stringify(i % 3 === 2 ? { subscriberId: `bulk-${i}`, payload: { row: i } } : { subscriberId: `bulk-${i}`, firstName: `R${i}` }),
-    );
-    writeFileSync(join(dir, 'recipients.ndjson'), `${lines.join('\n')}\n`);
+    // Two of every three rows share the run's payload (triggers of up to --chunk recipients); every
+    // third has a payload of its own, so it goes through the bulk trigger operation.
+    const lines = Array.from({ length: rows }, (_, i) => (i % 3 === 2 ? `bulk-${i},,${i}` : `bulk-${i},R${i},`));
+    writeFileSync(join(dir, 'recipients.csv'), `subscriberId,firstName,payload.row\n${lines.join('\n')}\n`);
     const p = await proxy({ schedule: randomSchedule({ seed: 5, rate: 0.1, faults: ['drop-after'], maxFaultsPerKey: 2 }) });
     const r = await runSvc(
-      ['trigger', 'welcome', '--recipients-file', join(dir, 'recipients.ndjson'), '--chunk', '10', '--report', join(dir, 'report.ndjson'), '--retries', '5', '--timeout', '5s', '-o', 'json'],
+      ['trigger', 'welcome', '--recipients-file', join(dir, 'recipients.csv'), '--chunk', '10', '--report', join(dir, 'report.ndjson'), '--retries', '5', '--timeout', '5s', '-o', 'json'],
       { env: svcVia(p) },
     );
     expect(r.code, r.stderr).toBe(0);
