@@ -106,7 +106,6 @@ function networkReason(err: unknown): { reason: string; timeout: boolean; connec
   return { reason: (code && known[code]) || e.message || String(err), timeout: false, connected: !(code && NOT_CONNECTED.has(code)) };
 }
 
-
 export class ApiClient {
   private dispatcher?: Promise<Dispatcher>;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -163,6 +162,8 @@ export class ApiClient {
     // key, a 422 quoting the rejected token), and nothing it says may print them.
     const secrets = [...(this.config.apiKey ? [this.config.apiKey] : []), ...secretValues(opts.body)];
     const pathForErrors = opts.path;
+    // The key to repeat a failed state change with (GET and DELETE ignore idempotency keys).
+    const retryKey = method === 'POST' || method === 'PATCH' || method === 'PUT' ? idempotencyKey : undefined;
 
     for (let attempt = 1; ; attempt++) {
       if (this.config.signal?.aborted) throw new InterruptedError();
@@ -213,7 +214,7 @@ export class ApiClient {
             : status !== undefined
               ? `${where}: the answer from ${host} (HTTP ${status}) was cut short: ${reason} (${tries})`
               : `${where}: lost the connection to ${host} before an answer: ${reason} (${tries})`;
-        throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? idempotencyKey : undefined);
+        throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? retryKey : undefined);
       }
 
       const took = performance.now() - started;
@@ -244,7 +245,7 @@ export class ApiClient {
           continue;
         }
         const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
-        throw new NetworkError(`${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`, 'network_error', idempotencyKey);
+        throw new NetworkError(`${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`, 'network_error', retryKey);
       }
 
       // Checking, masking and printing walk the answer recursively; one nested thousands of levels deep
@@ -265,7 +266,7 @@ export class ApiClient {
           status,
           message: describeErrorBody(safeBody, status),
           body: safeBody,
-          ...(status >= 500 && idempotencyKey ? { idempotencyKey } : {}),
+          ...(status >= 500 && retryKey ? { idempotencyKey: retryKey } : {}),
           ...(requestId ? { requestId } : {}),
           method,
           path: pathForErrors,

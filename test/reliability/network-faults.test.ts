@@ -195,6 +195,8 @@ describe('after the retries run out', () => {
     ['429', ['integrations', 'active'], 7, /^error: GET \/v1\/integrations\/active failed: 429 API rate limit exceeded$/, { code: 'rate_limited', hint: false }],
     ['429-retry-after', ['trigger', 'welcome', '--to', 'out-429'], 7, /^error: POST \/v1\/events\/trigger failed: 429 API rate limit exceeded$/, { code: 'rate_limited', hint: false }],
     ['503', ['integrations', 'active'], 1, /^error: GET \/v1\/integrations\/active failed: 503 Service Unavailable$/, { code: 'server_error', hint: false }],
+    // A GET given a key anyway: a read changes nothing, so there is nothing to repeat safely.
+    ['503', ['--idempotency-key', 'a-key-on-a-read', 'integrations', 'active'], 1, /^error: GET \/v1\/integrations\/active failed: 503 Service Unavailable$/, { code: 'server_error', hint: false }],
     ['503-retry-after', ['subscribers', 'search'], 1, /^error: GET \/v2\/subscribers failed: 503 Service Unavailable$/, { code: 'server_error', hint: false }],
     ['502', ['trigger', 'welcome', '--to', 'out-502'], 1, /^error: POST \/v1\/events\/trigger failed: 502 Bad Gateway: <html>.*502 Bad Gateway.*$/, { code: 'server_error', hint: true }],
     ['502-retry-after', ['events', 'list'], 1, /^error: GET \/v1\/notifications failed: 502 Bad Gateway: .*$/, { code: 'server_error', hint: false }],
