@@ -5,6 +5,7 @@ import envPaths from 'env-paths';
 import { join } from 'node:path';
 import type { Deps } from '../deps.js';
 import { EXIT, SvcError, UsageError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { scaledClock, systemClock } from '../server/clock.js';
 import { maskKey } from '../server/ids.js';
 import { createLocalService, type LocalService } from '../server/index.js';
@@ -89,12 +90,17 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
 
 /** The seed loader's errors, said as errors of the flag that named the file. */
 function seedFrom(file: string) {
+  let seed;
   try {
-    return loadSeedFile(file);
+    seed = loadSeedFile(file);
   } catch (e) {
     if (e instanceof UsageError) throw new UsageError(`--seed: ${e.message}`);
     throw e;
   }
+  // Stored as JSON, as request bodies are: nested thousands of levels deep, it would overflow the stack
+  // while being written (an "internal error"), where a body gets a 400.
+  if (nestedDeeperThan(seed)) throw new UsageError(`--seed: ${file} nests more than ${MAX_JSON_DEPTH} levels deep`);
+  return seed;
 }
 
 async function listen(service: LocalService, host: string, port: number): Promise<string> {
