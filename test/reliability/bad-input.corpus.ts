@@ -29,6 +29,7 @@ export const FILES: Record<string, string | Buffer | null> = {
   'deep.json': `{"x": ${'['.repeat(5000)}${']'.repeat(5000)}}`,
   'deep.yaml': `x: ${'['.repeat(3000)}${']'.repeat(3000)}\n`,
   'deep.ndjson': `{"subscriberId":"u1","payload":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}\n`,
+  'deep-seed.json': `{"contexts": [{"type": "t", "id": "i", "data": {"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}}]}`,
   'unreadable.json': null,
   'a-directory': null,
   'unknown-column.csv': 'subscriberId,favouriteColour\nu1,blue\n',
@@ -220,6 +221,7 @@ export const CORPUS: BadInput[] = [
   { kind: 'missing file', argv: ['dev', '--seed', '{dir}/does-not-exist.yaml', '--in-memory', '--port', '0'], names: '--seed' },
   { kind: 'invalid JSON, file', argv: ['dev', '--seed', '{dir}/bad.json', '--in-memory', '--port', '0'], names: '--seed' },
   { kind: 'invalid YAML, file', argv: ['dev', '--seed', '{dir}/bad.yaml', '--in-memory', '--port', '0'], names: '--seed' },
+  { kind: 'nested thousands of levels deep', argv: ['dev', '--seed', '{dir}/deep-seed.json', '--in-memory', '--port', '0'], names: '--seed' },
 
   // Durations and dates.
   { kind: 'bad duration', argv: ['--timeout', '0', 'integrations', 'active'], names: '--timeout' },
