@@ -56,8 +56,9 @@ async function attempt(c: BadInput, extra: string[]) {
 const byKind = new Map<string, number>();
 let tried = 0;
 let crashes = 0;
+let sent = 0;
 afterAll(() => {
-  figures('bad input', { cases: CORPUS.length, runs: tried, crashes, requestsSent: 0, unreadableFile: unreadableBy });
+  figures('bad input', { cases: CORPUS.length, runs: tried, crashes, requestsSent: sent, unreadableFile: unreadableBy });
   figures('bad input by kind', Object.fromEntries(byKind));
 });
 
@@ -66,6 +67,7 @@ describe(`bad input (${CORPUS.length} cases, each in text and in -o json)`, () =
     const text = await attempt(c, []);
     tried++;
     if (/internal error/.test(text.stderr)) crashes++;
+    sent += text.sent;
     const lines = text.stderr.trimEnd().split('\n');
     expect({ code: text.code, sent: text.sent }, text.stderr).toEqual({ code: 2, sent: 0 });
     expect(lines[0]).toMatch(/^error: /);
@@ -77,6 +79,7 @@ describe(`bad input (${CORPUS.length} cases, each in text and in -o json)`, () =
 
     const json = await attempt(c, ['-o', 'json']);
     tried++;
+    sent += json.sent;
     expect({ code: json.code, sent: json.sent }, json.stderr).toEqual({ code: 2, sent: 0 });
     const jl = json.stderr.trimEnd().split('\n');
     expect(jl).toHaveLength(1);

@@ -204,7 +204,8 @@ describe('after the retries run out', () => {
     ['truncate-clean', ['integrations', 'active'], 4, new RegExp(`^error: GET /v1/integrations/active: the answer from ${HOST} \\(HTTP 200\\) was not valid JSON: cut short\\? \\(3 attempts\\)$`), { code: 'network_error', hint: false }],
   ];
   const ran: { fault: Fault; attempts: number }[] = [];
-  afterAll(() => figures('retries exhausted', { cases: ran.length, attempts: ran.reduce((a, r) => a + r.attempts, 0), exitCodesAsCliMd: ran.length }));
+  // Every attempt of these got a fault.
+  afterAll(() => figures('retries exhausted', { cases: ran.length, faultsInjected: ran.reduce((a, r) => a + r.attempts, 0), exitCodesAsCliMd: ran.length }));
 
   it.concurrent.each(cases)('%s on every attempt of %j → exit %i, and the error says what happened', async (fault, argv, code, message, json) => {
     const p = await proxy({ schedule: always(fault), delayMs: 1500 });

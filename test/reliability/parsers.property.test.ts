@@ -24,18 +24,22 @@ import { figures } from './util.js';
 
 const RUNS = { numRuns: 300, seed: 6 } as const;
 let checked = 0;
+let crashes = 0;
 const count = <T>(p: T): T => {
   checked++;
   return p;
 };
-afterAll(() => figures('property tests', { generatedInputs: checked, crashes: 0 }));
+afterAll(() => figures('property tests', { generatedInputs: checked, crashes }));
 
 /** Runs fn; it may return or throw a UsageError with a message naming `label`, nothing else. */
 function acceptsOrRefuses(label: string, fn: () => unknown): void {
   try {
     fn();
   } catch (e) {
-    if (!(e instanceof UsageError)) throw new Error(`crashed (${(e as Error)?.name}: ${(e as Error)?.message})`);
+    if (!(e instanceof UsageError)) {
+      crashes++;
+      throw new Error(`crashed (${(e as Error)?.name}: ${(e as Error)?.message})`);
+    }
     expect(e.message.startsWith(label) || e.message.includes(label), e.message).toBe(true);
   }
 }
@@ -44,7 +48,10 @@ async function acceptsOrRefusesAsync(label: string, fn: () => Promise<unknown>):
   try {
     await fn();
   } catch (e) {
-    if (!(e instanceof UsageError)) throw new Error(`crashed (${(e as Error)?.name}: ${(e as Error)?.message})`);
+    if (!(e instanceof UsageError)) {
+      crashes++;
+      throw new Error(`crashed (${(e as Error)?.name}: ${(e as Error)?.message})`);
+    }
     expect(e.message, e.message).toContain(label);
   }
 }
@@ -303,7 +310,9 @@ describe('whole command lines', () => {
   });
   let runs = 0;
   const codes = new Map<number, number>();
-  afterAll(() => figures('random command lines', { runs, exitCodes: Object.fromEntries(codes), crashes: 0, requestsOnUsageErrors: 0 }));
+  let lineCrashes = 0;
+  let sentOnUsage = 0;
+  afterAll(() => figures('random command lines', { runs, exitCodes: Object.fromEntries(codes), crashes: lineCrashes, requestsOnUsageErrors: sentOnUsage }));
 
   it('never crash, never leave exit codes of cli.md, and send nothing when they exit 2', { timeout: 60_000 }, async () => {
     await fc.assert(
@@ -320,6 +329,8 @@ describe('whole command lines', () => {
         codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
         const where = `svc ${args.map((a) => JSON.stringify(a)).join(' ')} → ${r.code}: ${r.stderr}`;
         expect([0, 1, 2, 3, 4, 5, 6, 7], where).toContain(r.code);
+        if (/internal error/.test(r.stderr)) lineCrashes++;
+        if (r.code === 2) sentOnUsage += stub.requests.length;
         expect(r.stderr, where).not.toMatch(/internal error/);
         // A stack trace only when asked for with --debug.
         if (!args.includes('--debug')) expect(r.stderr, where).not.toMatch(/^\s+at /m);

@@ -77,7 +77,7 @@ describe('a writer killed in the middle of a write', () => {
     expect(Object.keys(store(dir).profiles).sort()).toEqual(['first', 'second']);
     expect(readdirSync(dir)).toEqual(['config.json']);
     expect(modes(dir)).toEqual({ dir: 0o700, file: 0o600 });
-    figures(`profile writer killed (${at})`, { oldFileIntact: true, nextWriteWaitedMs: waited, leftovers: 0 });
+    figures(`profile writer killed (${at})`, { faultsInjected: 1, oldFileIntact: true, nextWriteWaitedMs: waited, leftovers: 0 });
   });
 });
 

@@ -109,7 +109,7 @@ describe('kill -9 of svc dev during a stream of triggers', () => {
     // There was pending work to resume.
     expect(atKill.unfinishedJobs).toBeGreaterThan(0);
     figures('kill -9 during triggers', {
-      triggers: N, bulkEventsJustBeforeKill: bulkIds.length, acknowledgedBeforeKill: acknowledged.size, notificationsOnDiskAtKill: atKill.notifications, jobsUnfinishedAtKill: atKill.unfinishedJobs,
+      faultsInjected: 1, triggers: N, bulkEventsJustBeforeKill: bulkIds.length, acknowledgedBeforeKill: acknowledged.size, notificationsOnDiskAtKill: atKill.notifications, jobsUnfinishedAtKill: atKill.unfinishedJobs,
       requestsDuringOutage: proxy.log.filter((e) => e.upstreamError).length, notifications: notifications.length, duplicates: counts.duplicates, lost: counts.lost,
     });
   });
@@ -136,7 +136,7 @@ describe('svc dev killed between doing a request and recording its idempotency k
     expect(keys.size, 'every attempt carried the same key').toBe(1);
     const notifications = (await allNotifications(second)).filter((n) => n.subscriber?.subscriberId === 'idem-crash');
     expect(notifications, 'one trigger, one notification').toHaveLength(1);
-    figures('killed before the idempotency key was recorded', { attempts: proxy.log.length, notifications: notifications.length, duplicates: notifications.length - 1 });
+    figures('killed before the idempotency key was recorded', { faultsInjected: 1, attempts: proxy.log.length, notifications: notifications.length, duplicates: notifications.length - 1 });
   });
 });
 

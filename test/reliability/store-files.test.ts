@@ -75,7 +75,8 @@ describe('a store svc dev must not use', () => {
   ];
 
   const refused: string[] = [];
-  afterAll(() => figures('store files refused', { cases: refused.length, filesChanged: 0 }));
+  let changed = 0;
+  afterAll(() => figures('store files refused', { faultsInjected: refused.length, filesChanged: changed }));
 
   it.each(cases)('%s: one clear line, exit 1, the file untouched', async (name, make, message) => {
     const file = make();
@@ -89,6 +90,7 @@ describe('a store svc dev must not use', () => {
     expect(lines[0]).toMatch(message);
     expect(lines.length).toBeLessThanOrEqual(2);
     expect(String(r.stdout)).toBe('');
+    if (isFile && sha(file) !== before) changed++;
     if (isFile) expect(sha(file)).toBe(before);
     // Not even a -wal or -shm file is left beside it.
     expect(readdirSync(join(file, '..')).sort()).toEqual(siblings);

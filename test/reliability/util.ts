@@ -1,5 +1,8 @@
 // Shared by the reliability tests: bounded concurrency, reading the local service's activity feed
 // directly (never through a fault proxy), and counting what arrived.
+import { appendFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AUDIT_ENV } from '../helpers/audit.js';
 import { api } from '../helpers/dev.js';
 
 /** Runs fn(0..n-1) with at most `concurrency` in flight; results in index order. */
@@ -71,7 +74,12 @@ export async function eventually(what: string, check: () => Promise<boolean>, ms
   }
 }
 
-/** One line the test prints so that its figures can be quoted (and grepped from a CI log). */
+/**
+ * One line the test prints so that its figures can be quoted (and grepped from a CI log); also kept
+ * for the global teardown, which prints them all together at the end of the run.
+ */
 export function figures(title: string, values: Record<string, unknown>): void {
   console.log(`[figures] ${title}: ${Object.entries(values).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ')}`);
+  const dir = process.env[AUDIT_ENV];
+  if (dir && existsSync(dir)) appendFileSync(join(dir, `${process.pid}.figures`), `${JSON.stringify({ title, values })}\n`);
 }
