@@ -7,6 +7,8 @@ export default defineConfig({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    // Records every output and secret of the suite and fails the run if a secret was printed.
+    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

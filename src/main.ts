@@ -2,7 +2,8 @@
 import { CommanderError, type Command } from 'commander';
 import { buildProgram, type Invoke } from './cli.js';
 import { createRuntime, type Runtime } from './runtime.js';
-import { EXIT, SvcError } from './core/errors.js';
+import { EXIT, SvcError, UsageError } from './core/errors.js';
+import { maskData } from './core/mask.js';
 import type { GlobalOptions, IO } from './deps.js';
 
 export interface Host {
@@ -89,6 +90,8 @@ export async function main(argv: string[], host: Host): Promise<number> {
       signal: controller.signal,
       cwd: host.cwd,
     });
+    // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
+    if (runtime.globals.query !== undefined) await checkQuery(runtime.globals.query);
     const mod = await loader();
     await mod.run(runtime, opts, args, command);
   };
@@ -103,7 +106,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
-    return report(err, argv, io, runtime?.globals.debug ?? argv.includes('--debug'), program);
+    return report(err, argv, io, runtime?.globals.debug ?? argv.includes('--debug'), program, typedSecrets(argv, host.env));
   } finally {
     if (host.handleSignals) {
       process.off('SIGINT', onSignal);
@@ -127,29 +130,73 @@ function commandNamed(program: Command, argv: string[]): string {
   return names.join(' ');
 }
 
-function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command): number {
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
+
+/** A value the user typed, inside a message: its control characters shown as escapes, never acted on. */
+function escapeControls(s: string): string {
+  return s.replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+/** cli.md: an error is one line. A list of problems becomes `a: x; b: y`. */
+function oneLine(s: string): string {
+  return s.trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ').replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+/**
+ * Keys and tokens the user gave: the key in the environment, and whatever follows --api-key or
+ * --access-token on the command line, even where commander read it as something else (in
+ * `--idempotency-key --api-key KEY` the key becomes a stray argument that an error would quote).
+ */
+function typedSecrets(argv: string[], env: NodeJS.ProcessEnv): string[] {
+  const out = env.SVC_API_KEY ? [env.SVC_API_KEY] : [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    for (const flag of ['--api-key', '--access-token']) {
+      if (a === flag && argv[i + 1] !== undefined) out.push(argv[i + 1]!);
+      else if (a.startsWith(`${flag}=`)) out.push(a.slice(flag.length + 1));
+    }
+  }
+  return out.filter((s) => s.length >= 4 && !s.startsWith('-'));
+}
+
+function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command, secrets: string[] = []): number {
   const json = wantsJsonErrors(argv);
+  const scrub = (s: string) => String(maskData(s, { knownSecrets: secrets }));
   const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
-    if (json) io.stderr.write(`${JSON.stringify({ error: { code, message, ...extra } })}\n`);
-    else io.stderr.write(`error: ${message}\n${hint ? `${hint}\n` : ''}`);
+    if (json) io.stderr.write(`${scrub(JSON.stringify({ error: { code, message, ...extra } }))}\n`);
+    else io.stderr.write(`error: ${scrub(oneLine(message))}\n${hint ? `${scrub(oneLine(hint))}\n` : ''}`);
     return exitCode;
   };
 
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT.ok;
-    const message = err.message.replace(/^error: /, '').replace(/\.$/, '');
+    // commander quotes the argument it refused as typed, newlines and all, and adds its suggestion on
+    // a line of its own.
+    const message = escapeControls(err.message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)/, (_, m: string) => ` (${m.charAt(0).toLowerCase()}${m.slice(1)})`)).replace(/\.$/, '');
     const cmd = commandNamed(program, argv);
     return emit('usage', message, EXIT.usage, {}, `Run 'svc ${cmd ? `${cmd} ` : ''}--help' for usage.`);
   }
   if (err instanceof SvcError) {
-    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    if (debug && err.stack) io.stderr.write(`${scrub(err.stack)}\n`);
     const { code: _code, message: _message, ...extra } = err.toJSON();
     return emit(err.code, err.message, err.exitCode, extra, err.hint);
   }
   // Anything else is a bug in svc: say so plainly, with the stack only under --debug.
   const e = err as Error;
-  if (debug && e?.stack) io.stderr.write(`${e.stack}\n`);
+  if (debug && e?.stack) io.stderr.write(`${scrub(e.stack)}\n`);
   return emit('internal', `internal error: ${e?.message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}`, EXIT.failure);
+}
+
+async function checkQuery(expression: string): Promise<void> {
+  // compile() parses without evaluating (search() on a stand-in document could fail for other reasons).
+  const { compile } = (await import('jmespath')) as unknown as { compile(expression: string): unknown };
+  try {
+    compile(expression);
+  } catch (e) {
+    throw new UsageError(`--query: invalid JMESPath expression: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /** Called by bin/svc.js. */

@@ -3,12 +3,16 @@
 // the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
 import type { Dispatcher } from 'undici';
 import { createDispatcher } from './undici.js';
-import { ApiError, InterruptedError, NetworkError } from '../core/errors.js';
-import { maskData, maskHeaders, maskUrl } from '../core/mask.js';
+import { ApiError, EXIT, InterruptedError, NetworkError, SvcError } from '../core/errors.js';
+import { nestedDeeperThan } from '../core/json-depth.js';
+import { maskData, maskHeaders, maskUrl, secretValues } from '../core/mask.js';
 import { formatDuration } from '../core/duration.js';
 import { buildPath, type Operation } from './operations.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { describeErrorBody, parseRetryAfter, retryDelay, shouldRetryStatus, unwrapEnvelope } from './http-rules.js';
+
+/** Far deeper than the service's own limit on what it stores (100), well below a stack overflow. */
+const MAX_ANSWER_DEPTH = 1000;
 
 export interface RateLimitInfo {
   limit?: number;
@@ -77,11 +81,14 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function networkReason(err: unknown): { reason: string; timeout: boolean } {
+/** Errors raised before a connection existed: the request cannot have reached the service. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function networkReason(err: unknown): { reason: string; timeout: boolean; connected: boolean } {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
   if (e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { reason: 'timed out', timeout: true };
+    return { reason: 'timed out', timeout: true, connected: code !== 'UND_ERR_CONNECT_TIMEOUT' };
   }
   const known: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
@@ -96,7 +103,7 @@ function networkReason(err: unknown): { reason: string; timeout: boolean } {
     UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response body cut short',
     UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request body cut short',
   };
-  return { reason: (code && known[code]) || e.message || String(err), timeout: false };
+  return { reason: (code && known[code]) || e.message || String(err), timeout: false, connected: !(code && NOT_CONNECTED.has(code)) };
 }
 
 export class ApiClient {
@@ -151,8 +158,12 @@ export class ApiClient {
     const maxAttempts = this.config.retries + 1;
     const random = this.config.random ?? Math.random;
     const trace = this.config.trace;
-    const secrets = this.config.apiKey ? [this.config.apiKey] : [];
+    // The key, and the tokens this request carries: a service may quote them back (a 401 naming the
+    // key, a 422 quoting the rejected token), and nothing it says may print them.
+    const secrets = [...(this.config.apiKey ? [this.config.apiKey] : []), ...secretValues(opts.body)];
     const pathForErrors = opts.path;
+    // The key to repeat a failed state change with (GET and DELETE ignore idempotency keys).
+    const retryKey = method === 'POST' || method === 'PATCH' || method === 'PUT' ? idempotencyKey : undefined;
 
     for (let attempt = 1; ; attempt++) {
       if (this.config.signal?.aborted) throw new InterruptedError();
@@ -165,7 +176,7 @@ export class ApiClient {
       const timeout = AbortSignal.timeout(this.config.timeoutMs);
       const signal = this.config.signal ? AbortSignal.any([this.config.signal, timeout]) : timeout;
 
-      let status: number;
+      let status: number | undefined;
       let resHeaders: Record<string, string>;
       let text: string;
       try {
@@ -185,7 +196,7 @@ export class ApiClient {
       } catch (err) {
         if (this.config.signal?.aborted) throw new InterruptedError();
         this.config.onAttempt?.({ rateLimit: {} });
-        const { reason, timeout: timedOut } = networkReason(err);
+        const { reason, timeout: timedOut, connected } = networkReason(err);
         const took = performance.now() - started;
         trace?.(`< network error after ${formatDuration(took)}: ${reason}`);
         if (attempt < maxAttempts) {
@@ -194,9 +205,16 @@ export class ApiClient {
         }
         const host = safeHost(url);
         const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
-        throw timedOut
-          ? new NetworkError(`${method} ${pathForErrors}: no answer from ${host} within ${formatDuration(this.config.timeoutMs)} (${tries})`, 'timeout')
-          : new NetworkError(`${method} ${pathForErrors}: could not reach ${host}: ${reason} (${tries})`);
+        const where = `${method} ${pathForErrors}`;
+        // Say how far the last attempt got: it tells whether the service can have acted on it.
+        const message = timedOut
+          ? `${where}: no answer from ${host} within ${formatDuration(this.config.timeoutMs)} (${tries})`
+          : !connected
+            ? `${where}: could not reach ${host}: ${reason} (${tries})`
+            : status !== undefined
+              ? `${where}: the answer from ${host} (HTTP ${status}) was cut short: ${reason} (${tries})`
+              : `${where}: lost the connection to ${host} before an answer: ${reason} (${tries})`;
+        throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? retryKey : undefined);
       }
 
       const took = performance.now() - started;
@@ -216,18 +234,25 @@ export class ApiClient {
       if (trace) {
         trace(`< ${status} in ${formatDuration(took)}`);
         for (const [k, v] of Object.entries(maskHeaders(resHeaders, { knownSecrets: secrets }))) trace(`< ${k}: ${v}`);
-        if (text.length) trace(`< ${truncated ? text.slice(0, 200) + ' [invalid JSON]' : traceBody(body, secrets)}`);
+        if (text.length) trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, secrets)}`);
       }
-      // A JSON body that does not parse was cut short on the way: the request may or may not have
-      // been processed, so it is retried like a dropped connection (the idempotency key makes that safe).
-      if (truncated) {
+      // A success whose JSON body does not parse was cut short on the way: the request may or may not
+      // have been processed, so it is retried like a dropped connection (the idempotency key makes that
+      // safe). An error status is already the answer: it is handled by its status, its text kept.
+      if (truncated && status < 400) {
         if (attempt < maxAttempts) {
           await this.backoff(attempt, undefined, 'invalid JSON in the response', random);
           continue;
         }
-        throw new NetworkError(`${method} ${pathForErrors}: the response body was not valid JSON (cut short?) after ${maxAttempts} attempts`);
+        const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
+        throw new NetworkError(`${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`, 'network_error', retryKey);
       }
 
+      // Checking, masking and printing walk the answer recursively; one nested thousands of levels deep
+      // would overflow the stack and end as an "internal error".
+      if (nestedDeeperThan(body, MAX_ANSWER_DEPTH)) {
+        throw new SvcError(`${method} ${pathForErrors}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`, 'answer_too_deep', EXIT.failure);
+      }
       const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
       this.config.onAttempt?.({ status, rateLimit: rateLimitOf(resHeaders), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) });
       if (attempt < maxAttempts && shouldRetryStatus(status, { idempotencyKey, retryAfter })) {
@@ -236,10 +261,12 @@ export class ApiClient {
       }
       const requestId = resHeaders['x-request-id'] ?? errorIdOf(body);
       if (status >= 400) {
+        const safeBody = maskData(body, { knownSecrets: secrets });
         throw new ApiError({
           status,
-          message: describeErrorBody(body, status),
-          body,
+          message: describeErrorBody(safeBody, status),
+          body: safeBody,
+          ...(status >= 500 && retryKey ? { idempotencyKey: retryKey } : {}),
           ...(requestId ? { requestId } : {}),
           method,
           path: pathForErrors,

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import { isPlainObject } from '../core/input.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 
 /** Subscriber fields a row may carry besides subscriberId (trigger's subscriber object form). */
 export const SUBSCRIBER_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
@@ -136,6 +137,7 @@ export function ndjsonLineToRow(line: string, row: number): Row {
     return { kind: 'bad', row, error: 'invalid JSON' };
   }
   if (!isPlainObject(v)) return { kind: 'bad', row, error: 'expected a JSON object' };
+  if (nestedDeeperThan(v)) return { kind: 'bad', row, error: `nests more than ${MAX_JSON_DEPTH} levels deep` };
   const idError = checkSubscriberId(v.subscriberId);
   if (idError) return { kind: 'bad', row, error: idError };
   const subscriberId = v.subscriberId as string;

@@ -5,6 +5,7 @@ import envPaths from 'env-paths';
 import { join } from 'node:path';
 import type { Deps } from '../deps.js';
 import { EXIT, SvcError, UsageError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { maskKey } from '../server/ids.js';
 import { createLocalService, type LocalService } from '../server/index.js';
 import { parseRateLimitSpec } from '../server/rate-limit.js';
@@ -45,7 +46,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
   const host = opts.host ?? DEFAULT_HOST;
   const rateLimits = parseRateLimitSpec(opts.rateLimit);
-  const seed = opts.seed !== undefined ? loadSeedFile(opts.seed) : undefined;
+  const seed = opts.seed !== undefined ? seedFrom(opts.seed) : undefined;
   const data = opts.inMemory ? MEMORY : (opts.data ?? defaultDataFile());
 
   const service = createLocalService({
@@ -84,6 +85,21 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   } finally {
     await service.close();
   }
+}
+
+/** The seed loader's errors, said as errors of the flag that named the file. */
+function seedFrom(file: string) {
+  let seed;
+  try {
+    seed = loadSeedFile(file);
+  } catch (e) {
+    if (e instanceof UsageError) throw new UsageError(`--seed: ${e.message}`);
+    throw e;
+  }
+  // Stored as JSON, as request bodies are: nested thousands of levels deep, it would overflow the stack
+  // while being written (an "internal error"), where a body gets a 400.
+  if (nestedDeeperThan(seed)) throw new UsageError(`--seed: ${file} nests more than ${MAX_JSON_DEPTH} levels deep`);
+  return seed;
 }
 
 async function listen(service: LocalService, host: string, port: number): Promise<string> {

@@ -5,7 +5,7 @@
 // write-and-rename) under a lock file, so two `svc profile` processes never lose each other's profile.
 // Reads parse the same file directly: every API command reads it, and importing conf (with ajv) costs
 // ~30 ms of start-up that a read does not need.
-import { closeSync, mkdirSync, chmodSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, chmodSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CredentialsError, UsageError } from '../core/errors.js';
@@ -97,8 +97,19 @@ export class ProfileStore {
       mutate(file);
       conf.store = file as unknown as Record<string, unknown>;
       chmodSync(this.file, 0o600);
+      this.removeLeftovers();
       return file;
     });
+  }
+
+  /**
+   * Temporary files of writers that died before their rename (the write is atomic: the store itself
+   * is intact) still hold keys; under the lock no other writer is using one, so they go.
+   */
+  private removeLeftovers(): void {
+    for (const name of readdirSync(this.dir)) {
+      if (name.startsWith('config.json.tmp-')) rmSync(join(this.dir, name), { force: true });
+    }
   }
 
   private ensureDir(): void {
@@ -126,7 +137,32 @@ function normalise(data: unknown): ProfileFile {
   return out;
 }
 
-/** An exclusive lock file; a lock older than 10 s is taken to be left by a crashed process. */
+/** Whether a process with this id runs on this machine (EPERM: it runs, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether a lock was left by a writer that died holding it: its process is gone (a write takes
+ * milliseconds, so a second of age rules out a lock being created right now), or it is older than any
+ * write takes (a lock from another machine, or a pid reused since).
+ */
+function stale(lockPath: string): boolean {
+  const age = Date.now() - statSync(lockPath).mtimeMs;
+  if (age > 10_000) return true;
+  const pid = Number(readFileSync(lockPath, 'utf8'));
+  return age > 1_000 && Number.isInteger(pid) && pid > 0 && !alive(pid);
+}
+
+/**
+ * An exclusive lock file holding the writer's pid. A writer killed while holding it (kill -9, a power
+ * cut) used to block every later write for 10 s; a lock whose process is gone is taken over at once.
+ */
 function withLock<T>(lockPath: string, fn: () => T): T {
   const deadline = Date.now() + 10_000;
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -139,7 +175,7 @@ function withLock<T>(lockPath: string, fn: () => T): T {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       try {
-        if (Date.now() - statSync(lockPath).mtimeMs > 10_000) rmSync(lockPath, { force: true });
+        if (stale(lockPath)) rmSync(lockPath, { force: true });
       } catch {
         /* the holder released it meanwhile */
       }

@@ -32,6 +32,10 @@ export function parseTime(text: string, now: number): string | undefined {
   if (!ISO_RE.test(t)) return undefined;
   const ms = Date.parse(t);
   if (Number.isNaN(ms)) return undefined;
+  // Date.parse rolls 2026-02-30 over to 2 March; a date that is not on the calendar is a typo.
+  const [y, mo, d] = t.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return undefined;
   return new Date(ms).toISOString();
 }
 

@@ -55,9 +55,25 @@ export class ReadOnlyError extends CredentialsError {
 
 /** Network failure or timeout after all retries. */
 export class NetworkError extends SvcError {
-  constructor(message: string, code: 'network_error' | 'timeout' = 'network_error') {
-    super(message, code, EXIT.network);
+  /** Given when the request changed state and may have been carried out: repeating with it is safe. */
+  readonly idempotencyKey?: string;
+  constructor(message: string, code: 'network_error' | 'timeout' = 'network_error', idempotencyKey?: string) {
+    super(message, code, EXIT.network, safeRetryHint(idempotencyKey));
+    if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey;
   }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), ...(this.idempotencyKey ? { idempotencyKey: this.idempotencyKey } : {}) };
+  }
+}
+
+/**
+ * After a state change failed in a way that does not say whether the service acted (a lost connection,
+ * a timeout, a 5xx), a user's natural move is to run the command again, which would act twice; the
+ * idempotency key makes the repeat safe.
+ */
+export function safeRetryHint(idempotencyKey: string | undefined): string | undefined {
+  if (!idempotencyKey) return undefined;
+  return `The service may have acted on it. To try again safely, run the same command with --idempotency-key ${idempotencyKey}: a repeat is answered from the first attempt instead of acting twice.`;
 }
 
 const STATUS_CODES: Record<number, string> = {
@@ -86,18 +102,22 @@ export class ApiError extends SvcError {
   readonly status: number;
   readonly body: unknown;
   readonly requestId?: string;
-  constructor(opts: { status: number; message: string; body: unknown; requestId?: string; method: string; path: string }) {
+  /** Given for a failed state change that may have been carried out (5xx): repeating with it is safe. */
+  readonly idempotencyKey?: string;
+  constructor(opts: { status: number; message: string; body: unknown; requestId?: string; method: string; path: string; idempotencyKey?: string }) {
     const code = STATUS_CODES[opts.status] ?? (opts.status >= 500 ? 'server_error' : `http_${opts.status}`);
     const where = `${opts.method} ${opts.path}`;
     const rid = opts.requestId ? ` (request id ${opts.requestId})` : '';
-    super(`${where} failed: ${opts.status} ${opts.message}${rid}`, code, exitCodeForStatus(opts.status));
+    super(`${where} failed: ${opts.status} ${opts.message}${rid}`, code, exitCodeForStatus(opts.status), safeRetryHint(opts.idempotencyKey));
     this.status = opts.status;
     this.body = opts.body;
     if (opts.requestId !== undefined) this.requestId = opts.requestId;
+    if (opts.idempotencyKey !== undefined) this.idempotencyKey = opts.idempotencyKey;
   }
   override toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { code: this.code, status: this.status, message: this.message };
     if (this.requestId) out.requestId = this.requestId;
+    if (this.idempotencyKey) out.idempotencyKey = this.idempotencyKey;
     const body = this.body as { errors?: unknown } | undefined;
     if (body && typeof body === 'object' && body.errors !== undefined) out.errors = body.errors;
     return out;

@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { locateJsonError } from './json-error.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import type { InStream } from '../deps.js';
 
 /** Files given to JSON flags larger than this are refused before reading. */
@@ -80,20 +81,30 @@ export class InputReader {
 }
 
 export function parseJsonText(flag: string, text: string, source?: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     const where = locateJsonError(text);
     const file = source ? ` in ${source}` : '';
     throw new UsageError(`${flag}: invalid JSON${file} at line ${where.line}, column ${where.column}: ${where.message}`);
   }
+  return checkDepth(flag, value, source);
+}
+
+function checkDepth(flag: string, value: unknown, source: string | undefined): unknown {
+  if (nestedDeeperThan(value)) {
+    throw new UsageError(`${flag}: the value${source ? ` in ${source}` : ''} nests more than ${MAX_JSON_DEPTH} levels deep`);
+  }
+  return value;
 }
 
 async function parseYamlText(flag: string, text: string, source: string): Promise<unknown> {
   const { parse, YAMLParseError } = await import('yaml');
   try {
-    return parse(text);
+    return checkDepth(flag, parse(text), source);
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     if (e instanceof YAMLParseError) {
       const pos = e.linePos?.[0];
       const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';

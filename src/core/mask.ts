@@ -79,6 +79,21 @@ export function maskData(data: unknown, opts: MaskOptions = {}, parentKey = ''):
   return out;
 }
 
+/**
+ * The secret strings of a value: what maskData would hide by key (tokens, credentials). A request's
+ * secrets are scrubbed from its answer too, because services quote the offending value back in
+ * validation errors.
+ */
+export function secretValues(data: unknown, under = false): string[] {
+  if (typeof data === 'string') return under && data.length ? [data] : [];
+  if (Array.isArray(data)) return data.flatMap((x) => secretValues(x, under));
+  if (!data || typeof data !== 'object') return [];
+  return Object.entries(data as Record<string, unknown>).flatMap(([k, v]) => {
+    const lk = k.toLowerCase();
+    return secretValues(v, under || SECRET_KEYS.has(lk) || (SECRET_OBJECTS.has(lk) && typeof v === 'object'));
+  });
+}
+
 /** Headers for a trace: the Authorization value masked, everything else kept. */
 export function maskHeaders(headers: Record<string, string | string[] | undefined>, opts: MaskOptions = {}): Record<string, string> {
   const out: Record<string, string> = {};

@@ -84,9 +84,22 @@ export function write(deps: Pick<Deps, 'io'>, text: string): void {
   deps.io.stdout.write(text);
 }
 
+/**
+ * The API key in use, scrubbed from whatever is printed: an answer may quote it in a field whose name
+ * says nothing of secrets.
+ */
+export function keyInUse(deps: Deps): string[] {
+  try {
+    const key = deps.settings().apiKey.value;
+    return key ? [key] : [];
+  } catch {
+    return []; // no settings (an unknown profile): then no key is in use either
+  }
+}
+
 export async function print(deps: Deps, raw: unknown, opts: PrintOptions = {}): Promise<void> {
   const g = deps.globals;
-  const masked = g.showSecrets ? raw : maskData(raw);
+  const masked = g.showSecrets ? raw : maskData(raw, { knownSecrets: keyInUse(deps) });
   const format = deps.format();
   if (format === 'table' && !g.query) {
     const { renderTable } = await import('./table.js');

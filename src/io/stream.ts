@@ -3,7 +3,7 @@
 // constant whatever the number of records.
 import type { Deps } from '../deps.js';
 import { maskData } from '../core/mask.js';
-import { applyQuery, pickFields } from './output.js';
+import { applyQuery, keyInUse, pickFields } from './output.js';
 import type { ViewName } from './views.js';
 
 export interface RecordWriter {
@@ -23,8 +23,9 @@ export async function createRecordWriter(deps: Deps, view?: ViewName): Promise<R
   const yaml = format === 'yaml' ? await import('yaml') : undefined;
   const table = format === 'table' ? await import('./table.js') : undefined;
 
+  const secrets = keyInUse(deps);
   const prepare = async (record: unknown): Promise<unknown> => {
-    let r = g.showSecrets ? record : maskData(record);
+    let r = g.showSecrets ? record : maskData(record, { knownSecrets: secrets });
     if (g.fields?.length) r = pickFields(r, g.fields);
     if (g.query) r = await applyQuery(r, g.query);
     return r;

@@ -12,6 +12,7 @@ import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes, type Service } from './handlers/index.js';
 import type { Call, Route } from './handlers/types.js';
 import { checkIdempotency, finishIdempotency } from './idempotency.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Environment } from './store/index.js';
 
@@ -46,6 +47,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   const app = Fastify({
     logger: false,
+    // A malformed URL (bad percent-encoding) or an over-long path parameter is refused by fastify
+    // before routing, in its own error shape; answer in the service's.
+    frameworkErrors: (err, req, reply) => {
+      const tooLong = (err as FastifyError).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      sendError(req, reply, new HttpError(tooLong ? 414 : 400, tooLong ? 'A path parameter is too long' : `Malformed URL: ${req.url.split('?')[0]}`));
+    },
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 1000 },
     // Closing waits for requests in flight and drops idle keep-alive connections.
@@ -57,7 +64,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(req, body as string, done);
+    parseJson(req, body as string, (err, value) => {
+      // Validation and error reporting walk the body recursively: a body nested thousands of levels
+      // deep (well within the size limit) would overflow the stack and answer 500.
+      if (!err && nestedDeeperThan(value)) return done(new HttpError(400, `Request body nests more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+      done(err, value);
+    });
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -122,10 +134,21 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           svc: service,
           baseUrl: `${req.protocol}://${req.host}`,
         } as Call<OperationName>;
-        const result = route.handle(call);
-        if (route.envelope === 'none') return reply.code(204).send();
-        reply.code(op.status);
-        return route.envelope === 'data' ? { data: result } : result;
+        // The handler's writes and the answer kept for its idempotency key commit together. Apart, a
+        // process killed between the two commits had acted on a request whose key a retry then found
+        // unanswered (an unfinished key is dropped at restart), and the retry acted again.
+        const answer = store.tx(() => {
+          const result = route.handle(call);
+          const status = route.envelope === 'none' ? 204 : op.status;
+          const payload = route.envelope === 'none' ? '' : JSON.stringify(route.envelope === 'data' ? { data: result } : result);
+          if (s.idempotency) {
+            finishIdempotency(store, s.idempotency.orgId, s.idempotency.key, status, payload);
+            s.idempotency = undefined;
+          }
+          return { status, payload };
+        });
+        if (answer.status === 204) return reply.code(204).send();
+        return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.payload);
       },
     });
   }
@@ -173,7 +196,9 @@ function toHttpError(err: FastifyError | HttpError, req: FastifyRequest, opts: A
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${req.headers['content-type'] ?? 'none'})`);
   }
-  if (err instanceof SyntaxError || (status === 400 && /JSON/i.test(err.message))) {
+  // Only the body parser's errors (status 400) are about the request: a SyntaxError thrown while a
+  // handler reads a damaged stored document is the service's fault, and a 500.
+  if (status === 400 && (err instanceof SyntaxError || /JSON/i.test(err.message))) {
     return new HttpError(400, `Request body is not valid JSON: ${err.message}`);
   }
   if (status >= 400 && status < 500) return new HttpError(status, err.message);

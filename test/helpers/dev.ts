@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { auditOutput, auditProfileFile, auditSecret } from './audit.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
@@ -37,6 +38,16 @@ export async function startDev(opts: { args?: string[]; env?: Record<string, str
   });
   let err = '';
   proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  // For the suite's secrets audit (test/helpers/audit.ts): the key, and all svc dev printed.
+  auditSecret('startDev', apiKey);
+  const showsSecrets = (opts.args ?? []).includes('--show-secrets');
+  void proc.then(
+    (r) => {
+      auditOutput('startDev', `${r.stdout ?? ''}${err}`, showsSecrets);
+      auditProfileFile('startDev', configDir);
+    },
+    () => undefined,
+  );
   const started = await new Promise<Record<string, unknown>>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`svc dev did not start within 15 s; stderr: ${err}`)), 15_000);

@@ -3,6 +3,7 @@
 // `assertAllUsed()` fails a test whose stubs were not all called.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { auditSecret, secretsInBody } from './audit.js';
 
 export interface Recorded {
   method: string;
@@ -58,6 +59,8 @@ export async function startStub(): Promise<Stub> {
       }
       route.calls++;
       const a = typeof route.handler === 'function' ? route.handler(rec, route.calls) : route.handler;
+      // Tokens and credentials the stub answers with must never be printed unmasked (secrets audit).
+      auditSecret(`stub ${rec.method} ${rec.path}`, ...secretsInBody(typeof a.body === 'string' ? tryJson(a.body) : a.body));
       const answer = () => {
         if (a.drop) {
           req.socket.destroy();
@@ -91,4 +94,12 @@ export async function startStub(): Promise<Stub> {
       }),
   };
   return stub;
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -17,6 +17,10 @@ describe('durations and times', () => {
     expect(parseTime('2026-11-01T10:00:00+02:00', now)).toBe('2026-11-01T08:00:00.000Z');
     expect(parseTime('yesterday', now)).toBeUndefined();
     expect(parseTime('2026-13-45', now)).toBeUndefined();
+    // Not on the calendar: Date.parse would roll these over into the next month.
+    expect(parseTime('2026-02-30T10:00:00Z', now)).toBeUndefined();
+    expect(parseTime('2026-04-31', now)).toBeUndefined();
+    expect(parseTime('2028-02-29', now)).toBe('2028-02-29T00:00:00.000Z');
   });
   test('formatDuration', () => {
     expect(formatDuration(150)).toBe('150ms');

@@ -48,6 +48,13 @@ function prepare(db: DB, file: string): OpenedDatabase {
     if (file !== MEMORY) db.pragma('locking_mode = EXCLUSIVE');
     version = db.pragma('user_version', { simple: true }) as number;
     tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+    // A file damaged inside its pages opens and reads its header fine, then fails request after
+    // request. quick_check reads every page without writing (milliseconds for a dev store) and names
+    // the damage before anything is written.
+    if (tables > 0) {
+      const check = db.pragma('quick_check', { simple: true }) as string;
+      if (check !== 'ok') throw Object.assign(new Error(`corrupt: ${String(check).split('\n').find((l) => l && !l.startsWith('***')) ?? check}`), { code: 'SQLITE_CORRUPT' });
+    }
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'SQLITE_BUSY') {

@@ -1,0 +1,256 @@
+// Access in the local service: each environment's key sees and changes only its own data, through
+// every route of the operation table (a route added later without a row here fails the test); no
+// answer ever carries an integration's credentials; bodies over the limit are refused with 413 and
+// the CLI says so; webhooks go to loopback targets only unless allowed.
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationList, type OperationName } from '../../src/api/operations.js';
+import { ErrorBody } from '../../src/api/schemas/common.js';
+import { checkTarget } from '../../src/server/engine/webhook.js';
+import { parseSeed } from '../../src/server/seed/load.js';
+import { runSvc } from '../helpers/run.js';
+import { testService, TEST_KEY } from '../helpers/service.js';
+import { figures } from './util.js';
+
+const STAGING_KEY = 'sk_staging_access_9c1f5e3a7b';
+// Every credential in the store carries this marker: no answer may contain it.
+const MARK = 'CRED-MARKER-7d2e';
+const svc = testService({
+  seed: parseSeed(
+    {
+      integrations: [{ identifier: 'mailgun', providerId: 'mailgun', channel: 'email', credentials: { apiKey: `${MARK}-mailgun`, secretKey: `${MARK}-2` } }],
+      environments: [
+        {
+          name: 'Staging',
+          apiKey: STAGING_KEY,
+          integrations: [
+            { identifier: 'ses', providerId: 'ses', channel: 'email', primary: true, credentials: { apiKey: `${MARK}-ses`, secretKey: `${MARK}-3` } },
+            { identifier: 'slack-staging', providerId: 'slack', channel: 'chat', credentials: { applicationId: `${MARK}-slack` } },
+            { identifier: 'in-app-staging', providerId: 'svc', channel: 'in_app' },
+          ],
+          subscribers: [{ subscriberId: 'zed', firstName: 'Zed', email: 'zed@example.com' }],
+          workflows: [{ workflowId: 'staging-only', name: 'Staging only', active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi' } }] }],
+          contexts: [{ type: 'tenant', id: 'staging-co' }],
+        },
+      ],
+    },
+    'access test',
+  ),
+});
+
+/** An answer, with what was sent to get it (an error may quote the id it could not find). */
+type Answer = { status: number; body: any; sent: string };
+const answers: { what: string; body: string }[] = [];
+async function as(key: string, method: string, url: string, body?: unknown): Promise<Answer> {
+  const r = await svc.request(method, url, { key, ...(body !== undefined ? { body } : {}) });
+  answers.push({ what: `${method} ${url}`, body: JSON.stringify(r.body ?? '') });
+  return { status: r.status, body: r.body, sent: `${url} ${JSON.stringify(body ?? '')}` };
+}
+const A = (m: string, u: string, b?: unknown) => as(TEST_KEY, m, u, b);
+const B = (m: string, u: string, b?: unknown) => as(STAGING_KEY, m, u, b);
+
+/** What each environment owns, by the ids and identifiers a caller would use. */
+interface Owned {
+  subscriber: string;
+  workflow: string;
+  workflowDbId: string;
+  notificationId: string;
+  transactionId: string;
+  messageIds: string[];
+  integrationId: string;
+  connection: string;
+  endpoint: string;
+  context: string;
+}
+const owned: Record<'A' | 'B', Owned> = {} as never;
+
+async function populate(call: typeof A, env: { subscriber: string; workflow: string; slack: string; tx: string }): Promise<Owned> {
+  const t = await call('POST', '/v1/events/trigger', { name: env.workflow, to: env.subscriber, transactionId: env.tx });
+  expect(t.status, JSON.stringify(t.body)).toBe(201);
+  await svc.runner.idle();
+  const events = (await call('GET', `/v1/notifications?transactionId=${env.tx}`)).body.data;
+  const messages = (await call('GET', `/v1/messages?subscriberId=${env.subscriber}&channel=in_app`)).body.data;
+  const conn = await call('POST', '/v1/channel-connections', { integrationIdentifier: env.slack, subscriberId: env.subscriber, workspace: { id: 'T1' }, auth: { accessToken: `xoxb-${env.tx}` } });
+  expect(conn.status, JSON.stringify(conn.body)).toBe(201);
+  const endp = await call('POST', '/v1/channel-endpoints', { subscriberId: env.subscriber, integrationIdentifier: env.slack, connectionIdentifier: conn.body.data.identifier, type: 'slack_channel', endpoint: { channelId: `C-${env.tx}` } });
+  expect(endp.status, JSON.stringify(endp.body)).toBe(201);
+  const ctx = await call('POST', '/v2/contexts', { type: 'project', id: `p-${env.tx}` });
+  expect(ctx.status).toBe(201);
+  const wf = await call('GET', `/v2/workflows/${env.workflow}`);
+  const integration = (await call('GET', '/v1/integrations/active')).body.data.find((i: { identifier: string }) => i.identifier === env.slack);
+  return {
+    subscriber: env.subscriber, workflow: env.workflow, workflowDbId: wf.body.data._id, notificationId: events[0]._id, transactionId: env.tx,
+    messageIds: messages.map((m: { _id: string }) => m._id), integrationId: integration._id, connection: conn.body.data.identifier,
+    endpoint: endp.body.data.identifier, context: `project:p-${env.tx}`,
+  };
+}
+
+beforeAll(async () => {
+  owned.A = await populate(A, { subscriber: 'ada', workflow: 'welcome', slack: 'slack', tx: 'tx-env-a' });
+  owned.B = await populate(B, { subscriber: 'zed', workflow: 'staging-only', slack: 'slack-staging', tx: 'tx-env-b' });
+  expect(owned.A.messageIds.length).toBeGreaterThan(0);
+  expect(owned.B.messageIds.length).toBeGreaterThan(0);
+});
+afterAll(() => svc.close());
+
+/** The ids of one environment must not appear in anything the other one is answered. */
+const idsOf = (o: Owned) => [o.notificationId, o.transactionId, ...o.messageIds, o.connection, o.endpoint, `p-${o.transactionId}`, o.workflowDbId];
+
+/**
+ * For every operation: `other` (the intruder's key) tries to read or change what `own` owns. Each
+ * returns what the intruder got; the test then checks that the owner's data is unchanged.
+ */
+const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) => Promise<Answer[]>> = {
+  listChannelEndpoints: async (call, own) => [await call('GET', '/v1/channel-endpoints?limit=100'), await call('GET', `/v1/channel-endpoints?subscriberId=${own.subscriber}`), await call('GET', `/v1/channel-endpoints?connectionIdentifier=${own.connection}`)],
+  previewStep: async (call, own) => [await call('POST', `/v2/workflows/${own.workflow}/step/${own.workflow === 'welcome' ? 'in-app' : 'inbox'}/preview`, {})],
+  updateOnlineStatus: async (call, own) => [await call('PATCH', `/v1/subscribers/${own.subscriber}/online-status`, { isOnline: false })],
+  updateChannelConnection: async (call, own) => [await call('PATCH', `/v1/channel-connections/${own.connection}`, { workspace: { id: 'STOLEN' }, auth: { accessToken: 'xoxb-stolen' } })],
+  searchSubscribers: async (call, own) => [await call('GET', '/v2/subscribers?limit=100'), await call('GET', `/v2/subscribers?subscriberId=${own.subscriber}`)],
+  listActiveIntegrations: async (call) => [await call('GET', '/v1/integrations/active')],
+  markMessagesAs: async (call, own, mine) => [
+    await call('POST', `/v1/subscribers/${own.subscriber}/messages/mark-as`, { messageId: own.messageIds, markAs: 'read' }),
+    await call('POST', `/v1/subscribers/${mine.subscriber}/messages/mark-as`, { messageId: own.messageIds, markAs: 'read' }),
+  ],
+  createContext: async (call, own) => [await call('POST', '/v2/contexts', { type: 'project', id: `p-${own.transactionId}` })],
+  createChannelConnection: async (call, own) => [
+    await call('POST', '/v1/channel-connections', { integrationIdentifier: 'slack', subscriberId: own.subscriber, workspace: { id: 'T9' }, auth: { accessToken: 'xoxb-x' } }),
+    await call('POST', '/v1/channel-connections', { integrationIdentifier: 'slack', subscriberId: own.subscriber, identifier: own.connection, workspace: { id: 'T9' }, auth: { accessToken: 'xoxb-x' } }),
+  ],
+  setPrimaryIntegration: async (call, own) => [await call('POST', `/v1/integrations/${own.integrationId}/set-primary`)],
+  getWorkflow: async (call, own) => [await call('GET', `/v2/workflows/${own.workflow}`), await call('GET', `/v2/workflows/${own.workflowDbId}`)],
+  getEvent: async (call, own) => [await call('GET', `/v1/notifications/${own.notificationId}`)],
+  triggerEvent: async (call, own) => [await call('POST', '/v1/events/trigger', { name: own.workflow, to: own.subscriber })],
+  listEvents: async (call, own) => [await call('GET', '/v1/notifications?limit=50'), await call('GET', `/v1/notifications?transactionId=${own.transactionId}`), await call('GET', `/v1/notifications?subscriberIds=${own.subscriber}`)],
+  triggerBulk: async (call, own) => [await call('POST', '/v1/events/trigger/bulk', { events: [{ name: own.workflow, to: own.subscriber }] })],
+  listChannelConnections: async (call, own) => [await call('GET', '/v1/channel-connections?limit=100'), await call('GET', `/v1/channel-connections?subscriberId=${own.subscriber}`)],
+  getChannelConnection: async (call, own) => [await call('GET', `/v1/channel-connections/${own.connection}`)],
+  deleteChannelConnection: async (call, own) => [await call('DELETE', `/v1/channel-connections/${own.connection}`)],
+  createChannelEndpoint: async (call, own) => [await call('POST', '/v1/channel-endpoints', { subscriberId: own.subscriber, integrationIdentifier: 'slack', connectionIdentifier: own.connection, type: 'slack_channel', endpoint: { channelId: 'C-x' } })],
+  getChannelEndpoint: async (call, own) => [await call('GET', `/v1/channel-endpoints/${own.endpoint}`)],
+  updateChannelEndpoint: async (call, own) => [await call('PATCH', `/v1/channel-endpoints/${own.endpoint}`, { endpoint: { channelId: 'C-stolen' } })],
+  deleteChannelEndpoint: async (call, own) => [await call('DELETE', `/v1/channel-endpoints/${own.endpoint}`)],
+  createWorkflow: async (call, own) => [await call('POST', '/v2/workflows', { workflowId: own.workflow, name: 'Shadow', active: true, steps: [{ name: 'x', type: 'in_app', controlValues: { body: 'x' } }] })],
+  listMessages: async (call, own) => [await call('GET', '/v1/messages?limit=1000'), await call('GET', `/v1/messages?subscriberId=${own.subscriber}`), await call('GET', `/v1/messages?transactionId=${own.transactionId}`)],
+};
+
+/** What an intruder must get when it names the other environment's records: not found (or, for a
+ * trigger, an unknown workflow); the rest answer from the intruder's own namespace. */
+const refusedWith: Partial<Record<OperationName, number[]>> = {
+  previewStep: [404], updateOnlineStatus: [404], updateChannelConnection: [404], setPrimaryIntegration: [404], getWorkflow: [404, 404],
+  getEvent: [404], triggerEvent: [422], getChannelConnection: [404], deleteChannelConnection: [404], getChannelEndpoint: [404],
+  updateChannelEndpoint: [404], deleteChannelEndpoint: [404], createChannelConnection: [404, 404], createChannelEndpoint: [404], markMessagesAs: [404, 201],
+};
+
+/** A snapshot of everything an environment owns, read with its own key. */
+async function snapshot(call: typeof A, o: Owned) {
+  const read = async (url: string) => JSON.stringify((await call('GET', url)).body);
+  return {
+    subscriber: await read(`/v2/subscribers?subscriberId=${o.subscriber}`),
+    workflow: await read(`/v2/workflows/${o.workflow}`),
+    event: await read(`/v1/notifications/${o.notificationId}`),
+    messages: await read(`/v1/messages?subscriberId=${o.subscriber}`),
+    connection: await read(`/v1/channel-connections/${o.connection}`),
+    endpoint: await read(`/v1/channel-endpoints/${o.endpoint}`),
+    contexts: await read(`/v1/notifications?subscriberIds=${o.subscriber}`),
+    integrations: JSON.stringify((await call('GET', '/v1/integrations/active')).body.data.filter((i: { _id: string }) => i._id === o.integrationId)),
+  };
+}
+
+describe('two environments, every route', () => {
+  it('the operation table has an attempt for every route', () => {
+    expect(operationList.map((op) => op.name).filter((n) => !(n in attempts))).toEqual([]);
+  });
+
+  let tried = 0;
+  let leaks = 0;
+  let changes = 0;
+  afterAll(() => figures('environment isolation', { routes: operationList.length, crossEnvironmentRequests: tried, leaks, changesAcrossEnvironments: changes }));
+
+  for (const [intruder, victim, call] of [['B', 'A', B], ['A', 'B', A]] as const) {
+    it.each(operationList.map((op) => [op.name as OperationName] as const))(`%s: ${intruder}'s key cannot read or change ${victim}'s data`, async (name) => {
+      const own = owned[victim];
+      const ownerCall = victim === 'A' ? A : B;
+      const before = await snapshot(ownerCall, own);
+      const got = await attempts[name](call, own, owned[intruder]);
+      tried += got.length;
+      for (const r of got) {
+        // Nothing of the other environment in any answer (but the ids the intruder sent itself)...
+        const text = JSON.stringify(r.body);
+        for (const id of idsOf(own).filter((i) => !r.sent.includes(i))) {
+          if (text.includes(id)) leaks++;
+          expect(text, `${name} answered ${victim}'s ${id}`).not.toContain(id);
+        }
+        // ... and an attempt on its records is "not found" (or lands in the intruder's own namespace).
+        expect(r.status, `${name}: ${text.slice(0, 300)}`).toBeLessThan(500);
+        if (r.status >= 400) expect(ErrorBody.safeParse(r.body).success).toBe(true);
+      }
+      if (refusedWith[name]) expect(got.map((r) => r.status), name).toEqual(refusedWith[name]);
+      const after = await snapshot(ownerCall, own);
+      if (JSON.stringify(after) !== JSON.stringify(before)) changes++;
+      expect(after, `${name} changed ${victim}'s data`).toEqual(before);
+    });
+  }
+
+  it('a mark-as with the other environment\'s message ids changes nothing and returns nothing', async () => {
+    const r = await B('POST', `/v1/subscribers/zed/messages/mark-as`, { messageId: owned.A.messageIds, markAs: 'read' });
+    expect(r).toMatchObject({ status: 201, body: { data: [] } });
+    const msgs = (await A('GET', '/v1/messages?subscriberId=ada&channel=in_app')).body.data;
+    expect(msgs.every((m: { read: boolean }) => !m.read)).toBe(true);
+  });
+});
+
+describe('integration credentials', () => {
+  it('never appear in any answer to an API key, in either environment', async () => {
+    for (const call of [A, B]) {
+      const list = (await call('GET', '/v1/integrations/active')).body.data as Record<string, unknown>[];
+      expect(list.length).toBeGreaterThan(0);
+      expect(list.filter((i) => 'credentials' in i)).toEqual([]);
+    }
+    const email = (await B('GET', '/v1/integrations/active')).body.data.find((i: { identifier: string }) => i.identifier === 'ses');
+    await B('POST', `/v1/integrations/${email._id}/set-primary`);
+    const leaked = answers.filter((a) => a.body.includes(MARK));
+    expect(leaked.map((a) => a.what)).toEqual([]);
+    figures('integration credentials', { answersSearched: answers.length, credentialsReturned: leaked.length });
+  });
+});
+
+describe('bodies over the size limit', () => {
+  it('are refused with 413 in the service\'s error shape, and the CLI says so (exit 1)', async () => {
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = svc.app.server.address() as AddressInfo;
+    const dir = mkdtempSync(join(tmpdir(), 'svc-rel-413-'));
+    writeFileSync(join(dir, 'big.json'), JSON.stringify({ type: 'tenant', id: 'big', data: { blob: 'x'.repeat(2 * 1024 * 1024) } }));
+    const r = await runSvc(['contexts', 'create', 'tenant', 'big', '--data', `@${join(dir, 'big.json')}`], { env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toBe('error: POST /v2/contexts failed: 413 Request body is larger than 1048576 bytes\n');
+    const j = await runSvc(['api', 'POST', '/v1/events/trigger', '--data', `@${join(dir, 'big.json')}`, '-o', 'json'], { env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'payload_too_large', status: 413 });
+  });
+});
+
+describe('webhook targets', () => {
+  // The engine's guard (src/server/engine/webhook.ts), tested directly: the runner does not yet run
+  // http_request steps (they pass over with a Warning), so there is no route to a webhook to test.
+  const refused = [
+    'http://10.0.0.1/hook', 'http://192.168.1.10/', 'http://172.16.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://8.8.8.8/',
+    'http://0.0.0.0:8080/', 'http://[::]/', 'http://[fe80::1]/', 'http://[::ffff:10.0.0.1]/', 'http://[2001:db8::1]/', 'http://user:pass@10.0.0.1/',
+    'http://167772161/', 'http://0xa000001/', 'http://012.0.0.1/', 'https://10.0.0.1:443/',
+  ];
+  const allowed = ['http://127.0.0.1:9/hook', 'http://127.8.9.10/', 'http://[::1]:8080/', 'http://localhost:1/', 'http://2130706433/', 'http://0x7f000001/', 'http://127.1/'];
+  const neverAllowed = ['file:///etc/passwd', 'ftp://127.0.0.1/', 'gopher://127.0.0.1/', 'javascript:alert(1)', 'not a url', 'http://'];
+
+  it.each(refused)('%s is refused unless non-loopback webhooks are allowed', async (url) => {
+    expect(await checkTarget(url, false)).toMatchObject({ ok: false, error: expect.stringMatching(/refusing to deliver|only loopback/) });
+    expect(await checkTarget(url, true)).toMatchObject({ ok: true });
+  });
+  it.each(allowed)('%s is loopback and allowed', async (url) => {
+    expect(await checkTarget(url, false)).toMatchObject({ ok: true });
+  });
+  it.each(neverAllowed)('%s is refused even when non-loopback webhooks are allowed', async (url) => {
+    expect(await checkTarget(url, true)).toMatchObject({ ok: false });
+  });
+  afterAll(() => figures('webhook targets', { refused: refused.length, loopbackAllowed: allowed.length, badSchemes: neverAllowed.length }));
+});
