@@ -66,7 +66,7 @@ describe('a store svc dev must not use', () => {
         b[at] = b[at]! ^ 0xff;
       }
       writeFileSync(f, b);
-    }), /is not a readable svc store \(corrupt: .*\)/],
+    }), /is not a readable svc store \((corrupt: |malformed ).*\)/],
     ['a directory', () => {
       const d = join(dir, 'a-directory.sqlite');
       mkdirSync(d);

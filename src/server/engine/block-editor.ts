@@ -77,7 +77,11 @@ function rewriteLiquid(text: string, loops: readonly Loop[]): string {
 }
 
 function str(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  // Attributes come from users' JSON: an object is not text (and String() throws on one whose
+  // toString is not a function), so it reads as empty.
+  return typeof value === 'object' || typeof value === 'function' ? '' : String(value);
 }
 
 function quoteLiquid(text: string): string {
