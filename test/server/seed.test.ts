@@ -70,7 +70,7 @@ describe('seed files', () => {
     expect((err as UsageError).exitCode).toBe(2);
     expect((err as Error).message).toMatch(/workflows\.0\.steps\.0\.type/);
     expect((err as Error).message).toMatch(/colour/);
-    expect(() => loadSeedFile(write('broken.json', '{'))).toThrow(/not valid JSON/);
+    expect(() => loadSeedFile(write('broken.json', '{'))).toThrow(/--seed: invalid JSON in .*broken.json at line 1, column 2/);
     expect(() => loadSeedFile(join(dir, 'missing.yaml'))).toThrow(/cannot read the seed file/);
   });
 });
