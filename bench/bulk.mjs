@@ -46,7 +46,7 @@ async function measureSvc(n) {
   if (r.status !== 0) throw new Error(`svc bulk failed: ${r.stderr}`);
   const summary = JSON.parse(r.stdout);
   const rssKb = Number(r.stderr.trim().split('\n').pop());
-  return { ms, requests: summary.requests.sent, sent: summary.recipients.sent, rssMb: rssKb / 1024 };
+  return { ms, sendingMs: summary.elapsedMs, requests: summary.requests.sent, sent: summary.recipients.sent, rssMb: rssKb / 1024 };
 }
 
 async function measureAutocannon(n) {
@@ -104,10 +104,11 @@ for (const n of sizes) {
   const ac = await measureAutocannon(n);
   const loop = await measureLoop(n);
   console.log(`${n.toLocaleString('en')} recipients (${n / CHUNK} requests)`);
-  console.log(`  svc trigger --recipients-file   ${(svc.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(svc.sent, svc.ms)).padStart(6)} recipients/s  ${String(rate(svc.requests, svc.ms)).padStart(5)} req/s  peak RSS ${svc.rssMb.toFixed(0)} MB`);
+  console.log(`  svc trigger --recipients-file   ${(svc.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(svc.sent, svc.ms)).padStart(6)} recipients/s  ${String(rate(svc.requests, svc.ms)).padStart(5)} req/s  peak RSS ${svc.rssMb.toFixed(0)} MB (whole process)`);
+  console.log(`    of which sending              ${(svc.sendingMs / 1000).toFixed(1).padStart(6)} s  ${String(rate(svc.sent, svc.sendingMs)).padStart(6)} recipients/s  ${String(rate(svc.requests, svc.sendingMs)).padStart(5)} req/s  (without start-up, as autocannon is timed)`);
   console.log(`  autocannon, 10 connections      ${(ac.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(ac.requests * CHUNK, ac.ms)).padStart(6)} recipients/s  ${String(rate(ac.requests, ac.ms)).padStart(5)} req/s`);
   console.log(`  one request at a time           ${(loop.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(loop.requests * CHUNK, loop.ms)).padStart(6)} recipients/s  ${String(rate(loop.requests, loop.ms)).padStart(5)} req/s`);
-  console.log(`  svc / autocannon: ${((rate(svc.requests, svc.ms) / rate(ac.requests, ac.ms)) * 100).toFixed(0)}% of the server's limit (goal ≥ 80%)\n`);
+  console.log(`  svc / autocannon: ${((rate(svc.requests, svc.sendingMs) / rate(ac.requests, ac.ms)) * 100).toFixed(0)}% of the server's limit while sending, ${((rate(svc.requests, svc.ms) / rate(ac.requests, ac.ms)) * 100).toFixed(0)}% counting process start-up (goal ≥ 80%)\n`);
 }
 
 // Constant memory: the whole file is read and cut into chunks (--dry-run sends nothing). Peak RSS is

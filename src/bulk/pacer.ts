@@ -33,8 +33,8 @@ export class Pacer {
 
   constructor(opts: PacerOptions = {}) {
     this.fixed = opts.fixed !== undefined;
-    this.concurrency = opts.fixed ?? opts.initial ?? 4;
-    this.max = opts.fixed ?? opts.max ?? 32;
+    this.concurrency = opts.fixed ?? opts.initial ?? 8;
+    this.max = opts.fixed ?? opts.max ?? 16;
     this.now = opts.now ?? (() => Date.now());
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
