@@ -1,12 +1,12 @@
 // The built binary as scripts use it: data only on stdout, valid JSON when piped, stable exit codes,
 // and a person at a terminal gets a prompt (driven through tmux).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStub, type Stub } from '../helpers/stub.js';
 import { BIN, svcBin } from '../helpers/bin.js';
 import { tempConfigDir } from '../helpers/run.js';
+import { hasTmux, openTerminal } from '../helpers/tmux.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 let stub: Stub;
@@ -55,61 +55,41 @@ describe('svc binary', () => {
     expect(String(r.stderr)).toContain('--to');
   });
 
-  const hasTmux = spawnSync('tmux', ['-V']).status === 0;
   test.skipIf(!hasTmux)('at a terminal, a missing --to is asked for', async () => {
-    const session = `svc-e2e-${process.pid}`;
     const cfg = tempConfigDir();
     const before = stub.requests.length;
-    const cmd = `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} SVC_API_KEY=${KEY} SVC_BASE_URL=${stub.url} node ${BIN} trigger welcome; echo EXIT=$?; sleep 5`;
-    spawnSync('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '30', cmd]);
-    const screen = () => spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout;
-    const waitFor = async (text: string) => {
-      for (let i = 0; i < 100; i++) {
-        if (screen().includes(text)) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`"${text}" never appeared:\n${screen()}`);
-    };
+    const term = openTerminal('svc-e2e', `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} SVC_API_KEY=${KEY} SVC_BASE_URL=${stub.url} node ${BIN} trigger welcome; echo EXIT=$?; sleep 5`);
     try {
-      await waitFor('Recipients');
-      spawnSync('tmux', ['send-keys', '-t', session, 'user-7 user-8', 'Enter']);
-      await waitFor('EXIT=0');
+      await term.waitFor('Recipients');
+      term.send('user-7 user-8', true);
+      term.send('Enter');
+      await term.waitFor('EXIT=0');
       const sent = stub.requests.slice(before).find((r) => r.method === 'POST');
       expect(sent?.body).toMatchObject({ name: 'welcome', to: ['user-7', 'user-8'] });
-      expect(screen()).toContain('processed');
+      expect(term.screen()).toContain('processed');
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', session]);
+      term.close();
     }
   });
 
   test.skipIf(!hasTmux)('svc login at a terminal: prompts, masks the key as it is typed, checks it, saves the profile', async () => {
-    const session = `svc-login-${process.pid}`;
     const cfg = tempConfigDir();
-    const cmd = `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} node ${BIN} login --base-url ${stub.url}; echo EXIT=$?; sleep 5`;
-    spawnSync('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '30', cmd]);
-    const screen = () => spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout;
-    const waitFor = async (text: string) => {
-      for (let i = 0; i < 100; i++) {
-        if (screen().includes(text)) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`"${text}" never appeared:\n${screen()}`);
-    };
+    const term = openTerminal('svc-login', `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} node ${BIN} login --base-url ${stub.url}; echo EXIT=$?; sleep 5`);
     try {
-      await waitFor('Profile name');
-      spawnSync('tmux', ['send-keys', '-t', session, 'Enter']);
-      await waitFor('API key');
-      spawnSync('tmux', ['send-keys', '-t', session, '-l', KEY]);
+      await term.waitFor('Profile name');
+      term.send('Enter');
+      await term.waitFor('API key');
+      term.send(KEY, true);
       await new Promise((r) => setTimeout(r, 200));
-      expect(screen()).not.toContain(KEY);
-      spawnSync('tmux', ['send-keys', '-t', session, 'Enter']);
-      await waitFor('EXIT=0');
-      expect(screen()).toContain("logged in: profile 'default'");
-      expect(screen()).not.toContain(KEY);
+      expect(term.screen()).not.toContain(KEY);
+      term.send('Enter');
+      await term.waitFor('EXIT=0');
+      expect(term.screen()).toContain("logged in: profile 'default'");
+      expect(term.screen()).not.toContain(KEY);
       const saved = JSON.parse(readFileSync(join(cfg, 'config.json'), 'utf8'));
       expect(saved).toEqual({ current: 'default', profiles: { default: { baseUrl: stub.url, apiKey: KEY } } });
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', session]);
+      term.close();
     }
   });
 });
