@@ -63,15 +63,15 @@ export async function call<T = unknown>(deps: Deps, op: Operation, input: Operat
     { method: op.method, path: buildPath(op.path, input.params ?? {}), query: input.query, body: input.body, idempotencyKey: input.idempotencyKey },
     opts,
   );
-  if (res && op.response) checkShape(deps, op.name, op.response, res.data);
+  if (res && op.response) checkShape(deps, `${op.method} ${op.path}`, op.response, res.data);
   return res;
 }
 
 /** Warns once when an answer does not match its schema; the answer itself is untouched. */
-export function checkShape(deps: Deps, name: string, schema: ZodType, data: unknown): void {
+export function checkShape(deps: Deps, request: string, schema: ZodType, data: unknown): void {
   const r = schema.safeParse(data);
   if (r.success) return;
   const first = problemsOf(r.error)[0];
   const where = first ? ` (${first.field || 'body'}: ${first.message})` : '';
-  deps.warn(`the answer to ${name} does not match the documented shape${where}; printed as received`);
+  deps.warn(`the answer to ${request} does not match the documented shape${where}; printed as received`);
 }

@@ -124,7 +124,7 @@ describe('answers', () => {
     const r = await runSvc(['integrations', 'active'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ name: 'x', extra: { kept: true } }]);
-    expect(r.stderr).toMatch(/^warning: the answer to listActiveIntegrations does not match the documented shape/);
+    expect(r.stderr).toMatch(/^warning: the answer to GET \/v1\/integrations\/active does not match the documented shape \(\[0\]\._environmentId: is required\)/);
   });
 
   test('--debug traces each attempt with the key masked', async () => {
