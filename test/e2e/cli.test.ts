@@ -58,7 +58,7 @@ describe('svc binary', () => {
   test.skipIf(!hasTmux)('at a terminal, a missing --to is asked for', async () => {
     const cfg = tempConfigDir();
     const before = stub.requests.length;
-    const term = openTerminal('svc-e2e', `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} SVC_API_KEY=${KEY} SVC_BASE_URL=${stub.url} node ${BIN} trigger welcome; echo EXIT=$?; sleep 5`);
+    const term = openTerminal([process.execPath, BIN, 'trigger', 'welcome'], { NO_COLOR: '1', SVC_CONFIG_DIR: cfg, SVC_API_KEY: KEY, SVC_BASE_URL: stub.url });
     try {
       await term.waitFor('Recipients');
       term.send('user-7 user-8', true);
@@ -74,7 +74,7 @@ describe('svc binary', () => {
 
   test.skipIf(!hasTmux)('svc login at a terminal: prompts, masks the key as it is typed, checks it, saves the profile', async () => {
     const cfg = tempConfigDir();
-    const term = openTerminal('svc-login', `env NO_COLOR=1 SVC_CONFIG_DIR=${cfg} node ${BIN} login --base-url ${stub.url}; echo EXIT=$?; sleep 5`);
+    const term = openTerminal([process.execPath, BIN, 'login', '--base-url', stub.url], { NO_COLOR: '1', SVC_CONFIG_DIR: cfg });
     try {
       await term.waitFor('Profile name');
       term.send('Enter');
