@@ -2,6 +2,7 @@
 // NDJSON. Each row becomes a recipient and, optionally, a payload of its own; a row that cannot be read
 // becomes a bad row with its line number and the reason, never a silent drop.
 import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
@@ -169,6 +170,28 @@ export interface OpenedFile {
   rows: AsyncGenerator<Row>;
   /** Bytes read so far, and the total when known (a file): for the progress bar. */
   progress(): { read: number; total?: number };
+}
+
+/**
+ * Checks that `path` is a readable file (a regular file, or a pipe such as <(...)) and returns its
+ * size: before a run writes anything beside it (its journal), a directory or a missing file is
+ * refused.
+ */
+export async function checkRecipientsFile(path: string): Promise<number | undefined> {
+  const fail = (why: string): never => {
+    throw new UsageError(`--recipients-file: cannot read ${path}: ${why}`);
+  };
+  try {
+    const s = await stat(path);
+    if (s.isDirectory()) fail('it is a directory');
+    if (!s.isFile()) return undefined; // a pipe: opening it here could take data from the run
+    await (await open(path, 'r')).close();
+    return s.size;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    return fail(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link loop' : (e as Error).message);
+  }
 }
 
 export async function openRecipients(path: string, stdin: Readable, sizeOf: (p: string) => Promise<number>): Promise<OpenedFile> {

@@ -3,7 +3,6 @@
 // killed part-way can be resumed without sending anyone twice.
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Deps } from '../deps.js';
 import { ApiError, InterruptedError, SvcError, UsageError } from '../core/errors.js';
@@ -13,7 +12,7 @@ import type { ApiClient } from '../api/client.js';
 import { Chunker, transactionIdOf, type Chunk } from './chunks.js';
 import { checkResumable, Journal, readJournal, trimReport, type RunRecord } from './journal.js';
 import { Pacer } from './pacer.js';
-import { openRecipients, type BadRow, type GoodRow } from './rows.js';
+import { checkRecipientsFile, openRecipients, type BadRow, type GoodRow } from './rows.js';
 
 export interface BulkOptions {
   workflow: string;
@@ -70,7 +69,8 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const started = deps.now();
   const file = opts.file === '-' ? '-' : resolve(deps.cwd, opts.file);
   const reportPath = opts.report === undefined ? undefined : resolve(deps.cwd, opts.report);
-  const size = file === '-' ? undefined : await stat(file).then((s) => s.size, () => undefined);
+  // Checked before anything is written beside it (the journal).
+  const size = file === '-' ? undefined : await checkRecipientsFile(file);
   const journalPath = opts.journal !== undefined ? resolve(deps.cwd, opts.journal) : reportPath ? `${reportPath}.journal` : file !== '-' ? `${file}.svc-journal` : undefined;
 
   // --- the run: fresh or resumed ----------------------------------------------------------------------

@@ -131,6 +131,10 @@ export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Pr
 async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise<void> {
   if (opts.to?.length || opts.toJson !== undefined) throw new UsageError('--recipients-file cannot be combined with --to or --to-json');
   if (opts.transactionId !== undefined) throw new UsageError('--transaction-id cannot be used with --recipients-file: each chunk gets its own, derived from the run');
+  if (opts.recipientsFile!.trim() === '') throw new UsageError('--recipients-file: expected a file path, or - for stdin');
+  for (const [flag, value] of [['--report', opts.report], ['--journal', opts.journal]] as const) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: expected a file path`);
+  }
   if (opts.recipientsFile === '-' && (opts.payload === '-' || opts.toJson === '-')) throw new UsageError('--recipients-file - and --payload - both want stdin');
   const common: Record<string, unknown> = {};
   const payload = await payloadFrom(deps, opts.payload, opts.set);

@@ -1,6 +1,6 @@
 // trigger --recipients-file against a stub that deduplicates transaction ids like the service.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStub, type Recorded, type Stub, type StubAnswer } from '../helpers/stub.js';
 import { runSvc, tempConfigDir } from '../helpers/run.js';
@@ -102,6 +102,26 @@ describe('--recipients-file', () => {
     expect((await runSvc(['trigger', 'w', '--recipients-file', 'nope.csv'], { env, cwd: dir })).stderr).toContain('no such file');
     expect((await runSvc(['trigger', 'w', '--recipients-file', 'x.csv', '--to', 'u1'], { env, cwd: dir })).code).toBe(2);
     expect((await runSvc(['trigger', 'w', '--to', 'u1', '--resume'], { env, cwd: dir })).stderr).toContain('--resume only applies with --recipients-file');
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('a directory, an empty path or a missing file is refused before a journal is written beside it', async () => {
+    mkdirSync(join(dir, 'inbox'));
+    const cases: [string, string][] = [
+      ['inbox', 'inbox: it is a directory'],
+      ['', '--recipients-file: expected a file path'],
+      ['.', 'it is a directory'],
+      ['nope.csv', 'nope.csv: no such file'],
+    ];
+    for (const [file, message] of cases) {
+      const r = await runSvc(['trigger', 'w', '--recipients-file', file], { env, cwd: dir });
+      expect(r.code, file).toBe(2);
+      expect(r.stderr, file).toContain(message);
+    }
+    const empty = await runSvc(['trigger', 'w', '--recipients-file', 'x.csv', '--report', ' '], { env, cwd: dir });
+    expect(empty.stderr).toContain('--report: expected a file path');
+    expect(readdirSync(dir).sort()).toEqual(['inbox']);
+    expect(existsSync(`${dir}.svc-journal`)).toBe(false);
     expect(stub.requests).toHaveLength(0);
   });
 

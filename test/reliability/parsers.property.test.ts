@@ -6,6 +6,8 @@
 // thought of. Seeds are fixed so that CI runs the same inputs every time.
 import fc from 'fast-check';
 import { InvalidArgumentError, type Command } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choiceList, durationArg, fieldsArg, idempotencyKeyArg, intArg, positiveNumberArg, urlArg } from '../../src/cli-args.js';
@@ -18,7 +20,7 @@ import { TriggerBody } from '../../src/api/schemas/requests.js';
 import { buildLabels } from '../../src/commands/trigger.js';
 import { buildProgram } from '../../src/cli.js';
 import { csvRecordToRow, ndjsonLineToRow, openRecipients } from '../../src/bulk/rows.js';
-import { runSvc } from '../helpers/run.js';
+import { runSvc, tempConfigDir } from '../helpers/run.js';
 import { startStub, type Stub } from '../helpers/stub.js';
 import { figures } from './util.js';
 
@@ -309,6 +311,8 @@ describe('whole command lines', () => {
     return fc.array(token, { maxLength: 6 }).map((rest) => [...cmd.path, ...rest.flat()]);
   });
   let runs = 0;
+  const workDir = join(tempConfigDir(), 'cwd');
+  mkdirSync(workDir);
   const codes = new Map<number, number>();
   let lineCrashes = 0;
   let sentOnUsage = 0;
@@ -321,7 +325,9 @@ describe('whole command lines', () => {
         runs++;
         stub.requests.length = 0;
         // --timeout/--retries first: a later random one may override them, never beyond the abort below.
+        // In a directory of its own: a random --report or --journal value is a file it may write.
         const r = await runSvc(['--timeout', '2s', '--retries', '0', ...args], {
+          cwd: workDir,
           env: { SVC_API_KEY: 'sk_test_fuzz_0123456789', SVC_BASE_URL: stub.url },
           stdin: '',
           signal: AbortSignal.timeout(10_000),
