@@ -18,6 +18,7 @@ const CONNECTION = ['connections', 'create', '--integration', 'slack', '--worksp
 
 /** Files the test writes in {dir}: name → content (null: the test makes it specially). */
 export const FILES: Record<string, string | Buffer | null> = {
+  'users.csv': 'subscriberId\nu1\n',
   'bad.json': '{\n  "name": "Ada",\n  "tags": ["a", "b",]\n}\n',
   'bad.yaml': 'name: Ada\ntags: [a, b\n',
   'array.json': '[1, 2, 3]\n',
@@ -218,6 +219,7 @@ export const CORPUS: BadInput[] = [
   { kind: 'missing file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/does-not-exist.csv'], names: '--recipients-file' },
   { kind: 'unreadable file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/unreadable.json'], names: '--recipients-file' },
   { kind: 'a directory for a file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/a-directory'], names: '--recipients-file' },
+  { kind: 'a directory for a file', argv: ['trigger', 'welcome', '--recipients-file', ''], names: '--recipients-file' },
   { kind: 'missing file', argv: ['dev', '--seed', '{dir}/does-not-exist.yaml', '--in-memory', '--port', '0'], names: '--seed' },
   { kind: 'invalid JSON, file', argv: ['dev', '--seed', '{dir}/bad.json', '--in-memory', '--port', '0'], names: '--seed' },
   { kind: 'invalid YAML, file', argv: ['dev', '--seed', '{dir}/bad.yaml', '--in-memory', '--port', '0'], names: '--seed' },
@@ -257,7 +259,7 @@ export const CORPUS: BadInput[] = [
   { kind: 'conflicting flags', argv: [...TRIGGER, '--chunk', '10'], names: '--chunk' },
   { kind: 'conflicting flags', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/x.csv', '--to', 'u1'], names: '--recipients-file' },
   { kind: 'conflicting flags', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/x.csv', '--transaction-id', 't1'], names: '--transaction-id' },
-  { kind: 'conflicting flags', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/x.csv', '--resume'], names: '--resume' },
+  { kind: 'conflicting flags', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/users.csv', '--resume'], names: '--resume' },
   { kind: 'conflicting flags', argv: ['trigger', 'welcome', '--to-json', '-', '--payload', '-'], stdin: '"u1"', names: /stdin/ },
   { kind: 'conflicting flags', argv: [...CONNECTION, '--access-token', 'tok-1234567890', '--access-token-stdin'], stdin: 'tok', names: /--access-token/ },
   { kind: 'conflicting flags', argv: [...CONNECTION.slice(0, 6), '--mode', 'shared', '--access-token', 'tok-1234567890'], names: /--context/ },
