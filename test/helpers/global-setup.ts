@@ -1,6 +1,8 @@
 // vitest global setup: creates the directory the secrets audit records into (test/helpers/audit.ts) and
 // passes it to the test workers through the environment; the teardown searches every output the suite
 // produced for every secret it used, and fails the run when one leaked.
+// It also gives the run a temporary directory of its own (TMPDIR, which os.tmpdir() reads), removed
+// at the end: the suite makes thousands of config directories, stores and files, and leaves none.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +10,15 @@ import { AUDIT_ENV, checkAudit } from './audit.js';
 
 export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'svc-audit-'));
+  const scratch = mkdtempSync(join(tmpdir(), 'svc-suite-'));
+  const previousTmp = process.env.TMPDIR;
   // Workers are started after the global setup and inherit this environment.
   process.env[AUDIT_ENV] = dir;
+  process.env.TMPDIR = scratch;
   return () => {
+    if (previousTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmp;
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
     printFigures(dir);
     const report = checkAudit(dir);
     const summary =
