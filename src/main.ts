@@ -5,6 +5,7 @@ import { createRuntime, type Runtime } from './runtime.js';
 import { EXIT, SvcError, UsageError } from './core/errors.js';
 import { maskData } from './core/mask.js';
 import type { GlobalOptions, IO } from './deps.js';
+import { loadJmespath } from './core/lazy.js';
 
 export interface Host {
   io: IO;
@@ -191,7 +192,7 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
 
 async function checkQuery(expression: string): Promise<void> {
   // compile() parses without evaluating (search() on a stand-in document could fail for other reasons).
-  const { compile } = (await import('jmespath')) as unknown as { compile(expression: string): unknown };
+  const { compile } = (await loadJmespath()) as unknown as { compile(expression: string): unknown };
   try {
     compile(expression);
   } catch (e) {

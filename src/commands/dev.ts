@@ -87,15 +87,9 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   }
 }
 
-/** The seed loader's errors, said as errors of the flag that named the file. */
+/** The seed file, checked (the loader's errors name --seed). */
 function seedFrom(file: string) {
-  let seed;
-  try {
-    seed = loadSeedFile(file);
-  } catch (e) {
-    if (e instanceof UsageError) throw new UsageError(`--seed: ${e.message}`);
-    throw e;
-  }
+  const seed = loadSeedFile(file);
   // Stored as JSON, as request bodies are: nested thousands of levels deep, it would overflow the stack
   // while being written (an "internal error"), where a body gets a 400.
   if (nestedDeeperThan(seed)) throw new UsageError(`--seed: ${file} nests more than ${MAX_JSON_DEPTH} levels deep`);

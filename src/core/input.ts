@@ -5,8 +5,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { locateJsonError } from './json-error.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, yamlNestsDeeperThan } from './json-depth.js';
 import type { InStream } from '../deps.js';
+import { loadYaml } from './lazy.js';
 
 /** Files given to JSON flags larger than this are refused before reading. */
 export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
@@ -100,18 +101,25 @@ function checkDepth(flag: string, value: unknown, source: string | undefined): u
 }
 
 async function parseYamlText(flag: string, text: string, source: string): Promise<unknown> {
-  const { parse, YAMLParseError } = await import('yaml');
+  if (yamlNestsDeeperThan(text)) {
+    throw new UsageError(`${flag}: the value in ${source} nests more than ${MAX_JSON_DEPTH} levels deep`);
+  }
+  const { parse } = await loadYaml();
   try {
     return checkDepth(flag, parse(text), source);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    if (e instanceof YAMLParseError) {
-      const pos = e.linePos?.[0];
-      const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-      throw new UsageError(`${flag}: invalid YAML in ${source}${at}: ${e.message.split('\n')[0]}`);
-    }
-    throw new UsageError(`${flag}: invalid YAML in ${source}: ${(e as Error).message}`);
+    throw yamlUsageError(flag, source, e);
   }
+}
+
+/** A YAML parse error as one line: the file, line and column, and the parser's message. */
+export function yamlUsageError(flag: string, source: string, e: unknown): UsageError {
+  const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+  const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+  // The parser's message repeats the position and then quotes the text on further lines.
+  const message = String((e as Error)?.message ?? e).split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return new UsageError(`${flag}: invalid YAML in ${source}${at}: ${message}`);
 }
 
 /** A user's value for an error message: quoted, escaped (one line), shortened. */

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { maskData } from '../core/mask.js';
 import { UsageError } from '../core/errors.js';
 import type { ViewName } from './views.js';
+import { loadJmespath, loadYaml } from '../core/lazy.js';
 
 export interface PrintOptions {
   /** Which table layout to use for records of this kind. */
@@ -72,7 +73,7 @@ export function shapeForOutput(value: unknown, opts: PrintOptions, fields: strin
 }
 
 export async function applyQuery(value: unknown, expression: string): Promise<unknown> {
-  const jmespath = await import('jmespath');
+  const jmespath = await loadJmespath();
   try {
     return jmespath.search(value as Parameters<typeof jmespath.search>[0], expression);
   } catch (e) {
@@ -118,7 +119,7 @@ export async function print(deps: Deps, raw: unknown, opts: PrintOptions = {}): 
     if (isList && Array.isArray(value)) for (const r of value) write(deps, `${JSON.stringify(r)}\n`);
     else write(deps, `${JSON.stringify(value)}\n`);
   } else if (format === 'yaml') {
-    const { stringify } = await import('yaml');
+    const { stringify } = await loadYaml();
     write(deps, stringify(value ?? null));
   } else {
     write(deps, `${JSON.stringify(value ?? null, null, 2)}\n`);

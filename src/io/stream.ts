@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { maskData } from '../core/mask.js';
 import { applyQuery, keyInUse, pickFields } from './output.js';
 import type { ViewName } from './views.js';
+import { loadYaml } from '../core/lazy.js';
 
 export interface RecordWriter {
   /** Writes one page of records. */
@@ -20,7 +21,7 @@ export async function createRecordWriter(deps: Deps, view?: ViewName): Promise<R
   const out = deps.io.stdout;
   let count = 0;
   let ended = false;
-  const yaml = format === 'yaml' ? await import('yaml') : undefined;
+  const yaml = format === 'yaml' ? await loadYaml() : undefined;
   const table = format === 'table' ? await import('./table.js') : undefined;
 
   const secrets = keyInUse(deps);

@@ -102,6 +102,15 @@ describe('svc dev refuses to start, with one clear line', () => {
     const seed = await run(['--in-memory', '--port', '0', '--seed', join(dir, 'seed.json')]);
     expect(seed.exitCode).toBe(2);
     expect(seed.stderr).toMatch(/subscribers\.0\.subscriberId/);
+    // YAML seeds go through the bundled yaml library; its errors name --seed once, with line and column.
+    writeFileSync(join(dir, 'seed.yaml'), 'subscribers:\n  - subscriberId: u1\n    tags: [a, b\n');
+    const yaml = await run(['--in-memory', '--port', '0', '--seed', join(dir, 'seed.yaml')]);
+    expect(yaml.exitCode).toBe(2);
+    expect(yaml.stderr.trim()).toMatch(/^error: --seed: invalid YAML in .*seed\.yaml at line \d+, column \d+: \S[^\n]*$/);
+    writeFileSync(join(dir, 'deep.yaml'), `contexts: ${'['.repeat(3000)}${']'.repeat(3000)}\n`);
+    const deep = await run(['--in-memory', '--port', '0', '--seed', join(dir, 'deep.yaml')]);
+    expect(deep.exitCode).toBe(2);
+    expect(deep.stderr.trim()).toMatch(/^error: --seed: the value in .*deep\.yaml nests more than 100 levels deep$/);
     writeFileSync(join(dir, 'store.sqlite'), 'garbage'.repeat(100));
     const store = await run(['--data', join(dir, 'store.sqlite'), '--port', '0']);
     expect(store.exitCode).toBe(1);

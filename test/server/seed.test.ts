@@ -71,6 +71,6 @@ describe('seed files', () => {
     expect((err as Error).message).toMatch(/workflows\.0\.steps\.0\.type/);
     expect((err as Error).message).toMatch(/colour/);
     expect(() => loadSeedFile(write('broken.json', '{'))).toThrow(/--seed: invalid JSON in .*broken.json at line 1, column 2/);
-    expect(() => loadSeedFile(join(dir, 'missing.yaml'))).toThrow(/cannot read the seed file/);
+    expect(() => loadSeedFile(join(dir, 'missing.yaml'))).toThrow(/^--seed: cannot read .*missing.yaml/);
   });
 });

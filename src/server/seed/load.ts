@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../../core/errors.js';
-import { parseJsonText } from '../../core/input.js';
+import { parseJsonText, yamlUsageError } from '../../core/input.js';
+import { MAX_JSON_DEPTH, yamlNestsDeeperThan } from '../../core/json-depth.js';
 import { fieldErrors } from '../errors.js';
 import { SeedFile } from './schema.js';
 
@@ -12,17 +13,16 @@ export function loadSeedFile(file: string): SeedFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read the seed file ${file}: ${(e as Error).message}`);
+    throw new UsageError(`--seed: cannot read ${file}: ${(e as Error).message}`);
   }
   let data: unknown;
   if (/\.json$/i.test(file)) data = parseJsonText('--seed', text, file);
   else {
+    if (yamlNestsDeeperThan(text)) throw new UsageError(`--seed: the value in ${file} nests more than ${MAX_JSON_DEPTH} levels deep`);
     try {
       data = parseYaml(text);
     } catch (e) {
-      const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-      const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-      throw new UsageError(`--seed: invalid YAML in ${file}${at}: ${(e as Error).message.split('\n')[0]}`);
+      throw yamlUsageError('--seed', file, e);
     }
   }
   return parseSeed(data, file);
