@@ -58,8 +58,19 @@ function channelFilters(cmd: Command): Command {
     .option('--integration <identifier>', 'integration identifier');
 }
 
+const EXAMPLES = new WeakMap<Command, string[]>();
+
 function examples(cmd: Command, lines: string[]): Command {
+  EXAMPLES.set(cmd, lines);
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+/** A command group's help shows the first example of each of its subcommands. */
+function groupExamples(cmd: Command): void {
+  for (const sub of cmd.commands) groupExamples(sub);
+  if (cmd.commands.length === 0 || EXAMPLES.has(cmd)) return;
+  const lines = cmd.commands.map((c) => EXAMPLES.get(c)?.[0]).filter((l): l is string => l !== undefined);
+  if (lines.length) examples(cmd, lines);
 }
 
 export interface ProgramOutput {
@@ -551,6 +562,7 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
     ['svc help exit-codes', 'svc help environment', 'svc help events list'],
   );
 
+  groupExamples(program);
   return program;
 }
 

@@ -166,18 +166,21 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
   const json = wantsJsonErrors(argv);
   const scrub = (s: string) => String(maskData(s, { knownSecrets: secrets }));
   const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
-    if (json) io.stderr.write(`${scrub(JSON.stringify({ error: { code, message, ...extra } }))}\n`);
-    else io.stderr.write(`error: ${scrub(oneLine(message))}\n${hint ? `${scrub(oneLine(hint))}\n` : ''}`);
+    // One line, always (cli.md): a hint follows the message on the same line.
+    if (json) io.stderr.write(`${scrub(JSON.stringify({ error: { code, message, ...extra, ...(hint ? { hint } : {}) } }))}\n`);
+    else io.stderr.write(`error: ${scrub(oneLine(message))}${hint ? `; ${scrub(oneLine(hint.charAt(0).toLowerCase() + hint.slice(1)))}` : ''}\n`);
     return exitCode;
   };
 
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT.ok;
+    // A command group run without a subcommand: commander has printed its help on stderr already.
+    if (err.code === 'commander.help') return EXIT.usage;
     // commander quotes the argument it refused as typed, newlines and all, and adds its suggestion on
     // a line of its own.
     const message = escapeControls(err.message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)/, (_, m: string) => ` (${m.charAt(0).toLowerCase()}${m.slice(1)})`)).replace(/\.$/, '');
     const cmd = commandNamed(program, argv);
-    return emit('usage', message, EXIT.usage, {}, `Run 'svc ${cmd ? `${cmd} ` : ''}--help' for usage.`);
+    return emit('usage', message, EXIT.usage, {}, `see 'svc ${cmd ? `${cmd} ` : ''}--help'`);
   }
   if (err instanceof SvcError) {
     if (debug && err.stack) io.stderr.write(`${scrub(err.stack)}\n`);

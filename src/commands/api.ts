@@ -58,7 +58,7 @@ export async function run(deps: Deps, opts: ApiOptions, args: unknown[]): Promis
     try {
       for await (const page of pages(deps, req)) await writer.page(page.records);
     } finally {
-      writer.end();
+      await writer.end();
     }
     return;
   }

@@ -113,7 +113,7 @@ export async function runList(deps: Deps, op: Operation, query: QueryInput, opts
   }
   if (query.limit === undefined) query = { ...query, limit: opts.allLimit };
   const { createRecordWriter } = await import('../io/stream.js');
-  const writer = await createRecordWriter(deps, opts.view);
+  const writer = await createRecordWriter(deps, { view: opts.view });
   let resumeFrom: string | undefined;
   const path = buildPath(op.path, opts.params ?? {});
   try {
@@ -121,13 +121,13 @@ export async function runList(deps: Deps, op: Operation, query: QueryInput, opts
       await writer.page(page.records);
       resumeFrom = page.next?.after !== undefined ? `--after ${page.next.after}` : page.next?.page !== undefined ? `--page ${page.next.page}` : undefined;
     }
-    writer.end();
+    await writer.end();
     if (!deps.globals.dryRun) deps.info(`${writer.count} record${writer.count === 1 ? '' : 's'}`);
   } catch (err) {
-    writer.end();
+    await writer.end();
     if (err instanceof InterruptedError || deps.signal.aborted) {
-      const cont = resumeFrom ? `continue with ${resumeFrom}` : 'nothing to continue from';
-      throw new InterruptedError(`interrupted after ${writer.count} record${writer.count === 1 ? '' : 's'}`, `To continue: ${cont}.`);
+      const cont = resumeFrom ? `to continue, run the same command with ${resumeFrom}` : 'nothing to continue from';
+      throw new InterruptedError(`interrupted after ${writer.count} record${writer.count === 1 ? '' : 's'}`, cont);
     }
     throw err;
   }

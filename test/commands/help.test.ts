@@ -9,6 +9,11 @@ function leaves(cmd: Command, path: string[] = []): string[][] {
   return cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]));
 }
 
+function groups(cmd: Command, path: string[] = []): string[][] {
+  if (cmd.commands.length === 0) return [];
+  return [...(path.length ? [path] : []), ...cmd.commands.flatMap((c) => groups(c, [...path, c.name()]))];
+}
+
 const program = buildProgram(async () => undefined);
 const commands = leaves(program);
 
@@ -22,7 +27,7 @@ describe('--help', () => {
       'profile list', 'profile show', 'profile use', 'profile remove', 'profile add', 'dev', 'completion', 'help',
     ]) expect(names).toContain(n);
   });
-  test.each(commands.map((c) => [c.join(' ')]))('svc %s --help shows an example', async (name) => {
+  test.each([...commands, ...groups(program)].map((c) => [c.join(' ')]))('svc %s --help shows an example', async (name) => {
     const r = await runSvc([...name.split(' '), '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Examples:');

@@ -108,6 +108,19 @@ describe('lists', () => {
     expect(records.map((x: { transactionId: string }) => x.transactionId)).toEqual(['t-0-0', 't-0-1', 't-1-0', 't-1-1', 't-2-0', 't-2-1']);
     expect(stub.requests.map((q) => q.query.get('limit'))).toEqual(['50', '50', '50']);
   });
+  test('--query with --all applies to the whole result, not to each record', async () => {
+    stub.on('GET', '/v1/notifications', (req) => {
+      const n = Number(req.query.get('page') ?? 0);
+      return { body: page(n, n < 2) };
+    });
+    const ids = await runSvc(['events', 'list', '--all', '--query', '[].transactionId'], { env });
+    expect(ids.code, ids.stderr).toBe(0);
+    expect(JSON.parse(ids.stdout)).toEqual(['t-0-0', 't-0-1', 't-1-0', 't-1-1', 't-2-0', 't-2-1']);
+    const count = await runSvc(['events', 'list', '--all', '--query', 'length(@)'], { env });
+    expect(JSON.parse(count.stdout)).toBe(6);
+    const filtered = await runSvc(['events', 'list', '--all', '--query', "[?transactionId=='t-1-1'].transactionId", '-o', 'ndjson'], { env });
+    expect(filtered.stdout).toBe('"t-1-1"\n');
+  });
   test('Ctrl-C during --all leaves a valid JSON array and says where to continue', async () => {
     stub.on('GET', '/v1/notifications', (req) => ({ delayMs: 30, body: page(Number(req.query.get('page') ?? 0), true) }));
     const controller = new AbortController();
@@ -119,7 +132,7 @@ describe('lists', () => {
     const records = JSON.parse(r.stdout);
     expect(records.length).toBeGreaterThanOrEqual(4);
     expect(r.stderr).toMatch(/interrupted after \d+ records/);
-    expect(r.stderr).toMatch(/continue with --page \d+/);
+    expect(r.stderr).toMatch(/^error: interrupted after \d+ records; to continue, run the same command with --page \d+$/m);
   });
 
   test('--all follows cursors with ndjson', async () => {

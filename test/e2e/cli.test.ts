@@ -49,6 +49,17 @@ describe('svc binary', () => {
     expect(String(u.stderr)).not.toMatch(/at .*\.js:\d+/);
   });
 
+  test('a usage error is one line; a command group without its subcommand shows its help, exit 2', async () => {
+    const u = await svcBin(['trigger', 'welcome', '--to', 'u1', '--bogus'], { env });
+    expect(u.exitCode).toBe(2);
+    expect(String(u.stderr).trimEnd().split('\n')).toEqual([`error: unknown option '--bogus'; see 'svc trigger --help'`]);
+    const g = await svcBin(['events'], { env });
+    expect(g.exitCode).toBe(2);
+    expect(String(g.stderr)).toContain('Usage: svc events');
+    expect(String(g.stderr)).not.toMatch(/outputHelp|^error/m);
+    expect(g.stdout).toBe('');
+  });
+
   test('in CI (no terminal) a missing recipient fails at once instead of prompting', async () => {
     const r = await svcBin(['trigger', 'welcome'], { env: { ...env, CI: '1' }, timeout: 10_000 });
     expect(r.exitCode).toBe(2);

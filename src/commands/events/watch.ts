@@ -49,7 +49,7 @@ export async function run(deps: Deps, opts: EventFilterOptions & { interval?: nu
   const explicit = deps.globals.output !== undefined || deps.globals.json || deps.globals.query !== undefined;
   const lines = !explicit && deps.format() === 'table';
   const { createRecordWriter } = await import('../../io/stream.js');
-  const writer = lines ? undefined : await createRecordWriter(deps.globals.output ? deps : { ...deps, format: () => 'ndjson' });
+  const writer = lines ? undefined : await createRecordWriter(deps.globals.output ? deps : { ...deps, format: () => 'ndjson' }, { queryEach: true });
   const chalk = lines ? new (await import('chalk')).Chalk({ level: deps.color() ? 1 : 0 }) : undefined;
   const colour = lines ? (await import('../../io/table.js')).colourStatus : undefined;
   deps.info(`watching events after ${watermark} (every ${Math.round(base / 100) / 10}s; Ctrl-C to stop)`);
@@ -77,12 +77,12 @@ export async function run(deps: Deps, opts: EventFilterOptions & { interval?: nu
     }
   } catch (e) {
     if (!(e instanceof InterruptedError) && !deps.signal.aborted) {
-      writer?.end();
+      await writer?.end();
       throw e;
     }
   }
-  writer?.end();
-  throw new InterruptedError('stopped watching', `To continue from here: svc events watch --since ${watermark}`);
+  await writer?.end();
+  throw new InterruptedError('stopped watching', `to continue from here: svc events watch --since ${watermark}`);
 }
 
 function line(e: Event, c: import('chalk').ChalkInstance, colour: (c: import('chalk').ChalkInstance, s: string) => string): string {
