@@ -3,6 +3,7 @@
 // mismatch is a warning; the answer is printed in full either way).
 import type { Deps } from '../deps.js';
 import { ReadOnlyError } from '../core/errors.js';
+import { requireApiKey } from '../config/profiles.js';
 import { maskData, maskHeaders } from '../core/mask.js';
 import { problemsOf } from '../core/validate.js';
 import type { ApiResponse, OperationInput } from './client.js';
@@ -27,7 +28,7 @@ export function describeRequest(deps: Deps, req: SendOptions): Record<string, un
   const key = s.apiKey.value;
   const idempotencyKey = idempotencyKeyFor(req);
   const headers: Record<string, string> = { accept: 'application/json' };
-  headers.authorization = key ? `ApiKey ${key}` : 'ApiKey <no key resolved>';
+  if (key) headers.authorization = `ApiKey ${key}`;
   if (req.body !== undefined) headers['content-type'] = 'application/json';
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   const secrets = key ? [key] : [];
@@ -46,7 +47,8 @@ export async function send<T = unknown>(deps: Deps, req: SendOptions, opts: Call
   checkWritable(deps, mutates);
   const withKey = { ...req, idempotencyKey: deps.globals.idempotencyKey ?? req.idempotencyKey };
   if (deps.globals.dryRun) {
-    if (!deps.settings().apiKey.value) deps.warn('no API key resolved: the request would be refused');
+    // Validating everything includes the credentials: without a key the request could not be sent.
+    requireApiKey(deps.settings());
     await deps.print(describeRequest(deps, withKey));
     return undefined;
   }

@@ -72,7 +72,11 @@ function widthFor(deps: Deps, columns: number): number {
 }
 
 function renderList(deps: Deps, c: ChalkInstance, records: Rec[], view: PrintOptions['view']): string {
-  if (records.length === 0) return `${c.dim('(no results)')}\n`;
+  if (records.length === 0) {
+    // Not data: stdout stays empty, as it does for an empty list in the other formats' records.
+    deps.info('(no results)');
+    return '';
+  }
   const fields = deps.globals.fields;
   const columns: Column[] = fields?.length
     ? fields.map((f) => ({ header: f.toUpperCase(), value: f, status: /status$/i.test(f) }))

@@ -84,4 +84,27 @@ describe('events watch', () => {
     expect(gets[0]!.query.get('after')).toBe('2026-11-22T09:00:00.000Z');
     expect(gets[1]!.query.get('after')).toBe('2026-11-22T10:00:02.000Z');
   });
+
+  test('polls for as long as it runs without piling up listeners; -o table uses the events layout', async () => {
+    const ev = { ...notification('u1', [job('in_app', 'completed', 'Message sent')]), createdAt: '2026-11-22T10:00:01.000Z', transactionId: 't-table' };
+    stub.on('GET', '/v1/notifications', page([ev]));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const running = runSvc(['events', 'watch', '--interval', '10ms', '--since', '2026-11-22T09:00:00Z', '-o', 'table'], { env, signal: controller.signal });
+      while (stub.requests.filter((q) => q.method === 'GET').length < 30) await new Promise((r) => setTimeout(r, 10));
+      controller.abort();
+      const r = await running;
+      expect(r.code).toBe(130);
+      expect(r.stdout).toMatch(/TRANSACTION/);
+      expect(r.stdout).toContain('t-table');
+      expect(r.stdout).not.toMatch(/_ENVIRONMENTID|_ORGANIZATIONID/);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => /MaxListeners/.test(w))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

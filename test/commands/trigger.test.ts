@@ -91,4 +91,20 @@ describe('svc trigger', () => {
     expect(printed.headers.authorization).toBe('ApiKey sk_…cdef');
     expect(stub.requests).toHaveLength(0);
   });
+
+  test('--dry-run validates the credentials too: no key is exit 3, nothing printed or sent', async () => {
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--dry-run'], { env: { SVC_BASE_URL: stub.url } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: no API key: run `svc login`/);
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('an empty list in a table says so on stderr; stdout carries only data', async () => {
+    stub.on('GET', '/v1/notifications', { body: { data: [], hasMore: false, page: 0, pageSize: 10 } });
+    const r = await runSvc(['events', 'list', '-o', 'table'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('(no results)');
+  });
 });

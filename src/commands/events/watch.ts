@@ -17,13 +17,16 @@ interface Event {
   jobs?: { status?: string }[];
 }
 
+/** Waits between polls; Ctrl-C ends the wait at once. The listener goes with the wait (a watch polls for hours). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(t);
+      signal.removeEventListener('abort', done);
       resolve();
-    }, { once: true });
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /** Ids already printed; only the most recent are remembered (overlapping polls repeat a few). */
@@ -49,7 +52,7 @@ export async function run(deps: Deps, opts: EventFilterOptions & { interval?: nu
   const explicit = deps.globals.output !== undefined || deps.globals.json || deps.globals.query !== undefined;
   const lines = !explicit && deps.format() === 'table';
   const { createRecordWriter } = await import('../../io/stream.js');
-  const writer = lines ? undefined : await createRecordWriter(deps.globals.output ? deps : { ...deps, format: () => 'ndjson' }, { queryEach: true });
+  const writer = lines ? undefined : await createRecordWriter(deps.globals.output ? deps : { ...deps, format: () => 'ndjson' }, { view: 'events', queryEach: true });
   const chalk = lines ? new (await import('chalk')).Chalk({ level: deps.color() ? 1 : 0 }) : undefined;
   const colour = lines ? (await import('../../io/table.js')).colourStatus : undefined;
   deps.info(`watching events after ${watermark} (every ${Math.round(base / 100) / 10}s; Ctrl-C to stop)`);
