@@ -16,28 +16,44 @@ export interface PrintOptions {
 
 const ENVELOPE_KEYS = new Set(['data', 'next', 'previous', 'totalCount', 'totalCountCapped', 'hasMore', 'page', 'pageSize']);
 
-/** Picks dot paths out of a record, keeping their nesting. Missing paths are left out. */
+const MISSING = Symbol('missing');
+
+/** One dot path out of a value, keeping its nesting; through an array, out of each element. */
+function pickPath(v: unknown, path: string[]): unknown {
+  if (path.length === 0) return v;
+  const [seg, ...rest] = path as [string, ...string[]];
+  if (Array.isArray(v) && !/^\d+$/.test(seg)) {
+    const items = v.map((e) => pickPath(e, path));
+    // Elements without the path stay as {} so that several paths merge element by element.
+    return items.some((x) => x !== MISSING) ? items.map((x) => (x === MISSING ? {} : x)) : MISSING;
+  }
+  if (v !== null && typeof v === 'object' && Object.hasOwn(v, seg)) {
+    const inner = pickPath((v as Record<string, unknown>)[seg], rest);
+    return inner === MISSING ? MISSING : { [seg]: inner };
+  }
+  return MISSING;
+}
+
+function mergePicked(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return a.map((x, i) => mergePicked(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(b)) out[k] = k in out ? mergePicked(out[k], v) : v;
+    return out;
+  }
+  return b;
+}
+
+/**
+ * Picks dot paths out of a record, keeping their nesting; a path through an array picks out of each
+ * element (`steps.stepId`). Missing paths are left out.
+ */
 export function pickFields(record: unknown, fields: string[]): unknown {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return record;
-  const out: Record<string, unknown> = {};
+  let out: unknown = {};
   for (const f of fields) {
-    const path = f.split('.');
-    let cur: unknown = record;
-    let found = true;
-    for (const seg of path) {
-      if (cur && typeof cur === 'object' && seg in (cur as object)) cur = (cur as Record<string, unknown>)[seg];
-      else {
-        found = false;
-        break;
-      }
-    }
-    if (!found) continue;
-    let target = out;
-    for (const seg of path.slice(0, -1)) {
-      if (!target[seg] || typeof target[seg] !== 'object') target[seg] = {};
-      target = target[seg] as Record<string, unknown>;
-    }
-    target[path[path.length - 1]!] = cur;
+    const picked = pickPath(record, f.split('.'));
+    if (picked !== MISSING) out = mergePicked(out, picked);
   }
   return out;
 }

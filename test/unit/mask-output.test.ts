@@ -35,6 +35,15 @@ describe('masking', () => {
 });
 
 describe('output shaping', () => {
+  test('pickFields follows a path through arrays, element by element', () => {
+    const wf = { workflowId: 'welcome', steps: [{ stepId: 'a', type: 'in_app', controls: {} }, { stepId: 'b', type: 'email' }, { other: 1 }] };
+    expect(pickFields(wf, ['workflowId', 'steps.stepId'])).toEqual({ workflowId: 'welcome', steps: [{ stepId: 'a' }, { stepId: 'b' }, {}] });
+    expect(pickFields(wf, ['steps.stepId', 'steps.type'])).toEqual({ steps: [{ stepId: 'a', type: 'in_app' }, { stepId: 'b', type: 'email' }, {}] });
+    expect(pickFields({ jobs: [{ status: 'completed', details: [{ detail: 'sent', raw: 'x' }] }] }, ['jobs.details.detail'])).toEqual({ jobs: [{ details: [{ detail: 'sent' }] }] });
+    expect(pickFields({ jobs: [{ status: 's' }, { status: 't' }] }, ['jobs.1.status'])).toEqual({ jobs: { 1: { status: 't' } } });
+    expect(pickFields({ steps: [{ a: 1 }] }, ['steps.nope'])).toEqual({});
+    expect(shapeForOutput({ data: [{ _id: '1', x: 2 }], page: 0, hasMore: false }, { list: true }, ['page', 'hasMore', 'data._id']).value).toEqual({ page: 0, hasMore: false, data: [{ _id: '1' }] });
+  });
   test('pickFields keeps nesting and skips missing paths', () => {
     expect(pickFields({ a: { b: 1, c: 2 }, d: 3 }, ['a.b', 'd', 'x.y'])).toEqual({ a: { b: 1 }, d: 3 });
     expect(getPath({ a: [{ b: 5 }] }, 'a.0.b')).toBe(5);
