@@ -54,7 +54,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
       return io.stdout.isTTY ? 'table' : 'json';
     },
     color,
-    profiles: () => (store ??= new ProfileStore(env)),
+    profiles: () => (store ??= new ProfileStore(env, { dryRun: globals.dryRun })),
     settings: () =>
       (settings ??= resolveSettings({
         flags: { apiKey: globals.apiKey, baseUrl: globals.baseUrl, profile: globals.profile },

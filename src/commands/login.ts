@@ -5,7 +5,7 @@ import { ApiError, CredentialsError, UsageError } from '../core/errors.js';
 import { maskKey } from '../core/mask.js';
 import { DEFAULT_BASE_URL, validateProfileName } from '../config/profiles.js';
 import { operations } from '../api/operations.js';
-import { readKeyFromStdin } from './profile/key.js';
+import { readKeyFromStdin, saved } from './profile/key.js';
 
 const SERVICES = [
   { name: 'US (https://api.novu.co)', value: 'https://api.novu.co' },
@@ -37,6 +37,12 @@ export async function run(deps: Deps, opts: { withKey?: boolean }): Promise<void
   if (!apiKey && prompt) apiKey = (await prompt.askSecret(deps, 'API key:', (v) => (v.trim() ? true : 'the key must not be empty'))).trim();
   if (!apiKey) throw new UsageError('missing API key');
 
+  if (g.dryRun) {
+    // Send nothing and save nothing: show the check that would be made.
+    await deps.print({ method: 'GET', url: `${baseUrl}${operations.listActiveIntegrations.path}`, headers: { accept: 'application/json', authorization: `ApiKey ${maskKey(apiKey)}` } });
+    saved(deps, '', `check the key, then save profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}) as the current profile`);
+    return;
+  }
   const { ApiClient } = await import('../api/client.js');
   const { USER_AGENT } = await import('../runtime.js');
   const client = new ApiClient({

@@ -53,7 +53,8 @@ export class ProfileStore {
   readonly dir: string;
   readonly file: string;
 
-  constructor(env: NodeJS.ProcessEnv) {
+  /** With `dryRun`, update() works out the new content and writes nothing (--dry-run). */
+  constructor(env: NodeJS.ProcessEnv, private readonly opts: { dryRun?: boolean } = {}) {
     this.dir = configDir(env);
     this.file = join(this.dir, 'config.json');
   }
@@ -82,6 +83,11 @@ export class ProfileStore {
 
   /** Read-modify-write under the lock, written by conf. Returns the new content. */
   async update(mutate: (file: ProfileFile) => void): Promise<ProfileFile> {
+    if (this.opts.dryRun) {
+      const file = this.read();
+      mutate(file);
+      return file;
+    }
     this.ensureDir();
     const { default: Conf } = await import('conf');
     return withLock(`${this.file}.lock`, () => {

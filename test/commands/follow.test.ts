@@ -85,6 +85,16 @@ describe('events watch', () => {
     expect(gets[1]!.query.get('after')).toBe('2026-11-22T10:00:02.000Z');
   });
 
+  test('--dry-run prints the first poll and returns without sending', async () => {
+    const r = await runSvc(['events', 'watch', '--dry-run', '--since', '2026-11-22T09:00:00Z', '--subscriber', 'u1'], { env });
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout);
+    expect(printed.method).toBe('GET');
+    expect(printed.url).toContain('/v1/notifications?');
+    expect(printed.url).toContain('after=2026-11-22T09%3A00%3A00.000Z');
+    expect(stub.requests).toHaveLength(0);
+  });
+
   test('polls for as long as it runs without piling up listeners; -o table uses the events layout', async () => {
     const ev = { ...notification('u1', [job('in_app', 'completed', 'Message sent')]), createdAt: '2026-11-22T10:00:01.000Z', transactionId: 't-table' };
     stub.on('GET', '/v1/notifications', page([ev]));

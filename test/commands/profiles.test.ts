@@ -30,6 +30,23 @@ describe('svc profile', () => {
     expect(file).toEqual({ current: 'prod', profiles: { prod: { baseUrl: stub.url, apiKey: KEY } } });
   });
 
+  test('--dry-run: add, use, remove and login say what they would do and write nothing; login sends nothing', async () => {
+    await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
+    const before = readFileSync(join(dir, 'cfg', 'config.json'), 'utf8');
+    const add = await svc(['profile', 'add', 'b', '--base-url', stub.url, '--api-key', KEY2, '--use', '--dry-run']);
+    expect(add.code).toBe(0);
+    expect(add.stderr).toContain("dry run, nothing was written: would save profile 'b'");
+    expect((await svc(['profile', 'use', 'a', '--dry-run'])).stderr).toContain("would make 'a' the current profile");
+    expect((await svc(['profile', 'remove', 'a', '--dry-run'])).stderr).toContain("would remove profile 'a'");
+    expect((await svc(['profile', 'remove', 'nope', '--dry-run'])).code).toBe(2);
+    const login = await svc(['login', '--with-key', '--profile', 'c', '--base-url', stub.url, '--dry-run'], { stdin: `${KEY2}\n` });
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toEqual({ method: 'GET', url: `${stub.url}/v1/integrations/active`, headers: { accept: 'application/json', authorization: 'ApiKey sk_…3210' } });
+    expect(login.stdout + login.stderr).not.toContain(KEY2);
+    expect(stub.requests).toHaveLength(0);
+    expect(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).toBe(before);
+  });
+
   test('list, use and remove', async () => {
     await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
     await svc(['profile', 'add', 'b', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY2, '--read-only']);

@@ -45,6 +45,12 @@ export async function run(deps: Deps, opts: EventFilterOptions & { interval?: nu
   const started = deps.now();
   const query = await resolveWorkflows(deps, eventsQuery(opts, started));
   let watermark = query.after as string | undefined ?? new Date(started).toISOString();
+  if (deps.globals.dryRun) {
+    // The first poll, printed instead of sent; a dry run does not watch.
+    const { call } = await import('../../api/call.js');
+    await call(deps, operations.listEvents, { query: { ...query, after: watermark, page: 0, limit: 50 } });
+    return;
+  }
   const base = opts.interval ?? 2000;
   let interval = base;
   const seen = new Seen();

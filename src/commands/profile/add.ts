@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/mask.js';
 import { validateProfileName } from '../../config/profiles.js';
-import { readKeyFromStdin } from './key.js';
+import { readKeyFromStdin, saved } from './key.js';
 
 export async function run(deps: Deps, opts: { withKey?: boolean; readOnly?: boolean; use?: boolean }, args: unknown[]): Promise<void> {
   const name = validateProfileName(String(args[0]));
@@ -18,5 +18,6 @@ export async function run(deps: Deps, opts: { withKey?: boolean; readOnly?: bool
     if (opts.use || !f.current || !f.profiles[f.current]) f.current = name;
     current = f.current;
   });
-  deps.info(`saved profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}${opts.readOnly ? ', read-only' : ''})${current === name ? '; it is the current profile' : ''}`);
+  const what = `profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}${opts.readOnly ? ', read-only' : ''})`;
+  saved(deps, `saved ${what}${current === name ? '; it is the current profile' : ''}`, `save ${what}${current === name ? ' as the current profile' : ''}`);
 }

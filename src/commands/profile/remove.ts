@@ -2,6 +2,7 @@
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../core/errors.js';
 import { validateProfileName } from '../../config/profiles.js';
+import { saved } from './key.js';
 
 export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
   const name = validateProfileName(String(args[0]));
@@ -10,5 +11,5 @@ export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<
     delete f.profiles[name];
     if (f.current === name) delete f.current;
   });
-  deps.info(`removed profile '${name}'`);
+  saved(deps, `removed profile '${name}'`, `remove profile '${name}'`);
 }

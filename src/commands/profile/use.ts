@@ -2,6 +2,7 @@
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../core/errors.js';
 import { validateProfileName } from '../../config/profiles.js';
+import { saved } from './key.js';
 
 export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
   const name = validateProfileName(String(args[0]));
@@ -12,5 +13,5 @@ export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<
     }
     f.current = name;
   });
-  deps.info(`'${name}' is now the current profile`);
+  saved(deps, `'${name}' is now the current profile`, `make '${name}' the current profile`);
 }
