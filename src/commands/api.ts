@@ -68,5 +68,9 @@ export async function run(deps: Deps, opts: ApiOptions, args: unknown[]): Promis
     deps.info(`${res.status} (no content)`);
     return;
   }
-  await deps.print(res.data, { list: Boolean(res.data && typeof res.data === 'object' && Array.isArray((res.data as { data?: unknown }).data)) });
+  const list = Boolean(res.data && typeof res.data === 'object' && Array.isArray((res.data as { data?: unknown }).data));
+  await deps.print(res.data, { list });
+  // A list's paging state goes to stderr, as for the list commands (cli.md, "Output").
+  const hint = list ? (await import('../io/output.js')).pagingHint(res.data, { asFields: true }) : undefined;
+  if (hint) deps.info(hint);
 }

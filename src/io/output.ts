@@ -143,20 +143,22 @@ export async function print(deps: Deps, raw: unknown, opts: PrintOptions = {}): 
 }
 
 /** The paging state of a list envelope, as a hint on stderr. */
-export function pagingHint(value: unknown): string | undefined {
+export function pagingHint(value: unknown, opts: { asFields?: boolean } = {}): string | undefined {
+  // The flags that fetch the next page: a list command's own, or `svc api`'s -f query fields.
+  const flag = (name: string, v: unknown) => (opts.asFields ? `-f ${name}=${v}` : `--${name} ${v}`);
   if (!value || typeof value !== 'object') return undefined;
   const v = value as { next?: unknown; previous?: unknown; hasMore?: unknown; page?: unknown; totalCount?: unknown; totalCountCapped?: unknown; data?: unknown[] };
   const n = Array.isArray(v.data) ? v.data.length : 0;
   if ('next' in v || 'previous' in v) {
     const total = typeof v.totalCount === 'number' ? ` of ${v.totalCount}${v.totalCountCapped ? '+' : ''}` : '';
     const parts = [`${n} record${n === 1 ? '' : 's'}${total}`];
-    if (typeof v.next === 'string' && v.next) parts.push(`next page: --after ${v.next}`);
-    if (typeof v.previous === 'string' && v.previous) parts.push(`previous page: --before ${v.previous}`);
+    if (typeof v.next === 'string' && v.next) parts.push(`next page: ${flag('after', v.next)}`);
+    if (typeof v.previous === 'string' && v.previous) parts.push(`previous page: ${flag('before', v.previous)}`);
     return parts.join(' · ');
   }
   if ('hasMore' in v && typeof v.page === 'number') {
     const parts = [`page ${v.page}, ${n} record${n === 1 ? '' : 's'}`];
-    parts.push(v.hasMore ? `more: --page ${v.page + 1}` : 'no more pages');
+    parts.push(v.hasMore ? `more: ${flag('page', v.page + 1)}` : 'no more pages');
     return parts.join(' · ');
   }
   return undefined;

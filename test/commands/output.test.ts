@@ -91,6 +91,9 @@ describe('lists', () => {
     const r = await runSvc(['events', 'list', '--limit', '2'], { env });
     expect(JSON.parse(r.stdout)).toHaveLength(2);
     expect(r.stderr).toContain('more: --page 1');
+    const api = await runSvc(['api', 'GET', '/v1/notifications', '-f', 'limit=2'], { env });
+    expect(JSON.parse(api.stdout)).toHaveLength(2);
+    expect(api.stderr).toContain('more: -f page=1');
   });
   test('--fields naming envelope members prints the envelope', async () => {
     stub.on('GET', '/v2/subscribers', { body: { data: [], next: 'abc', previous: null, totalCount: 7, totalCountCapped: false } });
