@@ -125,6 +125,8 @@ export async function run(deps: Deps, opts: TriggerOptions, args: unknown[]): Pr
   const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
   await deps.print({ trigger: result, ...waited }, { view: 'wait' });
   checkOutcome(waited, timeout);
+  const merged = waited.recipients.filter((r) => r.outcome === 'merged').length;
+  if (merged) deps.info(`${merged} recipient(s) merged into a digest already under way: they are sent with it when its window closes`);
 }
 
 /** --recipients-file: the fields every chunk shares are checked once here, then the run streams the file. */

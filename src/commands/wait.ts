@@ -21,7 +21,7 @@ export interface RecipientOutcome {
 }
 export interface WaitResult {
   transactionId: string;
-  outcome: 'delivered' | 'failed' | 'pending';
+  outcome: 'delivered' | 'merged' | 'failed' | 'pending';
   waitedMs: number;
   recipients: RecipientOutcome[];
 }
@@ -96,9 +96,11 @@ export async function waitForTransaction(deps: Deps, transactionId: string, expe
       const recipients = notifications.map(recipientOutcome);
       const outcome = recipients.some((r) => r.outcome === 'failed')
         ? 'failed'
-        : allDone && enough
-          ? 'delivered'
-          : 'pending';
+        : !(allDone && enough)
+          ? 'pending'
+          : recipients.some((r) => r.outcome === 'merged')
+            ? 'merged'
+            : 'delivered';
       return { transactionId, outcome, waitedMs: waited, recipients };
     }
     await sleep(Math.min(interval, Math.max(0, timeoutMs - waited)), deps.signal);
@@ -114,7 +116,7 @@ export function checkOutcome(r: WaitResult, timeoutMs: number): void {
     throw new WaitOutcomeError('failed', `delivery failed for ${failed.length} of ${r.recipients.length} recipient(s)${first ? `: ${first.type}: ${first.detail ?? 'failed'}` : ''}`);
   }
   if (r.outcome === 'pending') {
-    const n = r.recipients.filter((x) => x.outcome !== 'delivered').length;
+    const n = r.recipients.filter((x) => x.outcome === 'pending' || x.outcome === 'empty').length;
     throw new WaitOutcomeError('pending', `still pending after ${formatDuration(timeoutMs)}: ${n || 'some'} recipient(s) have jobs that have not finished`);
   }
 }

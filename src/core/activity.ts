@@ -11,7 +11,7 @@ export interface JobLike {
   step?: { name?: string; stepId?: string };
 }
 
-export type Outcome = 'delivered' | 'failed' | 'pending' | 'empty';
+export type Outcome = 'delivered' | 'merged' | 'failed' | 'pending' | 'empty';
 
 const TERMINAL = new Set<string>(TERMINAL_JOB_STATUSES);
 
@@ -19,11 +19,16 @@ export function isTerminal(status: string | undefined): boolean {
   return status !== undefined && TERMINAL.has(status);
 }
 
-/** failed if any job failed; pending while any job can still change; delivered once all are done. */
+/**
+ * failed if any job failed; pending while any job can still change; merged when its steps were merged
+ * into an earlier digest of the same window (they go out with it: nothing more happens here);
+ * delivered once all are done.
+ */
 export function outcomeOf(jobs: JobLike[] | undefined): Outcome {
   if (!jobs || jobs.length === 0) return 'empty';
   if (jobs.some((j) => j.status === 'failed')) return 'failed';
   if (jobs.some((j) => !isTerminal(j.status))) return 'pending';
+  if (jobs.some((j) => j.status === 'merged')) return 'merged';
   return 'delivered';
 }
 

@@ -168,7 +168,7 @@ function renderTrigger(c: ChalkInstance, r: Rec): string {
 function renderWait(c: ChalkInstance, w: Rec): string {
   const lines = [renderTrigger(c, (w.trigger ?? {}) as Rec).trimEnd()];
   const recipients = (Array.isArray(w.recipients) ? w.recipients : []) as Rec[];
-  const mark: Record<string, string> = { delivered: c.green('✓'), failed: c.red('✗'), pending: c.yellow('…'), empty: c.dim('?') };
+  const mark: Record<string, string> = { delivered: c.green('✓'), merged: c.green('↪'), failed: c.red('✗'), pending: c.yellow('…'), empty: c.dim('?') };
   lines.push(`${colourStatus(c, String(w.outcome))} after ${((Number(w.waitedMs) || 0) / 1000).toFixed(1)}s · ${recipients.length} recipient${recipients.length === 1 ? '' : 's'}`);
   for (const r of recipients) {
     lines.push('', `${mark[String(r.outcome)] ?? ''} ${c.bold(String(r.subscriberId ?? '?'))}  ${colourStatus(c, String(r.outcome))}  ${c.dim(String(r.notificationId ?? ''))}`);

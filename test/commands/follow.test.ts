@@ -50,6 +50,16 @@ describe('trigger --wait', () => {
     expect(JSON.parse(r.stdout).outcome).toBe('failed');
   });
 
+  test('steps merged into a digest already under way: outcome merged (not delivered), exit 0, and why', async () => {
+    stub.on('GET', '/v1/notifications', page([notification('u1', [job('digest', 'merged', 'Digest merged'), job('in_app', 'merged', 'Step merged')])]));
+    const r = await runSvc(['trigger', 'comment-digest', '--to', 'u1', '--wait'], { env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.outcome).toBe('merged');
+    expect(out.recipients[0].outcome).toBe('merged');
+    expect(r.stderr).toContain('1 recipient(s) merged into a digest already under way');
+  });
+
   test('still pending at the timeout: exit 8', async () => {
     stub.on('GET', '/v1/notifications', page([notification('u1', [job('delay', 'delayed', 'Step delayed')])]));
     const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait', '--wait-timeout', '600ms'], { env });

@@ -79,6 +79,8 @@ describe('activity outcome', () => {
     expect(outcomeOf([{ status: 'completed' }, { status: 'delayed' }])).toBe('pending');
     expect(outcomeOf([{ status: 'failed' }, { status: 'pending' }])).toBe('failed');
     expect(outcomeOf([])).toBe('empty');
+    expect(outcomeOf([{ status: 'merged' }, { status: 'merged' }])).toBe('merged');
+    expect(outcomeOf([{ status: 'merged' }, { status: 'pending' }])).toBe('pending');
     expect(statusOf([{ status: 'completed' }, { status: 'queued' }])).toBe('queued');
   });
 });
