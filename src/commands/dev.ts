@@ -138,6 +138,7 @@ function announce(deps: Deps, s: Started): void {
   if (deps.format() !== 'table') {
     const line = { baseUrl: s.baseUrl, apiKey: key, environmentId: s.environment.id, profile: s.profile, data: s.data };
     deps.io.stdout.write(`${JSON.stringify(line)}\n`);
+    if (!deps.globals.showSecrets) deps.info(`the API key is masked: --show-secrets prints it${s.profile ? `, or use --profile ${s.profile}` : ''}`);
   } else {
     const use = s.profile ? `svc --profile ${s.profile}` : `svc --base-url ${s.baseUrl} --api-key <key>`;
     const lines = [

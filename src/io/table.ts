@@ -86,7 +86,8 @@ function renderList(deps: Deps, c: ChalkInstance, records: Rec[], view: PrintOpt
     columns.map((col) => {
       const raw = typeof col.value === 'string' ? getPath(r, col.value) : col.value({ ...r, __index: i });
       const value = col.time ? shortTime(raw) : cell(raw);
-      const text = col.full ? value : shorten(value, max);
+      // Ids are never cut: a shortened id cannot be copied into the next command.
+      const text = col.full || /^[0-9a-f]{24}$/.test(value) ? value : shorten(value, max);
       return col.status && text ? colourStatus(c, text) : text;
     }),
   );

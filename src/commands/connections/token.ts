@@ -21,8 +21,9 @@ export async function accessToken(deps: Deps, opts: TokenOptions): Promise<strin
     token = await askSecret(deps, 'Access token:', (v) => (v.trim() ? true : 'the token must not be empty'));
   }
   if (token === undefined) throw new UsageError('missing access token: give --access-token-stdin (reads stdin) or --access-token TOKEN');
-  if (!token.trim()) throw new UsageError('--access-token: must not be empty');
-  if (/[\r\n]/.test(token)) throw new UsageError('--access-token: must be a single line');
+  const flag = opts.accessTokenStdin ? '--access-token-stdin' : '--access-token';
+  if (!token.trim()) throw new UsageError(`${flag}: ${opts.accessTokenStdin ? 'stdin held no token' : 'must not be empty'}`);
+  if (/[\r\n]/.test(token)) throw new UsageError(`${flag}: must be a single line`);
   return token;
 }
 

@@ -1,11 +1,16 @@
 // svc profile show [NAME]: the resolved settings and where each came from (flag, env, profile, default).
 import type { Deps } from '../../deps.js';
 import { maskKey } from '../../core/mask.js';
+import { UsageError } from '../../core/errors.js';
 import { resolveSettings, validateProfileName } from '../../config/profiles.js';
 
 export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
   const name = args[0] === undefined ? undefined : validateProfileName(String(args[0]));
   const g = deps.globals;
+  if (name !== undefined) {
+    const known = Object.keys(deps.profiles().read().profiles);
+    if (!known.includes(name)) throw new UsageError(`no profile named '${name}'${known.length ? `; known profiles: ${known.join(', ')}` : ''}`);
+  }
   const s = name === undefined
     ? deps.settings()
     : resolveSettings({ flags: { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: name }, env: deps.env, store: deps.profiles() });
