@@ -35,7 +35,8 @@ export function modelOf(root: Command): NodeModel[] {
     out.push({
       path,
       subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.description() })),
-      options: [...cmd.options.map(optionModel), { flags: ['-h', '--help'], takesValue: false, description: 'show help' }],
+      // -h/--help is everywhere: offered once, with the root's options that every command shares.
+      options: [...cmd.options.map(optionModel), ...(path ? [] : [{ flags: ['-h', '--help'], takesValue: false, description: 'show help' }])],
       args: (cmd.registeredArguments as readonly Argument[]).map((a) => (a.argChoices ? [...a.argChoices] : [])),
     });
     for (const c of cmd.commands) walk(c, path ? `${path} ${c.name()}` : c.name());
