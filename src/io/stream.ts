@@ -34,6 +34,7 @@ export async function createRecordWriter(deps: Deps, opts: WriterOptions = {}): 
   const yaml = format === 'yaml' ? await loadYaml() : undefined;
   const table = format === 'table' ? await import('./table.js') : undefined;
 
+  const tableStream = {};
   const secrets = keyInUse(deps);
   const prepare = async (record: unknown): Promise<unknown> => {
     let r = g.showSecrets ? record : maskData(record, { knownSecrets: secrets });
@@ -53,7 +54,7 @@ export async function createRecordWriter(deps: Deps, opts: WriterOptions = {}): 
         return;
       }
       if (table) {
-        if (records.length) out.write(table.renderTable(deps, { data: records }, { list: true, ...(view ? { view } : {}) }));
+        if (records.length) out.write(table.renderTable(deps, { data: records }, { list: true, ...(view ? { view } : {}) }, tableStream));
         count += records.length;
         return;
       }

@@ -1,5 +1,6 @@
 // Human output for a terminal: aligned borderless tables (cli-table3), coloured statuses (chalk), long
 // values shortened, and the special layouts: the event timeline, trigger results, workflows, previews.
+import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Deps } from '../deps.js';
@@ -51,7 +52,26 @@ const BORDERLESS = {
   'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
 };
 
-function table(c: ChalkInstance, head: string[] | undefined, rows: string[][]): string {
+/**
+ * The state of a table printed page by page (--all): the first page sets the columns' widths, later
+ * pages keep them and print no header, so the pages read as one table.
+ */
+export interface TableStream {
+  widths?: number[];
+}
+
+const visible = (s: string) => stripVTControlCharacters(s).length;
+
+function table(c: ChalkInstance, head: string[] | undefined, rows: string[][], stream?: TableStream): string {
+  if (stream?.widths) {
+    // Later pages: same widths (a longer value is cut by the table; the last column, which nothing
+    // follows, keeps its whole value), no header.
+    const widths: (number | null)[] = [...stream.widths.slice(0, -1), null];
+    const t = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 }, wordWrap: false, colWidths: widths });
+    t.push(...rows);
+    return t.toString().split('\n').map((l) => l.trimEnd()).join('\n');
+  }
+  if (stream) stream.widths = (head ?? rows[0] ?? []).map((_, i) => Math.max(head ? visible(head[i]!) : 0, ...rows.map((r) => visible(r[i] ?? ''))));
   const t = new Table({
     ...(head ? { head: head.map((h) => c.bold(h)) } : {}),
     chars: BORDERLESS,
@@ -71,7 +91,7 @@ function widthFor(deps: Deps, columns: number): number {
   return Math.max(12, Math.min(48, Math.floor((total - 2 * columns) / Math.max(1, columns)) + 8));
 }
 
-function renderList(deps: Deps, c: ChalkInstance, records: Rec[], view: PrintOptions['view']): string {
+function renderList(deps: Deps, c: ChalkInstance, records: Rec[], view: PrintOptions['view'], stream?: TableStream): string {
   if (records.length === 0) {
     // Not data: stdout stays empty, as it does for an empty list in the other formats' records.
     deps.info('(no results)');
@@ -91,7 +111,7 @@ function renderList(deps: Deps, c: ChalkInstance, records: Rec[], view: PrintOpt
       return col.status && text ? colourStatus(c, text) : text;
     }),
   );
-  return `${table(c, columns.map((col) => col.header), rows)}\n`;
+  return `${table(c, columns.map((col) => col.header), rows, stream)}\n`;
 }
 
 function genericColumns(records: Rec[]): Column[] {
@@ -216,11 +236,11 @@ function renderSettings(c: ChalkInstance, rows: Rec[]): string {
   return `${table(c, ['SETTING', 'VALUE', 'SOURCE'], rows.map((r) => [String(r.setting), cell(r.value), c.dim(String(r.source))]))}\n`;
 }
 
-export function renderTable(deps: Deps, value: unknown, opts: PrintOptions): string {
+export function renderTable(deps: Deps, value: unknown, opts: PrintOptions, stream?: TableStream): string {
   const c = new Chalk({ level: deps.color() ? 1 : 0 });
   const view = opts.view;
   if (opts.list && value && typeof value === 'object' && Array.isArray((value as Rec).data)) {
-    return renderList(deps, c, (value as { data: Rec[] }).data, view);
+    return renderList(deps, c, (value as { data: Rec[] }).data, view, stream);
   }
   if (Array.isArray(value)) {
     if (value.every((x) => x && typeof x === 'object')) {

@@ -111,6 +111,19 @@ describe('lists', () => {
     expect(records.map((x: { transactionId: string }) => x.transactionId)).toEqual(['t-0-0', 't-0-1', 't-1-0', 't-1-1', 't-2-0', 't-2-1']);
     expect(stub.requests.map((q) => q.query.get('limit'))).toEqual(['50', '50', '50']);
   });
+  test('--all -o table prints one table: a header once, the same columns on every page', async () => {
+    stub.on('GET', '/v1/notifications', (req) => {
+      const n = Number(req.query.get('page') ?? 0);
+      return { body: page(n, n < 2) };
+    });
+    const r = await runSvc(['events', 'list', '--all', '-o', 'table'], { env, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('ID '))).toHaveLength(1);
+    expect(lines).toHaveLength(7);
+    const column = (l: string) => l.indexOf('t-');
+    expect(new Set(lines.slice(1).map(column)).size).toBe(1);
+  });
   test('--query with --all applies to the whole result, not to each record', async () => {
     stub.on('GET', '/v1/notifications', (req) => {
       const n = Number(req.query.get('page') ?? 0);
