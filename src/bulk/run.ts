@@ -213,13 +213,17 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   await deps.print(summary);
 
   if (fatal instanceof InterruptedError) {
-    throw new InterruptedError('interrupted', journalPath ? `Continue with the same command and --resume (journal: ${journalPath}).` : undefined);
+    throw new InterruptedError('interrupted', journalPath ? `continue with the same command and --resume (journal: ${journalPath})` : undefined);
   }
   if (fatal) throw fatal;
   if (counts.failed > 0 || counts.skipped > 0) {
     const where = reportPath ? ` (see ${opts.report})` : '';
     const resume = counts.failed > 0 && journalPath ? `; send the failed chunks again with --resume` : '';
-    throw new SvcError(`${counts.failed} recipient(s) failed and ${counts.skipped} row(s) were skipped${where}${resume}`, 'bulk_incomplete', 1);
+    const parts = [
+      ...(counts.failed ? [`${counts.failed} recipient${counts.failed === 1 ? '' : 's'} failed`] : []),
+      ...(counts.skipped ? [`${counts.skipped} bad row${counts.skipped === 1 ? ' was' : 's were'} skipped`] : []),
+    ];
+    throw new SvcError(`not every row was sent: ${parts.join(' and ')}${where}${resume}`, 'bulk_incomplete', 1);
   }
 }
 

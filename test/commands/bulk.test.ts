@@ -74,6 +74,7 @@ describe('--recipients-file', () => {
     expect(r.stderr).toContain('row 3: missing subscriberId');
     expect(r.stderr).toContain('row 6: unknown field colour');
     expect(r.stderr).toContain('row 7: expected a JSON object');
+    expect(r.stderr).toMatch(/^error: not every row was sent: 4 bad rows were skipped \(see rep\.ndjson\)$/m);
     expect(stub.requests.flatMap(recipientsOf).sort()).toEqual(['a', 'b']);
     const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(rep.filter((l) => l.status === 'skipped').map((l) => l.row)).toEqual([2, 3, 6, 7]);
