@@ -103,7 +103,7 @@ describe('a store svc dev must not use', () => {
     try {
       const r = await startOn(f);
       expect(r.exitCode).toBe(1);
-      expect(String(r.stderr)).toMatch(/^error: the store .* is in use by another process$/m);
+      expect(String(r.stderr)).toMatch(/^error: the store .* is in use by another process; stop the other `svc dev`, or use another --data file$/m);
       expect((await api(running, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'still-here' })).status).toBe(201);
     } finally {
       expect(await running.stop()).toBe(0);
