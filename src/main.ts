@@ -5,7 +5,6 @@ import { createRuntime, type Runtime } from './runtime.js';
 import { EXIT, SvcError, UsageError } from './core/errors.js';
 import { maskData } from './core/mask.js';
 import type { GlobalOptions, IO } from './deps.js';
-import { loadJmespath } from './core/lazy.js';
 
 export interface Host {
   io: IO;
@@ -82,7 +81,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
   host.signal?.addEventListener('abort', () => controller.abort(), { once: true });
 
   let runtime: Runtime | undefined;
-  const invoke: Invoke = async (command, loader, opts, args) => {
+  const invoke: Invoke = async (command, mod, opts, args) => {
     runtime = createRuntime({
       io,
       env: host.env,
@@ -92,9 +91,8 @@ export async function main(argv: string[], host: Host): Promise<number> {
       cwd: host.cwd,
     });
     // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
-    if (runtime.globals.query !== undefined) await checkQuery(runtime.globals.query);
-    const mod = await loader();
-    await mod.run(runtime, opts, args, command);
+    if (runtime.globals.query !== undefined) await (await import('./io/output.js')).checkQuery(runtime.globals.query);
+    await mod.run(runtime, opts as never, args as never, command as never);
   };
 
   const program = buildProgram(invoke, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
@@ -191,16 +189,6 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
   const e = err as Error;
   if (debug && e?.stack) io.stderr.write(`${scrub(e.stack)}\n`);
   return emit('internal', `internal error: ${e?.message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}`, EXIT.failure);
-}
-
-async function checkQuery(expression: string): Promise<void> {
-  // compile() parses without evaluating (search() on a stand-in document could fail for other reasons).
-  const { compile } = (await loadJmespath()) as unknown as { compile(expression: string): unknown };
-  try {
-    compile(expression);
-  } catch (e) {
-    throw new UsageError(`--query: invalid JMESPath expression: ${(e as Error).message.split('\n')[0]}`);
-  }
 }
 
 /** Called by bin/svc.js. */

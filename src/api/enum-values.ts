@@ -69,3 +69,6 @@ export const TERMINAL_JOB_STATUSES: readonly JobStatusValue[] = ['completed', 'f
 /** Sort fields of the cursor lists (ground truth, "Cursor pagination"). */
 export const ENDPOINT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
 export const SUBSCRIBER_ORDER_BY = ['_id', 'updatedAt'] as const;
+
+/** Database ids are 24 hexadecimal characters (ground truth, "Response envelopes"). */
+export const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/;
