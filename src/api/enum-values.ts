@@ -70,5 +70,4 @@ export const TERMINAL_JOB_STATUSES: readonly JobStatusValue[] = ['completed', 'f
 export const ENDPOINT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
 export const SUBSCRIBER_ORDER_BY = ['_id', 'updatedAt'] as const;
 
-/** Database ids are 24 hexadecimal characters (ground truth, "Response envelopes"). */
-export const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/;
+export { OBJECT_ID_RE } from '../core/object-id.js';

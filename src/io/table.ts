@@ -7,6 +7,7 @@ import { getPath } from './paths.js';
 import type { Output, PrintOptions } from './types.js';
 import { LIST_VIEWS, type Column } from './views.js';
 import { statusOf, lastDetail, type JobLike } from '../core/activity.js';
+import { OBJECT_ID_RE } from '../core/object-id.js';
 
 type Rec = Record<string, unknown>;
 
@@ -107,7 +108,7 @@ function renderList(out: Output, c: ChalkInstance, records: Rec[], view: PrintOp
       const raw = typeof col.value === 'string' ? getPath(r, col.value) : col.value({ ...r, __index: i });
       const value = col.time ? shortTime(raw) : cell(raw);
       // Ids are never cut: a shortened id cannot be copied into the next command.
-      const text = col.full || /^[0-9a-f]{24}$/.test(value) ? value : shorten(value, max);
+      const text = col.full || OBJECT_ID_RE.test(value) ? value : shorten(value, max);
       return col.status && text ? colourStatus(c, text) : text;
     }),
   );

@@ -29,7 +29,7 @@ function graph(): Map<string, string[]> {
 }
 
 const g = graph();
-const ENTRY = /^(main|cli|runtime|deps)\.ts$|^commands\//;
+const ENTRY = /^(main|execute|cli|runtime|deps)\.ts$|^commands\//;
 const layer = (prefix: string) => [...g.entries()].filter(([f]) => f.startsWith(prefix));
 
 describe('layers', () => {
