@@ -10,6 +10,8 @@ import { startStub, type Recorded, type Stub, type StubAnswer } from '../helpers
 import { runSvc, tempConfigDir } from '../helpers/run.js';
 import { Pacer } from '../../src/bulk/pacer.js';
 import { progressLine } from '../../src/bulk/run.js';
+import { hasTmux, openTerminal } from '../helpers/tmux.js';
+import { fileURLToPath } from 'node:url';
 
 const KEY = 'sk_test_0123456789abcdef';
 let stub: Stub;
@@ -241,5 +243,25 @@ describe('progress line', () => {
     expect(b).toContain('rate limited, resuming in 12 s');
     expect(b).toContain('3 failed');
     for (const cols of [40, 80, 200]) expect(progressLine({ sent: 123456, failed: 1234, total: 999999, elapsedMs: 1000, waitMs: 59_000 }, cols).length).toBeLessThan(cols);
+  });
+});
+
+describe.skipIf(!hasTmux)('progress bar in a terminal of 80 columns', () => {
+  test('shows recipients sent of the total and the rate-limit wait, within 80 columns', async () => {
+    bucket(20); // capacity 22: the 60 rows wait for the bucket
+    writeFileSync(join(dir, 'users.ndjson'), ndjson(60));
+    const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+    const term = openTerminal(['sh', '-c', `stty cols 80 rows 24; cd '${dir}' && exec '${process.execPath}' '${bin}' trigger welcome --recipients-file users.ndjson -o json`], { ...env, SVC_CONFIG_DIR: dir });
+    try {
+      await term.waitFor('/60 sent');
+      const lines = term.screen().split('\n');
+      const bar = lines.find((l) => l.includes('/60 sent'))!;
+      expect(bar.trimEnd().length).toBeLessThan(80);
+      expect(bar).toMatch(/\d+\/60 sent · \d+\/s/);
+      await term.waitFor('EXIT=0');
+      expect(term.screen()).toContain('60 recipients sent, 0 failed');
+    } finally {
+      term.close();
+    }
   });
 });
