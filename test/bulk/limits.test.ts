@@ -194,6 +194,26 @@ describe('bulk: pacing by cost', () => {
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
   }, 15_000);
 
+  test('Ctrl-C during a long rate-limit wait ends the run at once (exit 130, --resume hint), without listener warnings', async () => {
+    bucket(100); // one bulk call a second: the third call waits ~1 s, the rest longer
+    writeFileSync(join(dir, 'users.ndjson'), ndjson(3000));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 1500);
+      const t0 = Date.now();
+      const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.ndjson', '--concurrency', '32'], { env, cwd: dir, signal: ac.signal });
+      expect(r.code).toBe(130);
+      expect(Date.now() - t0).toBeLessThan(3000);
+      expect(r.stderr).toContain('--resume');
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('--max-time is a bulk flag and a duration', async () => {
     expect((await runSvc(['trigger', 'welcome', '--to', 'u1', '--max-time', '1m'], { env, cwd: dir })).code).toBe(2);
     const bad = await runSvc(['trigger', 'welcome', '--recipients-file', 'x.csv', '--max-time', 'soon'], { env, cwd: dir });
