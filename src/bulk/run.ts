@@ -36,8 +36,8 @@ export interface BulkOptions {
 export interface BulkSummary {
   workflow: string;
   runId: string;
-  /** notSent: rows left for --resume when --max-time ran out or the run was interrupted. */
-  recipients: { sent: number; failed: number; skipped: number; alreadySent: number; notSent: number };
+  /** notSent (only when some are): rows left for --resume when --max-time ran out or the run stopped early. */
+  recipients: { sent: number; failed: number; skipped: number; alreadySent: number; notSent?: number };
   requests: { sent: number; failed: number };
   elapsedMs: number;
   recipientsPerSecond: number;
@@ -325,7 +325,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const summary: BulkSummary = {
     workflow: opts.workflow,
     runId: run.runId,
-    recipients: { sent: counts.sent, failed: counts.failed, skipped: counts.skipped, alreadySent: counts.alreadySent, notSent: counts.notSent },
+    recipients: { sent: counts.sent, failed: counts.failed, skipped: counts.skipped, alreadySent: counts.alreadySent, ...(counts.notSent ? { notSent: counts.notSent } : {}) },
     requests: { sent: counts.requests, failed: counts.failedRequests },
     elapsedMs,
     recipientsPerSecond: elapsedMs > 0 ? Math.round((counts.sent / elapsedMs) * 1000) : counts.sent,

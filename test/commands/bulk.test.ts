@@ -62,7 +62,7 @@ describe('--recipients-file', () => {
     expect(report.every((l) => l.status === 'sent' && l.transactionId && l.error === null)).toBe(true);
     expect(report.find((l) => l.subscriberId === 'user-1').row).toBe(3);
     const summary = JSON.parse(r.stdout);
-    expect(summary.recipients).toEqual({ sent: 250, failed: 0, skipped: 0, alreadySent: 0, notSent: 0 });
+    expect(summary.recipients).toEqual({ sent: 250, failed: 0, skipped: 0, alreadySent: 0 });
   });
 
   test('NDJSON with bad rows: each reported with its line, the rest sent, exit 1', async () => {
