@@ -76,6 +76,8 @@ export interface Page<T> {
   page?: number;
 }
 
+let noWorkflowList = false;
+
 export const api = {
   listEvents: (q: Query) => call<Page<ActivityNotification>>('GET', '/v1/notifications', { query: q }),
   getEvent: (id: string) => data(call<{ data: ActivityNotification }>('GET', `/v1/notifications/${encodeURIComponent(id)}`)),
@@ -86,12 +88,16 @@ export const api = {
   getWorkflow: (id: string) => data(call<{ data: Workflow }>('GET', `/v2/workflows/${encodeURIComponent(id)}`)),
   /** GET /v2/workflows where the service has it; null where it answers 404. */
   listWorkflows: async (): Promise<Array<{ workflowId: string; name: string }> | null> => {
+    if (noWorkflowList) return null;
     try {
       const r = await call<any>('GET', '/v2/workflows', { query: { limit: 100 } });
       const list = r?.data?.workflows ?? r?.workflows ?? r?.data;
       return Array.isArray(list) ? list : null;
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) return null;
+      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
+        noWorkflowList = true; // asked once per page load
+        return null;
+      }
       throw e;
     }
   },
