@@ -116,12 +116,12 @@ export function ChatCard(props: { body: string; provider?: string | undefined; t
 }
 
 export function PushCard(props: { title?: string | undefined; body: string; devices?: number | undefined }) {
-  return html`<div class="push">
+  return html`<div class="lockscreen"><div class="push">
     <div class="push-app"><span class="push-icon" aria-hidden="true"></span> SVC · now</div>
     ${props.title && html`<div class="push-title">${props.title}</div>`}
     <div class="push-body">${props.body}</div>
     ${props.devices !== undefined && html`<div class="muted small">to ${props.devices} device${props.devices === 1 ? '' : 's'}</div>`}
-  </div>`;
+  </div></div>`;
 }
 
 /** A step preview's result (POST .../preview), rendered with the same cards as a delivered message. */

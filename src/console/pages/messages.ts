@@ -100,8 +100,9 @@ function MessageDetail({ message: m, integrations }: { message: Message; integra
         <h3>Provider request</h3>
         ${exchanges.length > 0
           ? exchanges.map((d) => html`<div class="muted small">${d.detail}</div><pre class="json">${prettyRaw(d.raw!)}</pre>`)
-          : html`<p class="muted small">svc dev delivered this message locally: no request went to ${m.providerId ?? 'a provider'}.
-              The record below is what the service stored and would hand to the provider.</p>`}
+          : m.channel === 'in_app'
+            ? html`<p class="muted small">In-app messages stay in the service: the subscriber's inbox reads them (GET /v1/messages), no provider is called.</p>`
+            : html`<p class="muted small">svc dev delivered this message locally: no request went to ${m.providerId ?? 'a provider'}. The record below is what the service stored and would hand to the provider.</p>`}
         <h3>Delivery record</h3>
         <${Json} value=${{ ...record, subscriber: subscriber ? { subscriberId: subscriber.subscriberId, email: subscriber.email, phone: subscriber.phone } : undefined }} />
       </aside>
