@@ -61,7 +61,7 @@ export async function call<T = unknown>(method: string, path: string, opts: { qu
     body = undefined;
   }
   if (!res.ok) {
-    if (res.status === 401 && !opts.key) onUnauthorized();
+    if (res.status === 401 && opts.key === undefined) onUnauthorized();
     const message = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`;
     throw new ApiError(res.status, message);
   }

@@ -67,6 +67,26 @@ describe.skipIf(!CHROMIUM)('svc dev web console (headless Chromium)', () => {
     expect(await page.evaluate(() => location.href + document.referrer)).not.toContain(dev.apiKey);
   });
 
+  it('signs in once with the link svc dev printed, and takes the code out of the address bar', async () => {
+    const link = String(dev.started.consoleLink);
+    expect(link).toMatch(/\/console\/#code=/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.locator('.live.live').waitFor();
+    expect(page.url()).toBe(`${dev.baseUrl}/console/#/activity`);
+
+    // Used: the same link now says so and asks for the key.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.getByText('This console link was already used or has expired').waitFor();
+    await page.getByLabel('API key').fill(dev.apiKey);
+    await page.getByRole('button', { name: 'Open the console' }).click();
+    await page.locator('.live.live').waitFor();
+  });
+
   it('shows an event the moment it is triggered, and its timeline', async () => {
     await page.goto(`${dev.baseUrl}/console/#/activity`);
     await page.locator('.live.live').waitFor();
