@@ -26,7 +26,7 @@ const dev = spawn(process.execPath, [bin, 'dev', '--port', '0', '--in-memory', '
   env: { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const { baseUrl } = await new Promise((ok, fail) => {
+const { baseUrl, consoleLink } = await new Promise((ok, fail) => {
   let buf = '';
   dev.stdout.on('data', (d) => {
     buf += d;
@@ -77,8 +77,13 @@ try {
   await page.goto(`${baseUrl}/console/`);
   await page.getByLabel('API key').waitFor();
   await shot('sign-in');
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Open the console' }).click();
+  // Signed in as a person would be: by the one-time link svc dev printed (the key form is the fallback).
+  await page.goto('about:blank');
+  await page.goto(consoleLink ?? `${baseUrl}/console/`);
+  if (!consoleLink) {
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Open the console' }).click();
+  }
 
   await page.locator('tr[data-event]').first().waitFor();
   await page.locator('tr[data-event]').nth(1).click();
