@@ -52,7 +52,18 @@ describe.skipIf(!CHROMIUM)('svc dev web console (headless Chromium)', () => {
       loads.push(await page.evaluate(() => performance.now()));
     }
     const timing = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).toJSON());
-    console.log(`console load on loopback: ready ${loads.map((t) => t.toFixed(0)).join('/')} ms (best ${Math.min(...loads).toFixed(0)} ms), domContentLoaded ${timing.domContentLoadedEventEnd.toFixed(0)} ms, load ${timing.loadEventEnd.toFixed(0)} ms`);
+    // Same-run baseline: one bare static file from the same server, shown as a page.
+    const baseline: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.goto(`${dev.baseUrl}/console/app.css`);
+      baseline.push(await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd));
+    }
+    console.log(
+      `console load on loopback: ready ${loads.map((t) => t.toFixed(0)).join('/')} ms (best ${Math.min(...loads).toFixed(0)} ms), domContentLoaded ${timing.domContentLoadedEventEnd.toFixed(0)} ms, load ${timing.loadEventEnd.toFixed(0)} ms; ` +
+        `baseline, a bare static file: ${baseline.map((t) => t.toFixed(0)).join('/')} ms`,
+    );
+    await page.goto(`${dev.baseUrl}/console/`);
+    await page.getByLabel('API key').waitFor();
     expect(Math.min(...loads)).toBeLessThan(300);
     await shot('sign-in');
 
@@ -100,6 +111,16 @@ describe.skipIf(!CHROMIUM)('svc dev web console (headless Chromium)', () => {
     await detail.getByText('Message sent').waitFor();
     expect(await detail.locator('.detail .d').allInnerTexts()).toEqual(['Step queued', 'Message created', 'Message sent']);
     await shot('activity');
+
+    // Filters go to the feed's query (subscriber, channel) or its jobs (status).
+    await page.getByLabel('Subscriber', { exact: true }).fill('ada');
+    await row.waitFor({ state: 'detached' });
+    await page.getByLabel('Subscriber', { exact: true }).fill('grace');
+    await page.getByLabel('Channel').selectOption('sms');
+    await row.waitFor();
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByText('No events match.').waitFor();
+    await page.goto(`${dev.baseUrl}/console/#/activity`);
   });
 
   it('triggers a workflow from the form and follows it live', async () => {

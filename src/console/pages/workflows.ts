@@ -29,7 +29,7 @@ export function Workflows({ params }: { params: URLSearchParams }) {
   return html`<div class="split">
     <section class="pane list-pane narrow">
       <form class="filters" onSubmit=${(e: Event) => { e.preventDefault(); if (typed.trim()) go('workflows', { workflow: typed.trim() }); }}>
-        <input type="search" placeholder="Open a workflow ID" aria-label="Workflow ID" value=${typed} onInput=${(e: any) => setTyped(e.currentTarget.value)} />
+        <input type="search" placeholder="Workflow ID" aria-label="Workflow ID" value=${typed} onInput=${(e: any) => setTyped(e.currentTarget.value)} />
         <button type="submit">Open</button>
       </form>
       <${ErrorLine} error=${known.error} />
