@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
-export const CHROMIUM = process.env.SVC_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const candidates = process.env.SVC_CHROMIUM ? [process.env.SVC_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+export const CHROMIUM = candidates.find((p) => existsSync(p));
 
-export const NO_CHROMIUM_MESSAGE = 'skipped: no Chromium at /usr/bin/chromium (apt-get install chromium, or set SVC_CHROMIUM); .ci/run installs it';
+export const NO_CHROMIUM_MESSAGE = `skipped: no Chromium at ${candidates.join(' or ')} (apt-get install chromium, or set SVC_CHROMIUM); .ci/run installs it`;
 
 export async function launch(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));

@@ -40,9 +40,9 @@ describe('svc dev --open', () => {
 
     expect(dev.started.console).toBe(`${dev.baseUrl}/console/`);
     const printed = String(dev.started.consoleLink);
-    expect(printed).toMatch(new RegExp(`^${dev.baseUrl}/console/#code=[A-Za-z0-9_-]{32}$`));
+    expect(printed).toMatch(new RegExp(`^${dev.baseUrl}/console/#code=[A-Za-z0-9_-]{22}$`));
     const link = await waitForFile(opened);
-    expect(link).toMatch(new RegExp(`^${dev.baseUrl}/console/#code=[A-Za-z0-9_-]{32}$`));
+    expect(link).toMatch(new RegExp(`^${dev.baseUrl}/console/#code=[A-Za-z0-9_-]{22}$`));
     expect(link).not.toBe(printed);
     expect(link + printed).not.toContain(dev.apiKey);
 

@@ -48,7 +48,7 @@ describe('console routes', () => {
     const { url, link } = consoleLinks(svc.app, base);
     expect(url).toBe(`${base}/console/`);
     const code = new URL(link).hash.replace('#code=', '');
-    expect(code).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(code).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(link).not.toContain(TEST_KEY);
     const first = await svc.request('POST', '/console/session', { body: { code }, key: null });
     expect(first.status).toBe(201);

@@ -36,7 +36,7 @@ export function consoleLoginCode(app: FastifyInstance): string {
   if (!s) throw new Error('the console is not registered on this app');
   const env = s.environment();
   if (!env) throw new Error('no environment to sign in to');
-  const code = randomBytes(24).toString('base64url');
+  const code = randomBytes(16).toString('base64url'); // 128 bits; the link fits an 80-column terminal
   s.codes.set(code, { envId: env.id, expires: Date.now() + CODE_TTL_MS });
   return code;
 }
