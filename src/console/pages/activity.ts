@@ -77,7 +77,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
   const rows = feed.value?.data ?? [];
   return html`<div class="split">
     <section class="pane list-pane">
-      <form class="filters" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Filters">
+      <form class="filters even" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Filters">
         <input type="search" placeholder="Subscriber ID" aria-label="Subscriber" value=${f.subscriber} onInput=${(e: any) => set('subscriber', e.currentTarget.value)} />
         <input type="search" placeholder="Workflow ID" aria-label="Workflow" value=${f.workflow} onInput=${(e: any) => set('workflow', e.currentTarget.value)} />
         <select aria-label="Status" value=${f.status} onChange=${(e: any) => set('status', e.currentTarget.value)}>
