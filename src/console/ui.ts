@@ -3,7 +3,8 @@
 import { html } from 'htm/preact';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { onChange } from './api.js';
+import { maskData } from '../core/mask.js';
+import { onChange, session } from './api.js';
 
 export { html };
 
@@ -49,11 +50,19 @@ export const Badge = ({ value }: { value: string }) => html`<span class=${`badge
 export const CHANNEL_LABEL: Record<string, string> = { email: 'Email', in_app: 'In-app', sms: 'SMS', chat: 'Chat', push: 'Push' };
 export const channelLabel = (c: string) => CHANNEL_LABEL[c] ?? c;
 
-const SECRET_KEYS = /^(credentials|apiKey|accessToken|token|secret|password|webhookUrl|directWebhookUrl|deviceTokens|authorization)$/i;
-
-/** JSON for the raw panels, with credentials masked as the CLI masks them. */
+/** JSON for the raw panels, masked as the CLI's output masks it (tokens, credentials, the key in use). */
 export function maskedJson(value: unknown): string {
-  return JSON.stringify(value, (k, v) => (k && SECRET_KEYS.test(k) && v !== null && v !== undefined ? '•••• (masked)' : v), 2);
+  const key = session.get();
+  return JSON.stringify(maskData(value, key ? { knownSecrets: [key] } : {}), null, 2);
+}
+
+/** A stored `raw` string (often JSON) for display, masked the same way. */
+export function prettyRaw(raw: string): string {
+  try {
+    return maskedJson(JSON.parse(raw));
+  } catch {
+    return String(maskData(raw, { knownSecrets: [session.get() ?? ''] }));
+  }
 }
 
 export const Json = ({ value, masked = true }: { value: unknown; masked?: boolean }) =>

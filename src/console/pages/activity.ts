@@ -2,7 +2,7 @@
 // timeline of jobs and execution details (GET /v1/notifications/{id}).
 import { useEffect, useRef } from 'preact/hooks';
 import { api, type ActivityNotification } from '../api.js';
-import { ago, Badge, channelLabel, clock, dateTime, Empty, ErrorLine, eventStatus, go, html, Json, setParams, useDebounced, useLoad, useParam } from '../ui.js';
+import { ago, Badge, channelLabel, clock, dateTime, Empty, ErrorLine, eventStatus, go, html, Json, prettyRaw, setParams, useDebounced, useLoad, useParam } from '../ui.js';
 
 const SINCE: Record<string, number> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
 
@@ -152,12 +152,4 @@ export function EventDetail({ id }: { id: string }) {
     </ol>
     <details class="payload"><summary>Payload</summary><${Json} value=${n.payload ?? {}} /></details>
   </div>`;
-}
-
-export function prettyRaw(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
 }

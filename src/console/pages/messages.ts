@@ -2,8 +2,7 @@
 // delivery record and the provider exchange from its job's execution details beside it.
 import { api, type Message } from '../api.js';
 import { ChatCard, EmailView, InAppCard, PushCard, SmsView } from '../render.js';
-import { ago, Badge, channelLabel, dateTime, Empty, ErrorLine, go, html, Json, setParams, useDebounced, useLoad, useParam } from '../ui.js';
-import { prettyRaw } from './activity.js';
+import { ago, Badge, channelLabel, dateTime, Empty, ErrorLine, go, html, Json, prettyRaw, setParams, useDebounced, useLoad, useParam } from '../ui.js';
 
 export function Messages({ params }: { params: URLSearchParams }) {
   const channel = params.get('channel') ?? '';
