@@ -63,6 +63,8 @@ try {
   await api('POST', '/v1/events/trigger', { name: 'otp', to: 'grace', payload: { code: '482913' } });
   await api('POST', '/v1/events/trigger', { name: 'incident', to: 'ada', payload: { service: 'billing-api', status: 'degraded', summary: 'Error rate above 5% for 10 minutes' } });
   await api('POST', '/v1/events/trigger', { name: 'welcome', to: 'grace', payload: {} });
+  // Alan has no chat or push credentials: a failed event for the feed to show.
+  await api('POST', '/v1/events/trigger', { name: 'incident', to: 'alan', payload: { service: 'search', summary: 'Index rebuild stalled' } });
   await new Promise((r) => setTimeout(r, 500));
 
   const page = context.pages()[0] ?? (await context.newPage());
@@ -86,7 +88,7 @@ try {
   }
 
   await page.locator('tr[data-event]').first().waitFor();
-  await page.locator('tr[data-event]').nth(1).click();
+  await page.locator('tr[data-event]').first().click(); // the failed one: its timeline says why
   await page.locator('[data-event-detail]').waitFor();
   await shot('activity');
 

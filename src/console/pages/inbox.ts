@@ -60,7 +60,9 @@ export function Inbox({ params }: { params: URLSearchParams }) {
               ${m.read
                 ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unread')}>Mark unread</button>`
                 : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'read')}>Mark read</button>`}
-              ${!m.seen && html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'seen')}>Mark seen</button>`}
+              ${m.seen
+                ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unseen')}>Mark unseen</button>`
+                : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'seen')}>Mark seen</button>`}
               <a class="small" href=${`#/messages?message=${m._id}&subscriber=${encodeURIComponent(subscriberId)}&channel=in_app`}>details</a>
             </div>
           </li>`,
