@@ -292,4 +292,5 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l rate-limit -d 'enforce r
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l time-scale -r -F -d 'make delays and digests pass N times faster'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l allow-remote-webhooks -d 'let webhooks deliver to non-loopback addresses'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-save-profile -d 'do not save the "local" profile'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l open -d 'open the web console in the browser (signed in by a one-time link)'
 complete -c svc -n 'test (__svc_node) = '\''completion'\''' -a 'bash zsh fish'
