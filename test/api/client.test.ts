@@ -73,7 +73,6 @@ describe('exit codes', () => {
   });
 
   test('no API key from any source: exit 3 naming the ways to get one, nothing sent', async () => {
-    stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
     const r = await runSvc(['integrations', 'active'], { env: { SVC_BASE_URL: stub.url } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('svc login');

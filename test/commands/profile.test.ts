@@ -1,4 +1,4 @@
-// Profiles: the store's file modes, precedence flag > env > profile, read-only profiles, login.
+// svc profile add|list|show|use|remove: the store's file modes, precedence flag > env > profile, read-only profiles.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -115,32 +115,5 @@ describe('svc profile', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is not valid JSON');
     expect(readFileSync(join(cfg, 'config.json'), 'utf8')).toBe('{ not json');
-  });
-});
-
-describe('svc login', () => {
-  test('--with-key checks the key against the service and saves it as the current profile', async () => {
-    stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
-    const r = await svc(['login', '--with-key', '--profile', 'ci', '--base-url', stub.url], { stdin: KEY });
-    expect(r.code).toBe(0);
-    expect(stub.requests[0]!.headers.authorization).toBe(`ApiKey ${KEY}`);
-    const file = JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8'));
-    expect(file.current).toBe('ci');
-    expect(file.profiles.ci).toEqual({ baseUrl: stub.url, apiKey: KEY });
-  });
-
-  test('a key the service rejects is not saved (exit 3)', async () => {
-    stub.on('GET', '/v1/integrations/active', { status: 401, body: { statusCode: 401, message: 'API Key not found', path: '/', timestamp: 'x' } });
-    const r = await svc(['login', '--with-key', '--profile', 'ci', '--base-url', stub.url], { stdin: KEY });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain('rejected the key sk_…cdef');
-    expect(r.stderr).not.toContain(KEY);
-    expect(() => statSync(join(dir, 'cfg', 'config.json'))).toThrow();
-  });
-
-  test('without a terminal and without --with-key it says how to log in, without waiting', async () => {
-    const r = await svc(['login']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--with-key');
   });
 });

@@ -1,0 +1,8 @@
+// svc integrations primary: the request it sends.
+import { ID, sendsRequest, useService } from '../../helpers/command-test.js';
+
+const svc = useService();
+
+sendsRequest(svc, [
+  ['integrations primary', { argv: ['integrations', 'primary', ID], method: 'POST', path: `/v1/integrations/${ID}/set-primary`, answer: { data: { _id: ID } } }],
+]);
