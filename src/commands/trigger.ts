@@ -1,4 +1,6 @@
 // svc trigger WORKFLOW --to ID ... → POST /v1/events/trigger
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { TriggerResult } from '../api/schemas/requests.js';
 import { collect, durationArg, intArg } from '../cli-args.js';
 import { formatDuration } from '../core/duration.js';
@@ -17,7 +19,7 @@ export const command = () =>
     new Command('trigger')
       .description(about('trigger a workflow for one or more recipients', 'triggerEvent'))
       .argument('<workflow>', 'trigger identifier of the workflow')
-      .option('--to <id>', 'recipient subscriber id (repeatable)', collect)
+      .option('--to <id>', 'recipient subscriber id (repeatable; commas separate several)', collect)
       .option('--to-json <json>', 'recipients as JSON: a subscriber object, a topic {"type":"Topic","topicKey":...}, or an array')
       .option('--payload <json>', 'payload: inline JSON, @file (.json/.yaml) or - for stdin')
       .option('--set <key=value>', 'set a payload field (repeatable; key:=<json> for non-strings, dotted keys nest)', collect)
@@ -59,8 +61,14 @@ async function idOrObject(deps: Deps, flag: string, value: string | undefined): 
   return v;
 }
 
+/** Subscriber ids as typed: commas (and, at the prompt, spaces) separate them. */
+function splitIds(values: string[]): string[] {
+  return values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+}
+
 async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> {
-  const to: unknown[] = (opts.to ?? []).map((id) => checkId('--to', id));
+  // `--to ada,grace` is two recipients, as at the prompt: never one subscriber named "ada,grace".
+  const to: unknown[] = splitIds(opts.to ?? []).map((id) => checkId('--to', id));
   if (opts.toJson !== undefined) {
     const v = await deps.input.json('--to-json', opts.toJson);
     if (Array.isArray(v)) to.push(...v);
@@ -71,7 +79,7 @@ async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> 
     const answer = await askText(deps, 'Recipients (subscriber ids, separated by spaces or commas):', {
       validate: (v) => (v.split(/[\s,]+/).filter(Boolean).length > 0 ? true : 'give at least one subscriber id'),
     });
-    to.push(...answer.split(/[\s,]+/).filter(Boolean).map((id) => checkId('recipient', id)));
+    to.push(...splitIds([answer]).map((id) => checkId('recipient', id)));
   }
   if (to.length === 0) throw new UsageError('missing recipients: give --to ID (repeatable) or --to-json JSON');
   if (to.length > MAX_RECIPIENTS) {
@@ -148,13 +156,25 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   if (merged) deps.info(`${merged} recipient(s) merged into a digest already under way: they are sent with it when its window closes`);
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** --recipients-file: the fields every chunk shares are checked once here, then the run streams the file. */
 async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise<void> {
   if (opts.to?.length || opts.toJson !== undefined) throw new UsageError('--recipients-file cannot be combined with --to or --to-json');
   if (opts.transactionId !== undefined) throw new UsageError('--transaction-id cannot be used with --recipients-file: each chunk gets its own, derived from the run');
   if (opts.recipientsFile!.trim() === '') throw new UsageError('--recipients-file: expected a file path, or - for stdin');
   for (const [flag, value] of [['--report', opts.report], ['--journal', opts.journal]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: expected a file path`);
+    if (value === undefined) continue;
+    if (value.trim() === '') throw new UsageError(`${flag}: expected a file path`);
+    // Checked before anything is sent: a run whose report cannot be written must not start.
+    const folder = dirname(resolve(deps.cwd, value));
+    if (!isDirectory(folder)) throw new UsageError(`${flag}: the folder ${folder} does not exist; create it or choose another path`);
   }
   if (opts.recipientsFile === '-' && (opts.payload === '-' || opts.toJson === '-')) throw new UsageError('--recipients-file - and --payload - both want stdin');
   const common: Record<string, unknown> = {};

@@ -257,3 +257,22 @@ export function requireApiKey(s: ResolvedSettings): string {
   }
   return s.apiKey.value;
 }
+
+/**
+ * The base URL requests go to, checked before any is sent: a URL that is not http(s) is bad input
+ * (exit 2) naming where it came from, not a network error retried until it gives up.
+ */
+export function requireBaseUrl(s: Pick<ResolvedSettings, 'baseUrl' | 'profile'>): string {
+  const { value, source } = s.baseUrl;
+  let ok = false;
+  try {
+    const u = new URL(value);
+    ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    ok = false;
+  }
+  if (ok) return value;
+  const where = source === 'env' ? 'SVC_BASE_URL' : source === 'profile' ? `the base URL of profile '${s.profile.value ?? '?'}'` : '--base-url';
+  const fix = source === 'profile' ? `; fix it with svc profile add ${s.profile.value ?? 'NAME'} --base-url URL` : '';
+  throw new UsageError(`${where}: expected an http:// or https:// URL, got ${JSON.stringify(value.slice(0, 100))}${fix}`);
+}

@@ -47,6 +47,18 @@ describe('exit codes', () => {
     expect(r.stderr).toContain('API rate limit exceeded');
   });
 
+  test('a Retry-After longer than svc waits is not retried early into another 429: exit 7 at once, saying how long', async () => {
+    // svc waits at most 60 s between attempts; retrying after 60 s of a 120 s window only meets the same refusal.
+    stub.on('GET', '/v1/integrations/active', { status: 429, headers: { 'retry-after': '120' }, body: errorBody(429, 'API rate limit exceeded') });
+    const started = Date.now();
+    const r = await runSvc(['integrations', 'active', ...fast], { env });
+    expect(r.code).toBe(7);
+    expect(stub.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.stderr).toContain('the service asks to wait 2m');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   test.each([500, 502, 503, 504])('%i is retried and gives exit 1 when retries run out', async (status) => {
     stub.on('GET', '/v1/integrations/active', { status, body: errorBody(status, 'boom', { errorId: 'err-42' }) });
     const r = await runSvc(['integrations', 'active', '--retries', '1'], { env });

@@ -87,6 +87,21 @@ describe('svc profile', () => {
     expect(stub.requests[2]!.headers.authorization).toBe('ApiKey sk_flag_000000000000');
   });
 
+  test.each([['ftp://x'], ['not a url'], ['mailto:a@b.c']])('SVC_BASE_URL=%s is bad input (exit 2) naming it, not a network error', async (url) => {
+    const r = await svc(['integrations', 'active', '--retries', '3'], { env: { SVC_API_KEY: KEY, SVC_BASE_URL: url } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: SVC_BASE_URL: expected an http:// or https:// URL, got ${JSON.stringify(url)}\n`);
+  });
+
+  test('a profile whose base URL is not http(s) is bad input (exit 2) naming the profile and the fix', async () => {
+    await svc(['profile', 'add', 'odd', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY]);
+    const file = join(dir, 'cfg', 'config.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('http://127.0.0.1:1', 'ftp://files.example'));
+    const r = await svc(['integrations', 'active', '--profile', 'odd']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the base URL of profile 'odd': expected an http:// or https:// URL, got \"ftp://files.example\"; fix it with svc profile add odd --base-url URL");
+  });
+
   test('a named profile that does not exist is a usage error', async () => {
     const r = await svc(['integrations', 'active', '--profile', 'nope']);
     expect(r.code).toBe(2);

@@ -108,3 +108,28 @@ describe('svc trigger', () => {
     expect(r.stderr).toContain('(no results)');
   });
 });
+
+describe('recipients and files', () => {
+  test('--to ada,grace is two recipients, as at the prompt, not one subscriber named "ada,grace"', async () => {
+    stub.on('POST', '/v1/events/trigger', { status: 201, body: processed });
+    const r = await runSvc(['trigger', 'welcome', '--to', 'ada,grace', '--to', 'linus'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect((stub.requests[0]!.body as { to: unknown }).to).toEqual(['ada', 'grace', 'linus']);
+  });
+
+  test.each(['--report', '--journal'])('%s in a folder that does not exist: exit 2 before anything is read or sent', async (flag) => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'users.csv'), 'subscriberId\nu1\n');
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', flag, 'no/such/folder/out.ndjson'], { env, cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: ${flag}: the folder ${join(dir, 'no/such/folder')} does not exist; create it or choose another path\n`);
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('a control character in --to is refused', async () => {
+    const r = await runSvc(['trigger', 'wf', '--to', 'a\u0000b'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--to: must not contain control characters');
+    expect(stub.requests).toHaveLength(0);
+  });
+});
