@@ -67,7 +67,6 @@ export function fieldsArg(value: string): string[] {
 
 export function idempotencyKeyArg(value: string): string {
   if (value.length === 0 || value.length > 255) throw new InvalidArgumentError('Expected 1 to 255 characters.');
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidArgumentError('Control characters are not allowed.');
   return value;
 }

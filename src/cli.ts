@@ -67,7 +67,7 @@ const TREE: Entry[] = [
 /** Runs a command with the dependencies of this invocation (provided by main.ts). */
 export type Invoke = (command: Command, module: CommandModule, opts: Record<string, unknown>, args: unknown[]) => Promise<void>;
 
-export interface ProgramOutput {
+interface ProgramOutput {
   writeOut(s: string): void;
   writeErr(s: string): void;
 }

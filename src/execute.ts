@@ -125,7 +125,6 @@ function commandNamed(program: Command, argv: string[]): string {
   return names.join(' ');
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
 
 /** A value the user typed, inside a message: its control characters shown as escapes, never acted on. */

@@ -7,7 +7,7 @@ import { InputReader } from './core/input.js';
 import type { Api } from './api/session.js';
 import type { Output, OutputFormat, PrintOptions } from './io/types.js';
 
-export interface RuntimeInit {
+interface RuntimeInit {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;

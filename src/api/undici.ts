@@ -10,7 +10,7 @@ import api from 'undici/lib/api/index.js';
 
 Object.assign(Dispatcher.prototype, api);
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   headersTimeout: number;
   bodyTimeout: number;
   connectTimeout: number;

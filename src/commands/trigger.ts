@@ -48,7 +48,7 @@ export const command = () =>
     ],
   );
 
-export type TriggerOptions = OptsOf<typeof command>;
+type TriggerOptions = OptsOf<typeof command>;
 
 const looksLikeJson = (v: string) => /^\s*[{[]/.test(v) || v.startsWith('@') || v === '-';
 

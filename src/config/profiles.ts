@@ -15,12 +15,12 @@ export interface Profile {
   apiKey?: string;
   readOnly?: boolean;
 }
-export interface ProfileFile {
+interface ProfileFile {
   current?: string;
   profiles: Record<string, Profile>;
 }
 
-export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
+type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
 export interface Resolved<T> {
   value: T;
   source: Source;
@@ -196,7 +196,7 @@ function withLock<T>(lockPath: string, fn: () => T): T {
   }
 }
 
-export interface ResolveInput {
+interface ResolveInput {
   flags: { apiKey?: string; baseUrl?: string; profile?: string };
   env: NodeJS.ProcessEnv;
   store: ProfileStore;

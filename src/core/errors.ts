@@ -71,7 +71,7 @@ export class NetworkError extends SvcError {
  * a timeout, a 5xx), a user's natural move is to run the command again, which would act twice; the
  * idempotency key makes the repeat safe.
  */
-export function safeRetryHint(idempotencyKey: string | undefined): string | undefined {
+function safeRetryHint(idempotencyKey: string | undefined): string | undefined {
   if (!idempotencyKey) return undefined;
   return `The service may have acted on it. To try again safely, run the same command with --idempotency-key ${idempotencyKey}: a repeat is answered from the first attempt instead of acting twice.`;
 }
@@ -89,7 +89,7 @@ const STATUS_CODES: Record<number, string> = {
   429: 'rate_limited',
 };
 
-export function exitCodeForStatus(status: number): number {
+function exitCodeForStatus(status: number): number {
   if (status === 401 || status === 403) return EXIT.credentials;
   if (status === 404) return EXIT.notFound;
   if (status === 400 || status === 409 || status === 422) return EXIT.rejected;

@@ -10,11 +10,10 @@ import type { Readable } from 'node:stream';
 import { loadYaml } from './lazy.js';
 
 /** Files given to JSON flags larger than this are refused before reading. */
-export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
+const MAX_INPUT_BYTES = 5 * 1024 * 1024;
 /** Identifiers longer than this are refused (the spec names no limit; this guards against mistakes). */
-export const MAX_ID_LENGTH = 512;
+const MAX_ID_LENGTH = 512;
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 
 export class InputReader {
@@ -132,7 +131,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function describeJson(v: unknown): string {
+function describeJson(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   return `a ${typeof v}`;

@@ -22,7 +22,7 @@ const PERSONAL_KEYS = new Set([
   'email', 'emails', 'phone', 'phonenumber', 'devicetokens', 'webhookurl', 'directwebhookurl', 'to',
 ]);
 
-export interface MaskOptions {
+interface MaskOptions {
   /** Also mask personal data (traces). */
   personal?: boolean;
   /** Exact secret strings to scrub wherever they appear (the API key in use). */
@@ -45,7 +45,7 @@ function maskPersonal(v: unknown): unknown {
   return v;
 }
 
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at <= 0) return '•••';
   return `${email[0]}•••@${email.slice(at + 1)}`;

@@ -4,7 +4,7 @@ import { InterruptedError } from '../core/errors.js';
 import type { InStream, OutStream } from './types.js';
 
 /** Where a prompt reads and writes, and what cancels it (the dependency bag fits). */
-export interface PromptHost {
+interface PromptHost {
   readonly io: { readonly stdin: InStream; readonly stderr: OutStream };
   readonly signal: AbortSignal;
 }
