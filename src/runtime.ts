@@ -51,7 +51,9 @@ export function createRuntime(init: RuntimeInit): Runtime {
   const makeClient = async (opts: ClientOptions): Promise<Api> => {
     const own = opts.baseUrl !== undefined;
     const s = own ? undefined : deps.settings();
-    const baseUrl = requireBaseUrl(s ?? { baseUrl: { value: opts.baseUrl!, source: globals.baseUrl !== undefined ? 'flag' : 'env' }, profile: { value: undefined, source: 'none' } });
+    const baseUrl = requireBaseUrl(
+      s ?? { baseUrl: { value: opts.baseUrl!, source: globals.baseUrl !== undefined ? 'flag' : 'env' }, profile: { value: undefined, source: 'none' } },
+    );
     const apiKey = opts.apiKey ?? requireApiKey(s!);
     const readOnlyProfile = s?.readOnly ? (s.profile.value ?? '?') : undefined;
     const { Api } = await import('./api/session.js');

@@ -117,7 +117,9 @@ export class ApiClient {
     // undici loads with the first request: a dry run, or a command refused before sending, never pays for it.
     return (this.dispatcher ??= this.config.dispatcher
       ? Promise.resolve(this.config.dispatcher)
-      : import('./undici.js').then(({ createDispatcher }) => createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t })));
+      : import('./undici.js').then(({ createDispatcher }) =>
+          createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }),
+        ));
   }
 
   async close(): Promise<void> {
@@ -219,13 +221,18 @@ export class ApiClient {
               ? `${where}: the answer from ${host} (HTTP ${status}) was cut short: ${reason} (${tries})`
               : `${where}: lost the connection to ${host} before an answer: ${reason} (${tries})`;
         if (mayHaveActed) {
-          throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', undefined, `the service may have carried out the ${method}; check before repeating it (it was not retried, as a repeat could act twice)`);
+          throw new NetworkError(
+            message,
+            timedOut ? 'timeout' : 'network_error',
+            undefined,
+            `the service may have carried out the ${method}; check before repeating it (it was not retried, as a repeat could act twice)`,
+          );
         }
         throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? retryKey : undefined);
       }
 
       const took = performance.now() - started;
-      let body: unknown = undefined;
+      let body: unknown;
       let truncated = false;
       if (text.length > 0) {
         const ct = resHeaders['content-type'] ?? '';
@@ -241,7 +248,8 @@ export class ApiClient {
       if (trace) {
         trace(`< ${status} in ${formatDuration(took)}`);
         for (const [k, v] of Object.entries(maskHeaders(resHeaders, { knownSecrets: secrets }))) trace(`< ${k}: ${v}`);
-        if (text.length) trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, secrets)}`);
+        if (text.length)
+          trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, secrets)}`);
       }
       // A success whose JSON body does not parse was cut short on the way: the request may or may not
       // have been processed, so it is retried like a dropped connection (the idempotency key makes that
@@ -252,13 +260,21 @@ export class ApiClient {
           continue;
         }
         const tries = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
-        throw new NetworkError(`${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`, 'network_error', retryKey);
+        throw new NetworkError(
+          `${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`,
+          'network_error',
+          retryKey,
+        );
       }
 
       // Checking, masking and printing walk the answer recursively; one nested thousands of levels deep
       // would overflow the stack and end as an "internal error".
       if (nestedDeeperThan(body, MAX_ANSWER_DEPTH)) {
-        throw new SvcError(`${method} ${pathForErrors}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`, 'answer_too_deep', EXIT.failure);
+        throw new SvcError(
+          `${method} ${pathForErrors}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`,
+          'answer_too_deep',
+          EXIT.failure,
+        );
       }
       const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
       this.config.onAttempt?.({ status, rateLimit: rateLimitOf(resHeaders), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) });
@@ -278,7 +294,9 @@ export class ApiClient {
           body: safeBody,
           ...(status >= 500 && retryKey ? { idempotencyKey: retryKey } : {}),
           ...(requestId ? { requestId } : {}),
-          ...(waitTooLong && shouldRetryStatus(status, { idempotencyKey, retryAfter }) ? { hint: `the service asks to wait ${formatDuration(retryAfter)} (Retry-After); try again after that` } : {}),
+          ...(waitTooLong && shouldRetryStatus(status, { idempotencyKey, retryAfter })
+            ? { hint: `the service asks to wait ${formatDuration(retryAfter)} (Retry-After); try again after that` }
+            : {}),
           method,
           path: pathForErrors,
         });

@@ -10,7 +10,11 @@ export const command = () =>
     new TypedCommand('completion')
       .description('print the shell completion script')
       .addArgument(new TypedArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish'] as const)),
-    ['svc completion bash > /etc/bash_completion.d/svc', 'svc completion zsh > "${fpath[1]}/_svc"', 'svc completion fish > ~/.config/fish/completions/svc.fish'],
+    [
+      'svc completion bash > /etc/bash_completion.d/svc',
+      'svc completion zsh > "${fpath[1]}/_svc"',
+      'svc completion fish > ~/.config/fish/completions/svc.fish',
+    ],
   );
 
 interface OptionModel {

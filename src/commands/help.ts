@@ -4,10 +4,11 @@ import type { Deps } from '../deps.js';
 import { type AnyCommand, type ArgsOf, Command, examples, type OptsOf } from './define.js';
 
 export const command = () =>
-  examples(
-    new Command('help').description('show help for a command, or a topic: exit-codes, environment').argument('[topic...]', 'command or topic'),
-    ['svc help exit-codes', 'svc help environment', 'svc help events list'],
-  );
+  examples(new Command('help').description('show help for a command, or a topic: exit-codes, environment').argument('[topic...]', 'command or topic'), [
+    'svc help exit-codes',
+    'svc help environment',
+    'svc help events list',
+  ]);
 
 const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   0    success

@@ -90,8 +90,13 @@ async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> 
 
 export function buildLabels(): (path: string) => string {
   const base = flagLabels({
-    name: 'WORKFLOW', payload: '--payload', overrides: '--overrides', transactionId: '--transaction-id',
-    actor: '--actor', tenant: '--tenant', context: '--context',
+    name: 'WORKFLOW',
+    payload: '--payload',
+    overrides: '--overrides',
+    transactionId: '--transaction-id',
+    actor: '--actor',
+    tenant: '--tenant',
+    context: '--context',
   });
   return (path) => {
     const m = /^to(?:\[(\d+)\])?\.?(.*)$/.exec(path);
@@ -167,9 +172,13 @@ function isDirectory(path: string): boolean {
 /** --recipients-file: the fields every chunk shares are checked once here, then the run streams the file. */
 async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise<void> {
   if (opts.to?.length || opts.toJson !== undefined) throw new UsageError('--recipients-file cannot be combined with --to or --to-json');
-  if (opts.transactionId !== undefined) throw new UsageError('--transaction-id cannot be used with --recipients-file: each chunk gets its own, derived from the run');
+  if (opts.transactionId !== undefined)
+    throw new UsageError('--transaction-id cannot be used with --recipients-file: each chunk gets its own, derived from the run');
   if (opts.recipientsFile!.trim() === '') throw new UsageError('--recipients-file: expected a file path, or - for stdin');
-  for (const [flag, value] of [['--report', opts.report], ['--journal', opts.journal]] as const) {
+  for (const [flag, value] of [
+    ['--report', opts.report],
+    ['--journal', opts.journal],
+  ] as const) {
     if (value === undefined) continue;
     if (value.trim() === '') throw new UsageError(`${flag}: expected a file path`);
     // Checked before anything is sent: a run whose report cannot be written must not start.

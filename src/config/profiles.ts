@@ -54,7 +54,10 @@ export class ProfileStore {
   readonly file: string;
 
   /** With `dryRun`, update() works out the new content and writes nothing (--dry-run). */
-  constructor(env: NodeJS.ProcessEnv, private readonly opts: { dryRun?: boolean } = {}) {
+  constructor(
+    env: NodeJS.ProcessEnv,
+    private readonly opts: { dryRun?: boolean } = {},
+  ) {
     this.dir = configDir(env);
     this.file = join(this.dir, 'config.json');
   }

@@ -104,7 +104,16 @@ export class ApiError extends SvcError {
   readonly requestId?: string;
   /** Given for a failed state change that may have been carried out (5xx): repeating with it is safe. */
   readonly idempotencyKey?: string;
-  constructor(opts: { status: number; message: string; body: unknown; requestId?: string; method: string; path: string; idempotencyKey?: string; hint?: string }) {
+  constructor(opts: {
+    status: number;
+    message: string;
+    body: unknown;
+    requestId?: string;
+    method: string;
+    path: string;
+    idempotencyKey?: string;
+    hint?: string;
+  }) {
     const code = STATUS_CODES[opts.status] ?? (opts.status >= 500 ? 'server_error' : `http_${opts.status}`);
     const where = `${opts.method} ${opts.path}`;
     const rid = opts.requestId ? ` (request id ${opts.requestId})` : '';

@@ -12,15 +12,26 @@ export function maskKey(key: string): string {
 
 /** Keys whose values are secrets wherever they appear. */
 const SECRET_KEYS = new Set([
-  'accesstoken', 'apikey', 'secretkey', 'password', 'token', 'apitoken', 'signingsecret', 'inboundwebhooksigningkey',
-  'authorization', 'refreshtoken', 'clientsecret', 'serviceaccount', 'accesskey', 'authenticationtokenkey', 'secret',
+  'accesstoken',
+  'apikey',
+  'secretkey',
+  'password',
+  'token',
+  'apitoken',
+  'signingsecret',
+  'inboundwebhooksigningkey',
+  'authorization',
+  'refreshtoken',
+  'clientsecret',
+  'serviceaccount',
+  'accesskey',
+  'authenticationtokenkey',
+  'secret',
 ]);
 /** Objects whose every value is secret. */
 const SECRET_OBJECTS = new Set(['credentials', 'auth']);
 /** Personal data: masked in traces only. */
-const PERSONAL_KEYS = new Set([
-  'email', 'emails', 'phone', 'phonenumber', 'devicetokens', 'webhookurl', 'directwebhookurl', 'to',
-]);
+const PERSONAL_KEYS = new Set(['email', 'emails', 'phone', 'phonenumber', 'devicetokens', 'webhookurl', 'directwebhookurl', 'to']);
 
 interface MaskOptions {
   /** Also mask personal data (traces). */

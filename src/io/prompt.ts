@@ -25,7 +25,9 @@ async function guard<T>(p: Promise<T>): Promise<T> {
 
 export async function askText(deps: PromptHost, message: string, opts: { default?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
   const { input } = await import('@inquirer/prompts');
-  return guard(input({ message, ...(opts.default !== undefined ? { default: opts.default } : {}), ...(opts.validate ? { validate: opts.validate } : {}) }, context(deps)));
+  return guard(
+    input({ message, ...(opts.default !== undefined ? { default: opts.default } : {}), ...(opts.validate ? { validate: opts.validate } : {}) }, context(deps)),
+  );
 }
 
 /** Masked entry: the characters typed are never echoed. */

@@ -53,7 +53,8 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
       }
       if (table) {
         // A table shows --fields as its columns: the records are masked, not reshaped.
-        if (records.length) stdout.write(table.renderTable(out, { data: records.map((r) => mask(out, r)) }, { list: true, ...(view ? { view } : {}) }, tableStream));
+        if (records.length)
+          stdout.write(table.renderTable(out, { data: records.map((r) => mask(out, r)) }, { list: true, ...(view ? { view } : {}) }, tableStream));
         count += records.length;
         return;
       }

@@ -1,11 +1,30 @@
 // svc api: the request it sends and the input it refuses before sending anything.
-import { activityPage, refusesInput, sendsRequest, useService } from '../helpers/command-test.js';
+import { activityPage, refusesInput, sendsRequest, stubbedService } from '../helpers/command-test.js';
 
-const svc = useService();
+const svc = stubbedService();
 
 sendsRequest(svc, [
-  ['api GET with -f query fields', { argv: ['api', 'GET', '/v1/notifications?page=1', '-f', 'channels=email', '-f', 'channels=sms'], method: 'GET', path: '/v1/notifications', query: { page: ['1'], channels: ['email', 'sms'] }, answer: activityPage }],
-  ['api POST with --data and -f', { argv: ['api', 'post', '/v2/contexts', '--data', '{"type":"tenant"}', '-f', 'id=acme', '-f', 'data.n:=1'], method: 'POST', path: '/v2/contexts', status: 201, body: { type: 'tenant', id: 'acme', data: { n: 1 } }, answer: { data: { type: 'tenant' } } }],
+  [
+    'api GET with -f query fields',
+    {
+      argv: ['api', 'GET', '/v1/notifications?page=1', '-f', 'channels=email', '-f', 'channels=sms'],
+      method: 'GET',
+      path: '/v1/notifications',
+      query: { page: ['1'], channels: ['email', 'sms'] },
+      answer: activityPage,
+    },
+  ],
+  [
+    'api POST with --data and -f',
+    {
+      argv: ['api', 'post', '/v2/contexts', '--data', '{"type":"tenant"}', '-f', 'id=acme', '-f', 'data.n:=1'],
+      method: 'POST',
+      path: '/v2/contexts',
+      status: 201,
+      body: { type: 'tenant', id: 'acme', data: { n: 1 } },
+      answer: { data: { type: 'tenant' } },
+    },
+  ],
 ]);
 
 refusesInput(svc, [

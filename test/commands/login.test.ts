@@ -1,12 +1,11 @@
 // svc login: checks the key against the service before saving it.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStub, type Stub } from '../helpers/stub.js';
 import { runSvc, tempConfigDir } from '../helpers/run.js';
 
 const KEY = 'sk_test_0123456789abcdef';
-const KEY2 = 'sk_live_fedcba9876543210';
 let stub: Stub;
 let dir: string;
 beforeEach(async () => {

@@ -41,7 +41,11 @@ describe('svc profile', () => {
     expect((await svc(['profile', 'remove', 'nope', '--dry-run'])).code).toBe(2);
     const login = await svc(['login', '--with-key', '--profile', 'c', '--base-url', stub.url, '--dry-run'], { stdin: `${KEY2}\n` });
     expect(login.code).toBe(0);
-    expect(JSON.parse(login.stdout)).toEqual({ method: 'GET', url: `${stub.url}/v1/integrations/active`, headers: { accept: 'application/json', authorization: 'ApiKey sk_…3210' } });
+    expect(JSON.parse(login.stdout)).toEqual({
+      method: 'GET',
+      url: `${stub.url}/v1/integrations/active`,
+      headers: { accept: 'application/json', authorization: 'ApiKey sk_…3210' },
+    });
     expect(login.stdout + login.stderr).not.toContain(KEY2);
     expect(stub.requests).toHaveLength(0);
     expect(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).toBe(before);
@@ -67,11 +71,21 @@ describe('svc profile', () => {
   test('precedence: flag > env > profile, each value on its own, and show says where each came from', async () => {
     await svc(['profile', 'add', 'p', '--base-url', 'http://profile.example', '--api-key', KEY]);
     let s = JSON.parse((await svc(['profile', 'show'])).stdout);
-    expect(s).toMatchObject({ profile: { value: 'p', source: 'profile' }, baseUrl: { value: 'http://profile.example', source: 'profile' }, apiKey: { value: 'sk_…cdef', source: 'profile' } });
+    expect(s).toMatchObject({
+      profile: { value: 'p', source: 'profile' },
+      baseUrl: { value: 'http://profile.example', source: 'profile' },
+      apiKey: { value: 'sk_…cdef', source: 'profile' },
+    });
     s = JSON.parse((await svc(['profile', 'show'], { env: { SVC_BASE_URL: 'http://env.example' } })).stdout);
     expect(s.baseUrl).toEqual({ value: 'http://env.example', source: 'env' });
     expect(s.apiKey.source).toBe('profile');
-    s = JSON.parse((await svc(['profile', 'show', '--base-url', 'http://flag.example', '--api-key', KEY2], { env: { SVC_BASE_URL: 'http://env.example', SVC_API_KEY: KEY } })).stdout);
+    s = JSON.parse(
+      (
+        await svc(['profile', 'show', '--base-url', 'http://flag.example', '--api-key', KEY2], {
+          env: { SVC_BASE_URL: 'http://env.example', SVC_API_KEY: KEY },
+        })
+      ).stdout,
+    );
     expect(s.baseUrl).toEqual({ value: 'http://flag.example', source: 'flag' });
     expect(s.apiKey).toEqual({ value: 'sk_…3210', source: 'flag' });
   });
@@ -99,7 +113,9 @@ describe('svc profile', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('http://127.0.0.1:1', 'ftp://files.example'));
     const r = await svc(['integrations', 'active', '--profile', 'odd']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("the base URL of profile 'odd': expected an http:// or https:// URL, got \"ftp://files.example\"; fix it with svc profile add odd --base-url URL");
+    expect(r.stderr).toContain(
+      'the base URL of profile \'odd\': expected an http:// or https:// URL, got "ftp://files.example"; fix it with svc profile add odd --base-url URL',
+    );
   });
 
   test('a named profile that does not exist is a usage error', async () => {

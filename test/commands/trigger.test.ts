@@ -24,7 +24,22 @@ describe('svc trigger', () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'data.json'), JSON.stringify({ user: { name: 'Ada' }, n: 1 }));
     const r = await runSvc(
-      ['trigger', 'welcome', '--to', 'user-1', '--to', 'user-2', '--payload', '@data.json', '--set', 'user.plan=pro', '--set', 'n:=2', '--transaction-id', 't-9'],
+      [
+        'trigger',
+        'welcome',
+        '--to',
+        'user-1',
+        '--to',
+        'user-2',
+        '--payload',
+        '@data.json',
+        '--set',
+        'user.plan=pro',
+        '--set',
+        'n:=2',
+        '--transaction-id',
+        't-9',
+      ],
       { env, cwd: dir },
     );
     expect(r.stderr).toBe('');
@@ -41,13 +56,29 @@ describe('svc trigger', () => {
   test('--to-json, --actor JSON, --tenant id and --context entries build the body', async () => {
     stub.on('POST', '/v1/events/trigger', { status: 201, body: processed });
     const r = await runSvc(
-      ['trigger', 'otp', '--to-json', '[{"subscriberId":"u1","phone":"+15551234567"},{"type":"Topic","topicKey":"ops"}]', '--actor', '{"subscriberId":"boss"}', '--tenant', 'acme', '--context', 'tenant=acme', '--context', 'app:web'],
+      [
+        'trigger',
+        'otp',
+        '--to-json',
+        '[{"subscriberId":"u1","phone":"+15551234567"},{"type":"Topic","topicKey":"ops"}]',
+        '--actor',
+        '{"subscriberId":"boss"}',
+        '--tenant',
+        'acme',
+        '--context',
+        'tenant=acme',
+        '--context',
+        'app:web',
+      ],
       { env },
     );
     expect(r.code).toBe(0);
     expect(stub.requests[0]!.body).toEqual({
       name: 'otp',
-      to: [{ subscriberId: 'u1', phone: '+15551234567' }, { type: 'Topic', topicKey: 'ops' }],
+      to: [
+        { subscriberId: 'u1', phone: '+15551234567' },
+        { type: 'Topic', topicKey: 'ops' },
+      ],
       actor: { subscriberId: 'boss' },
       tenant: 'acme',
       context: { tenant: 'acme', app: 'web' },
@@ -55,7 +86,10 @@ describe('svc trigger', () => {
   });
 
   test('a trigger that is not processed prints the answer and exits 1', async () => {
-    stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'trigger_not_active', error: ['workflow is inactive'] } } });
+    stub.on('POST', '/v1/events/trigger', {
+      status: 201,
+      body: { data: { acknowledged: true, status: 'trigger_not_active', error: ['workflow is inactive'] } },
+    });
     const r = await runSvc(['trigger', 'welcome', '--to', 'u1'], { env });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).status).toBe('trigger_not_active');

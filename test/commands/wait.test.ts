@@ -14,21 +14,33 @@ beforeEach(async () => {
 afterEach(async () => stub.close());
 
 const job = (type: string, status: string, detail: string) => ({
-  _id: `j-${type}`, type, status, providerId: type === 'email' ? 'sendgrid' : 'svc', step: { _id: 's', active: true, filters: [], _templateId: 't' },
+  _id: `j-${type}`,
+  type,
+  status,
+  providerId: type === 'email' ? 'sendgrid' : 'svc',
+  step: { _id: 's', active: true, filters: [], _templateId: 't' },
   executionDetails: [{ _id: 'd', status: status === 'failed' ? 'Failed' : 'Success', detail, isRetry: false, isTest: false, source: 'Internal' }],
 });
 const notification = (sub: string, jobs: unknown[]) => ({
-  _id: `6761f0c2a3b4c5d6e7f8${sub.padStart(4, '0')}`, transactionId: 'txn-w', _environmentId: 'e', _organizationId: 'o', _subscriberId: sub,
-  subscriber: { _id: sub, subscriberId: sub }, jobs,
+  _id: `6761f0c2a3b4c5d6e7f8${sub.padStart(4, '0')}`,
+  transactionId: 'txn-w',
+  _environmentId: 'e',
+  _organizationId: 'o',
+  _subscriberId: sub,
+  subscriber: { _id: sub, subscriberId: sub },
+  jobs,
 });
 const page = (data: unknown[]) => ({ body: { data, hasMore: false, page: 0, pageSize: 50 } });
 
 describe('trigger --wait', () => {
-  test('follows the activity until every job finished: exit 0 and each recipient\'s steps', async () => {
+  test("follows the activity until every job finished: exit 0 and each recipient's steps", async () => {
     stub.on('GET', '/v1/notifications', (req, n) => {
       expect(req.query.get('transactionId')).toBe('txn-w');
       if (n === 1) return page([notification('u1', [job('in_app', 'pending', 'Step queued')])]);
-      return page([notification('u1', [job('in_app', 'completed', 'Message sent'), job('email', 'completed', 'Message sent')]), notification('u2', [job('in_app', 'completed', 'Message sent')])]);
+      return page([
+        notification('u1', [job('in_app', 'completed', 'Message sent'), job('email', 'completed', 'Message sent')]),
+        notification('u2', [job('in_app', 'completed', 'Message sent')]),
+      ]);
     });
     const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--to', 'u2', '--wait'], { env });
     expect(r.code).toBe(0);
@@ -43,7 +55,11 @@ describe('trigger --wait', () => {
   });
 
   test('a failed job: exit 9 naming the step and why', async () => {
-    stub.on('GET', '/v1/notifications', page([notification('u1', [job('in_app', 'completed', 'Message sent'), job('email', 'failed', 'No active integration found for channel email')])]));
+    stub.on(
+      'GET',
+      '/v1/notifications',
+      page([notification('u1', [job('in_app', 'completed', 'Message sent'), job('email', 'failed', 'No active integration found for channel email')])]),
+    );
     const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env });
     expect(r.code).toBe(9);
     expect(r.stderr).toContain('email: No active integration found for channel email');

@@ -17,7 +17,7 @@ export interface Service {
 }
 
 /** A fresh strict stub for each test, and the environment pointing svc at it. */
-export function useService(): Service {
+export function stubbedService(): Service {
   const ctx = {} as Service;
   beforeEach(async () => {
     ctx.stub = await startStub();
@@ -43,7 +43,12 @@ export function sendsRequest(svc: Service, cases: [string, RequestCase][]): void
   test.each(cases)('sends the request: %s', async (_name, row) => {
     svc.stub.on(row.method, row.path, { status: row.status ?? 200, ...(row.answer !== undefined ? { body: row.answer } : {}) });
     const r = await runSvc(row.argv, { env: svc.env, ...(row.stdin !== undefined ? { stdin: row.stdin } : {}) });
-    expect(r.stderr.replace(/^.*records?.*\n/gm, '').replace(/^warning: .*\n/gm, '').replace(/^deleted .*\n/gm, '')).toBe('');
+    expect(
+      r.stderr
+        .replace(/^.*records?.*\n/gm, '')
+        .replace(/^warning: .*\n/gm, '')
+        .replace(/^deleted .*\n/gm, ''),
+    ).toBe('');
     expect(r.code).toBe(0);
     expect(svc.stub.requests).toHaveLength(1);
     const req = svc.stub.requests[0]!;

@@ -14,8 +14,17 @@ beforeEach(async () => {
 afterEach(async () => stub.close());
 
 const integration = (i: number, extra: Record<string, unknown> = {}) => ({
-  _id: `6761f0c2a3b4c5d6e7f8091${i}`, _environmentId: 'env', _organizationId: 'org', name: `Mail ${i}`, identifier: `mail-${i}`,
-  providerId: 'sendgrid', channel: 'email', active: true, deleted: false, primary: i === 1, ...extra,
+  _id: `6761f0c2a3b4c5d6e7f8091${i}`,
+  _environmentId: 'env',
+  _organizationId: 'org',
+  name: `Mail ${i}`,
+  identifier: `mail-${i}`,
+  providerId: 'sendgrid',
+  channel: 'email',
+  active: true,
+  deleted: false,
+  primary: i === 1,
+  ...extra,
 });
 
 describe('formats', () => {
@@ -42,7 +51,10 @@ describe('formats', () => {
   });
   test('--fields keeps dot paths in json and picks the columns of a table', async () => {
     const j = await runSvc(['integrations', 'active', '--fields', 'identifier,primary'], { env });
-    expect(JSON.parse(j.stdout)).toEqual([{ identifier: 'mail-1', primary: true }, { identifier: 'mail-2', primary: false }]);
+    expect(JSON.parse(j.stdout)).toEqual([
+      { identifier: 'mail-1', primary: true },
+      { identifier: 'mail-2', primary: false },
+    ]);
     const t = await runSvc(['integrations', 'active', '--fields', 'identifier,providerId'], { env, tty: true });
     expect(t.stdout.split('\n')[0]).toMatch(/^IDENTIFIER\s+PROVIDERID$/);
   });
@@ -61,8 +73,16 @@ test('a bad --query expression is a usage error, and nothing is sent', async () 
 
 describe('secrets the service returns', () => {
   const connection = {
-    identifier: 'chconn_abc', channel: 'chat', providerId: 'slack', integrationIdentifier: 'slack', subscriberId: 'u1',
-    contextKeys: [], workspace: { id: 'T1' }, auth: { accessToken: 'xoxb-very-secret-token-123' }, createdAt: 'x', updatedAt: 'x',
+    identifier: 'chconn_abc',
+    channel: 'chat',
+    providerId: 'slack',
+    integrationIdentifier: 'slack',
+    subscriberId: 'u1',
+    contextKeys: [],
+    workspace: { id: 'T1' },
+    auth: { accessToken: 'xoxb-very-secret-token-123' },
+    createdAt: 'x',
+    updatedAt: 'x',
   };
   test.each(['json', 'ndjson', 'yaml', 'table'])('are masked in %s unless --show-secrets', async (format) => {
     stub.on('GET', '/v1/channel-connections/chconn_abc', { body: { data: connection } });
@@ -78,8 +98,16 @@ describe('secrets the service returns', () => {
 });
 describe('lists', () => {
   const page = (n: number, hasMore: boolean) => ({
-    page: n, hasMore, pageSize: 2,
-    data: [0, 1].map((i) => ({ _id: `6761f0c2a3b4c5d6e7f8${n}${i}00`, transactionId: `t-${n}-${i}`, _environmentId: 'e', _organizationId: 'o', _subscriberId: 's' })),
+    page: n,
+    hasMore,
+    pageSize: 2,
+    data: [0, 1].map((i) => ({
+      _id: `6761f0c2a3b4c5d6e7f8${n}${i}00`,
+      transactionId: `t-${n}-${i}`,
+      _environmentId: 'e',
+      _organizationId: 'o',
+      _subscriberId: 's',
+    })),
   });
   test('an empty list is [] and exit 0', async () => {
     stub.on('GET', '/v1/notifications', { body: { data: [], hasMore: false, page: 0, pageSize: 10 } });
@@ -160,7 +188,12 @@ describe('lists', () => {
       return { body: { data: [sub('c')], next: null, previous: 'c', totalCount: 3, totalCountCapped: false } };
     });
     const r = await runSvc(['subscribers', 'search', '--all', '-o', 'ndjson'], { env });
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).subscriberId)).toEqual(['a', 'b', 'c']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).subscriberId),
+    ).toEqual(['a', 'b', 'c']);
     expect(stub.requests[1]!.query.get('after')).toBe('b');
   });
 });

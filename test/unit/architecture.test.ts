@@ -78,7 +78,9 @@ describe('layers', () => {
     // A hand-written sleep that adds an abort listener per wait piled them up (MaxListenersExceededWarning
     // after ~11 polls of trigger --wait); one without a signal could not be interrupted. src/server and
     // src/bulk have their own owners and checks.
-    const bad = [...g.keys()].filter((f) => !f.startsWith('server/') && !f.startsWith('bulk/') && /new Promise[\s\S]{0,300}?\bsetTimeout\(/.test(readFileSync(join(SRC, f), 'utf8')));
+    const bad = [...g.keys()].filter(
+      (f) => !f.startsWith('server/') && !f.startsWith('bulk/') && /new Promise[\s\S]{0,300}?\bsetTimeout\(/.test(readFileSync(join(SRC, f), 'utf8')),
+    );
     expect(bad).toEqual([]);
   });
 });

@@ -1,19 +1,36 @@
 // svc connections list: the request it sends.
 import { describe, expect, test } from 'vitest';
-import { cursorPage, sendsRequest, useService } from '../../helpers/command-test.js';
+import { cursorPage, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 import { runSvc } from '../../helpers/run.js';
 import type { Recorded } from '../../helpers/stub.js';
 
-const svc = useService();
+const svc = stubbedService();
 
 sendsRequest(svc, [
-  ['connections list', { argv: ['connections', 'list', '--subscriber', 'u1', '--limit', '100'], method: 'GET', path: '/v1/channel-connections', query: { subscriberId: ['u1'], limit: ['100'] }, answer: cursorPage }],
+  [
+    'connections list',
+    {
+      argv: ['connections', 'list', '--subscriber', 'u1', '--limit', '100'],
+      method: 'GET',
+      path: '/v1/channel-connections',
+      query: { subscriberId: ['u1'], limit: ['100'] },
+      answer: cursorPage,
+    },
+  ],
 ]);
 
 describe('access tokens in the list', () => {
   const connection = (i: number) => ({
-    identifier: `chconn_${i}`, channel: 'chat', providerId: 'slack', integrationIdentifier: 'slack', subscriberId: 'u1',
-    contextKeys: [], workspace: { id: 'T1' }, auth: { accessToken: `xoxb-list-secret-token-${i}` }, createdAt: 'x', updatedAt: 'x',
+    identifier: `chconn_${i}`,
+    channel: 'chat',
+    providerId: 'slack',
+    integrationIdentifier: 'slack',
+    subscriberId: 'u1',
+    contextKeys: [],
+    workspace: { id: 'T1' },
+    auth: { accessToken: `xoxb-list-secret-token-${i}` },
+    createdAt: 'x',
+    updatedAt: 'x',
   });
   const pages = (req: Recorded) =>
     req.query.get('after') === 'c2'
@@ -41,7 +58,10 @@ describe('access tokens in the list', () => {
 
   test('--show-secrets prints them in the streamed table too', async () => {
     svc.stub.on('GET', '/v1/channel-connections', pages);
-    const r = await runSvc(['connections', 'list', '--all', '-o', 'table', '--fields', 'identifier,auth.accessToken', '--show-secrets'], { env: svc.env, tty: true });
+    const r = await runSvc(['connections', 'list', '--all', '-o', 'table', '--fields', 'identifier,auth.accessToken', '--show-secrets'], {
+      env: svc.env,
+      tty: true,
+    });
     expect(r.stdout).toContain('xoxb-list-secret-token-3');
   });
 });

@@ -1,10 +1,20 @@
 // svc contexts create: the request it sends and the input it refuses before sending anything.
-import { ID, refusesInput, sendsRequest, useService } from '../../helpers/command-test.js';
+import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
-const svc = useService();
+const svc = stubbedService();
 
 sendsRequest(svc, [
-  ['contexts create', { argv: ['contexts', 'create', 'tenant', 'acme', '--data', '{"plan":"pro"}'], method: 'POST', path: '/v2/contexts', status: 201, body: { type: 'tenant', id: 'acme', data: { plan: 'pro' } }, answer: { data: { type: 'tenant', id: 'acme', data: { plan: 'pro' }, createdAt: 'x', updatedAt: 'x' } } }],
+  [
+    'contexts create',
+    {
+      argv: ['contexts', 'create', 'tenant', 'acme', '--data', '{"plan":"pro"}'],
+      method: 'POST',
+      path: '/v2/contexts',
+      status: 201,
+      body: { type: 'tenant', id: 'acme', data: { plan: 'pro' } },
+      answer: { data: { type: 'tenant', id: 'acme', data: { plan: 'pro' }, createdAt: 'x', updatedAt: 'x' } },
+    },
+  ],
 ]);
 
 refusesInput(svc, [

@@ -1,17 +1,68 @@
 // svc events list: the request it sends and the input it refuses before sending anything.
 import { expect, test } from 'vitest';
-import { activityPage, ID, ID2, refusesInput, sendsRequest, useService } from '../../helpers/command-test.js';
+import { activityPage, ID, ID2, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 import { runSvc } from '../../helpers/run.js';
 
-const svc = useService();
+const svc = stubbedService();
 
 sendsRequest(svc, [
-  ['events list with every filter', {
-    argv: ['events', 'list', '--channel', 'email', '--channel', 'sms,push', '--workflow', ID2, '--email', 'a@x.io', '--subscriber', 'u1', '--subscriber', 'u2', '--severity', 'high', '--transaction-id', 't1', '--topic-key', 'ops', '--subscription-id', 's1', '--context', 'tenant:acme', '--since', '2026-11-01T00:00:00Z', '--until', '2026-11-02T00:00:00Z', '--page', '2', '--limit', '50'],
-    method: 'GET', path: '/v1/notifications',
-    query: { channels: ['email', 'sms', 'push'], templates: [ID2], emails: ['a@x.io'], subscriberIds: ['u1', 'u2'], severity: ['high'], transactionId: ['t1'], topicKey: ['ops'], subscriptionId: ['s1'], contextKeys: ['tenant:acme'], after: ['2026-11-01T00:00:00.000Z'], before: ['2026-11-02T00:00:00.000Z'], page: ['2'], limit: ['50'] },
-    answer: activityPage,
-  }],
+  [
+    'events list with every filter',
+    {
+      argv: [
+        'events',
+        'list',
+        '--channel',
+        'email',
+        '--channel',
+        'sms,push',
+        '--workflow',
+        ID2,
+        '--email',
+        'a@x.io',
+        '--subscriber',
+        'u1',
+        '--subscriber',
+        'u2',
+        '--severity',
+        'high',
+        '--transaction-id',
+        't1',
+        '--topic-key',
+        'ops',
+        '--subscription-id',
+        's1',
+        '--context',
+        'tenant:acme',
+        '--since',
+        '2026-11-01T00:00:00Z',
+        '--until',
+        '2026-11-02T00:00:00Z',
+        '--page',
+        '2',
+        '--limit',
+        '50',
+      ],
+      method: 'GET',
+      path: '/v1/notifications',
+      query: {
+        channels: ['email', 'sms', 'push'],
+        templates: [ID2],
+        emails: ['a@x.io'],
+        subscriberIds: ['u1', 'u2'],
+        severity: ['high'],
+        transactionId: ['t1'],
+        topicKey: ['ops'],
+        subscriptionId: ['s1'],
+        contextKeys: ['tenant:acme'],
+        after: ['2026-11-01T00:00:00.000Z'],
+        before: ['2026-11-02T00:00:00.000Z'],
+        page: ['2'],
+        limit: ['50'],
+      },
+      answer: activityPage,
+    },
+  ],
 ]);
 
 refusesInput(svc, [

@@ -13,12 +13,21 @@ beforeEach(async () => {
 afterEach(async () => stub.close());
 
 const job = (type: string, status: string, detail: string) => ({
-  _id: `j-${type}`, type, status, providerId: type === 'email' ? 'sendgrid' : 'svc', step: { _id: 's', active: true, filters: [], _templateId: 't' },
+  _id: `j-${type}`,
+  type,
+  status,
+  providerId: type === 'email' ? 'sendgrid' : 'svc',
+  step: { _id: 's', active: true, filters: [], _templateId: 't' },
   executionDetails: [{ _id: 'd', status: status === 'failed' ? 'Failed' : 'Success', detail, isRetry: false, isTest: false, source: 'Internal' }],
 });
 const notification = (sub: string, jobs: unknown[]) => ({
-  _id: `6761f0c2a3b4c5d6e7f8${sub.padStart(4, '0')}`, transactionId: 'txn-w', _environmentId: 'e', _organizationId: 'o', _subscriberId: sub,
-  subscriber: { _id: sub, subscriberId: sub }, jobs,
+  _id: `6761f0c2a3b4c5d6e7f8${sub.padStart(4, '0')}`,
+  transactionId: 'txn-w',
+  _environmentId: 'e',
+  _organizationId: 'o',
+  _subscriberId: sub,
+  subscriber: { _id: sub, subscriberId: sub },
+  jobs,
 });
 const page = (data: unknown[]) => ({ body: { data, hasMore: false, page: 0, pageSize: 50 } });
 
@@ -32,7 +41,10 @@ describe('events watch', () => {
     controller.abort();
     const r = await running;
     expect(r.code).toBe(130);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.transactionId)).toEqual(['t1', 't2', 't3']);
     expect(r.stderr).toContain('svc events watch --since 2026-11-22T10:00:03.000Z');
     const gets = stub.requests.filter((q) => q.method === 'GET');

@@ -1,11 +1,9 @@
 // svc integrations active: the request it sends and the input it refuses before sending anything.
-import { refusesInput, sendsRequest, useService } from '../../helpers/command-test.js';
+import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
-const svc = useService();
+const svc = stubbedService();
 
-sendsRequest(svc, [
-  ['integrations active', { argv: ['integrations', 'active'], method: 'GET', path: '/v1/integrations/active', answer: { data: [] } }],
-]);
+sendsRequest(svc, [['integrations active', { argv: ['integrations', 'active'], method: 'GET', path: '/v1/integrations/active', answer: { data: [] } }]]);
 
 refusesInput(svc, [
   [['--retries', '11', 'integrations', 'active'], "--retries <n>' argument '11' is invalid"],

@@ -1,8 +1,11 @@
 // svc integrations primary: the request it sends.
-import { ID, sendsRequest, useService } from '../../helpers/command-test.js';
+import { ID, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
-const svc = useService();
+const svc = stubbedService();
 
 sendsRequest(svc, [
-  ['integrations primary', { argv: ['integrations', 'primary', ID], method: 'POST', path: `/v1/integrations/${ID}/set-primary`, answer: { data: { _id: ID } } }],
+  [
+    'integrations primary',
+    { argv: ['integrations', 'primary', ID], method: 'POST', path: `/v1/integrations/${ID}/set-primary`, answer: { data: { _id: ID } } },
+  ],
 ]);

@@ -1,8 +1,6 @@
 // svc workflow create: the request it sends and the input it refuses before sending anything.
-import { refusesInput, useService } from '../../helpers/command-test.js';
+import { refusesInput, stubbedService } from '../../helpers/command-test.js';
 
-const svc = useService();
+const svc = stubbedService();
 
-refusesInput(svc, [
-  [['workflow', 'create', '--data', '{"name":"x","steps":[]}'], '--data workflowId: is required'],
-]);
+refusesInput(svc, [[['workflow', 'create', '--data', '{"name":"x","steps":[]}'], '--data workflowId: is required']]);
