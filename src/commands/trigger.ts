@@ -1,6 +1,7 @@
 // svc trigger WORKFLOW --to ID ... → POST /v1/events/trigger
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { MAX_RECIPIENTS } from '../api/limits.js';
 import type { TriggerResult } from '../api/schemas/requests.js';
 import { collect, durationArg, intArg } from '../cli-args.js';
 import { formatDuration } from '../core/duration.js';
@@ -10,9 +11,6 @@ import { flagLabels, parseOrUsage } from '../core/validate.js';
 import type { Deps } from '../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from './define.js';
 import { contextMap, payloadFrom } from './shared.js';
-
-/** Recipients one trigger takes (api-spec.md, operation 13). */
-const MAX_RECIPIENTS = 100;
 
 export const command = () =>
   examples(

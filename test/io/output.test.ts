@@ -197,3 +197,36 @@ describe('lists', () => {
     expect(stub.requests[1]!.query.get('after')).toBe('b');
   });
 });
+
+describe('--fields through arrays', () => {
+  const workflow = {
+    _id: '6761f0c2a3b4c5d6e7f80999',
+    workflowId: 'welcome',
+    name: 'Welcome',
+    status: 'ACTIVE',
+    active: true,
+    steps: [
+      { stepId: 'in-app', type: 'in_app', name: 'Inbox' },
+      { stepId: 'email', type: 'email', name: 'Mail' },
+    ],
+  };
+  test.each([
+    [['-o', 'json'], false],
+    [['-o', 'table'], true],
+  ])('steps.stepId picks each step in %j', async (flags, tty) => {
+    stub.on('GET', '/v2/workflows/welcome', { body: { data: workflow } });
+    const r = await runSvc(['workflow', 'get', 'welcome', '--fields', 'workflowId,steps.stepId', ...flags], { env, tty });
+    expect(r.code, r.stderr).toBe(0);
+    if (tty) {
+      expect(r.stdout).toMatch(/steps\.stepId\s+in-app, email/);
+      expect(r.stdout).toMatch(/workflowId\s+welcome/);
+    } else expect(JSON.parse(r.stdout)).toEqual({ workflowId: 'welcome', steps: [{ stepId: 'in-app' }, { stepId: 'email' }] });
+  });
+
+  test('a list table shows the array path as a column', async () => {
+    const ev = (id: string, statuses: string[]) => ({ _id: id, transactionId: 't', jobs: statuses.map((status) => ({ status, type: 'in_app' })) });
+    stub.on('GET', '/v1/notifications', { body: { data: [ev('6761f0c2a3b4c5d6e7f80901', ['completed', 'failed'])], hasMore: false, page: 0, pageSize: 10 } });
+    const r = await runSvc(['events', 'list', '--fields', '_id,jobs.status', '-o', 'table'], { env, tty: true });
+    expect(r.stdout).toMatch(/6761f0c2a3b4c5d6e7f80901\s+completed, failed/);
+  });
+});
