@@ -59,9 +59,9 @@ async function idOrObject(deps: Deps, flag: string, value: string | undefined): 
   return v;
 }
 
-/** Subscriber ids as typed: commas (and, at the prompt, spaces) separate them. */
-function splitIds(values: string[]): string[] {
-  return values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+/** Subscriber ids as typed: commas separate them (at the prompt, spaces too). */
+function splitIds(values: string[], separators = /,/): string[] {
+  return values.flatMap((v) => v.split(separators)).filter(Boolean);
 }
 
 async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> {
@@ -77,7 +77,7 @@ async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> 
     const answer = await askText(deps, 'Recipients (subscriber ids, separated by spaces or commas):', {
       validate: (v) => (v.split(/[\s,]+/).filter(Boolean).length > 0 ? true : 'give at least one subscriber id'),
     });
-    to.push(...splitIds([answer]).map((id) => checkId('recipient', id)));
+    to.push(...splitIds([answer], /[\s,]+/).map((id) => checkId('recipient', id)));
   }
   if (to.length === 0) throw new UsageError('missing recipients: give --to ID (repeatable) or --to-json JSON');
   if (to.length > MAX_RECIPIENTS) {
