@@ -49,11 +49,11 @@ export function createRuntime(init: RuntimeInit): Runtime {
   };
 
   const makeClient = async (opts: ClientOptions): Promise<Api> => {
-    const own = opts.baseUrl !== undefined;
+    // The resolved settings, unless the caller brings its own service and key (svc login checks a key).
+    const own = opts.baseUrl !== undefined && opts.apiKey !== undefined;
     const s = own ? undefined : deps.settings();
-    const baseUrl = requireBaseUrl(
-      s ?? { baseUrl: { value: opts.baseUrl!, source: globals.baseUrl !== undefined ? 'flag' : 'env' }, profile: { value: undefined, source: 'none' } },
-    );
+    const given = { value: opts.baseUrl ?? '', source: globals.baseUrl !== undefined ? ('flag' as const) : ('env' as const) };
+    const baseUrl = requireBaseUrl(opts.baseUrl !== undefined ? { baseUrl: given, profile: { value: undefined, source: 'none' } } : s!);
     const apiKey = opts.apiKey ?? requireApiKey(s!);
     const readOnlyProfile = s?.readOnly ? (s.profile.value ?? '?') : undefined;
     const { Api } = await import('./api/session.js');
