@@ -94,7 +94,8 @@ export class Api {
   /** Sends a request (svc api, bulk); undefined under --dry-run, after printing it. */
   async send<T = unknown>(req: SendOptions, opts: CallOptions = {}): Promise<ApiResponse<T> | undefined> {
     this.checkWritable(opts.mutates ?? req.method.toUpperCase() !== 'GET');
-    const withKey = { ...req, idempotencyKey: this.policy.idempotencyKey ?? req.idempotencyKey };
+    // A key the caller derived (bulk: one per chunk) wins over --idempotency-key, which is for one request.
+    const withKey = { ...req, idempotencyKey: req.idempotencyKey ?? this.policy.idempotencyKey };
     if (this.policy.dryRun) {
       await this.policy.showRequest(this.describe(withKey));
       return undefined;

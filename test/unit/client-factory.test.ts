@@ -73,3 +73,16 @@ describe('deps.client()', () => {
     await rt.dispose();
   });
 });
+
+test('--idempotency-key applies to a request without a key of its own; a derived key (bulk chunks) keeps its own', async () => {
+  const { rt, out } = await runtime({ dryRun: true, idempotencyKey: 'k-global', output: 'ndjson' }, { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:1' });
+  const api = await rt.client();
+  await api.send({ method: 'POST', path: '/v2/contexts', body: {} });
+  await api.send({ method: 'POST', path: '/v1/events/trigger/bulk', body: {}, idempotencyKey: 'chunk-7' });
+  const keys = out
+    .join('')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).headers['idempotency-key']);
+  expect(keys).toEqual(['k-global', 'chunk-7']);
+});
