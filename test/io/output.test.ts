@@ -230,3 +230,19 @@ describe('--fields through arrays', () => {
     expect(r.stdout).toMatch(/6761f0c2a3b4c5d6e7f80901\s+completed, failed/);
   });
 });
+
+test('a stream with a query per record (events watch) in a table shows each result, not raw records or JSON', async () => {
+  const ev = { _id: '6761f0c2a3b4c5d6e7f80931', createdAt: '2026-11-22T10:00:01.000Z', transactionId: 't-q', subscriber: { subscriberId: 'u9' }, jobs: [] };
+  stub.on('GET', '/v1/notifications', { body: { data: [ev], hasMore: false, page: 0, pageSize: 50 } });
+  const controller = new AbortController();
+  const running = runSvc(['events', 'watch', '--interval', '10ms', '--since', '2026-11-22T09:00:00Z', '-o', 'table', '--query', '{tx: transactionId}'], {
+    env,
+    signal: controller.signal,
+  });
+  while (stub.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+  controller.abort();
+  const r = await running;
+  expect(r.code).toBe(130);
+  expect(r.stdout).toMatch(/^tx\s+t-q$/m);
+  expect(r.stdout).not.toContain('[');
+});
