@@ -130,7 +130,7 @@ complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'profile' -d 'manage saved 
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'dev' -d 'run the service locally (SQLite store, demo data, real workflow engine)'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'completion' -d 'print the shell completion script'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'help' -d 'show help for a command, or a topic: exit-codes, environment'
-complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to -r -F -d 'recipient subscriber id (repeatable)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to -r -F -d 'recipient subscriber id (repeatable; commas separate several)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to-json -r -F -d 'recipients as JSON: a subscriber object, a topic {"type":"Topic","topicKey":...}, or an array'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l payload -r -F -d 'payload: inline JSON, @file (.json/.yaml) or - for stdin'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l set -r -F -d 'set a payload field (repeatable; key:=<json> for non-strings, dotted keys nest)'

@@ -10,7 +10,7 @@ import api from 'undici/lib/api/index.js';
 
 Object.assign(Dispatcher.prototype, api);
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   headersTimeout: number;
   bodyTimeout: number;
   connectTimeout: number;
@@ -29,7 +29,12 @@ export async function createDispatcher(env: NodeJS.ProcessEnv, opts: DispatcherO
   const proxy = proxyOf(env);
   if (proxy.httpProxy || proxy.httpsProxy) {
     const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
-    return new EnvHttpProxyAgent({ ...opts, ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}), ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}), ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}) });
+    return new EnvHttpProxyAgent({
+      ...opts,
+      ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}),
+      ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}),
+      ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}),
+    });
   }
   return new Agent({ ...opts, keepAliveTimeout: 10_000 });
 }

@@ -49,11 +49,11 @@ export interface DevOptions {
   open?: boolean;
 }
 
-export const DEFAULT_PORT = 2999;
-export const DEFAULT_HOST = '127.0.0.1';
-export const PROFILE_NAME = 'local';
+const DEFAULT_PORT = 2999;
+const DEFAULT_HOST = '127.0.0.1';
+const PROFILE_NAME = 'local';
 
-export async function defaultDataFile(): Promise<string> {
+async function defaultDataFile(): Promise<string> {
   const { default: envPaths } = await import('env-paths');
   return join(envPaths('svc', { suffix: '' }).data, 'dev.sqlite');
 }
