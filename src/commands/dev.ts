@@ -172,7 +172,15 @@ interface Started {
 function announce(deps: Deps, s: Started): void {
   const key = deps.globals.showSecrets ? s.apiKey : maskKey(s.apiKey);
   if (deps.format() !== 'table') {
-    const line = { baseUrl: s.baseUrl, apiKey: key, environmentId: s.environment.id, profile: s.profile, data: s.data, console: s.console.url, consoleLink: s.console.link };
+    const line = {
+      baseUrl: s.baseUrl,
+      apiKey: key,
+      environmentId: s.environment.id,
+      profile: s.profile,
+      data: s.data,
+      console: s.console.url,
+      consoleLink: s.console.link,
+    };
     deps.io.stdout.write(`${JSON.stringify(line)}\n`);
     if (!deps.globals.showSecrets) deps.info(`the API key is masked: --show-secrets prints it${s.profile ? `, or use --profile ${s.profile}` : ''}`);
   } else {

@@ -70,7 +70,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
   }
   useEffect(() => {
     if (!feed.value || !seen.current) return;
-    const t = setTimeout(() => feed.value!.data.forEach((n) => seen.current!.add(n._id!)), 2500);
+    const t = setTimeout(() => { for (const n of feed.value!.data) seen.current!.add(n._id!); }, 2500);
     return () => clearTimeout(t);
   }, [feed.value]);
 

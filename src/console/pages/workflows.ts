@@ -121,7 +121,7 @@ function WorkflowDetail({ id }: { id: string }) {
 function Issues({ issues }: { issues: Record<string, unknown> }) {
   const lines: string[] = [];
   const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) v.forEach((x) => walk(x, path));
+    if (Array.isArray(v)) for (const x of v) walk(x, path);
     else if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       if (typeof o.message === 'string') lines.push(`${path}: ${o.message}`);
