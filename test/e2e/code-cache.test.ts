@@ -1,0 +1,69 @@
+// The built svc loads zod (dist/zod-<hash>.cjs) through V8's code cache (src/core/code-cache.ts): the
+// first run writes the cache, later runs read it, and a cache that is damaged, or a cache directory that
+// cannot be written, changes nothing the user sees.
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { svcBin } from '../helpers/bin.js';
+import { requireCached } from '../../src/core/code-cache.js';
+
+const KEY = 'sk_test_cache_0123456789';
+// A command that validates its input with zod and sends nothing.
+const ARGS = ['trigger', 'welcome', '--to', 'u1', '--payload', '{"plan":"pro"}', '--dry-run', '-o', 'json'];
+
+function run(cacheDir: string) {
+  return svcBin(ARGS, { env: { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CACHE_DIR: cacheDir } });
+}
+
+/** The dry-run output without its idempotency key (a fresh one each run). */
+const stable = (stdout: unknown) => String(stdout).replace(/"idempotency-key": "[^"]+"/, '');
+
+describe('the code cache of the built svc', () => {
+  test('is written by the first run and read by the next; a damaged cache is replaced; output never changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const first = await run(dir);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    expect(first.stderr).toBe('');
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^zod-[0-9a-f]{12}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
+    const cache = join(dir, files[0]!);
+    const written = statSync(cache);
+    expect(written.size).toBeGreaterThan(100_000);
+
+    // Accepted: not written again.
+    const second = await run(dir);
+    expect(second.exitCode).toBe(0);
+    expect(stable(second.stdout)).toBe(stable(first.stdout));
+    expect(statSync(cache).mtimeMs).toBe(written.mtimeMs);
+
+    // Damaged: V8 rejects it, the run compiles as usual and writes a good one.
+    writeFileSync(cache, Buffer.alloc(4096, 7));
+    const third = await run(dir);
+    expect(third.exitCode).toBe(0);
+    expect(third.stderr).toBe('');
+    expect(stable(third.stdout)).toBe(stable(first.stdout));
+    expect(readFileSync(cache).equals(Buffer.alloc(4096, 7))).toBe(false);
+    expect(statSync(cache).size).toBeGreaterThan(100_000);
+  });
+
+  test('a cache directory that cannot be made costs nothing but time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const notADir = join(dir, 'file');
+    writeFileSync(notADir, 'x');
+    const r = await run(join(notADir, 'svc'));
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(String(r.stdout))).toMatchObject({ method: 'POST', body: { name: 'welcome', to: ['u1'], payload: { plan: 'pro' } } });
+  });
+});
+
+describe('requireCached', () => {
+  test('returns the exports of a CommonJS file, with require and __dirname of its own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cjs-'));
+    const file = join(dir, 'mod-0123456789ab.cjs');
+    writeFileSync(file, "exports.answer = 42; exports.dir = __dirname; exports.join = require('node:path').join('a', 'b');");
+    expect(requireCached(file, { SVC_CACHE_DIR: join(dir, 'cache') })).toEqual({ answer: 42, dir, join: join('a', 'b') });
+  });
+});
