@@ -10,48 +10,52 @@ import { fileURLToPath } from 'node:url';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-// zod, with every schema built from it, is the largest code most commands load (~700 KB). It is bundled
-// on its own as CommonJS, dist/zod-<hash>.cjs, so that src/core/code-cache.ts can compile it from V8's
-// code cache (Node 20 caches no ES module); every `import ... from 'zod'` of the bundle gets a module
-// that loads that file (one zod instance for the CLI and the local service alike).
-await build({
+// The largest packages most commands load, zod (~600 KB; every schema is built from it) and commander
+// (the command tree), are bundled on their own as CommonJS, dist/<package>-<hash>.cjs, so that
+// src/core/code-cache.ts can compile them from V8's code cache (Node 20 caches no ES module). Every
+// import of such a package in the bundle gets a small module that loads that file: one instance of the
+// package for the CLI and the local service alike.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const CACHED = {
   // From zod's ES modules: evaluating its CommonJS build costs more (it copies every export, getters run).
-  stdin: { contents: "export * from 'zod'; export { default } from 'zod';", resolveDir: fileURLToPath(new URL('..', import.meta.url)) },
-  outfile: 'dist/zod.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
-const zodHash = createHash('sha256').update(readFileSync('dist/zod.cjs')).digest('hex').slice(0, 12);
-const zodFile = `zod-${zodHash}.cjs`;
-renameSync('dist/zod.cjs', `dist/${zodFile}`);
-const zodNames = Object.keys(await import('zod')).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && (() => {
-  try {
-    new Function(`const ${k} = 1;`);
-    return true;
-  } catch {
-    return false;
-  }
-})());
+  zod: "export * from 'zod'; export { default } from 'zod';",
+  commander: "module.exports = require('commander');",
+};
+const cachedFiles = {};
+for (const [name, contents] of Object.entries(CACHED)) {
+  const out = `dist/${name}.cjs`;
+  await build({ stdin: { contents, resolveDir: root }, outfile: out, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' });
+  const file = `${name}-${createHash('sha256').update(readFileSync(out)).digest('hex').slice(0, 12)}.cjs`;
+  renameSync(out, `dist/${file}`);
+  const names = Object.keys(await import(name)).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && (() => {
+    try {
+      new Function(`const ${k} = 1;`);
+      return true;
+    } catch {
+      return false;
+    }
+  })());
+  cachedFiles[name] = { file, names };
+}
 const codeCache = fileURLToPath(new URL('../src/core/code-cache.ts', import.meta.url));
-const zodFromCache = {
-  name: 'zod-from-code-cache',
+const fromCodeCache = {
+  name: 'from-code-cache',
   setup(b) {
-    b.onResolve({ filter: /^zod$/ }, () => ({ path: 'zod', namespace: 'zod-cached' }));
-    b.onLoad({ filter: /.*/, namespace: 'zod-cached' }, () => ({
-      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-      loader: 'js',
-      contents: [
-        `import { requireCached } from ${JSON.stringify(codeCache)};`,
-        `const m = requireCached(${JSON.stringify(zodFile)});`,
-        'export default m.default;',
-        ...zodNames.map((k) => `export const ${k} = m.${k};`),
-      ].join('\n'),
-    }));
+    const filter = new RegExp(`^(${Object.keys(cachedFiles).join('|')})$`);
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'code-cached' }));
+    b.onLoad({ filter: /.*/, namespace: 'code-cached' }, (args) => {
+      const { file, names } = cachedFiles[args.path];
+      return {
+        resolveDir: root,
+        loader: 'js',
+        contents: [
+          `import { requireCached } from ${JSON.stringify(codeCache)};`,
+          `const m = requireCached(${JSON.stringify(file)});`,
+          'export default m.default ?? m;',
+          ...names.map((k) => `export const ${k} = m.${k};`),
+        ].join('\n'),
+      };
+    });
   },
 };
 
@@ -74,6 +78,6 @@ await build({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-  plugins: [zodFromCache],
+  plugins: [fromCodeCache],
   logLevel: 'warning',
 });

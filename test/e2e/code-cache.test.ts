@@ -1,7 +1,7 @@
-// The built svc loads zod (dist/zod-<hash>.cjs) through V8's code cache (src/core/code-cache.ts): the
+// The built svc loads zod and commander (dist/zod-<hash>.cjs, dist/commander-<hash>.cjs) through V8's code cache (src/core/code-cache.ts): the
 // first run writes the cache, later runs read it, and a cache that is damaged, or a cache directory that
 // cannot be written, changes nothing the user sees.
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -25,18 +25,28 @@ describe('the code cache of the built svc', () => {
     const first = await run(dir);
     expect(first.exitCode, String(first.stderr)).toBe(0);
     expect(first.stderr).toBe('');
-    const files = readdirSync(dir);
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^zod-[0-9a-f]{12}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
-    const cache = join(dir, files[0]!);
+    const files = readdirSync(dir).sort();
+    const suffix = `-[0-9a-f]{12}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`;
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(new RegExp(`^commander${suffix}`));
+    expect(files[1]).toMatch(new RegExp(`^zod${suffix}`));
+    const cache = join(dir, files[1]!);
     const written = statSync(cache);
     expect(written.size).toBeGreaterThan(100_000);
+
+    // An older build's cache of the same file is removed when the new one is written.
+    const stale = join(dir, files[1]!.replace(/^zod-[0-9a-f]{12}/, 'zod-0123456789ab'));
+    writeFileSync(stale, 'old');
+    rmSync(cache);
+    await run(dir);
+    expect(readdirSync(dir).sort()).toEqual(files);
+    const rewritten = statSync(cache);
 
     // Accepted: not written again.
     const second = await run(dir);
     expect(second.exitCode).toBe(0);
     expect(stable(second.stdout)).toBe(stable(first.stdout));
-    expect(statSync(cache).mtimeMs).toBe(written.mtimeMs);
+    expect(statSync(cache).mtimeMs).toBe(rewritten.mtimeMs);
 
     // Damaged: V8 rejects it, the run compiles as usual and writes a good one.
     writeFileSync(cache, Buffer.alloc(4096, 7));

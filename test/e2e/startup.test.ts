@@ -1,7 +1,7 @@
 // Start-up discipline: --version, --help, completion and input errors must not load undici (or zod
 // for the first three); a request command loads only what it uses. Read from the source maps of the
-// bundle chunks each process actually loaded, and for zod (loaded through the code cache, outside the
-// module loader: src/core/code-cache.ts) from the cache it leaves in a fresh cache directory.
+// bundle chunks each process actually loaded, and for zod and commander (loaded through the code cache,
+// outside the module loader: src/core/code-cache.ts) from the caches they leave in a fresh cache directory.
 import { describe, expect, test } from 'vitest';
 import { execaNode } from 'execa';
 import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
@@ -21,7 +21,8 @@ async function packagesLoaded(args: string[]): Promise<Set<string>> {
     reject: false,
   });
   const pkgs = new Set<string>();
-  if (existsSync(join(dir, 'cache')) && readdirSync(join(dir, 'cache')).some((f) => f.startsWith('zod-'))) pkgs.add('zod');
+  // zod-<hash>-v20.x-x64.v8 → zod
+  if (existsSync(join(dir, 'cache'))) for (const f of readdirSync(join(dir, 'cache'))) pkgs.add(f.replace(/-[0-9a-f]{12}-v[\d.]+-\w+\.v8$/, ''));
   for (const url of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
     const file = fileURLToPath(url);
     if (!file.includes('/dist/')) continue;
