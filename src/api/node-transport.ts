@@ -92,8 +92,9 @@ export class NodeTransport {
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (err: NodeJS.ErrnoException) => {
         done();
-        // Node's "socket hang up": the service closed the connection without answering.
-        if (!res && err.code === 'ECONNRESET' && err.message === 'socket hang up') fail(socketClosed('other side closed'));
+        // Node's "socket hang up" (before an answer) and "aborted" (during one): the service closed the
+        // connection. A reset (RST) keeps its own code, as with undici.
+        if (err.code === 'ECONNRESET' && (err.message === 'socket hang up' || err.message === 'aborted')) fail(socketClosed('other side closed'));
         else fail(err);
       });
       req.on('response', (r: IncomingMessage) => {
@@ -120,7 +121,7 @@ export class NodeTransport {
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () => finish());
         // The connection ended before the body did (Node says "aborted").
-        r.on('error', (err: NodeJS.ErrnoException) => finish(signal?.aborted ? signal.reason : err.code === 'ECONNRESET' ? socketClosed('other side closed') : err));
+        r.on('error', (err: NodeJS.ErrnoException) => finish(signal?.aborted ? signal.reason : err.code === 'ECONNRESET' && err.message === 'aborted' ? socketClosed('other side closed') : err));
         r.on('aborted', () => finish(signal?.aborted ? signal.reason : socketClosed('other side closed')));
         const text = () =>
           new Promise<string>((res2, rej2) => {
