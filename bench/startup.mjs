@@ -7,6 +7,7 @@
 // against a local server answering constants. Run after `npm run build`: node bench/startup.mjs [runs]
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timeCommand, row } from './lib/measure.mjs';
 import { compareInTurn } from './lib/one-shot.mjs';
@@ -42,17 +43,22 @@ const oneShot = [
   ['trigger --to x', ['trigger', 'bench-note', '--to', 'x', '-o', 'json'], ['trigger', 'bench-note', 'x']],
   ['events get ID', ['events', 'get', EVENT_ID, '-o', 'json'], ['event', EVENT_ID]],
 ];
+// SVC_BENCH_BEFORE=<another built checkout> adds that build's svc to the same turns (before/after figures).
+const before = process.env.SVC_BENCH_BEFORE ? join(process.env.SVC_BENCH_BEFORE, 'bin/svc.js') : undefined;
 const cell = (r) => `${r.firstMs.toFixed(0).padStart(4)} ms output, ${r.ms.toFixed(0).padStart(4)} ms exit, ${r.rssMb.toFixed(0).padStart(3)} MB`;
+const ratio = (s, f) => `time ${(s.ms / f.ms).toFixed(2)}x, peak RSS ${(s.rssMb / f.rssMb).toFixed(2)}x`;
 console.log(`\none-request commands beside the node:http floor (median of 9, in turn; goal: svc at most 1.5x the floor)`);
 for (const [label, argv, floorArgs] of oneShot) {
-  const [f, s] = await compareInTurn(
+  const [f, s, b] = await compareInTurn(
     [
       { label: 'floor', cmd: process.execPath, args: [floor, ...floorArgs] },
       { label: 'svc', cmd: process.execPath, args: [bin, ...argv] },
+      ...(before ? [{ label: 'before', cmd: process.execPath, args: [before, ...argv] }] : []),
     ],
     { runs: 9, env },
   );
-  console.log(`  ${label.padEnd(20)} floor ${cell(f)}   svc ${cell(s)}   svc/floor: time ${(s.ms / f.ms).toFixed(2)}x, peak RSS ${(s.rssMb / f.rssMb).toFixed(2)}x`);
+  console.log(`  ${label.padEnd(20)} floor ${cell(f)}   svc ${cell(s)}   svc/floor: ${ratio(s, f)}`);
+  if (b) console.log(`  ${''.padEnd(20)} ${''.padEnd(40)}before ${cell(b)}   before/floor: ${ratio(b, f)}`);
 }
 server.kill('SIGTERM');
 
