@@ -4,7 +4,7 @@
 // cache is V8's own bytecode for the file, made by the first run that loads it and kept in the user's
 // cache directory; V8 refuses a cache made by another V8 version or with other flags, and the file name
 // carries a hash of the source, so a rebuilt bundle never meets an old cache.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
@@ -35,11 +35,19 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
   const path = isAbsolute(file) ? file : join(distDir(), file);
   const source = readFileSync(path, 'utf8');
   const name = basename(file, '.cjs');
-  const dir = cacheDir(env);
+  let dir: string;
+  try {
+    dir = cacheDir(env);
+  } catch {
+    dir = '';
+  }
   const cacheFile = join(dir, `${name}-${process.version}-${process.arch}.v8`);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    // Bytecode is code: only a file of this user's, writable by no one else, is used.
+    const st = dir ? statSync(cacheFile) : undefined;
+    const ours = st && (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0));
+    cachedData = ours ? readFileSync(cacheFile) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -47,7 +55,7 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
   const script = new Script(wrapper, { filename: path, ...(cachedData ? { cachedData } : {}) });
   const mod = { exports: {} as unknown };
   (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path));
-  if (!cachedData || script.cachedDataRejected) {
+  if (dir && (!cachedData || script.cachedDataRejected)) {
     process.once('exit', () => {
       try {
         const data = script.createCachedData();

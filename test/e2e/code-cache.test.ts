@@ -1,7 +1,7 @@
 // The built svc loads zod and commander (dist/zod-<hash>.cjs, dist/commander-<hash>.cjs) through V8's code cache (src/core/code-cache.ts): the
 // first run writes the cache, later runs read it, and a cache that is damaged, or a cache directory that
 // cannot be written, changes nothing the user sees.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -47,6 +47,14 @@ describe('the code cache of the built svc', () => {
     expect(second.exitCode).toBe(0);
     expect(stable(second.stdout)).toBe(stable(first.stdout));
     expect(statSync(cache).mtimeMs).toBe(rewritten.mtimeMs);
+
+    // Writable by others: not read (bytecode is code), replaced by one of the user's own.
+    if (process.platform !== 'win32') {
+      chmodSync(cache, 0o666);
+      const shared = await run(dir);
+      expect(shared.exitCode).toBe(0);
+      expect(statSync(cache).mode & 0o777).toBe(0o600);
+    }
 
     // Damaged: V8 rejects it, the run compiles as usual and writes a good one.
     writeFileSync(cache, Buffer.alloc(4096, 7));
