@@ -9,7 +9,19 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+
+let flagsChanged = false;
+
+/**
+ * Changes V8 flags at run time. V8 stamps a code cache with the flags it was made under, so a cache made
+ * after a change would not match the next run's flags: no cache is written by a process that changed them.
+ */
+export function setV8Flags(flags: string): void {
+  setFlagsFromString(flags);
+  flagsChanged = true;
+}
 
 /** Where caches live: SVC_CACHE_DIR, else $XDG_CACHE_HOME/svc, else ~/.cache/svc (LOCALAPPDATA on Windows). */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
@@ -57,6 +69,7 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
   (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path));
   if (dir && (!cachedData || script.cachedDataRejected)) {
     process.once('exit', () => {
+      if (flagsChanged) return;
       try {
         const data = script.createCachedData();
         mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -77,6 +77,22 @@ describe('the code cache of the built svc', () => {
   });
 });
 
+describe('a command that loads undici', () => {
+  test('turns off the optimised recompile of its WebAssembly parser, and so writes no cache (its V8 flags changed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    // Two attempts (the second goes through undici), both refused.
+    const r = await svcBin(['integrations', 'active', '--retries', '1', '-o', 'json'], {
+      env: { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CACHE_DIR: dir },
+    });
+    expect(r.exitCode).toBe(4);
+    expect(String(r.stderr)).toMatch(/could not reach 127\.0\.0\.1:9: connection refused \(2 attempts\)/);
+    expect(readdirSync(dir)).toEqual([]);
+    // One attempt (node:http only): the caches are written.
+    await svcBin(['integrations', 'active', '--retries', '0', '-o', 'json'], { env: { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CACHE_DIR: dir } });
+    expect(readdirSync(dir)).toHaveLength(2);
+  });
+});
+
 describe('requireCached', () => {
   test('returns the exports of a CommonJS file, with require and __dirname of its own', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cjs-'));
