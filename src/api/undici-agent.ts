@@ -4,7 +4,6 @@
 // methods (request, stream, ...) to Dispatcher.prototype. Loaded by undici.ts only when needed.
 import './wasm-flags.js';
 import type { Dispatcher as DispatcherType } from 'undici';
-import './wasm-tiering.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
