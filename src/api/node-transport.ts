@@ -121,7 +121,9 @@ export class NodeTransport {
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () => finish());
         // The connection ended before the body did (Node says "aborted").
-        r.on('error', (err: NodeJS.ErrnoException) => finish(signal?.aborted ? signal.reason : err.code === 'ECONNRESET' && err.message === 'aborted' ? socketClosed('other side closed') : err));
+        r.on('error', (err: NodeJS.ErrnoException) =>
+          finish(signal?.aborted ? signal.reason : err.code === 'ECONNRESET' && err.message === 'aborted' ? socketClosed('other side closed') : err),
+        );
         r.on('aborted', () => finish(signal?.aborted ? signal.reason : socketClosed('other side closed')));
         const text = () =>
           new Promise<string>((res2, rej2) => {

@@ -28,5 +28,10 @@ export function createAgent(opts: AgentOptions): DispatcherType {
 
 export async function createProxyAgent(opts: AgentOptions, proxy: ProxyOptions): Promise<DispatcherType> {
   const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
-  return new EnvHttpProxyAgent({ ...opts, ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}), ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}), ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}) });
+  return new EnvHttpProxyAgent({
+    ...opts,
+    ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}),
+    ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}),
+    ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}),
+  });
 }

@@ -133,7 +133,15 @@ describe('node:http and undici say the same', () => {
     for (const kind of ['node:http', 'undici'] as const) {
       const { client, close } = clientOver(kind);
       const from = seen.length;
-      answers.push(await client.send({ method: 'POST', path: '/created', query: { a: 'x y', b: ['1', '2'] }, body: { name: 'wf', payload: { city: 'Zürich' } }, idempotencyKey: 'k-1' }));
+      answers.push(
+        await client.send({
+          method: 'POST',
+          path: '/created',
+          query: { a: 'x y', b: ['1', '2'] },
+          body: { name: 'wf', payload: { city: 'Zürich' } },
+          idempotencyKey: 'k-1',
+        }),
+      );
       answers.push(await client.send({ method: 'GET', path: '/ok' }));
       await close();
       const [post, get] = seen.slice(from);
@@ -143,7 +151,11 @@ describe('node:http and undici say the same', () => {
     }
     expect(requests[0]).toEqual(requests[1]);
     expect(requests[0]![3]).toBe(JSON.stringify({ name: 'wf', payload: { city: 'Zürich' } }));
-    expect(requests[0]![2]).toMatchObject({ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(requests[0]![3] as string)), 'idempotency-key': 'k-1' });
+    expect(requests[0]![2]).toMatchObject({
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(requests[0]![3] as string)),
+      'idempotency-key': 'k-1',
+    });
     const [nodePost, nodeGet, undiciPost, undiciGet] = answers;
     expect(nodePost!.status).toBe(201);
     expect(nodeGet).toMatchObject({ status: 200, data: [{ identifier: 'mail', name: 'Mail ✉' }], requestId: 'req-1' });
@@ -173,7 +185,14 @@ describe('FirstRequestDispatcher', () => {
       else routes['/ok']!(req, res);
     };
     const d = new FirstRequestDispatcher(OPTS);
-    const client = new ApiClient({ baseUrl: base, timeoutMs: 1000, retries: 2, userAgent: 'svc-test', dispatcher: d as unknown as Dispatcher, sleep: async () => undefined });
+    const client = new ApiClient({
+      baseUrl: base,
+      timeoutMs: 1000,
+      retries: 2,
+      userAgent: 'svc-test',
+      dispatcher: d as unknown as Dispatcher,
+      sleep: async () => undefined,
+    });
     const r = await client.send({ method: 'GET', path: '/flaky' });
     expect(r).toMatchObject({ status: 200, attempts: 2 });
     await d.close();
