@@ -137,7 +137,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         // The handler's writes and the answer kept for its idempotency key commit together. Apart, a
         // process killed between the two commits had acted on a request whose key a retry then found
         // unanswered (an unfinished key is dropped at restart), and the retry acted again.
-        const answer = store.tx(() => {
+        // Every answer waits for the group commit of the batch it ran in (see Store.grouped): a 201
+        // is only sent once the trigger is on disk, and a read never shows what could still be lost.
+        const { value: answer, committed } = store.grouped(() => {
           const result = route.handle(call);
           const status = route.envelope === 'none' ? 204 : op.status;
           const payload = route.envelope === 'none' ? '' : JSON.stringify(route.envelope === 'data' ? { data: result } : result);
@@ -147,6 +149,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           }
           return { status, payload };
         });
+        await committed;
         if (answer.status === 204) return reply.code(204).send();
         return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.payload);
       },

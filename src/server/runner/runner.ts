@@ -81,6 +81,9 @@ export class JobRunner {
 
   private pump(): void {
     if (!this.running || !this.store.db.open) return;
+    // Jobs are only taken from committed state: a job of a trigger whose batch is still open could
+    // otherwise be delivered, the process die before the COMMIT, and the trigger never be acknowledged.
+    if (this.store.batchOpen) return this.store.afterCommit(() => this.kick());
     try {
       this.pumpOnce();
     } catch (e) {
@@ -118,7 +121,10 @@ export class JobRunner {
         this.kick();
       }
     }
-    if (this.inflight.size === 0 && !this.scheduled) this.armTimer();
+    // Sleep until the next due job, also while asynchronous jobs are in flight (a webhook step must
+    // not hold back a delay that comes due meanwhile). With every slot taken, the first job to finish
+    // looks again, so no timer is needed (and one for an already-due job would spin).
+    if (!this.scheduled && this.inflight.size < this.concurrency) this.armTimer();
   }
 
   /** The job's context and handler, and whether it goes through the asynchronous path. */

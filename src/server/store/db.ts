@@ -82,6 +82,7 @@ function prepare(db: DB, file: string): OpenedDatabase {
     // NORMAL in WAL mode: a commit survives the process being killed; only a power cut can lose the
     // last transactions. FULL would cost an fsync per trigger.
     db.pragma('synchronous = NORMAL');
+    if (process.env.SVC_BENCH_PRAGMAS) for (const p of process.env.SVC_BENCH_PRAGMAS.split(';')) db.pragma(p);
   }
   db.pragma('foreign_keys = ON');
   migrate(db, version);
