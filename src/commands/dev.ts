@@ -10,7 +10,7 @@ import { maskKey } from '../server/ids.js';
 import { createLocalService, type LocalService } from '../server/index.js';
 import { parseRateLimitSpec } from '../server/rate-limit.js';
 import { loadSeedFile } from '../server/seed/load.js';
-import { MEMORY } from '../server/store/index.js';
+import { MEMORY, StoreFolderMissing } from '../server/store/index.js';
 
 export interface DevOptions {
   /** Default 2999; 0 picks a free port. */
@@ -49,8 +49,9 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const seed = opts.seed !== undefined ? seedFrom(opts.seed) : undefined;
   const data = opts.inMemory ? MEMORY : (opts.data ?? defaultDataFile());
 
-  const service = createLocalService({
+  const service = openService({
     data,
+    createDataFolder: opts.data === undefined,
     apiKey: deps.globals.apiKey,
     seed,
     empty: opts.empty,
@@ -84,6 +85,16 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     deps.info('svc dev: stopping');
   } finally {
     await service.close();
+  }
+}
+
+/** The service's "no such folder" for a given --data is a usage error naming the flag. */
+function openService(o: Parameters<typeof createLocalService>[0]): LocalService {
+  try {
+    return createLocalService(o);
+  } catch (e) {
+    if (e instanceof StoreFolderMissing) throw new UsageError(`--data ${o.data}: ${e.message}; create it first, or choose another file`);
+    throw e;
   }
 }
 

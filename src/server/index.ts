@@ -15,6 +15,8 @@ import { DEFAULT_ENV_NAME, DEFAULT_ORG_NAME } from './store/environments.js';
 export interface LocalServiceOptions {
   /** A file path, or ':memory:'. */
   data: string;
+  /** Create the data file's folders if missing (the default location only; a given --data must exist). */
+  createDataFolder?: boolean | undefined;
   /** Fixes the default environment's secret key; generated (and kept in the store) otherwise. */
   apiKey?: string | undefined;
   seed?: SeedFile | undefined;
@@ -46,7 +48,7 @@ export interface LocalService {
 
 export function createLocalService(opts: LocalServiceOptions): LocalService {
   const clock = opts.clock ?? new ServiceClock(opts.timeScale ?? 1);
-  const store = Store.open(opts.data, clock);
+  const store = Store.open(opts.data, clock, { createFolder: opts.createDataFolder });
   if (clock instanceof ServiceClock) clock.resumeFrom(store.lastActivityAt());
   try {
     const environment = bootstrap(store, opts);

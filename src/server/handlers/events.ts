@@ -51,6 +51,7 @@ export const listEvents: Route<'listEvents'> = {
         severity: q.severity,
         transactionId: q.transactionId,
         topicKey: q.topicKey,
+        subscriptionId: q.subscriptionId,
         contextKeys: q.contextKeys,
         after: dateParam('after', q.after),
         before: dateParam('before', q.before),

@@ -68,6 +68,8 @@ export interface EventFilter {
   severity?: string[] | undefined;
   transactionId?: string | undefined;
   topicKey?: string | undefined;
+  /** The topic subscription the event reached the subscriber through. */
+  subscriptionId?: string | undefined;
   contextKeys?: string[] | undefined;
   after?: string | undefined;
   before?: string | undefined;
@@ -168,6 +170,12 @@ export class Activity extends Repo {
     if (f.topicKey !== undefined) {
       where.push('EXISTS (SELECT 1 FROM json_each(n.topic_keys) WHERE value = ?)');
       params.push(f.topicKey);
+    }
+    if (f.subscriptionId !== undefined) {
+      // svc dev records no topic-subscription ids on its events yet, so nothing matches an id; the
+      // filter must still apply (it used to be ignored, listing every event).
+      where.push("json_extract(n.doc, '$.subscriptionId') = ?");
+      params.push(f.subscriptionId);
     }
     if (f.contextKeys !== undefined) {
       where.push('n.context_keys = ?');

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { Activity } from './activity.js';
 import { ChannelConnections, ChannelEndpoints } from './channels.js';
 import { Contexts, Tenants, Topics } from './contexts.js';
-import { openDatabase, type DB } from './db.js';
+import { openDatabase, type DB, type OpenOptions } from './db.js';
 import { Environments } from './environments.js';
 import { Idempotency } from './idempotency.js';
 import { Integrations } from './integrations.js';
@@ -51,8 +51,8 @@ export class Store {
     this.idempotency = new Idempotency(db, clock);
   }
 
-  static open(file: string, clock: Clock): Store {
-    const { db, created } = openDatabase(file);
+  static open(file: string, clock: Clock, opts: OpenOptions = {}): Store {
+    const { db, created } = openDatabase(file, opts);
     return new Store(db, clock, created, file);
   }
 
@@ -143,5 +143,5 @@ export class Store {
   }
 }
 
-export { MEMORY, StoreError } from './db.js';
+export { MEMORY, STORE_FILE_MODE, StoreError, StoreFolderMissing } from './db.js';
 export type { Environment } from './environments.js';
