@@ -130,7 +130,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           env: s.env!,
           params,
           query: op.query ? validate(op.query, req.query ?? {}) : undefined,
-          body: op.body ? validate(op.body, req.body) : undefined,
+          // A route may check its own body (bulk trigger: each event on its own, not all or nothing).
+          body: 'parseBody' in route ? (route.parseBody as (b: unknown) => unknown)(req.body) : op.body ? validate(op.body, req.body) : undefined,
           svc: service,
           baseUrl: `${req.protocol}://${req.host}`,
         } as Call<OperationName>;

@@ -59,6 +59,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
 
     const contextKeys = contextKeysOf(store, env, body.context as ContextPayload | undefined);
 
+    const payload = storedPayload(body.payload ?? {});
     const transactionId = body.transactionId ?? randomUUID();
     const now = deps.now();
     const channels = [...new Set(workflow.steps.map((s) => s.type))];
@@ -78,7 +79,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         channels,
         severity: workflow.severity,
         doc: {
-          payload: body.payload ?? {},
+          payload,
           overrides: body.overrides ?? {},
           tags: workflow.tags,
           to: r,
@@ -120,6 +121,23 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
   });
   if (result.status === 'processed') deps.kick();
   return result;
+}
+
+/**
+ * The payload as it is kept (and copied into messages): as the hosted service does, attachments lose
+ * their `file` content (base64, often large), keeping name, mime and the rest.
+ */
+export function storedPayload(payload: JsonObject): JsonObject {
+  const attachments = payload.attachments;
+  if (!Array.isArray(attachments)) return payload;
+  return {
+    ...payload,
+    attachments: attachments.map((a) => {
+      if (a === null || typeof a !== 'object' || Array.isArray(a) || !('file' in a)) return a;
+      const { file: _file, ...rest } = a as JsonObject;
+      return rest;
+    }),
+  };
 }
 
 /** `validatePayload` with a payload schema: 400 PAYLOAD_VALIDATION_ERROR listing each failing field. */
