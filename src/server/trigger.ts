@@ -91,7 +91,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         },
       });
       workflow.steps.forEach((step, stepIndex) => {
-        const job = store.jobs.createJob({
+        store.jobs.createJob({
           envId: env.id,
           orgId: env.orgId,
           notificationId: notification.id,
@@ -105,8 +105,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           providerId: providers[stepIndex]!,
           state: {},
           step,
-        });
-        if (stepIndex === 0) store.jobs.addDetail(job, { status: 'Pending', detail: 'Step queued', source: 'Internal' });
+        }, stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined);
       });
     }
     store.workflows.markTriggered(workflow._id);

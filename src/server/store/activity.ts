@@ -55,7 +55,7 @@ const toNotification = (r: NotificationRow): NotificationRecord => ({
   subscriberId: r.subscriber_id,
   channels: parseDoc<StepType[]>(r.channels),
   severity: r.severity,
-  doc: parseDoc<NotificationDoc>(r.doc),
+  doc: { overrides: {}, tags: [], topics: [], critical: false, contextKeys: [], ...parseDoc<Partial<NotificationDoc>>(r.doc) } as NotificationDoc,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -73,6 +73,17 @@ export interface EventFilter {
   contextKeys?: string[] | undefined;
   after?: string | undefined;
   before?: string | undefined;
+}
+
+/** The document without its empty defaults (put back when read): most events have no overrides, topics or context. */
+function packDoc(doc: NotificationDoc): string {
+  const out: Partial<NotificationDoc> = { ...doc };
+  if (Object.keys(doc.overrides).length === 0) delete out.overrides;
+  if (doc.tags.length === 0) delete out.tags;
+  if (doc.topics.length === 0) delete out.topics;
+  if (doc.contextKeys.length === 0) delete out.contextKeys;
+  if (!doc.critical) delete out.critical;
+  return JSON.stringify(out);
 }
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
@@ -115,7 +126,7 @@ export class Activity extends Repo {
       rec.severity,
       contextKeySet(rec.doc.contextKeys),
       JSON.stringify(rec.doc.topics.map((t) => t.topicKey)),
-      JSON.stringify(rec.doc),
+      packDoc(rec.doc),
       now,
       now,
     );

@@ -62,9 +62,14 @@ export class Store {
    */
   lastActivityAt(): number | null {
     let latest: number | null = null;
-    for (const table of ['execution_details', 'notifications']) {
-      const row = this.db.prepare(`SELECT created_at AS t FROM ${table} ORDER BY rowid DESC LIMIT 1`).get() as { t: string } | undefined;
-      const t = row ? Date.parse(row.t) : NaN;
+    // Details live on their job's row (updated_at moves with each), or as rows in older stores.
+    for (const sql of [
+      'SELECT created_at AS t FROM execution_details ORDER BY rowid DESC LIMIT 1',
+      'SELECT created_at AS t FROM notifications ORDER BY rowid DESC LIMIT 1',
+      'SELECT max(updated_at) AS t FROM jobs',
+    ]) {
+      const row = this.db.prepare(sql).get() as { t: string | null } | undefined;
+      const t = row?.t ? Date.parse(row.t) : NaN;
       if (!Number.isNaN(t) && (latest === null || t > latest)) latest = t;
     }
     return latest;
