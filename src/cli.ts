@@ -537,6 +537,7 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
         .option('--rate-limit [spec]', 'enforce rate limits, e.g. trigger=60,configuration=20,global=30')
         .option('--time-scale <n>', 'make delays and digests pass N times faster', positiveNumberArg)
         .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
+        .option('--retention <duration>', 'delete activity older than this, e.g. 30d (default: keep all)')
         .option('--no-save-profile', 'do not save the "local" profile'),
       () => import('./commands/dev.js'),
     ),

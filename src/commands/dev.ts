@@ -11,6 +11,7 @@ import { createLocalService, type LocalService } from '../server/index.js';
 import { parseRateLimitSpec } from '../server/rate-limit.js';
 import { loadSeedFile } from '../server/seed/load.js';
 import { MEMORY, StoreFolderMissing } from '../server/store/index.js';
+import { parseRetention } from '../server/store/retention.js';
 
 export interface DevOptions {
   /** Default 2999; 0 picks a free port. */
@@ -26,6 +27,8 @@ export interface DevOptions {
   /** Service time runs this many times faster than real time (delays, digests). */
   timeScale?: number;
   allowRemoteWebhooks?: boolean;
+  /** Delete activity older than this (`30d`, `12h`, `90m`). */
+  retention?: string;
   /** false with --no-save-profile. */
   saveProfile?: boolean;
 }
@@ -48,6 +51,8 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const rateLimits = parseRateLimitSpec(opts.rateLimit);
   const seed = opts.seed !== undefined ? seedFrom(opts.seed) : undefined;
   const data = opts.inMemory ? MEMORY : (opts.data ?? defaultDataFile());
+  const retentionMs = opts.retention === undefined ? undefined : parseRetention(opts.retention);
+  if (opts.retention !== undefined && retentionMs === undefined) throw new UsageError(`invalid --retention ${opts.retention}: use a duration such as 30d, 12h or 90m`);
 
   const service = openService({
     data,
@@ -57,6 +62,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     empty: opts.empty,
     timeScale,
     rateLimits,
+    retentionMs,
     allowRemoteWebhooks: opts.allowRemoteWebhooks,
     log: deps.globals.quiet ? undefined : (line) => deps.io.stderr.write(`${line}\n`),
     onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),

@@ -2,7 +2,7 @@
 // demo data or seed, the job runner and the HTTP app. `svc dev` and the tests both start here.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ServiceClock, type Clock } from './clock.js';
+import { iso, ServiceClock, type Clock } from './clock.js';
 import { newApiKey } from './ids.js';
 import type { RateLimits } from './rate-limit.js';
 import { defaultRegistry, JobRunner, type StepRegistry } from './runner/index.js';
@@ -10,6 +10,7 @@ import { addBuiltInIntegrations, applySeed } from './seed/apply.js';
 import { demoSeed } from './seed/demo.js';
 import type { SeedFile } from './seed/schema.js';
 import { Store, StoreError, type Environment } from './store/index.js';
+import { pruneActivity } from './store/retention.js';
 import { DEFAULT_ENV_NAME, DEFAULT_ORG_NAME } from './store/environments.js';
 
 export interface LocalServiceOptions {
@@ -27,6 +28,8 @@ export interface LocalServiceOptions {
   /** `--time-scale`: service time runs this many times faster than real time (default 1). */
   timeScale?: number | undefined;
   rateLimits?: RateLimits | undefined;
+  /** `--retention`: activity older than this (ms of service time) is deleted, at start and hourly. */
+  retentionMs?: number | undefined;
   bodyLimit?: number | undefined;
   allowRemoteWebhooks?: boolean | undefined;
   /** Step handlers; the default registry runs every step kind through the workflow engine. */
@@ -68,6 +71,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       ...(opts.onInternalError && { onInternalError: opts.onInternalError }),
     });
     runner.start();
+    const stopRetention = opts.retentionMs !== undefined ? keepFor(store, clock, opts.retentionMs, opts.onInternalError) : undefined;
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -77,6 +81,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       environment,
       close: () =>
         (closing ??= (async () => {
+          stopRetention?.();
           await app.close();
           await runner.stop();
           store.close();
@@ -86,6 +91,32 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
     store.close();
     throw e;
   }
+}
+
+/** Prunes activity older than `ms` now and every hour after, in batches between requests. */
+function keepFor(store: Store, clock: Clock, ms: number, onError: LocalServiceOptions['onInternalError']): () => void {
+  let cancel: (() => void) | undefined;
+  let stopped = false;
+  const round = () => {
+    if (stopped || !store.db.open) return;
+    // Not inside an open group-commit batch: its own transactions, committed at once.
+    if (store.batchOpen) return store.afterCommit(round);
+    try {
+      const before = iso(clock.now() - ms);
+      if (pruneActivity(store.db, before, 500).notifications === 500) {
+        cancel = clock.setTimer(round, 0);
+        return;
+      }
+    } catch (e) {
+      onError?.(e, 'retention');
+    }
+    cancel = clock.setTimer(round, 3_600_000);
+  };
+  round();
+  return () => {
+    stopped = true;
+    cancel?.();
+  };
 }
 
 function bootstrap(store: Store, opts: LocalServiceOptions): Environment {

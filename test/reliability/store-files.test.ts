@@ -168,4 +168,10 @@ describe('where and how the store file is written', () => {
     expect(lines.length).toBeLessThanOrEqual(2);
     expect(existsSync(join(dir, 'no'))).toBe(false);
   });
+
+  it('--retention that is not a duration: one line naming it, exit 2', async () => {
+    const r = await svcBin(['dev', '--port', '0', '--in-memory', '--no-save-profile', '--retention', '1w'], { timeout: 15_000 });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr).trimEnd().split('\n')[0]).toBe('error: invalid --retention 1w: use a duration such as 30d, 12h or 90m');
+  });
 });

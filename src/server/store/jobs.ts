@@ -281,7 +281,7 @@ export class Jobs extends Repo {
     // The offset from the job's creation is computed in SQL: the caller's job may be a partial copy.
     this.stmt(
       `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]',
-         json_set(json(?), '$[3]', ? - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
+         json_set(json(?), '$[3]', CAST(? AS INTEGER) - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
        updated_at = ? WHERE id = ?`,
     ).run(JSON.stringify(this.pack(d, 0)), now, iso(now), job.id);
   }
