@@ -91,11 +91,16 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class Activity extends Repo {
   // --- transactionId deduplication ---------------------------------------------------------------
 
-  acceptedTrigger(envId: string, transactionId: string): JsonObject | undefined {
+  /**
+   * An earlier trigger with this transactionId: its stored result (stores written before issue 11),
+   * `'processed'` when it created events (their index is the record: no row of its own), else undefined.
+   */
+  acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
     const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as
       | { result: string }
       | undefined;
-    return row ? parseDoc<JsonObject>(row.result) : undefined;
+    if (row) return parseDoc<JsonObject>(row.result);
+    return this.stmt('SELECT 1 FROM notifications WHERE env_id = ? AND transaction_id = ? LIMIT 1').get(envId, transactionId) ? 'processed' : undefined;
   }
 
   recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
