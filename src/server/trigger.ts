@@ -22,7 +22,12 @@ export interface TriggerDeps {
   kick(): void;
 }
 
-export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, baseUrl: string): TriggerResult {
+/**
+ * `inCallerSavepoint`: the caller already runs this in a savepoint of its own that rolls back if it
+ * throws (a route's group-commit savepoint), so no second one is opened (a SAVEPOINT/RELEASE pair per
+ * request). Bulk triggers leave it off: each event rolls back alone.
+ */
+export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, baseUrl: string, inCallerSavepoint = false): TriggerResult {
   const { store } = deps;
   const workflow = store.workflows.findByTrigger(env.id, body.name);
   if (!workflow) throw new HttpError(422, 'workflow_not_found');
@@ -33,7 +38,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
   }
   checkPayload(workflow, body.payload ?? {});
 
-  const result = store.tx((): TriggerResult => {
+  const run = (): TriggerResult => {
     let tenant: string | undefined;
     if (body.tenant !== undefined) {
       const t = typeof body.tenant === 'string' ? { identifier: body.tenant } : body.tenant;
@@ -112,7 +117,8 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
     store.workflows.markTriggered(workflow._id);
     // The events themselves (indexed by transactionId) record that this transactionId was accepted.
     return processedResult(transactionId, baseUrl);
-  });
+  };
+  const result = inCallerSavepoint ? run() : store.tx(run);
   if (result.status === 'processed') deps.kick();
   return result;
 }
@@ -130,8 +136,15 @@ function processedResult(transactionId: string, baseUrl: string): TriggerResult 
  * A generated transactionId: a UUID version 7 (RFC 9562), time-ordered, so that the transactionId
  * index grows at its end instead of taking random inserts all over (pages written per commit).
  */
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
 export function uuidv7(ms: number): string {
-  const b = randomBytes(16);
+  if (poolAt + 16 > pool.length) {
+    pool = randomBytes(4096);
+    poolAt = 0;
+  }
+  const b = Buffer.from(pool.subarray(poolAt, (poolAt += 16)));
   const t = Math.max(0, Math.floor(ms));
   b[0] = Math.floor(t / 2 ** 40) & 0xff;
   b[1] = Math.floor(t / 2 ** 32) & 0xff;

@@ -10,7 +10,8 @@ const deps = (svc: Service) => ({ store: svc.store, now: () => svc.clock.now(), 
 
 export const triggerEvent: Route<'triggerEvent'> = {
   envelope: 'data',
-  handle: ({ svc, env, body, baseUrl }) => trigger(deps(svc), env, body, baseUrl),
+  // The route's group-commit savepoint (app.ts) is the trigger's: a throw rolls back its writes.
+  handle: ({ svc, env, body, baseUrl }) => trigger(deps(svc), env, body, baseUrl, true),
 };
 
 /**

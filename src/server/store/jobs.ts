@@ -82,6 +82,8 @@ export class Jobs extends Repo {
   private readonly steps = new Map<string, StoredStep>();
   /** The reference of a step object already written in this process (the trigger reuses one per recipient). */
   private readonly refOf = new WeakMap<object, string>();
+  /** References by JSON text: a workflow read again for the next trigger hashes nothing new. */
+  private readonly refOfJson = new Map<string, string>();
 
   private toJob(r: JobRow): JobRecord {
     return {
@@ -120,7 +122,12 @@ export class Jobs extends Repo {
     let ref = this.refOf.get(step);
     const json = ref === undefined ? JSON.stringify(step) : undefined;
     if (json !== undefined) {
-      ref = createHash('sha1').update(json).digest('base64url').slice(0, 16);
+      ref = this.refOfJson.get(json);
+      if (ref === undefined) {
+        ref = createHash('sha1').update(json).digest('base64url').slice(0, 16);
+        if (this.refOfJson.size > 10_000) this.refOfJson.clear();
+        this.refOfJson.set(json, ref);
+      }
       this.refOf.set(step, ref);
     }
     // Written every time (a primary-key probe when present): a cache of "already written" could
@@ -258,6 +265,35 @@ export class Jobs extends Repo {
       this.nowIso(),
       id,
     );
+  }
+
+  /**
+   * updateJob and addDetail for each of `details`, in one statement (the runner settles a job with
+   * its status and the details its step recorded: one row write instead of one per detail).
+   */
+  settleJob(
+    job: Pick<JobRecord, 'id' | 'createdAt'>,
+    change: { status: JobStatus; runAt?: number | undefined; providerId?: string | null | undefined; state?: JsonObject | undefined },
+    details: readonly DetailInput[],
+  ): void {
+    if (details.length === 0) return this.updateJob(job.id, change);
+    const now = this.clock.now();
+    const offset = now - Date.parse(job.createdAt);
+    const packed = JSON.stringify(details.map((d) => this.pack(d, Number.isFinite(offset) ? offset : 0)));
+    this.stmt(
+      `UPDATE jobs SET status = @status, run_at = coalesce(@runAt, run_at), provider_id = coalesce(@providerId, provider_id),
+       state = coalesce(@state, state), updated_at = @now,
+       details = CASE WHEN details IS NULL OR details = '[]' THEN @packed ELSE substr(details, 1, length(details) - 1) || ',' || substr(@packed, 2) END
+       WHERE id = @id`,
+    ).run({
+      status: change.status,
+      runAt: change.runAt ?? null,
+      providerId: change.providerId ?? null,
+      state: change.state === undefined ? null : JSON.stringify(change.state),
+      now: iso(now),
+      id: job.id,
+      packed,
+    });
   }
 
   /** The pending jobs after `stepIndex`, in order. */
