@@ -70,10 +70,16 @@ interface JobRow {
 }
 
 /**
- * One execution detail as kept in its job's `details` array: [id, status, detail, ms after the job's
- * creation, providerId?, source? (absent: Internal), raw?], trailing absent values left out.
+ * One execution detail as kept in its job's `details` array: [status, detail, ms after the job's
+ * creation, providerId?, source? (absent: Internal), raw?], trailing absent values left out. Its id
+ * is derived from the job's id and its position (detailId), so it is not stored.
  */
-type PackedDetail = [string, ExecutionDetailStatus, string, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
+type PackedDetail = [ExecutionDetailStatus, string, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
+
+/** A detail's id: the job's timestamp part, then 16 hex digits of a hash of the job id and position. */
+export function detailId(jobId: string, index: number): string {
+  return jobId.slice(0, 8) + createHash('sha1').update(`${jobId}#${index}`).digest('hex').slice(0, 16);
+}
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
@@ -307,8 +313,8 @@ export class Jobs extends Repo {
   // --- execution details ----------------------------------------------------------------------------
 
   private pack(d: DetailInput, offset: number): PackedDetail {
-    const out: PackedDetail = [this.newId(), d.status, d.detail, offset, d.providerId ?? null, d.source === 'Internal' || d.source === undefined ? null : d.source, d.raw ?? null];
-    while (out.length > 4 && out[out.length - 1] === null) out.pop();
+    const out: PackedDetail = [d.status, d.detail, offset, d.providerId ?? null, d.source === 'Internal' || d.source === undefined ? null : d.source, d.raw ?? null];
+    while (out.length > 3 && out[out.length - 1] === null) out.pop();
     return out;
   }
 
@@ -317,7 +323,7 @@ export class Jobs extends Repo {
     // The offset from the job's creation is computed in SQL: the caller's job may be a partial copy.
     this.stmt(
       `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]',
-         json_set(json(?), '$[3]', CAST(? AS INTEGER) - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
+         json_set(json(?), '$[2]', CAST(? AS INTEGER) - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
        updated_at = ? WHERE id = ?`,
     ).run(JSON.stringify(this.pack(d, 0)), now, iso(now), job.id);
   }
@@ -326,20 +332,25 @@ export class Jobs extends Repo {
   detailsOf(notificationIds: string[]): DetailRecord[] {
     if (notificationIds.length === 0) return [];
     const out: DetailRecord[] = [];
+    const order = new Map<DetailRecord, number>();
     const rows = this.db
       .prepare(`SELECT id, notification_id, created_at, details FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) AND details IS NOT NULL`)
       .all(...notificationIds) as { id: string; notification_id: string; created_at: string; details: string }[];
     for (const r of rows) {
       const created = Date.parse(r.created_at);
-      for (const [id, status, detail, offset, provider, source, raw] of parseDoc<PackedDetail[]>(r.details)) {
-        out.push({ id, job_id: r.id, status, detail, source: source ?? 'Internal', provider_id: provider ?? null, raw: raw ?? null, created_at: iso(created + offset) });
-      }
+      parseDoc<PackedDetail[]>(r.details).forEach(([status, detail, offset, provider, source, raw], i) => {
+        const d: DetailRecord = { id: detailId(r.id, i), job_id: r.id, status, detail, source: source ?? 'Internal', provider_id: provider ?? null, raw: raw ?? null, created_at: iso(created + offset) };
+        order.set(d, i);
+        out.push(d);
+      });
     }
     out.push(
       ...(this.db
         .prepare(`SELECT * FROM execution_details WHERE notification_id IN (${placeholders(notificationIds.length)})`)
         .all(...notificationIds) as DetailRecord[]),
     );
-    return out.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Oldest first; within one instant, a job's details in the order they were written.
+    const key = (d: DetailRecord) => (order.has(d) ? `${d.job_id}#${String(order.get(d)).padStart(6, '0')}` : d.id);
+    return out.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 }

@@ -60,9 +60,17 @@ const [LAYOUT_HEAD, LAYOUT_MID, LAYOUT_TAIL] = (() => {
 /** Fields the row or its event hold, left out of the stored JSON. */
 const FROM_ROW = ['_id', '_environmentId', '_organizationId', '_notificationId', '_subscriberId', '_jobId', 'transactionId', 'channel', 'read', 'seen', 'status', 'createdAt', 'updatedAt', 'payload', 'contextKeys', '_templateId'] as const;
 
+const FROM_ROW_SET: ReadonlySet<string> = new Set(FROM_ROW);
+
 function pack(doc: Message): string {
   const out: Record<string, unknown> = { [COMPACT]: 1 };
-  for (const [k, v] of Object.entries(doc)) if (!(FROM_ROW as readonly string[]).includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(doc)) if (!FROM_ROW_SET.has(k)) out[k] = v;
+  // The usual values, put back when read: delivered when created, no feed, no overrides.
+  if (Array.isArray(doc.deliveredAt) && doc.deliveredAt.length === 1 && doc.deliveredAt[0] === doc.createdAt) out.deliveredAt = 1;
+  if (doc._feedId === null) delete out._feedId;
+  else if (doc._feedId === undefined) out._feedId = 0;
+  if (doc.overrides !== undefined && doc.overrides !== null && typeof doc.overrides === 'object' && Object.keys(doc.overrides).length === 0) delete out.overrides;
+  else if (doc.overrides === undefined) out.overrides = 0;
   if (typeof doc.content === 'string' && doc.content.startsWith(LAYOUT_HEAD) && doc.content.endsWith(LAYOUT_TAIL)) {
     const inner = doc.content.slice(LAYOUT_HEAD.length, doc.content.length - LAYOUT_TAIL.length);
     const at = inner.indexOf(LAYOUT_MID);
@@ -76,9 +84,12 @@ function pack(doc: Message): string {
 function unpack(r: Row): Message {
   const stored = parseDoc<Record<string, unknown>>(r.doc);
   if (stored[COMPACT] === undefined) return stored as unknown as Message;
-  const { [COMPACT]: _c, content, ...rest } = stored;
+  const { [COMPACT]: _c, content, deliveredAt, _feedId, overrides, ...rest } = stored;
   const c = content as { layout?: string; title?: string; body?: string } | string | undefined;
   return {
+    ...(deliveredAt !== undefined && { deliveredAt: deliveredAt === 1 ? [r.created_at] : deliveredAt }),
+    ...(_feedId !== 0 && { _feedId: _feedId ?? null }),
+    ...(overrides !== 0 && { overrides: overrides ?? {} }),
     _id: r.id,
     _templateId: r.n_workflow_id ?? undefined,
     _environmentId: r.env_id,
