@@ -6,8 +6,9 @@
 // the triggers come in, as it would in use. --baseline-bin measures another build of svc (e.g. the
 // commit before a change, unpacked with `git archive <ref> | tar -x -C .tmp-base-full` and built) in
 // the same run. Each figure is the median of --runs; `cpu/req` is the svc process's own CPU time
-// (user + system, from /proc) per answered request, less sensitive than req/s to other load on the
-// machine. After the load, the runner's backlog is timed until every job is done.
+// (user + system, from /proc) per answered request, including the delivery of its jobs (the runner's
+// backlog after the load is waited for and counted), less sensitive than req/s to other load on the
+// machine.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -65,7 +66,7 @@ function load(title, url, opts, pid) {
     autocannon({ url, connections, duration, ...opts }, (err, r) => {
       if (err) return reject(err);
       const cpu = (cpuMs(pid) - c0) / r.requests.total;
-      resolve({ title, rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpu });
+      resolve({ title, rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpu, total: r.requests.total });
     });
   });
 }
@@ -95,7 +96,9 @@ const request = { method: 'POST', headers: { 'content-type': 'application/json',
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const targets = [['bare', null], ['svc', BIN], ...(baselineBin ? [['baseline', baselineBin]] : [])];
+// --baseline-bin a/bin/svc.js or label=a/bin/svc.js,label2=b/bin/svc.js: other builds, same run.
+const others = (baselineBin ?? '').split(',').filter(Boolean).map((e, i) => (e.includes('=') ? e.split('=') : [i ? `baseline ${i + 1}` : 'baseline', e]));
+const targets = [['bare', null], ['svc', BIN], ...others];
 const all = new Map(targets.map(([k]) => [k, []]));
 let n = 0;
 try {
@@ -110,9 +113,12 @@ try {
       const store = memory ? ['--in-memory'] : ['--data', join(dir, `bench-${++n}.sqlite`)];
       const dev = await start([bin, 'dev', '--port', '0', ...store, '--api-key', KEY, '--no-save-profile', '--quiet', '-o', 'json'], { SVC_CONFIG_DIR: dir });
       const { baseUrl } = JSON.parse(dev.line);
-      const title = `${kind === 'svc' ? 'svc dev' : 'baseline svc dev'} (${memory ? 'in-memory' : 'file'} store)`;
+      const title = `${kind === 'svc' ? 'svc dev' : kind} (${memory ? 'in-memory' : 'file'} store)`;
+      const c0 = cpuMs(dev.child.pid);
       const r = await load(title, `${baseUrl}/v1/events/trigger`, request, dev.child.pid);
       r.drain = await drain(baseUrl);
+      // CPU per trigger including the runner's backlog: a build that defers delivery is not cheaper.
+      r.cpu = (cpuMs(dev.child.pid) - c0) / r.total;
       all.get(kind).push(r);
       await stop(dev.child);
     }

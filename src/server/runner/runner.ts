@@ -46,7 +46,7 @@ export class JobRunner {
     this.store = opts.store;
     this.clock = opts.clock;
     this.concurrency = opts.concurrency ?? 16;
-    this.batchSize = opts.batchSize ?? 128;
+    this.batchSize = opts.batchSize ?? 64;
     this.settings = { allowRemoteWebhooks: false, ...opts.settings };
   }
 

@@ -103,14 +103,16 @@ function prepare(db: DB, file: string): OpenedDatabase {
   }
   if (file !== MEMORY) {
     db.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode: a commit survives the process being killed; only a power cut can lose the
-    // last transactions. FULL would cost an fsync per trigger.
+    // NORMAL in WAL mode: a commit is in the WAL file (the OS's cache) before its replies are sent,
+    // so it survives the process being killed (kill -9, a crash); a power cut or kernel crash can lose
+    // the last transactions. FULL would fsync the WAL at every commit: with group commit that is one
+    // fsync per batch, not per trigger, but still the disk's flush latency on every reply (see
+    // bench/RESULTS-issue-11.md). A local development service takes NORMAL.
     db.pragma('synchronous = NORMAL');
     // A page cache that holds the indexes' hot pages (the default is 2 MB), and checkpoints every
     // ~40 MB of WAL instead of every 4 MB: a checkpoint runs inside the COMMIT that crosses the mark.
     db.pragma('cache_size = -65536');
     db.pragma('wal_autocheckpoint = 10000');
-    if (process.env.SVC_BENCH_PRAGMAS) for (const p of process.env.SVC_BENCH_PRAGMAS.split(';')) db.pragma(p);
   }
   db.pragma('foreign_keys = ON');
   migrate(db, version);
