@@ -3,7 +3,7 @@
 // Code splitting keeps every command's module (and its heavy dependencies) in its own chunk, loaded
 // only when that command runs. Type checking is `tsc --noEmit` (npm run typecheck), run by `npm run build`.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -29,3 +29,18 @@ await build({
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// The web console of `svc dev` (src/console): preact + htm bundled for the browser into dist/console,
+// served from memory by src/server/console. Everything it needs is in these files: no CDN, works offline.
+await build({
+  entryPoints: { app: 'src/console/main.ts' },
+  outdir: 'dist/console',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome110', 'firefox110', 'safari16'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+copyFileSync(new URL('../src/console/index.html', import.meta.url), new URL('../dist/console/index.html', import.meta.url));

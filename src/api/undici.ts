@@ -2,6 +2,7 @@
 // part of the package at start-up (fetch, websockets, caches, mocks: ~60 ms here); the agent and the
 // request API alone take ~20 ms. undici's own index does the same wiring as below: it assigns the API
 // methods (request, stream, ...) to Dispatcher.prototype. The proxy agent loads only when a proxy is set.
+import './wasm-flags.js';
 import type { Dispatcher as DispatcherType } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
@@ -9,7 +10,7 @@ import api from 'undici/lib/api/index.js';
 
 Object.assign(Dispatcher.prototype, api);
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   headersTimeout: number;
   bodyTimeout: number;
   connectTimeout: number;
@@ -28,7 +29,12 @@ export async function createDispatcher(env: NodeJS.ProcessEnv, opts: DispatcherO
   const proxy = proxyOf(env);
   if (proxy.httpProxy || proxy.httpsProxy) {
     const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
-    return new EnvHttpProxyAgent({ ...opts, ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}), ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}), ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}) });
+    return new EnvHttpProxyAgent({
+      ...opts,
+      ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}),
+      ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}),
+      ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}),
+    });
   }
   return new Agent({ ...opts, keepAliveTimeout: 10_000 });
 }

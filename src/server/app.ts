@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { operations, type Operation, type OperationName } from '../api/operations.js';
 import { authenticate } from './auth.js';
+import { registerConsole } from './console/index.js';
 import { iso } from './clock.js';
 import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes, type Service } from './handlers/index.js';
@@ -156,6 +157,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       },
     });
   }
+
+  registerConsole(app, service);
 
   app.setNotFoundHandler((req, reply) => {
     sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`));
