@@ -140,7 +140,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         // process killed between the two commits had acted on a request whose key a retry then found
         // unanswered (an unfinished key is dropped at restart), and the retry acted again.
         // Every answer waits for the group commit of the batch it ran in (see Store.grouped): a 201
-        // is only sent once the trigger is on disk, and a read never shows what could still be lost.
+        // is only sent once the trigger is committed to the WAL file, and a read never shows what a
+        // crash could still take back.
         const { value: answer, committed } = store.grouped(() => {
           const result = route.handle(call);
           const status = route.envelope === 'none' ? 204 : op.status;
