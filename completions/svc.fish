@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --interval --journal --limit --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --interval --journal --limit --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -291,6 +291,7 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l empty -d 'start without 
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l rate-limit -d 'enforce rate limits, e.g. trigger=60,configuration=20,global=30'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l time-scale -r -F -d 'make delays and digests pass N times faster'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l allow-remote-webhooks -d 'let webhooks deliver to non-loopback addresses'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l retention -r -F -d 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-save-profile -d 'do not save the "local" profile'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l open -d 'open the web console in the browser (signed in by a one-time link)'
 complete -c svc -n 'test (__svc_node) = '\''completion'\''' -a 'bash zsh fish'

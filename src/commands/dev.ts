@@ -24,9 +24,10 @@ export const command = () =>
       .option('--rate-limit [spec]', 'enforce rate limits, e.g. trigger=60,configuration=20,global=30')
       .option('--time-scale <n>', 'make delays and digests pass N times faster', positiveNumberArg)
       .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
+      .option('--retention <duration>', 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)')
       .option('--no-save-profile', 'do not save the "local" profile')
       .option('--open', 'open the web console in the browser (signed in by a one-time link)'),
-    ['svc dev', 'svc dev --open', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60'],
+    ['svc dev', 'svc dev --open', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60', 'svc dev --retention 30d'],
   );
 
 export interface DevOptions {
@@ -43,6 +44,8 @@ export interface DevOptions {
   /** Service time runs this many times faster than real time (delays, digests). */
   timeScale?: number;
   allowRemoteWebhooks?: boolean;
+  /** Delete finished activity older than this (`30d`, `12h`, `90m`). */
+  retention?: string;
   /** false with --no-save-profile. */
   saveProfile?: boolean;
   /** Open the web console in the browser. */
@@ -68,12 +71,27 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const { parseRateLimitSpec } = await import('../server/rate-limit.js');
   const rateLimits = parseRateLimitSpec(opts.rateLimit);
   const seed = opts.seed !== undefined ? await seedFrom(opts.seed) : undefined;
+  const { parseRetention } = await import('../server/store/retention.js');
+  const retentionMs = opts.retention === undefined ? undefined : parseRetention(opts.retention);
+  if (opts.retention !== undefined && retentionMs === undefined) throw new UsageError(`invalid --retention ${opts.retention}: use a duration such as 30d, 12h or 90m`);
   const { createLocalService } = await import('../server/index.js');
-  const { MEMORY } = await import('../server/store/index.js');
+  const { MEMORY, StoreFolderMissing } = await import('../server/store/index.js');
   const data = opts.inMemory ? MEMORY : (opts.data ?? (await defaultDataFile()));
 
-  const service = createLocalService({
+  // The service refuses a store in a folder that does not exist (a plain error of its own); only the
+  // default location is created. A given --data in a missing folder is a usage error naming the flag.
+  const open = (o: Parameters<typeof createLocalService>[0]): LocalService => {
+    try {
+      return createLocalService(o);
+    } catch (e) {
+      if (e instanceof StoreFolderMissing) throw new UsageError(`--data ${o.data}: ${e.message}; create it first, or choose another file`);
+      throw e;
+    }
+  };
+  const service = open({
     data,
+    createDataFolder: opts.data === undefined,
+    retentionMs,
     apiKey: deps.globals.apiKey,
     seed,
     empty: opts.empty,
