@@ -1,11 +1,17 @@
 // Trigger throughput of `svc dev` beside a bare fastify answering a constant, on the same machine in
 // the same run (autocannon, same connections and duration). Run after `npm run build`:
-//   node bench/server-trigger.mjs [--duration 10] [--connections 10] [--memory]
+//   node bench/server-trigger.mjs [--duration 10] [--connections 10] [--memory] [--runs 3]
+//     [--baseline-bin .tmp-base-full/bin/svc.js]
 // `svc dev` uses a file store (WAL) unless --memory; its job runner delivers in the background while
-// the triggers come in, as it would in use.
+// the triggers come in, as it would in use. --baseline-bin measures another build of svc (e.g. the
+// commit before a change, unpacked with `git archive <ref> | tar -x -C .tmp-base-full` and built) in
+// the same run. Each figure is the median of --runs; `cpu/req` is the svc process's own CPU time
+// (user + system, from /proc) per answered request, including the delivery of its jobs (the runner's
+// backlog after the load is waited for and counted), less sensitive than req/s to other load on the
+// machine.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +23,8 @@ const arg = (name, fallback) => {
 const duration = Number(arg('duration', 10));
 const connections = Number(arg('connections', 10));
 const memory = process.argv.includes('--memory');
+const runs = Number(arg('runs', 1));
+const baselineBin = arg('baseline-bin');
 const BIN = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const KEY = 'sk_bench_0123456789abcdef';
 
@@ -42,13 +50,36 @@ function stop(child) {
   });
 }
 
-function load(title, url, opts) {
+/** CPU time (ms, user + system) the process has used so far; Linux only, else NaN. */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+function load(title, url, opts, pid) {
+  const c0 = cpuMs(pid);
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration, ...opts }, (err, r) => {
       if (err) return reject(err);
-      resolve({ title, rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+      const cpu = (cpuMs(pid) - c0) / r.requests.total;
+      resolve({ title, rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpu, total: r.requests.total });
     });
   });
+}
+
+/** Waits until the runner has finished every job (the backlog left by the load); seconds. */
+async function drain(baseUrl) {
+  const started = performance.now();
+  for (;;) {
+    const r = await fetch(`${baseUrl}/v1/notifications?limit=1`, { headers: { authorization: `ApiKey ${KEY}` } });
+    const n = (await r.json()).data[0];
+    if (!n || n.jobs.every((j) => !['pending', 'queued', 'running'].includes(j.status))) return (performance.now() - started) / 1000;
+    await new Promise((res) => setTimeout(res, 100));
+  }
 }
 
 const baselineCode = `
@@ -64,23 +95,42 @@ const body = JSON.stringify({ name: 'otp', to: 'ada', payload: { code: '123456' 
 const request = { method: 'POST', headers: { 'content-type': 'application/json', authorization: `ApiKey ${KEY}` }, body };
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-const results = [];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// --baseline-bin a/bin/svc.js or label=a/bin/svc.js,label2=b/bin/svc.js: other builds, same run.
+const others = (baselineBin ?? '').split(',').filter(Boolean).map((e, i) => (e.includes('=') ? e.split('=') : [i ? `baseline ${i + 1}` : 'baseline', e]));
+const targets = [['bare', null], ['svc', BIN], ...others];
+const all = new Map(targets.map(([k]) => [k, []]));
+let n = 0;
 try {
-  const base = await start(['--input-type=module', '-e', baselineCode], { NODE_PATH: '' });
-  results.push(await load('bare fastify (constant)', `${JSON.parse(base.line).baseUrl}/v1/events/trigger`, request));
-  await stop(base.child);
-
-  const store = memory ? ['--in-memory'] : ['--data', join(dir, 'bench.sqlite')];
-  const dev = await start([BIN, 'dev', '--port', '0', ...store, '--api-key', KEY, '--no-save-profile', '--quiet'], {
-    SVC_CONFIG_DIR: dir,
-  });
-  results.push(await load(`svc dev trigger (${memory ? 'in-memory' : 'file'} store)`, `${JSON.parse(dev.line).baseUrl}/v1/events/trigger`, request));
-  await stop(dev.child);
+  for (let run = 0; run < runs; run++) {
+    for (const [kind, bin] of targets) {
+      if (kind === 'bare') {
+        const base = await start(['--input-type=module', '-e', baselineCode], { NODE_PATH: '' });
+        all.get(kind).push(await load('bare fastify (constant)', `${JSON.parse(base.line).baseUrl}/v1/events/trigger`, request, base.child.pid));
+        await stop(base.child);
+        continue;
+      }
+      const store = memory ? ['--in-memory'] : ['--data', join(dir, `bench-${++n}.sqlite`)];
+      const dev = await start([bin, 'dev', '--port', '0', ...store, '--api-key', KEY, '--no-save-profile', '--quiet', '-o', 'json'], { SVC_CONFIG_DIR: dir });
+      const { baseUrl } = JSON.parse(dev.line);
+      const title = `${kind === 'svc' ? 'svc dev' : kind} (${memory ? 'in-memory' : 'file'} store)`;
+      const c0 = cpuMs(dev.child.pid);
+      const r = await load(title, `${baseUrl}/v1/events/trigger`, request, dev.child.pid);
+      r.drain = await drain(baseUrl);
+      // CPU per trigger including the runner's backlog: a build that defers delivery is not cheaper.
+      r.cpu = (cpuMs(dev.child.pid) - c0) / r.total;
+      all.get(kind).push(r);
+      await stop(dev.child);
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`autocannon: ${connections} connections, ${duration} s each, POST /v1/events/trigger`);
-for (const r of results) {
-  console.log(`${r.title.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`);
+console.log(`autocannon: ${connections} connections, ${duration} s each, POST /v1/events/trigger; median of ${runs} run(s)`);
+for (const [kind] of targets) {
+  const rs = all.get(kind);
+  const m = (f) => median(rs.map(f));
+  const drain = kind === 'bare' ? '' : `   runner backlog done ${m((r) => r.drain).toFixed(1)} s after`;
+  console.log(`${rs[0].title.padEnd(34)} ${m((r) => r.rps).toFixed(0).padStart(7)} req/s   p99 ${String(m((r) => r.p99)).padStart(4)} ms   cpu/req ${(m((r) => r.cpu) * 1000).toFixed(0).padStart(4)} µs   non-2xx ${m((r) => r.non2xx)}   errors ${m((r) => r.errors)}${drain}`);
 }

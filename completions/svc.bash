@@ -5,7 +5,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -119,7 +119,7 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
@@ -246,7 +246,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'dev')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --no-save-profile -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --no-save-profile --open -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'completion')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --interval --journal --limit --max-time --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --interval --journal --limit --max-time --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -130,7 +130,7 @@ complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'profile' -d 'manage saved 
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'dev' -d 'run the service locally (SQLite store, demo data, real workflow engine)'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'completion' -d 'print the shell completion script'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'help' -d 'show help for a command, or a topic: exit-codes, environment'
-complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to -r -F -d 'recipient subscriber id (repeatable)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to -r -F -d 'recipient subscriber id (repeatable; commas separate several)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to-json -r -F -d 'recipients as JSON: a subscriber object, a topic {"type":"Topic","topicKey":...}, or an array'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l payload -r -F -d 'payload: inline JSON, @file (.json/.yaml) or - for stdin'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l set -r -F -d 'set a payload field (repeatable; key:=<json> for non-strings, dotted keys nest)'
@@ -292,5 +292,7 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l empty -d 'start without 
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l rate-limit -d 'enforce rate limits, e.g. trigger=60,configuration=20,global=30'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l time-scale -r -F -d 'make delays and digests pass N times faster'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l allow-remote-webhooks -d 'let webhooks deliver to non-loopback addresses'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l retention -r -F -d 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-save-profile -d 'do not save the "local" profile'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l open -d 'open the web console in the browser (signed in by a one-time link)'
 complete -c svc -n 'test (__svc_node) = '\''completion'\''' -a 'bash zsh fish'

@@ -24,7 +24,10 @@ function range(min: number, max: number): string {
 /** A repeatable flag restricted to choices; also accepts comma-separated values. */
 export function choiceList(choices: readonly string[]) {
   return (value: string, previous: string[] | undefined): string[] => {
-    const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (parts.length === 0) throw new InvalidArgumentError(`Expected one of: ${choices.join(', ')}.`);
     for (const p of parts) {
       if (!choices.includes(p)) throw new InvalidArgumentError(`Expected one of: ${choices.join(', ')}.`);
@@ -58,7 +61,10 @@ export function urlArg(value: string): string {
 }
 
 export function fieldsArg(value: string): string[] {
-  const fields = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const fields = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (fields.length === 0 || fields.some((f) => !/^[^.\s]+(\.[^.\s]+)*$/.test(f))) {
     throw new InvalidArgumentError('Expected comma-separated dot paths such as _id,subscriber.email.');
   }
@@ -67,7 +73,6 @@ export function fieldsArg(value: string): string[] {
 
 export function idempotencyKeyArg(value: string): string {
   if (value.length === 0 || value.length > 255) throw new InvalidArgumentError('Expected 1 to 255 characters.');
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new InvalidArgumentError('Control characters are not allowed.');
   return value;
 }

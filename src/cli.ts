@@ -52,7 +52,13 @@ const TREE: Entry[] = [
   group('subscribers', 'search subscribers and set their online status', [subscribersSearch, subscribersOnline]),
   group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary]),
   group('contexts', 'typed key/value scopes', [contextsCreate]),
-  group('connections', 'chat workspace authorizations (channel connections)', [connectionsCreate, connectionsUpdate, connectionsGet, connectionsList, connectionsDelete]),
+  group('connections', 'chat workspace authorizations (channel connections)', [
+    connectionsCreate,
+    connectionsUpdate,
+    connectionsGet,
+    connectionsList,
+    connectionsDelete,
+  ]),
   group('endpoints', 'concrete destinations: chat channels and users, webhooks, phones', [endpointsList, endpointsCreate, endpointsGet, endpointsDelete]),
   group('workflow', 'retrieve, create and preview workflows', [workflowGet, workflowPreview, workflowCreate]),
   group('messages', 'messages delivered to subscribers, and in-app read/seen state', [messagesMarkAs, messagesList]),
@@ -67,7 +73,7 @@ const TREE: Entry[] = [
 /** Runs a command with the dependencies of this invocation (provided by main.ts). */
 export type Invoke = (command: Command, module: CommandModule, opts: Record<string, unknown>, args: unknown[]) => Promise<void>;
 
-export interface ProgramOutput {
+interface ProgramOutput {
   writeOut(s: string): void;
   writeErr(s: string): void;
 }
@@ -78,7 +84,9 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
   program.exitOverride();
   if (output) program.configureOutput({ writeOut: output.writeOut, writeErr: output.writeErr, outputError: () => undefined });
   program
-    .description('Drive the Notification Delivery Service: trigger workflows, read activity, manage integrations.\nRun `svc dev` for a local service with no account and no network.')
+    .description(
+      'Drive the Notification Delivery Service: trigger workflows, read activity, manage integrations.\nRun `svc dev` for a local service with no account and no network.',
+    )
     .version(__SVC_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(['table', 'json', 'ndjson', 'yaml']))

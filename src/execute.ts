@@ -3,7 +3,7 @@
 import { CommanderError, type Command } from 'commander';
 import { buildProgram, type Invoke } from './cli.js';
 import { createRuntime, type Runtime } from './runtime.js';
-import { EXIT, SvcError, UsageError } from './core/errors.js';
+import { EXIT, SvcError } from './core/errors.js';
 import { maskData } from './core/mask.js';
 import type { GlobalOptions, IO } from './deps.js';
 
@@ -25,7 +25,7 @@ function rootOf(cmd: Command): Command {
 
 function commandPath(cmd: Command): string {
   const names: string[] = [];
-  for (let c: Command | null = cmd; c && c.parent; c = c.parent) names.unshift(c.name());
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
   return names.join(' ');
 }
 
@@ -125,7 +125,6 @@ function commandNamed(program: Command, argv: string[]): string {
   return names.join(' ');
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
 
 /** A value the user typed, inside a message: its control characters shown as escapes, never acted on. */
@@ -135,7 +134,11 @@ function escapeControls(s: string): string {
 
 /** cli.md: an error is one line. A list of problems becomes `a: x; b: y`. */
 function oneLine(s: string): string {
-  return s.trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ').replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
+  return s
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ')
+    .replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
 }
 
 /**
@@ -172,7 +175,9 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
     if (err.code === 'commander.help') return EXIT.usage;
     // commander quotes the argument it refused as typed, newlines and all, and adds its suggestion on
     // a line of its own.
-    const message = escapeControls(err.message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)/, (_, m: string) => ` (${m.charAt(0).toLowerCase()}${m.slice(1)})`)).replace(/\.$/, '');
+    const message = escapeControls(
+      err.message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)/, (_, m: string) => ` (${m.charAt(0).toLowerCase()}${m.slice(1)})`),
+    ).replace(/\.$/, '');
     const cmd = commandNamed(program, argv);
     return emit('usage', message, EXIT.usage, {}, `see 'svc ${cmd ? `${cmd} ` : ''}--help'`);
   }

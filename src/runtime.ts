@@ -2,12 +2,12 @@
 // profile store is read only when a value is missing, the HTTP core loads with the first client (undici
 // with the first request), renderers with the first print.
 import type { ClientOptions, Deps, GlobalOptions, IO } from './deps.js';
-import { ProfileStore, resolveSettings, requireApiKey, type ResolvedSettings } from './config/profiles.js';
+import { ProfileStore, requireApiKey, requireBaseUrl, resolveSettings, type ResolvedSettings } from './config/profiles.js';
 import { InputReader } from './core/input.js';
 import type { Api } from './api/session.js';
 import type { Output, OutputFormat, PrintOptions } from './io/types.js';
 
-export interface RuntimeInit {
+interface RuntimeInit {
   io: IO;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
@@ -49,14 +49,17 @@ export function createRuntime(init: RuntimeInit): Runtime {
   };
 
   const makeClient = async (opts: ClientOptions): Promise<Api> => {
-    const own = opts.baseUrl !== undefined;
+    // The resolved settings, unless the caller brings its own service and key (svc login checks a key).
+    const own = opts.baseUrl !== undefined && opts.apiKey !== undefined;
     const s = own ? undefined : deps.settings();
+    const given = { value: opts.baseUrl ?? '', source: globals.baseUrl !== undefined ? ('flag' as const) : ('env' as const) };
+    const baseUrl = requireBaseUrl(opts.baseUrl !== undefined ? { baseUrl: given, profile: { value: undefined, source: 'none' } } : s!);
     const apiKey = opts.apiKey ?? requireApiKey(s!);
     const readOnlyProfile = s?.readOnly ? (s.profile.value ?? '?') : undefined;
     const { Api } = await import('./api/session.js');
     const api = new Api(
       {
-        baseUrl: opts.baseUrl ?? s!.baseUrl.value,
+        baseUrl,
         apiKey,
         timeoutMs: globals.timeout,
         retries: opts.retries ?? globals.retries,

@@ -1,6 +1,7 @@
 // The one HTTP core, on undici: authentication, idempotency keys reused across retries, a timeout per
 // attempt, retries with exponential backoff and jitter honouring Retry-After, keep-alive, proxies from
 // the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ApiError, EXIT, InterruptedError, NetworkError, SvcError } from '../core/errors.js';
 import { nestedDeeperThan } from '../core/json-depth.js';
@@ -9,6 +10,9 @@ import { formatDuration } from '../core/duration.js';
 import { buildPath, type Route } from './routes.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { describeErrorBody, parseRetryAfter, retryDelay, shouldRetryStatus, unwrapEnvelope } from './http-rules.js';
+
+/** The longest svc waits between two attempts; an answer asking for longer is not retried. */
+const MAX_RETRY_DELAY_MS = 60_000;
 
 /** Far deeper than the service's own limit on what it stores (100), well below a stack overflow. */
 const MAX_ANSWER_DEPTH = 1000;
@@ -67,19 +71,14 @@ export interface OperationInput {
   idempotencyKey?: string;
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits between attempts; Ctrl-C ends the wait at once, and the timer takes its abort listener with it. */
+async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await wait(ms, undefined, signal ? { signal } : {});
+  } catch (e) {
+    if (signal?.aborted) throw new InterruptedError();
+    throw e;
+  }
 }
 
 /** Errors raised before a connection existed: the request cannot have reached the service. */
@@ -120,7 +119,9 @@ export class ApiClient {
     // undici loads with the first request: a dry run, or a command refused before sending, never pays for it.
     return (this.dispatcher ??= this.config.dispatcher
       ? Promise.resolve(this.config.dispatcher)
-      : import('./undici.js').then(({ createDispatcher }) => createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t })));
+      : import('./undici.js').then(({ createDispatcher }) =>
+          createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }),
+        ));
   }
 
   async close(): Promise<void> {
@@ -166,6 +167,10 @@ export class ApiClient {
     const pathForErrors = opts.path;
     // The key to repeat a failed state change with (GET and DELETE ignore idempotency keys).
     const retryKey = method === 'POST' || method === 'PATCH' || method === 'PUT' ? idempotencyKey : undefined;
+    // A request that reached the service and lost its answer is repeated only when repeating it cannot
+    // act twice: a read, or a state change with an idempotency key. A DELETE has none: if the first one
+    // worked, a second answers 404.
+    const repeatable = method === 'GET' || method === 'HEAD' || retryKey !== undefined;
 
     for (let attempt = 1; ; attempt++) {
       if (this.config.signal?.aborted) throw new InterruptedError();
@@ -201,12 +206,13 @@ export class ApiClient {
         const { reason, timeout: timedOut, connected } = networkReason(err);
         const took = performance.now() - started;
         trace?.(`< network error after ${formatDuration(took)}: ${reason}`);
-        if (attempt < maxAttempts) {
+        const mayHaveActed = connected && !repeatable;
+        if (attempt < maxAttempts && !mayHaveActed) {
           await this.backoff(attempt, undefined, reason, random);
           continue;
         }
         const host = safeHost(url);
-        const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
+        const tries = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
         const where = `${method} ${pathForErrors}`;
         // Say how far the last attempt got: it tells whether the service can have acted on it.
         const message = timedOut
@@ -216,11 +222,19 @@ export class ApiClient {
             : status !== undefined
               ? `${where}: the answer from ${host} (HTTP ${status}) was cut short: ${reason} (${tries})`
               : `${where}: lost the connection to ${host} before an answer: ${reason} (${tries})`;
+        if (mayHaveActed) {
+          throw new NetworkError(
+            message,
+            timedOut ? 'timeout' : 'network_error',
+            undefined,
+            `the service may have carried out the ${method}; check before repeating it (it was not retried, as a repeat could act twice)`,
+          );
+        }
         throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? retryKey : undefined);
       }
 
       const took = performance.now() - started;
-      let body: unknown = undefined;
+      let body: unknown;
       let truncated = false;
       if (text.length > 0) {
         const ct = resHeaders['content-type'] ?? '';
@@ -236,28 +250,40 @@ export class ApiClient {
       if (trace) {
         trace(`< ${status} in ${formatDuration(took)}`);
         for (const [k, v] of Object.entries(maskHeaders(resHeaders, { knownSecrets: secrets }))) trace(`< ${k}: ${v}`);
-        if (text.length) trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, secrets)}`);
+        if (text.length)
+          trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, secrets)}`);
       }
       // A success whose JSON body does not parse was cut short on the way: the request may or may not
       // have been processed, so it is retried like a dropped connection (the idempotency key makes that
       // safe). An error status is already the answer: it is handled by its status, its text kept.
       if (truncated && status < 400) {
-        if (attempt < maxAttempts) {
+        if (attempt < maxAttempts && repeatable) {
           await this.backoff(attempt, undefined, 'invalid JSON in the response', random);
           continue;
         }
-        const tries = `${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}`;
-        throw new NetworkError(`${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`, 'network_error', retryKey);
+        const tries = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+        throw new NetworkError(
+          `${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`,
+          'network_error',
+          retryKey,
+        );
       }
 
       // Checking, masking and printing walk the answer recursively; one nested thousands of levels deep
       // would overflow the stack and end as an "internal error".
       if (nestedDeeperThan(body, MAX_ANSWER_DEPTH)) {
-        throw new SvcError(`${method} ${pathForErrors}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`, 'answer_too_deep', EXIT.failure);
+        throw new SvcError(
+          `${method} ${pathForErrors}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`,
+          'answer_too_deep',
+          EXIT.failure,
+        );
       }
       const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
       this.config.onAttempt?.({ status, rateLimit: rateLimitOf(resHeaders), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) });
-      if (attempt < maxAttempts && shouldRetryStatus(status, { idempotencyKey, retryAfter })) {
+      const cap = this.config.maxRetryDelayMs ?? MAX_RETRY_DELAY_MS;
+      // A Retry-After longer than svc waits is not retried early: that would only meet the same refusal.
+      const waitTooLong = retryAfter !== undefined && retryAfter > cap;
+      if (attempt < maxAttempts && !waitTooLong && shouldRetryStatus(status, { idempotencyKey, retryAfter })) {
         await this.backoff(attempt, retryAfter, `HTTP ${status}`, random);
         continue;
       }
@@ -270,6 +296,9 @@ export class ApiClient {
           body: safeBody,
           ...(status >= 500 && retryKey ? { idempotencyKey: retryKey } : {}),
           ...(requestId ? { requestId } : {}),
+          ...(waitTooLong && shouldRetryStatus(status, { idempotencyKey, retryAfter })
+            ? { hint: `the service asks to wait ${formatDuration(retryAfter)} (Retry-After); try again after that` }
+            : {}),
           method,
           path: pathForErrors,
         });
@@ -289,8 +318,7 @@ export class ApiClient {
   }
 
   private async backoff(attempt: number, retryAfterMs: number | undefined, reason: string, random: () => number): Promise<void> {
-    const cap = this.config.maxRetryDelayMs ?? 60_000;
-    const delayMs = Math.min(cap, retryAfterMs ?? retryDelay(attempt, random));
+    const delayMs = Math.min(this.config.maxRetryDelayMs ?? MAX_RETRY_DELAY_MS, retryAfterMs ?? retryDelay(attempt, random));
     this.config.trace?.(`* retrying in ${formatDuration(delayMs)} (${reason})`);
     this.config.onRetry?.({ attempt, delayMs, reason });
     await this.sleep(delayMs, this.config.signal);

@@ -1,7 +1,7 @@
 // Pure decisions of the HTTP core, kept apart so they are tested alone: which answers are retried, how
 // long to wait, how to read the service's error body, and how its envelope is removed.
 
-export const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /**
  * Network errors and 408/429/500/502/503/504 are retried; other 4xx never are, with one exception: a

@@ -3,13 +3,24 @@
 // routes from it, so both sides read the same contract.
 import { z } from 'zod';
 import { cursorEnvelope, ObjectId, pageEnvelope } from './schemas/common.js';
+import { ActivityNotification, ChannelConnection, ChannelEndpoint, Context, Integration, Message, Subscriber } from './schemas/resources.js';
 import {
-  ActivityNotification, ChannelConnection, ChannelEndpoint, Context, Integration, Message, Subscriber,
-} from './schemas/resources.js';
-import {
-  BulkTriggerBody, CreateConnectionBody, CreateContextBody, CreateEndpointBody, GetWorkflowQuery, ListConnectionsQuery,
-  ListEndpointsQuery, ListEventsQuery, ListMessagesQuery, MarkAsBody, OnlineStatusBody, SearchSubscribersQuery,
-  TriggerBody, TriggerResult, UpdateConnectionBody, UpdateEndpointBody,
+  BulkTriggerBody,
+  CreateConnectionBody,
+  CreateContextBody,
+  CreateEndpointBody,
+  GetWorkflowQuery,
+  ListConnectionsQuery,
+  ListEndpointsQuery,
+  ListEventsQuery,
+  ListMessagesQuery,
+  MarkAsBody,
+  OnlineStatusBody,
+  SearchSubscribersQuery,
+  TriggerBody,
+  TriggerResult,
+  UpdateConnectionBody,
+  UpdateEndpointBody,
 } from './schemas/requests.js';
 import { CreateWorkflowBody, PreviewBody, PreviewResponse, Workflow } from './schemas/workflow.js';
 import { type Route, routes } from './routes.js';

@@ -13,13 +13,13 @@ import { buildPath } from './routes.js';
 export type { ApiResponse, OperationInput, RateLimitInfo } from './client.js';
 export type { QueryInput, SendOptions } from './request.js';
 
-export interface CallOptions {
+interface CallOptions {
   /** Whether the call changes state (default: any method but GET). Previews are POSTs that do not. */
   mutates?: boolean;
 }
 
 /** What the factory knows of the invocation; the session imports neither the entry nor the renderers. */
-export interface SessionPolicy {
+interface SessionPolicy {
   /** The profile in use when it is read-only: state changes are refused. */
   readOnlyProfile?: string;
   /** e.g. "svc connections delete", for the read-only refusal. */
@@ -37,14 +37,14 @@ export interface SessionPolicy {
 
 export type PagingMode = 'cursor' | 'page';
 
-export interface PageResult {
+interface PageResult {
   records: unknown[];
   /** How to ask for the page after this one (a flag for the hint), if there is one. */
   next?: { after?: string; page?: number };
 }
 
 /** Which paging a list answer uses, read from its envelope. */
-export function pagingOf(body: unknown): PagingMode | undefined {
+function pagingOf(body: unknown): PagingMode | undefined {
   if (!body || typeof body !== 'object' || !Array.isArray((body as { data?: unknown }).data)) return undefined;
   if ('next' in body) return 'cursor';
   if ('hasMore' in body) return 'page';
@@ -94,7 +94,8 @@ export class Api {
   /** Sends a request (svc api, bulk); undefined under --dry-run, after printing it. */
   async send<T = unknown>(req: SendOptions, opts: CallOptions = {}): Promise<ApiResponse<T> | undefined> {
     this.checkWritable(opts.mutates ?? req.method.toUpperCase() !== 'GET');
-    const withKey = { ...req, idempotencyKey: this.policy.idempotencyKey ?? req.idempotencyKey };
+    // A key the caller derived (bulk: one per chunk) wins over --idempotency-key, which is for one request.
+    const withKey = { ...req, idempotencyKey: req.idempotencyKey ?? this.policy.idempotencyKey };
     if (this.policy.dryRun) {
       await this.policy.showRequest(this.describe(withKey));
       return undefined;

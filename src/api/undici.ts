@@ -1,20 +1,17 @@
-// The parts of undici the HTTP core uses, loaded module by module. `import 'undici'` evaluates every
-// part of the package at start-up (fetch, websockets, caches, mocks: ~60 ms here); the agent and the
-// request API alone take ~20 ms. undici's own index does the same wiring as below: it assigns the API
-// methods (request, stream, ...) to Dispatcher.prototype. The proxy agent loads only when a proxy is set.
-import './wasm-flags.js';
+// The transport under the HTTP core (client.ts): a dispatcher, as undici calls it, that carries the first
+// request on Node's own HTTP client (node-transport.ts) and every later one on an undici keep-alive pool.
+//
+// Why: most commands send one request, and for them undici costs more than the request itself: ~20 ms to
+// load, ~45 MB of peak memory, and its parser is WebAssembly that V8 recompiles in the background after
+// the answer, which holds the process ~90 ms before it can exit. A command that sends more (--all,
+// bulk, watch, retries) switches to undici at its second request, where the pool pays off; the first
+// request's cost is one connection. Proxies (HTTP_PROXY/HTTPS_PROXY/NO_PROXY) always go through
+// undici's EnvHttpProxyAgent, from the first request on.
 import type { Dispatcher as DispatcherType } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import api from 'undici/lib/api/index.js';
+import type { AgentOptions } from './undici-agent.js';
+import { NodeTransport } from './node-transport.js';
 
-Object.assign(Dispatcher.prototype, api);
-
-export interface DispatcherOptions {
-  headersTimeout: number;
-  bodyTimeout: number;
-  connectTimeout: number;
-}
+export type DispatcherOptions = AgentOptions;
 
 function proxyOf(env: NodeJS.ProcessEnv) {
   return {
@@ -24,12 +21,47 @@ function proxyOf(env: NodeJS.ProcessEnv) {
   };
 }
 
-/** Keep-alive agent, or undici's EnvHttpProxyAgent (HTTP_PROXY/HTTPS_PROXY/NO_PROXY) when a proxy is set. */
+/** First request on node:http, the rest on undici (see above). */
+export class FirstRequestDispatcher {
+  private readonly first = new NodeTransport();
+  private used = false;
+  private pool?: Promise<DispatcherType>;
+
+  constructor(private readonly opts: DispatcherOptions) {}
+
+  /** Which client the next request goes to (for tests and --debug). */
+  get next(): 'node:http' | 'undici' {
+    return this.used ? 'undici' : 'node:http';
+  }
+
+  request(o: DispatcherType.RequestOptions): Promise<DispatcherType.ResponseData> {
+    if (!this.used) {
+      this.used = true;
+      return this.first.request({
+        origin: String(o.origin),
+        path: o.path,
+        method: o.method,
+        ...(o.headers ? { headers: o.headers as Record<string, string> } : {}),
+        ...(typeof o.body === 'string' ? { body: o.body } : {}),
+        ...(o.signal ? { signal: o.signal as AbortSignal } : {}),
+      }) as unknown as Promise<DispatcherType.ResponseData>;
+    }
+    this.pool ??= import('./undici-agent.js').then((m) => m.createAgent(this.opts));
+    return this.pool.then((d) => d.request(o));
+  }
+
+  async close(): Promise<void> {
+    await this.first.close();
+    if (this.pool) await (await this.pool).close();
+  }
+}
+
+/** The dispatcher for a client: undici's EnvHttpProxyAgent when a proxy is set, else FirstRequestDispatcher. */
 export async function createDispatcher(env: NodeJS.ProcessEnv, opts: DispatcherOptions): Promise<DispatcherType> {
   const proxy = proxyOf(env);
   if (proxy.httpProxy || proxy.httpsProxy) {
-    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
-    return new EnvHttpProxyAgent({ ...opts, ...(proxy.httpProxy ? { httpProxy: proxy.httpProxy } : {}), ...(proxy.httpsProxy ? { httpsProxy: proxy.httpsProxy } : {}), ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}) });
+    const { createProxyAgent } = await import('./undici-agent.js');
+    return createProxyAgent(opts, proxy);
   }
-  return new Agent({ ...opts, keepAliveTimeout: 10_000 });
+  return new FirstRequestDispatcher(opts) as unknown as DispatcherType;
 }

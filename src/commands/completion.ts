@@ -10,16 +10,20 @@ export const command = () =>
     new TypedCommand('completion')
       .description('print the shell completion script')
       .addArgument(new TypedArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish'] as const)),
-    ['svc completion bash > /etc/bash_completion.d/svc', 'svc completion zsh > "${fpath[1]}/_svc"', 'svc completion fish > ~/.config/fish/completions/svc.fish'],
+    [
+      'svc completion bash > /etc/bash_completion.d/svc',
+      'svc completion zsh > "${fpath[1]}/_svc"',
+      'svc completion fish > ~/.config/fish/completions/svc.fish',
+    ],
   );
 
-export interface OptionModel {
+interface OptionModel {
   flags: string[];
   takesValue: boolean;
   choices?: string[];
   description: string;
 }
-export interface NodeModel {
+interface NodeModel {
   /** Space-separated command path; '' for the root. */
   path: string;
   subcommands: { name: string; description: string }[];
@@ -38,7 +42,7 @@ function optionModel(o: Option): OptionModel {
   };
 }
 
-export function modelOf(root: Command): NodeModel[] {
+function modelOf(root: Command): NodeModel[] {
   const out: NodeModel[] = [];
   const walk = (cmd: Command, path: string) => {
     out.push({
@@ -221,7 +225,7 @@ function fishOption(cond: string, o: OptionModel, global: boolean, desc: (s: str
   return parts.join(' ');
 }
 
-export const GENERATORS = { bash, zsh, fish } as const;
+const GENERATORS = { bash, zsh, fish } as const;
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [shell]: ArgsOf<typeof command>, self: AnyCommand): Promise<void> {
   let root = self as unknown as Command;

@@ -4,14 +4,13 @@
 // text that names the operation from the route table. Cheap to import: no zod, no undici.
 import { Argument as BaseArgument, Command as BaseCommand, Option as BaseOption } from 'commander';
 import type * as Typed from '@commander-js/extra-typings';
-import {
-  CHANNELS, ORDER_DIRECTIONS, PROVIDER_IDS,
-} from '../api/enum-values.js';
+import { CHANNELS, ORDER_DIRECTIONS, PROVIDER_IDS } from '../api/enum-values.js';
 import { type RouteName, routeLabel } from '../api/routes.js';
 import { choiceArg, choiceList, collect, intArg } from '../cli-args.js';
 import type { Deps } from '../deps.js';
 
 export const Command = BaseCommand as unknown as typeof Typed.Command;
+// biome-ignore lint/complexity/noBannedTypes: `{}` is extra-typings' own default for "no options yet"
 export type Command<A extends unknown[] = [], O extends Typed.OptionValues = {}> = Typed.Command<A, O>;
 export const Option = BaseOption as unknown as typeof Typed.Option;
 export const Argument = BaseArgument as unknown as typeof Typed.Argument;

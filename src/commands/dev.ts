@@ -24,8 +24,10 @@ export const command = () =>
       .option('--rate-limit [spec]', 'enforce rate limits, e.g. trigger=60,configuration=20,global=30')
       .option('--time-scale <n>', 'make delays and digests pass N times faster', positiveNumberArg)
       .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
-      .option('--no-save-profile', 'do not save the "local" profile'),
-    ['svc dev', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60'],
+      .option('--retention <duration>', 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)')
+      .option('--no-save-profile', 'do not save the "local" profile')
+      .option('--open', 'open the web console in the browser (signed in by a one-time link)'),
+    ['svc dev', 'svc dev --open', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60', 'svc dev --retention 30d'],
   );
 
 export interface DevOptions {
@@ -42,15 +44,19 @@ export interface DevOptions {
   /** Service time runs this many times faster than real time (delays, digests). */
   timeScale?: number;
   allowRemoteWebhooks?: boolean;
+  /** Delete finished activity older than this (`30d`, `12h`, `90m`). */
+  retention?: string;
   /** false with --no-save-profile. */
   saveProfile?: boolean;
+  /** Open the web console in the browser. */
+  open?: boolean;
 }
 
-export const DEFAULT_PORT = 2999;
-export const DEFAULT_HOST = '127.0.0.1';
-export const PROFILE_NAME = 'local';
+const DEFAULT_PORT = 2999;
+const DEFAULT_HOST = '127.0.0.1';
+const PROFILE_NAME = 'local';
 
-export async function defaultDataFile(): Promise<string> {
+async function defaultDataFile(): Promise<string> {
   const { default: envPaths } = await import('env-paths');
   return join(envPaths('svc', { suffix: '' }).data, 'dev.sqlite');
 }
@@ -65,12 +71,27 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const { parseRateLimitSpec } = await import('../server/rate-limit.js');
   const rateLimits = parseRateLimitSpec(opts.rateLimit);
   const seed = opts.seed !== undefined ? await seedFrom(opts.seed) : undefined;
+  const { parseRetention } = await import('../server/store/retention.js');
+  const retentionMs = opts.retention === undefined ? undefined : parseRetention(opts.retention);
+  if (opts.retention !== undefined && retentionMs === undefined) throw new UsageError(`invalid --retention ${opts.retention}: use a duration such as 30d, 12h or 90m`);
   const { createLocalService } = await import('../server/index.js');
-  const { MEMORY } = await import('../server/store/index.js');
+  const { MEMORY, StoreFolderMissing } = await import('../server/store/index.js');
   const data = opts.inMemory ? MEMORY : (opts.data ?? (await defaultDataFile()));
 
-  const service = createLocalService({
+  // The service refuses a store in a folder that does not exist (a plain error of its own); only the
+  // default location is created. A given --data in a missing folder is a usage error naming the flag.
+  const open = (o: Parameters<typeof createLocalService>[0]): LocalService => {
+    try {
+      return createLocalService(o);
+    } catch (e) {
+      if (e instanceof StoreFolderMissing) throw new UsageError(`--data ${o.data}: ${e.message}; create it first, or choose another file`);
+      throw e;
+    }
+  };
+  const service = open({
     data,
+    createDataFolder: opts.data === undefined,
+    retentionMs,
     apiKey: deps.globals.apiKey,
     seed,
     empty: opts.empty,
@@ -99,7 +120,17 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
         deps.warn(`could not save the '${PROFILE_NAME}' profile: ${(e as Error).message}`);
       }
     }
-    announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host, memory: data === MEMORY });
+    // The web console: its address, and a link that signs in once (the code is in the fragment, which
+    // no request carries, so no log holds it). --open hands the browser a link of its own.
+    const { consoleLinks } = await import('../server/console/index.js');
+    const web = consoleLinks(service.app, baseUrl);
+    announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host, memory: data === MEMORY, console: web });
+    if (opts.open) {
+      const { openInBrowser } = await import('../server/console/open.js');
+      await openInBrowser(consoleLinks(service.app, baseUrl).link, deps.env).catch((e: Error) =>
+        deps.warn(`could not open a browser (${e.message}): open ${web.url} and use the link above`),
+      );
+    }
     await aborted(deps.signal);
     deps.info('svc dev: stopping');
   } finally {
@@ -153,12 +184,21 @@ interface Started {
   data: string;
   host: string;
   memory: boolean;
+  console: { url: string; link: string };
 }
 
 function announce(deps: Deps, s: Started): void {
   const key = deps.globals.showSecrets ? s.apiKey : maskKey(s.apiKey);
   if (deps.format() !== 'table') {
-    const line = { baseUrl: s.baseUrl, apiKey: key, environmentId: s.environment.id, profile: s.profile, data: s.data };
+    const line = {
+      baseUrl: s.baseUrl,
+      apiKey: key,
+      environmentId: s.environment.id,
+      profile: s.profile,
+      data: s.data,
+      console: s.console.url,
+      consoleLink: s.console.link,
+    };
     deps.io.stdout.write(`${JSON.stringify(line)}\n`);
     if (!deps.globals.showSecrets) deps.info(`the API key is masked: --show-secrets prints it${s.profile ? `, or use --profile ${s.profile}` : ''}`);
   } else {
@@ -170,6 +210,8 @@ function announce(deps: Deps, s: Started): void {
       `  Environment  ${s.environment.name} (${s.environment.id})`,
       `  Store        ${s.memory ? 'in memory (gone when stopped)' : s.data}`,
       `  Profile      ${s.profile ? `${s.profile}${s.madeCurrent ? ' (saved, now the current profile)' : ' (saved)'}` : 'not saved'}`,
+      `  Console      ${s.console.url}   (the link below signs in once)`,
+      `  Sign-in link ${s.console.link}`,
       '',
       'Try:',
       `  ${use} trigger welcome --to ada`,

@@ -4,12 +4,13 @@ import type { Deps } from '../deps.js';
 import { type AnyCommand, type ArgsOf, Command, examples, type OptsOf } from './define.js';
 
 export const command = () =>
-  examples(
-    new Command('help').description('show help for a command, or a topic: exit-codes, environment').argument('[topic...]', 'command or topic'),
-    ['svc help exit-codes', 'svc help environment', 'svc help events list'],
-  );
+  examples(new Command('help').description('show help for a command, or a topic: exit-codes, environment').argument('[topic...]', 'command or topic'), [
+    'svc help exit-codes',
+    'svc help environment',
+    'svc help events list',
+  ]);
 
-export const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
+const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   0    success
   1    the service answered with an error not listed below (5xx after retries, ...),
        or a trigger was not processed (status other than "processed")
@@ -28,7 +29,7 @@ With -o json, an error is one JSON object on stderr:
   {"error": {"code": "not_found", "status": 404, "message": "..."}}
 `;
 
-export const ENVIRONMENT = `Environment variables:
+const ENVIRONMENT = `Environment variables:
   SVC_API_KEY       API key (after --api-key, before the profile)
   SVC_BASE_URL      service base URL (after --base-url, before the profile)
   SVC_PROFILE       profile name (after --profile, before the current profile)

@@ -35,9 +35,10 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   let baseUrl = g.baseUrl ?? deps.env.SVC_BASE_URL;
   if (!baseUrl && prompt) {
     const choice = await prompt.askChoice(deps, 'Which service?', SERVICES, 'https://api.novu.co');
-    baseUrl = choice === 'other'
-      ? await prompt.askText(deps, 'Base URL:', { validate: (v) => (/^https?:\/\/\S+$/.test(v) ? true : 'an http:// or https:// URL') })
-      : choice;
+    baseUrl =
+      choice === 'other'
+        ? await prompt.askText(deps, 'Base URL:', { validate: (v) => (/^https?:\/\/\S+$/.test(v) ? true : 'an http:// or https:// URL') })
+        : choice;
   }
   baseUrl = (baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
 
@@ -48,7 +49,11 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
 
   if (g.dryRun) {
     // Send nothing and save nothing: show the check that would be made.
-    await deps.print({ method: 'GET', url: `${baseUrl}${routes.listActiveIntegrations.path}`, headers: { accept: 'application/json', authorization: `ApiKey ${maskKey(apiKey)}` } });
+    await deps.print({
+      method: 'GET',
+      url: `${baseUrl}${routes.listActiveIntegrations.path}`,
+      headers: { accept: 'application/json', authorization: `ApiKey ${maskKey(apiKey)}` },
+    });
     saved(deps, '', `check the key, then save profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}) as the current profile`);
     return;
   }

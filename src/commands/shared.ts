@@ -44,7 +44,7 @@ export function contextKeys(flag: string, values: string[] | undefined): string[
   });
 }
 
-export interface CursorOptions {
+interface CursorOptions {
   limit?: number;
   after?: string;
   before?: string;
@@ -69,7 +69,7 @@ export function cursorQuery(opts: CursorOptions): QueryInput {
   };
 }
 
-export interface ChannelFilterOptions extends CursorOptions {
+interface ChannelFilterOptions extends CursorOptions {
   subscriber?: string;
   context?: string[];
   channel?: string;
@@ -89,7 +89,7 @@ export function channelQuery(opts: ChannelFilterOptions): QueryInput {
   };
 }
 
-export interface ListOptions {
+interface ListOptions {
   view: ViewName;
   mode: PagingMode;
   all?: boolean;

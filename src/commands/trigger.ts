@@ -1,4 +1,7 @@
 // svc trigger WORKFLOW --to ID ... → POST /v1/events/trigger
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { MAX_RECIPIENTS } from '../api/limits.js';
 import type { TriggerResult } from '../api/schemas/requests.js';
 import { collect, durationArg, intArg } from '../cli-args.js';
 import { formatDuration } from '../core/duration.js';
@@ -9,15 +12,12 @@ import type { Deps } from '../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from './define.js';
 import { contextMap, payloadFrom } from './shared.js';
 
-/** Recipients one trigger takes (api-spec.md, operation 13). */
-const MAX_RECIPIENTS = 100;
-
 export const command = () =>
   examples(
     new Command('trigger')
       .description(about('trigger a workflow for one or more recipients', 'triggerEvent'))
       .argument('<workflow>', 'trigger identifier of the workflow')
-      .option('--to <id>', 'recipient subscriber id (repeatable)', collect)
+      .option('--to <id>', 'recipient subscriber id (repeatable; commas separate several)', collect)
       .option('--to-json <json>', 'recipients as JSON: a subscriber object, a topic {"type":"Topic","topicKey":...}, or an array')
       .option('--payload <json>', 'payload: inline JSON, @file (.json/.yaml) or - for stdin')
       .option('--set <key=value>', 'set a payload field (repeatable; key:=<json> for non-strings, dotted keys nest)', collect)
@@ -47,7 +47,7 @@ export const command = () =>
     ],
   );
 
-export type TriggerOptions = OptsOf<typeof command>;
+type TriggerOptions = OptsOf<typeof command>;
 
 const looksLikeJson = (v: string) => /^\s*[{[]/.test(v) || v.startsWith('@') || v === '-';
 
@@ -60,8 +60,14 @@ async function idOrObject(deps: Deps, flag: string, value: string | undefined): 
   return v;
 }
 
+/** Subscriber ids as typed: commas separate them (at the prompt, spaces too). */
+function splitIds(values: string[], separators = /,/): string[] {
+  return values.flatMap((v) => v.split(separators)).filter(Boolean);
+}
+
 async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> {
-  const to: unknown[] = (opts.to ?? []).map((id) => checkId('--to', id));
+  // `--to ada,grace` is two recipients, as at the prompt: never one subscriber named "ada,grace".
+  const to: unknown[] = splitIds(opts.to ?? []).map((id) => checkId('--to', id));
   if (opts.toJson !== undefined) {
     const v = await deps.input.json('--to-json', opts.toJson);
     if (Array.isArray(v)) to.push(...v);
@@ -72,7 +78,7 @@ async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> 
     const answer = await askText(deps, 'Recipients (subscriber ids, separated by spaces or commas):', {
       validate: (v) => (v.split(/[\s,]+/).filter(Boolean).length > 0 ? true : 'give at least one subscriber id'),
     });
-    to.push(...answer.split(/[\s,]+/).filter(Boolean).map((id) => checkId('recipient', id)));
+    to.push(...splitIds([answer], /[\s,]+/).map((id) => checkId('recipient', id)));
   }
   if (to.length === 0) throw new UsageError('missing recipients: give --to ID (repeatable) or --to-json JSON');
   if (to.length > MAX_RECIPIENTS) {
@@ -83,8 +89,13 @@ async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> 
 
 export function buildLabels(): (path: string) => string {
   const base = flagLabels({
-    name: 'WORKFLOW', payload: '--payload', overrides: '--overrides', transactionId: '--transaction-id',
-    actor: '--actor', tenant: '--tenant', context: '--context',
+    name: 'WORKFLOW',
+    payload: '--payload',
+    overrides: '--overrides',
+    transactionId: '--transaction-id',
+    actor: '--actor',
+    tenant: '--tenant',
+    context: '--context',
   });
   return (path) => {
     const m = /^to(?:\[(\d+)\])?\.?(.*)$/.exec(path);
@@ -149,13 +160,29 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   if (merged) deps.info(`${merged} recipient(s) merged into a digest already under way: they are sent with it when its window closes`);
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** --recipients-file: the fields every chunk shares are checked once here, then the run streams the file. */
 async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise<void> {
   if (opts.to?.length || opts.toJson !== undefined) throw new UsageError('--recipients-file cannot be combined with --to or --to-json');
-  if (opts.transactionId !== undefined) throw new UsageError('--transaction-id cannot be used with --recipients-file: each chunk gets its own, derived from the run');
+  if (opts.transactionId !== undefined)
+    throw new UsageError('--transaction-id cannot be used with --recipients-file: each chunk gets its own, derived from the run');
   if (opts.recipientsFile!.trim() === '') throw new UsageError('--recipients-file: expected a file path, or - for stdin');
-  for (const [flag, value] of [['--report', opts.report], ['--journal', opts.journal]] as const) {
-    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: expected a file path`);
+  for (const [flag, value] of [
+    ['--report', opts.report],
+    ['--journal', opts.journal],
+  ] as const) {
+    if (value === undefined) continue;
+    if (value.trim() === '') throw new UsageError(`${flag}: expected a file path`);
+    // Checked before anything is sent: a run whose report cannot be written must not start.
+    const folder = dirname(resolve(deps.cwd, value));
+    if (!isDirectory(folder)) throw new UsageError(`${flag}: the folder ${folder} does not exist; create it or choose another path`);
   }
   if (opts.recipientsFile === '-' && (opts.payload === '-' || opts.toJson === '-')) throw new UsageError('--recipients-file - and --payload - both want stdin');
   const common: Record<string, unknown> = {};

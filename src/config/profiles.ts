@@ -15,12 +15,12 @@ export interface Profile {
   apiKey?: string;
   readOnly?: boolean;
 }
-export interface ProfileFile {
+interface ProfileFile {
   current?: string;
   profiles: Record<string, Profile>;
 }
 
-export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
+type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
 export interface Resolved<T> {
   value: T;
   source: Source;
@@ -54,7 +54,10 @@ export class ProfileStore {
   readonly file: string;
 
   /** With `dryRun`, update() works out the new content and writes nothing (--dry-run). */
-  constructor(env: NodeJS.ProcessEnv, private readonly opts: { dryRun?: boolean } = {}) {
+  constructor(
+    env: NodeJS.ProcessEnv,
+    private readonly opts: { dryRun?: boolean } = {},
+  ) {
     this.dir = configDir(env);
     this.file = join(this.dir, 'config.json');
   }
@@ -196,7 +199,7 @@ function withLock<T>(lockPath: string, fn: () => T): T {
   }
 }
 
-export interface ResolveInput {
+interface ResolveInput {
   flags: { apiKey?: string; baseUrl?: string; profile?: string };
   env: NodeJS.ProcessEnv;
   store: ProfileStore;
@@ -256,4 +259,23 @@ export function requireApiKey(s: ResolvedSettings): string {
     );
   }
   return s.apiKey.value;
+}
+
+/**
+ * The base URL requests go to, checked before any is sent: a URL that is not http(s) is bad input
+ * (exit 2) naming where it came from, not a network error retried until it gives up.
+ */
+export function requireBaseUrl(s: Pick<ResolvedSettings, 'baseUrl' | 'profile'>): string {
+  const { value, source } = s.baseUrl;
+  let ok = false;
+  try {
+    const u = new URL(value);
+    ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    ok = false;
+  }
+  if (ok) return value;
+  const where = source === 'env' ? 'SVC_BASE_URL' : source === 'profile' ? `the base URL of profile '${s.profile.value ?? '?'}'` : '--base-url';
+  const fix = source === 'profile' ? `; fix it with svc profile add ${s.profile.value ?? 'NAME'} --base-url URL` : '';
+  throw new UsageError(`${where}: expected an http:// or https:// URL, got ${JSON.stringify(value.slice(0, 100))}${fix}`);
 }

@@ -43,5 +43,5 @@ export function statusOf(jobs: JobLike[] | undefined): string {
 
 export function lastDetail(job: JobLike): { status?: string; detail?: string; createdAt?: string } | undefined {
   const d = job.executionDetails;
-  return d && d.length ? d[d.length - 1] : undefined;
+  return d?.length ? d[d.length - 1] : undefined;
 }

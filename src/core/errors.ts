@@ -57,8 +57,8 @@ export class ReadOnlyError extends CredentialsError {
 export class NetworkError extends SvcError {
   /** Given when the request changed state and may have been carried out: repeating with it is safe. */
   readonly idempotencyKey?: string;
-  constructor(message: string, code: 'network_error' | 'timeout' = 'network_error', idempotencyKey?: string) {
-    super(message, code, EXIT.network, safeRetryHint(idempotencyKey));
+  constructor(message: string, code: 'network_error' | 'timeout' = 'network_error', idempotencyKey?: string, hint?: string) {
+    super(message, code, EXIT.network, hint ?? safeRetryHint(idempotencyKey));
     if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey;
   }
   override toJSON(): Record<string, unknown> {
@@ -71,7 +71,7 @@ export class NetworkError extends SvcError {
  * a timeout, a 5xx), a user's natural move is to run the command again, which would act twice; the
  * idempotency key makes the repeat safe.
  */
-export function safeRetryHint(idempotencyKey: string | undefined): string | undefined {
+function safeRetryHint(idempotencyKey: string | undefined): string | undefined {
   if (!idempotencyKey) return undefined;
   return `The service may have acted on it. To try again safely, run the same command with --idempotency-key ${idempotencyKey}: a repeat is answered from the first attempt instead of acting twice.`;
 }
@@ -89,7 +89,7 @@ const STATUS_CODES: Record<number, string> = {
   429: 'rate_limited',
 };
 
-export function exitCodeForStatus(status: number): number {
+function exitCodeForStatus(status: number): number {
   if (status === 401 || status === 403) return EXIT.credentials;
   if (status === 404) return EXIT.notFound;
   if (status === 400 || status === 409 || status === 422) return EXIT.rejected;
@@ -104,11 +104,20 @@ export class ApiError extends SvcError {
   readonly requestId?: string;
   /** Given for a failed state change that may have been carried out (5xx): repeating with it is safe. */
   readonly idempotencyKey?: string;
-  constructor(opts: { status: number; message: string; body: unknown; requestId?: string; method: string; path: string; idempotencyKey?: string }) {
+  constructor(opts: {
+    status: number;
+    message: string;
+    body: unknown;
+    requestId?: string;
+    method: string;
+    path: string;
+    idempotencyKey?: string;
+    hint?: string;
+  }) {
     const code = STATUS_CODES[opts.status] ?? (opts.status >= 500 ? 'server_error' : `http_${opts.status}`);
     const where = `${opts.method} ${opts.path}`;
     const rid = opts.requestId ? ` (request id ${opts.requestId})` : '';
-    super(`${where} failed: ${opts.status} ${opts.message}${rid}`, code, exitCodeForStatus(opts.status), safeRetryHint(opts.idempotencyKey));
+    super(`${where} failed: ${opts.status} ${opts.message}${rid}`, code, exitCodeForStatus(opts.status), opts.hint ?? safeRetryHint(opts.idempotencyKey));
     this.status = opts.status;
     this.body = opts.body;
     if (opts.requestId !== undefined) this.requestId = opts.requestId;

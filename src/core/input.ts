@@ -10,11 +10,10 @@ import type { Readable } from 'node:stream';
 import { loadYaml } from './lazy.js';
 
 /** Files given to JSON flags larger than this are refused before reading. */
-export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
+const MAX_INPUT_BYTES = 5 * 1024 * 1024;
 /** Identifiers longer than this are refused (the spec names no limit; this guards against mistakes). */
-export const MAX_ID_LENGTH = 512;
+const MAX_ID_LENGTH = 512;
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 
 export class InputReader {
@@ -118,7 +117,9 @@ export function yamlUsageError(flag: string, source: string, e: unknown): UsageE
   const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0];
   const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
   // The parser's message repeats the position and then quotes the text on further lines.
-  const message = String((e as Error)?.message ?? e).split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const message = String((e as Error)?.message ?? e)
+    .split('\n')[0]!
+    .replace(/ at line \d+, column \d+:?$/, '');
   return new UsageError(`${flag}: invalid YAML in ${source}${at}: ${message}`);
 }
 
@@ -132,7 +133,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function describeJson(v: unknown): string {
+function describeJson(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   return `a ${typeof v}`;
@@ -203,11 +204,12 @@ export function parseContextRef(flag: string, value: string): { type: string; id
   const m = /^([^=:]*)[=:](.*)$/s.exec(value);
   if (!m) throw new UsageError(`${flag}: expected TYPE=ID (e.g. tenant=acme), got ${quote(value)}`);
   const [type, id] = [m[1]!, m[2]!];
-  for (const [what, part] of [['type', type], ['id', id]] as const) {
+  for (const [what, part] of [
+    ['type', type],
+    ['id', id],
+  ] as const) {
     if (!CONTEXT_PART_RE.test(part)) {
-      throw new UsageError(
-        `${flag}: context ${what} ${quote(part)} must be 1-100 characters of letters, digits, "_" or "-"`,
-      );
+      throw new UsageError(`${flag}: context ${what} ${quote(part)} must be 1-100 characters of letters, digits, "_" or "-"`);
     }
   }
   return { type, id };

@@ -2,7 +2,7 @@
 // '}', ... is not valid JSON"), and users need a line and column to fix a payload file, so this small
 // strict scanner walks the text to the first offending character. It is only run after JSON.parse fails.
 
-export interface JsonErrorLocation {
+interface JsonErrorLocation {
   line: number;
   column: number;
   message: string;

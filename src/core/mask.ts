@@ -12,17 +12,28 @@ export function maskKey(key: string): string {
 
 /** Keys whose values are secrets wherever they appear. */
 const SECRET_KEYS = new Set([
-  'accesstoken', 'apikey', 'secretkey', 'password', 'token', 'apitoken', 'signingsecret', 'inboundwebhooksigningkey',
-  'authorization', 'refreshtoken', 'clientsecret', 'serviceaccount', 'accesskey', 'authenticationtokenkey', 'secret',
+  'accesstoken',
+  'apikey',
+  'secretkey',
+  'password',
+  'token',
+  'apitoken',
+  'signingsecret',
+  'inboundwebhooksigningkey',
+  'authorization',
+  'refreshtoken',
+  'clientsecret',
+  'serviceaccount',
+  'accesskey',
+  'authenticationtokenkey',
+  'secret',
 ]);
 /** Objects whose every value is secret. */
 const SECRET_OBJECTS = new Set(['credentials', 'auth']);
 /** Personal data: masked in traces only. */
-const PERSONAL_KEYS = new Set([
-  'email', 'emails', 'phone', 'phonenumber', 'devicetokens', 'webhookurl', 'directwebhookurl', 'to',
-]);
+const PERSONAL_KEYS = new Set(['email', 'emails', 'phone', 'phonenumber', 'devicetokens', 'webhookurl', 'directwebhookurl', 'to']);
 
-export interface MaskOptions {
+interface MaskOptions {
   /** Also mask personal data (traces). */
   personal?: boolean;
   /** Exact secret strings to scrub wherever they appear (the API key in use). */
@@ -45,7 +56,7 @@ function maskPersonal(v: unknown): unknown {
   return v;
 }
 
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at <= 0) return '•••';
   return `${email[0]}•••@${email.slice(at + 1)}`;

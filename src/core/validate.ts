@@ -18,20 +18,25 @@ export function formatPath(path: Path): string {
 
 /**
  * A union reports every branch's issues; the branch that got furthest into the value (deepest path,
- * then fewest issues) is the one the user meant, so its issues are the ones worth showing.
+ * then fewest issues) is the one the user meant, so its issues are the ones worth showing. Undefined
+ * when no branch got into the value at all. The local service's 422 bodies use it too.
  */
-export function flattenIssues(issues: readonly Issue[], prefix: Path = []): { path: Path; message: string }[] {
+export function pickUnionBranch(branches: readonly (readonly Issue[])[]): readonly Issue[] | undefined {
+  let best: readonly Issue[] | undefined;
+  for (const b of branches) {
+    if (b.length === 0) continue;
+    if (best === undefined || depth(b) > depth(best) || (depth(b) === depth(best) && b.length < best.length)) best = b;
+  }
+  return best && depth(best) > 0 ? best : undefined;
+}
+
+function flattenIssues(issues: readonly Issue[], prefix: Path = []): { path: Path; message: string }[] {
   const out: { path: Path; message: string }[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
-    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const best = [...issue.errors].sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0]!;
-      if (depth(best) > 0) {
-        out.push(...flattenIssues(best, path));
-        continue;
-      }
-    }
-    out.push({ path, message: messageOf(issue) });
+    const best = issue.code === 'invalid_union' ? pickUnionBranch(issue.errors) : undefined;
+    if (best) out.push(...flattenIssues(best, path));
+    else out.push({ path, message: messageOf(issue) });
   }
   return out;
 }
@@ -64,7 +69,7 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-export interface FieldProblem {
+interface FieldProblem {
   field: string;
   message: string;
 }

@@ -93,7 +93,15 @@ export function pagingHint(value: unknown, opts: { asFields?: boolean } = {}): s
   // The flags that fetch the next page: a list command's own, or `svc api`'s -f query fields.
   const flag = (name: string, v: unknown) => (opts.asFields ? `-f ${name}=${v}` : `--${name} ${v}`);
   if (!value || typeof value !== 'object') return undefined;
-  const v = value as { next?: unknown; previous?: unknown; hasMore?: unknown; page?: unknown; totalCount?: unknown; totalCountCapped?: unknown; data?: unknown[] };
+  const v = value as {
+    next?: unknown;
+    previous?: unknown;
+    hasMore?: unknown;
+    page?: unknown;
+    totalCount?: unknown;
+    totalCountCapped?: unknown;
+    data?: unknown[];
+  };
   const n = Array.isArray(v.data) ? v.data.length : 0;
   if ('next' in v || 'previous' in v) {
     const total = typeof v.totalCount === 'number' ? ` of ${v.totalCount}${v.totalCountCapped ? '+' : ''}` : '';

@@ -53,7 +53,10 @@ function valueAt(cur: unknown, segs: string[]): unknown {
       else {
         // Through an array: the path's value in each element that has it.
         const rest = segs.slice(i);
-        return cur.map((e) => valueAt(e, rest)).filter((x) => x !== undefined).flat();
+        return cur
+          .map((e) => valueAt(e, rest))
+          .filter((x) => x !== undefined)
+          .flat();
       }
     } else if (typeof cur === 'object') cur = (cur as Record<string, unknown>)[seg];
     else return undefined;

@@ -4,7 +4,7 @@ import { InterruptedError } from '../core/errors.js';
 import type { InStream, OutStream } from './types.js';
 
 /** Where a prompt reads and writes, and what cancels it (the dependency bag fits). */
-export interface PromptHost {
+interface PromptHost {
   readonly io: { readonly stdin: InStream; readonly stderr: OutStream };
   readonly signal: AbortSignal;
 }
@@ -25,7 +25,9 @@ async function guard<T>(p: Promise<T>): Promise<T> {
 
 export async function askText(deps: PromptHost, message: string, opts: { default?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
   const { input } = await import('@inquirer/prompts');
-  return guard(input({ message, ...(opts.default !== undefined ? { default: opts.default } : {}), ...(opts.validate ? { validate: opts.validate } : {}) }, context(deps)));
+  return guard(
+    input({ message, ...(opts.default !== undefined ? { default: opts.default } : {}), ...(opts.validate ? { validate: opts.validate } : {}) }, context(deps)),
+  );
 }
 
 /** Masked entry: the characters typed are never echoed. */

@@ -31,7 +31,7 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
   let count = 0;
   let ended = false;
   const yaml = out.format === 'yaml' ? await loadYaml() : undefined;
-  const table = out.format === 'table' && !out.query ? await import('./table.js') : undefined;
+  const table = out.format === 'table' ? await import('./table.js') : undefined;
   const tableStream = {};
 
   const prepare = async (record: unknown): Promise<unknown> => {
@@ -51,16 +51,19 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
         count += records.length;
         return;
       }
-      if (table) {
+      if (table && !out.query) {
         // A table shows --fields as its columns: the records are masked, not reshaped.
-        if (records.length) stdout.write(table.renderTable(out, { data: records.map((r) => mask(out, r)) }, { list: true, ...(view ? { view } : {}) }, tableStream));
+        if (records.length)
+          stdout.write(table.renderTable(out, { data: records.map((r) => mask(out, r)) }, { list: true, ...(view ? { view } : {}) }, tableStream));
         count += records.length;
         return;
       }
       for (const rec of records) {
         const r = await prepare(rec);
         if (out.query && (r === null || r === undefined)) continue;
-        if (out.format === 'ndjson') stdout.write(`${JSON.stringify(r)}\n`);
+        // A query's result has no known layout: each is shown as a record (events watch -o table --query).
+        if (table) stdout.write(table.renderTable(out, r, {}));
+        else if (out.format === 'ndjson') stdout.write(`${JSON.stringify(r)}\n`);
         else if (yaml) stdout.write(yaml.stringify([r]));
         else stdout.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`);
         count++;

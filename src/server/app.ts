@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { operations, type Operation, type OperationName } from '../api/operations.js';
 import { authenticate } from './auth.js';
+import { registerConsole } from './console/index.js';
 import { iso } from './clock.js';
 import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes, type Service } from './handlers/index.js';
@@ -130,14 +131,18 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           env: s.env!,
           params,
           query: op.query ? validate(op.query, req.query ?? {}) : undefined,
-          body: op.body ? validate(op.body, req.body) : undefined,
+          // A route may check its own body (bulk trigger: each event on its own, not all or nothing).
+          body: 'parseBody' in route ? (route.parseBody as (b: unknown) => unknown)(req.body) : op.body ? validate(op.body, req.body) : undefined,
           svc: service,
           baseUrl: `${req.protocol}://${req.host}`,
         } as Call<OperationName>;
         // The handler's writes and the answer kept for its idempotency key commit together. Apart, a
         // process killed between the two commits had acted on a request whose key a retry then found
         // unanswered (an unfinished key is dropped at restart), and the retry acted again.
-        const answer = store.tx(() => {
+        // Every answer waits for the group commit of the batch it ran in (see Store.grouped): a 201
+        // is only sent once the trigger is committed to the WAL file, and a read never shows what a
+        // crash could still take back.
+        const { value: answer, committed } = store.grouped(() => {
           const result = route.handle(call);
           const status = route.envelope === 'none' ? 204 : op.status;
           const payload = route.envelope === 'none' ? '' : JSON.stringify(route.envelope === 'data' ? { data: result } : result);
@@ -147,11 +152,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           }
           return { status, payload };
         });
+        await committed;
         if (answer.status === 204) return reply.code(204).send();
         return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.payload);
       },
     });
   }
+
+  registerConsole(app, service);
 
   app.setNotFoundHandler((req, reply) => {
     sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`));

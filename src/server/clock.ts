@@ -9,13 +9,47 @@ export interface Clock {
   setTimer(fn: () => void, ms: number): () => void;
 }
 
+/**
+ * The longest single timer setTimeout honours (2^31-1 ms, about 24.8 days). Longer, Node fires it
+ * after 1 ms with a TimeoutOverflowWarning; a delay step of 30 days would then spin.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A timer of any length on top of one limited to MAX_TIMER_MS: it sleeps at most that long, then
+ * re-arms for what is left, until the deadline (in the raw timer's own time) is reached.
+ */
+export function longTimer(
+  raw: { now(): number; set(fn: () => void, ms: number): () => void },
+  fn: () => void,
+  ms: number,
+): () => void {
+  const deadline = raw.now() + Math.max(0, Number.isFinite(ms) ? ms : MAX_TIMER_MS);
+  let cancel: () => void;
+  const arm = () => {
+    const left = Math.max(0, deadline - raw.now());
+    cancel = left > MAX_TIMER_MS ? raw.set(arm, MAX_TIMER_MS) : raw.set(fn, left);
+  };
+  arm();
+  return () => cancel();
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    // A pending timer must never keep a stopping process alive.
-    t.unref();
-    return () => clearTimeout(t);
+    return longTimer(
+      {
+        now: () => Date.now(),
+        set(f, ms) {
+          const t = setTimeout(f, ms);
+          // A pending timer must never keep a stopping process alive.
+          t.unref();
+          return () => clearTimeout(t);
+        },
+      },
+      fn,
+      ms,
+    );
   },
 };
 
@@ -68,7 +102,17 @@ export class ManualClock implements Clock {
     return this.t;
   }
 
+  /** Raw timers set so far, and the longest: tests check that no timer exceeded setTimeout's limit. */
+  rawTimers = 0;
+
   setTimer(fn: () => void, ms: number): () => void {
+    return longTimer({ now: () => this.t, set: (f, ms) => this.rawTimer(f, ms) }, fn, ms);
+  }
+
+  /** setTimeout's limits: a timer longer than MAX_TIMER_MS is a bug (Node would fire it at once). */
+  private rawTimer(fn: () => void, ms: number): () => void {
+    if (!(ms <= MAX_TIMER_MS)) throw new RangeError(`timer of ${ms} ms exceeds setTimeout's limit of ${MAX_TIMER_MS} ms`);
+    this.rawTimers++;
     const entry = { at: this.t + Math.max(0, ms), fn, seq: this.seq++ };
     this.timers.push(entry);
     return () => {

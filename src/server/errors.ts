@@ -3,6 +3,7 @@
 // HttpError; everything else that reaches the error handler is mapped here too, so no request can
 // produce a stack trace.
 import type { z } from 'zod';
+import { pickUnionBranch } from '../core/validate.js';
 
 export interface FieldErrors {
   [field: string]: { messages: string[]; value?: unknown };
@@ -85,14 +86,8 @@ export function fieldErrors(error: z.ZodError, input: unknown): FieldErrors {
  */
 function flatten(issue: z.core.$ZodIssue, prefix: PropertyKey[]): { issue: z.core.$ZodIssue; at: PropertyKey[] }[] {
   const at = [...prefix, ...issue.path];
-  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-    const depth = (branch: z.core.$ZodIssue[]) => Math.max(0, ...branch.map((i) => i.path.length));
-    const best = issue.errors.filter((b) => b.length > 0).reduce<z.core.$ZodIssue[] | undefined>(
-      (a, b) => (a === undefined || depth(b) > depth(a) || (depth(b) === depth(a) && b.length < a.length) ? b : a),
-      undefined,
-    );
-    if (best && depth(best) > 0) return best.flatMap((i) => flatten(i, at));
-  }
+  const best = issue.code === 'invalid_union' ? pickUnionBranch(issue.errors) : undefined;
+  if (best) return best.flatMap((i) => flatten(i, at));
   return [{ issue, at }];
 }
 

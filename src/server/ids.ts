@@ -26,9 +26,3 @@ export function shortId(length = 12): string {
 export function newApiKey(): string {
   return `sk_${randomBytes(16).toString('hex')}`;
 }
-
-/** `sk_…a1b2`: enough to tell keys apart, never enough to use one. */
-export function maskKey(key: string): string {
-  const prefix = key.startsWith('sk_') ? 'sk_' : '';
-  return `${prefix}…${key.slice(-4)}`;
-}

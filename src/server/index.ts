@@ -2,7 +2,7 @@
 // demo data or seed, the job runner and the HTTP app. `svc dev` and the tests both start here.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ServiceClock, type Clock } from './clock.js';
+import { iso, ServiceClock, type Clock } from './clock.js';
 import { newApiKey } from './ids.js';
 import type { RateLimits } from './rate-limit.js';
 import { defaultRegistry, JobRunner, type StepRegistry } from './runner/index.js';
@@ -10,11 +10,14 @@ import { addBuiltInIntegrations, applySeed } from './seed/apply.js';
 import { demoSeed } from './seed/demo.js';
 import type { SeedFile } from './seed/schema.js';
 import { Store, StoreError, type Environment } from './store/index.js';
+import { pruneActivity } from './store/retention.js';
 import { DEFAULT_ENV_NAME, DEFAULT_ORG_NAME } from './store/environments.js';
 
 export interface LocalServiceOptions {
   /** A file path, or ':memory:'. */
   data: string;
+  /** Create the data file's folders if missing (the default location only; a given --data must exist). */
+  createDataFolder?: boolean | undefined;
   /** Fixes the default environment's secret key; generated (and kept in the store) otherwise. */
   apiKey?: string | undefined;
   seed?: SeedFile | undefined;
@@ -25,6 +28,8 @@ export interface LocalServiceOptions {
   /** `--time-scale`: service time runs this many times faster than real time (default 1). */
   timeScale?: number | undefined;
   rateLimits?: RateLimits | undefined;
+  /** `--retention`: activity older than this (ms of service time) is deleted, at start and hourly. */
+  retentionMs?: number | undefined;
   bodyLimit?: number | undefined;
   allowRemoteWebhooks?: boolean | undefined;
   /** Step handlers; the default registry runs every step kind through the workflow engine. */
@@ -46,7 +51,7 @@ export interface LocalService {
 
 export function createLocalService(opts: LocalServiceOptions): LocalService {
   const clock = opts.clock ?? new ServiceClock(opts.timeScale ?? 1);
-  const store = Store.open(opts.data, clock);
+  const store = Store.open(opts.data, clock, { createFolder: opts.createDataFolder });
   if (clock instanceof ServiceClock) clock.resumeFrom(store.lastActivityAt());
   try {
     const environment = bootstrap(store, opts);
@@ -66,6 +71,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       ...(opts.onInternalError && { onInternalError: opts.onInternalError }),
     });
     runner.start();
+    const stopRetention = opts.retentionMs !== undefined ? keepFor(store, clock, opts.retentionMs, opts.onInternalError) : undefined;
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -75,6 +81,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       environment,
       close: () =>
         (closing ??= (async () => {
+          stopRetention?.();
           await app.close();
           await runner.stop();
           store.close();
@@ -84,6 +91,32 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
     store.close();
     throw e;
   }
+}
+
+/** Prunes activity older than `ms` now and every hour after, in batches between requests. */
+function keepFor(store: Store, clock: Clock, ms: number, onError: LocalServiceOptions['onInternalError']): () => void {
+  let cancel: (() => void) | undefined;
+  let stopped = false;
+  const round = () => {
+    if (stopped || !store.db.open) return;
+    // Not inside an open group-commit batch: its own transactions, committed at once.
+    if (store.batchOpen) return store.afterCommit(round);
+    try {
+      const before = iso(clock.now() - ms);
+      if (pruneActivity(store.db, before, 500).notifications === 500) {
+        cancel = clock.setTimer(round, 0);
+        return;
+      }
+    } catch (e) {
+      onError?.(e, 'retention');
+    }
+    cancel = clock.setTimer(round, 3_600_000);
+  };
+  round();
+  return () => {
+    stopped = true;
+    cancel?.();
+  };
 }
 
 function bootstrap(store: Store, opts: LocalServiceOptions): Environment {

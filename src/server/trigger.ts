@@ -1,7 +1,7 @@
 // The trigger (ground truth, "Trigger"): find the workflow, check tenant and activity, resolve the
 // recipients, and for each one store an activity notification with one job per step, all in one
 // transaction. The reply goes out before the jobs run; the runner is only told to look.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { JsonObject } from '../api/schemas/common.js';
 import { CHANNELS, type Channel } from '../api/schemas/enums.js';
 import type { TriggerBody, TriggerResult } from '../api/schemas/requests.js';
@@ -22,17 +22,23 @@ export interface TriggerDeps {
   kick(): void;
 }
 
-export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, baseUrl: string): TriggerResult {
+/**
+ * `inCallerSavepoint`: the caller already runs this in a savepoint of its own that rolls back if it
+ * throws (a route's group-commit savepoint), so no second one is opened (a SAVEPOINT/RELEASE pair per
+ * request). Bulk triggers leave it off: each event rolls back alone.
+ */
+export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, baseUrl: string, inCallerSavepoint = false): TriggerResult {
   const { store } = deps;
   const workflow = store.workflows.findByTrigger(env.id, body.name);
   if (!workflow) throw new HttpError(422, 'workflow_not_found');
   if (body.transactionId !== undefined) {
     const earlier = store.activity.acceptedTrigger(env.id, body.transactionId);
+    if (earlier === 'processed') return processedResult(body.transactionId, baseUrl);
     if (earlier) return earlier as TriggerResult;
   }
   checkPayload(workflow, body.payload ?? {});
 
-  const result = store.tx((): TriggerResult => {
+  const run = (): TriggerResult => {
     let tenant: string | undefined;
     if (body.tenant !== undefined) {
       const t = typeof body.tenant === 'string' ? { identifier: body.tenant } : body.tenant;
@@ -59,8 +65,9 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
 
     const contextKeys = contextKeysOf(store, env, body.context as ContextPayload | undefined);
 
-    const transactionId = body.transactionId ?? randomUUID();
+    const payload = storedPayload(body.payload ?? {});
     const now = deps.now();
+    const transactionId = body.transactionId ?? uuidv7(now);
     const channels = [...new Set(workflow.steps.map((s) => s.type))];
     // Every job names a provider from the start (the API requires one): the integration its channel
     // would deliver through, else the service itself; delivery records the one actually used.
@@ -78,7 +85,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         channels,
         severity: workflow.severity,
         doc: {
-          payload: body.payload ?? {},
+          payload,
           overrides: body.overrides ?? {},
           tags: workflow.tags,
           to: r,
@@ -90,7 +97,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         },
       });
       workflow.steps.forEach((step, stepIndex) => {
-        const job = store.jobs.createJob({
+        store.jobs.createJob({
           envId: env.id,
           orgId: env.orgId,
           notificationId: notification.id,
@@ -104,22 +111,68 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           providerId: providers[stepIndex]!,
           state: {},
           step,
-        });
-        if (stepIndex === 0) store.jobs.addDetail(job, { status: 'Pending', detail: 'Step queued', source: 'Internal' });
+        }, stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined);
       });
     }
     store.workflows.markTriggered(workflow._id);
-    const processed: TriggerResult = {
-      acknowledged: true,
-      status: 'processed',
-      transactionId,
-      activityFeedLink: `${baseUrl}/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`,
-    };
-    store.activity.recordTrigger(env.id, transactionId, processed);
-    return processed;
-  });
+    // The events themselves (indexed by transactionId) record that this transactionId was accepted.
+    return processedResult(transactionId, baseUrl);
+  };
+  const result = inCallerSavepoint ? run() : store.tx(run);
   if (result.status === 'processed') deps.kick();
   return result;
+}
+
+function processedResult(transactionId: string, baseUrl: string): TriggerResult {
+  return {
+    acknowledged: true,
+    status: 'processed',
+    transactionId,
+    activityFeedLink: `${baseUrl}/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`,
+  };
+}
+
+/**
+ * A generated transactionId: a UUID version 7 (RFC 9562), time-ordered, so that the transactionId
+ * index grows at its end instead of taking random inserts all over (pages written per commit).
+ */
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
+export function uuidv7(ms: number): string {
+  if (poolAt + 16 > pool.length) {
+    pool = randomBytes(4096);
+    poolAt = 0;
+  }
+  const b = Buffer.from(pool.subarray(poolAt, (poolAt += 16)));
+  const t = Math.max(0, Math.floor(ms));
+  b[0] = Math.floor(t / 2 ** 40) & 0xff;
+  b[1] = Math.floor(t / 2 ** 32) & 0xff;
+  b[2] = (t >>> 24) & 0xff;
+  b[3] = (t >>> 16) & 0xff;
+  b[4] = (t >>> 8) & 0xff;
+  b[5] = t & 0xff;
+  b[6] = (b[6]! & 0x0f) | 0x70;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * The payload as it is kept (and copied into messages): as the hosted service does, attachments lose
+ * their `file` content (base64, often large), keeping name, mime and the rest.
+ */
+export function storedPayload(payload: JsonObject): JsonObject {
+  const attachments = payload.attachments;
+  if (!Array.isArray(attachments)) return payload;
+  return {
+    ...payload,
+    attachments: attachments.map((a) => {
+      if (a === null || typeof a !== 'object' || Array.isArray(a) || !('file' in a)) return a;
+      const { file: _file, ...rest } = a as JsonObject;
+      return rest;
+    }),
+  };
 }
 
 /** `validatePayload` with a payload schema: 400 PAYLOAD_VALIDATION_ERROR listing each failing field. */

@@ -1,4 +1,4 @@
-// Types for the three undici modules the HTTP core loads directly (see src/api/undici.ts).
+// Types for the three undici modules the HTTP core loads directly (see src/api/undici-agent.ts).
 declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;

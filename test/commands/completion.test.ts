@@ -27,7 +27,10 @@ describe('svc completion', () => {
     expect(complete('svc', 'trigger', 'welcome', '--to-j')).toBe('--to-json');
   });
 
-  test.each([['zsh', ['-n']], ['fish', ['-n']]] as const)('the %s script parses', (shell, args) => {
+  test.each([
+    ['zsh', ['-n']],
+    ['fish', ['-n']],
+  ] as const)('the %s script parses', (shell, args) => {
     const probe = spawnSync(shell, ['-c', 'true']);
     if (probe.error) return; // that shell is not installed here; the sync test above still covers the content
     const r = spawnSync(shell, [...args, files[shell]], { encoding: 'utf8' });
@@ -45,7 +48,7 @@ describe('help', () => {
     const r = await runSvc(['help', 'environment']);
     for (const v of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_CONFIG_DIR', 'NO_COLOR', 'HTTPS_PROXY', 'NO_PROXY']) expect(r.stdout).toContain(v);
   });
-  test('svc help events list is that command\'s help', async () => {
+  test("svc help events list is that command's help", async () => {
     const r = await runSvc(['help', 'events', 'list']);
     expect(r.stdout).toContain('Usage: svc events list');
   });

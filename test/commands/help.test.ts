@@ -21,11 +21,34 @@ describe('--help', () => {
   test('the tree has every command of cli.md', () => {
     const names = commands.map((c) => c.join(' '));
     for (const n of [
-      'trigger', 'events list', 'events get', 'subscribers search', 'subscribers online', 'integrations active',
-      'integrations primary', 'contexts create', 'connections create', 'connections update', 'connections get',
-      'endpoints list', 'workflow get', 'workflow preview', 'messages mark-as', 'messages list', 'api', 'login',
-      'profile list', 'profile show', 'profile use', 'profile remove', 'profile add', 'dev', 'completion', 'help',
-    ]) expect(names).toContain(n);
+      'trigger',
+      'events list',
+      'events get',
+      'subscribers search',
+      'subscribers online',
+      'integrations active',
+      'integrations primary',
+      'contexts create',
+      'connections create',
+      'connections update',
+      'connections get',
+      'endpoints list',
+      'workflow get',
+      'workflow preview',
+      'messages mark-as',
+      'messages list',
+      'api',
+      'login',
+      'profile list',
+      'profile show',
+      'profile use',
+      'profile remove',
+      'profile add',
+      'dev',
+      'completion',
+      'help',
+    ])
+      expect(names).toContain(n);
   });
   test.each([...commands, ...groups(program)].map((c) => [c.join(' ')]))('svc %s --help shows an example', async (name) => {
     const r = await runSvc([...name.split(' '), '--help']);

@@ -24,7 +24,22 @@ describe('svc trigger', () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'data.json'), JSON.stringify({ user: { name: 'Ada' }, n: 1 }));
     const r = await runSvc(
-      ['trigger', 'welcome', '--to', 'user-1', '--to', 'user-2', '--payload', '@data.json', '--set', 'user.plan=pro', '--set', 'n:=2', '--transaction-id', 't-9'],
+      [
+        'trigger',
+        'welcome',
+        '--to',
+        'user-1',
+        '--to',
+        'user-2',
+        '--payload',
+        '@data.json',
+        '--set',
+        'user.plan=pro',
+        '--set',
+        'n:=2',
+        '--transaction-id',
+        't-9',
+      ],
       { env, cwd: dir },
     );
     expect(r.stderr).toBe('');
@@ -41,13 +56,29 @@ describe('svc trigger', () => {
   test('--to-json, --actor JSON, --tenant id and --context entries build the body', async () => {
     stub.on('POST', '/v1/events/trigger', { status: 201, body: processed });
     const r = await runSvc(
-      ['trigger', 'otp', '--to-json', '[{"subscriberId":"u1","phone":"+15551234567"},{"type":"Topic","topicKey":"ops"}]', '--actor', '{"subscriberId":"boss"}', '--tenant', 'acme', '--context', 'tenant=acme', '--context', 'app:web'],
+      [
+        'trigger',
+        'otp',
+        '--to-json',
+        '[{"subscriberId":"u1","phone":"+15551234567"},{"type":"Topic","topicKey":"ops"}]',
+        '--actor',
+        '{"subscriberId":"boss"}',
+        '--tenant',
+        'acme',
+        '--context',
+        'tenant=acme',
+        '--context',
+        'app:web',
+      ],
       { env },
     );
     expect(r.code).toBe(0);
     expect(stub.requests[0]!.body).toEqual({
       name: 'otp',
-      to: [{ subscriberId: 'u1', phone: '+15551234567' }, { type: 'Topic', topicKey: 'ops' }],
+      to: [
+        { subscriberId: 'u1', phone: '+15551234567' },
+        { type: 'Topic', topicKey: 'ops' },
+      ],
       actor: { subscriberId: 'boss' },
       tenant: 'acme',
       context: { tenant: 'acme', app: 'web' },
@@ -55,7 +86,10 @@ describe('svc trigger', () => {
   });
 
   test('a trigger that is not processed prints the answer and exits 1', async () => {
-    stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'trigger_not_active', error: ['workflow is inactive'] } } });
+    stub.on('POST', '/v1/events/trigger', {
+      status: 201,
+      body: { data: { acknowledged: true, status: 'trigger_not_active', error: ['workflow is inactive'] } },
+    });
     const r = await runSvc(['trigger', 'welcome', '--to', 'u1'], { env });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).status).toBe('trigger_not_active');
@@ -106,5 +140,30 @@ describe('svc trigger', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('(no results)');
+  });
+});
+
+describe('recipients and files', () => {
+  test('--to ada,grace is two recipients, as at the prompt, not one subscriber named "ada,grace"', async () => {
+    stub.on('POST', '/v1/events/trigger', { status: 201, body: processed });
+    const r = await runSvc(['trigger', 'welcome', '--to', 'ada,grace', '--to', 'linus'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect((stub.requests[0]!.body as { to: unknown }).to).toEqual(['ada', 'grace', 'linus']);
+  });
+
+  test.each(['--report', '--journal'])('%s in a folder that does not exist: exit 2 before anything is read or sent', async (flag) => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'users.csv'), 'subscriberId\nu1\n');
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', flag, 'no/such/folder/out.ndjson'], { env, cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: ${flag}: the folder ${join(dir, 'no/such/folder')} does not exist; create it or choose another path\n`);
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('a control character in --to is refused', async () => {
+    const r = await runSvc(['trigger', 'wf', '--to', 'a\u0000b'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--to: must not contain control characters');
+    expect(stub.requests).toHaveLength(0);
   });
 });

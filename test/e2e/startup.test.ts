@@ -1,9 +1,10 @@
 // Start-up discipline: --version, --help, completion and input errors must not load undici (or zod
 // for the first three); a request command loads only what it uses. Read from the source maps of the
-// bundle chunks each process actually loaded.
+// bundle chunks each process actually loaded, and for zod and commander (loaded through the code cache,
+// outside the module loader: src/core/code-cache.ts) from the caches they leave in a fresh cache directory.
 import { describe, expect, test } from 'vitest';
 import { execaNode } from 'execa';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +17,12 @@ async function packagesLoaded(args: string[]): Promise<Set<string>> {
   const log = join(dir, 'loads.txt');
   await execaNode(BIN, args, {
     nodeOptions: ['--import', TRACER],
-    env: { SVC_TRACE_LOADS: log, SVC_CONFIG_DIR: dir, NO_COLOR: '1' },
+    env: { SVC_TRACE_LOADS: log, SVC_CONFIG_DIR: dir, SVC_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' },
     reject: false,
   });
   const pkgs = new Set<string>();
+  // zod-<hash>-v20.x-x64.v8 → zod
+  if (existsSync(join(dir, 'cache'))) for (const f of readdirSync(join(dir, 'cache'))) pkgs.add(f.replace(/-[0-9a-f]{12}-v[\d.]+-\w+\.v8$/, ''));
   for (const url of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
     const file = fileURLToPath(url);
     if (!file.includes('/dist/')) continue;
@@ -58,10 +61,15 @@ describe('what each command loads', () => {
     expect(pkgs.has('@inquirer/prompts')).toBe(false);
   });
 
-  test('a JSON request command loads undici and zod but no renderer or prompt library', async () => {
+  test('a one-request JSON command loads zod but not undici (its request goes through node:http), no renderer or prompt library', async () => {
     const pkgs = await packagesLoaded(['integrations', 'active', '-o', 'json', '--base-url', 'http://127.0.0.1:9', '--api-key', 'sk_x_0123456789ab', '--retries', '0']);
-    expect(pkgs.has('undici')).toBe(true);
+    expect(pkgs.has('undici')).toBe(false);
     expect(pkgs.has('zod')).toBe(true);
     for (const p of ['chalk', 'cli-table3', 'yaml', 'jmespath', '@inquirer/prompts', 'conf', 'fastify']) expect(pkgs.has(p)).toBe(false);
+  });
+
+  test('a second request (here a retry) loads undici', async () => {
+    const pkgs = await packagesLoaded(['integrations', 'active', '-o', 'json', '--base-url', 'http://127.0.0.1:9', '--api-key', 'sk_x_0123456789ab', '--retries', '1']);
+    expect(pkgs.has('undici')).toBe(true);
   });
 });

@@ -58,7 +58,7 @@ export async function startDev(opts: { args?: string[]; env?: Record<string, str
         clearTimeout(timer);
         try {
           resolve(JSON.parse(out.slice(0, nl)) as Record<string, unknown>);
-        } catch (e) {
+        } catch (_e) {
           reject(new Error(`svc dev printed something other than one JSON line: ${out}`));
         }
       }

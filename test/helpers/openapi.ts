@@ -1,12 +1,13 @@
 // Validates answers against the response schemas of the real service's OpenAPI document
-// (../shared/spec/openapi.json): the shapes the official SDK is generated from. The document's
+// (spec/openapi.json, a copy kept in the repository so the contract test runs on a clean clone): the
+// shapes the official SDK is generated from. The document's
 // `novu` names are read as the spec's `svc` names, and `oneOf` as `anyOf` because its step and
 // preview variants overlap (the SDK tells them apart by `type`, which a plain validator cannot).
 import { Ajv, type ValidateFunction } from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const OPENAPI_FILE = fileURLToPath(new URL('../../../shared/spec/openapi.json', import.meta.url));
+export const OPENAPI_FILE = fileURLToPath(new URL('../../spec/openapi.json', import.meta.url));
 export const haveOpenApi = existsSync(OPENAPI_FILE);
 
 let doc: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> } | undefined;

@@ -277,7 +277,8 @@ describe('answers the tool cannot process', () => {
 describe('whole command lines', () => {
   let stub: Stub;
   beforeAll(async () => {
-    stub = await startStub();
+    // Generated command lines reach any route: the stub answers what it knows and 404s the rest.
+    stub = await startStub({ strict: false });
     stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
     stub.on('GET', '/v1/notifications', { body: { data: [], hasMore: false, page: 0, pageSize: 10 } });
     stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: 't' } } });

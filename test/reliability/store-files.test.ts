@@ -2,7 +2,7 @@
 // byte for byte as it was (test/e2e/dev.test.ts covers a file of garbage; these are the subtler ones).
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,5 +130,48 @@ describe('a damaged record in a sound file', () => {
     expect((await api(d, 'GET', '/v1/integrations/active')).status).toBe(200);
     await d.stop();
     expect(d.stderr()).toContain(`internal error ${r.body.errorId}`);
+  });
+});
+
+describe('where and how the store file is written', () => {
+  const mode = (f: string) => statSync(f).mode & 0o777;
+
+  it('a new store and its -wal are owner-only (0600): they hold the key and personal data', async () => {
+    const f = join(dir, 'private', 'store.sqlite');
+    mkdirSync(join(dir, 'private'));
+    const d = await startDev({ dataFile: f, apiKey, args: ['--no-save-profile', '--quiet'] });
+    try {
+      expect((await api(d, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'mode-check' })).status).toBe(201);
+      expect(mode(f)).toBe(0o600);
+      expect(existsSync(`${f}-wal`)).toBe(true);
+      expect(mode(`${f}-wal`)).toBe(0o600);
+      for (const extra of [`${f}-shm`, `${f}-journal`]) if (existsSync(extra)) expect(mode(extra)).toBe(0o600);
+    } finally {
+      expect(await d.stop()).toBe(0);
+    }
+  });
+
+  it('an existing store left 0644 by an older svc is made owner-only when opened', async () => {
+    const f = variant('was-0644', (file) => chmodSync(file, 0o644));
+    expect(mode(f)).toBe(0o644);
+    const d = await startDev({ dataFile: f, apiKey, args: ['--no-save-profile', '--quiet'] });
+    expect(await d.stop()).toBe(0);
+    expect(mode(f)).toBe(0o600);
+  });
+
+  it('--data in a folder that does not exist: one line naming --data, exit 2, no folder created', async () => {
+    const missing = join(dir, 'no', 'such', 'dir');
+    const r = await startOn(join(missing, 'x.sqlite'));
+    expect(r.exitCode, String(r.stderr)).toBe(2);
+    const lines = String(r.stderr).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^error: --data .*x\.sqlite: the folder .*no\/such\/dir does not exist/);
+    expect(lines.length).toBeLessThanOrEqual(2);
+    expect(existsSync(join(dir, 'no'))).toBe(false);
+  });
+
+  it('--retention that is not a duration: one line naming it, exit 2', async () => {
+    const r = await svcBin(['dev', '--port', '0', '--in-memory', '--no-save-profile', '--retention', '1w'], { timeout: 15_000 });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr).trimEnd().split('\n')[0]).toBe('error: invalid --retention 1w: use a duration such as 30d, 12h or 90m');
   });
 });

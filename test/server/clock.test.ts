@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock, ServiceClock } from '../../src/server/clock.js';
+import { ManualClock, MAX_TIMER_MS, ServiceClock, systemClock } from '../../src/server/clock.js';
 import { createLocalService } from '../../src/server/index.js';
 import { TEST_KEY } from '../helpers/service.js';
 
@@ -51,5 +51,37 @@ describe('ServiceClock', () => {
     const again = createLocalService({ data: file, apiKey: TEST_KEY });
     expect(again.clock.now()).toBeGreaterThanOrEqual(written);
     await again.close();
+  });
+});
+
+describe('timers beyond setTimeout\'s limit (2^31-1 ms)', () => {
+  it('the system clock neither fires early nor warns: it sleeps the limit and re-arms', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    let fired = 0;
+    const cancel = systemClock.setTimer(() => fired++, 30 * 86_400_000);
+    await new Promise((r) => setTimeout(r, 50));
+    cancel();
+    process.off('warning', onWarning);
+    expect(fired).toBe(0);
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
+  it('the manual clock has the same limit: a long timer fires at its time, through re-armed raw timers', () => {
+    const clock = new ManualClock(0);
+    let firedAt: number | undefined;
+    clock.setTimer(() => (firedAt = clock.now()), 30 * 86_400_000);
+    clock.advance(MAX_TIMER_MS + 10);
+    expect(firedAt).toBeUndefined();
+    expect(clock.rawTimers).toBe(2);
+    clock.advance(30 * 86_400_000);
+    expect(firedAt).toBe(30 * 86_400_000);
+    // A service clock at --time-scale 1 goes through the same limit.
+    const scaled = new ServiceClock(1, clock);
+    let done = false;
+    scaled.setTimer(() => (done = true), 60 * 86_400_000);
+    clock.advance(60 * 86_400_000);
+    expect(done).toBe(true);
   });
 });

@@ -33,6 +33,14 @@ describe('list events', () => {
     expect(txs(p1)).toEqual(['welcome-ada']);
   });
 
+  it('subscriptionId filters (it was ignored, listing every event): only events reached through that subscription', async () => {
+    expect(txs(await list('?subscriptionId=64f0c0ffee0000000000beef'))).toEqual([]);
+    // An event recorded as delivered through a subscription is found by its id, and only it.
+    svc.store.db.prepare("UPDATE notifications SET doc = json_set(doc, '$.subscriptionId', 'sub-1') WHERE transaction_id = 'otp-grace'").run();
+    expect(txs(await list('?subscriptionId=sub-1'))).toEqual(['otp-grace']);
+    expect(txs(await list('?subscriptionId=sub-1&subscriberIds=ada'))).toEqual([]);
+  });
+
   it('filters by channel, workflow, subscriber, email, severity and dates (arrays repeated)', async () => {
     expect(txs(await list('?channels=sms&channels=chat'))).toEqual(['incident-ada', 'otp-grace']);
     const welcome = svc.store.workflows.findByTrigger(svc.environment.id, 'welcome')!;

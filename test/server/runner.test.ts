@@ -1,6 +1,7 @@
 // The runner as the workflow engine will use it: custom handlers, delays on the Clock, async
 // prepare, failures, and stop-on-fail.
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_TIMER_MS } from '../../src/server/clock.js';
 import { defaultRegistry, type StepHandler } from '../../src/server/runner/index.js';
 import { testService, type TestService } from '../helpers/service.js';
 
@@ -75,5 +76,59 @@ describe('job runner', () => {
       { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } },
     ]);
     expect((await jobs(s)).map((j: any) => j.status)).toEqual(['canceled', 'canceled']);
+  });
+
+  it('a delay comes due on time while an asynchronous step is still in flight', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const custom: StepHandler = { prepare: () => gate, run: () => ({ status: 'completed' }) };
+    const registry = defaultRegistry().register('custom', custom);
+    svc = testService({ registry });
+    const s = svc;
+    await s.request('POST', '/v2/workflows', { body: { name: 'Slow', workflowId: 'slow', active: true, steps: [{ name: 'Hook', type: 'custom', controlValues: {} }] } });
+    await s.request('POST', '/v2/workflows', {
+      body: { name: 'Soon', workflowId: 'soon', active: true, steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'seconds' } }, { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } }] },
+    });
+    await s.request('POST', '/v1/events/trigger', { body: { name: 'slow', to: 'ada', transactionId: 'slow-1' } });
+    await s.request('POST', '/v1/events/trigger', { body: { name: 'soon', to: 'ada', transactionId: 'soon-1' } });
+    const status = async (tx: string) => (await s.request('GET', `/v1/notifications?transactionId=${tx}`)).body.data[0].jobs.map((j: any) => j.status);
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    try {
+      await settle();
+      expect(await status('slow-1')).toEqual(['running']);
+      expect(await status('soon-1')).toEqual(['delayed', 'pending']);
+      s.clock.advance(1_000);
+      await settle();
+      // Before the fix the runner armed no timer while the hook ran: the delay waited for it.
+      expect(await status('soon-1')).toEqual(['completed', 'completed']);
+      expect(await status('slow-1')).toEqual(['running']);
+    } finally {
+      release();
+    }
+    await s.runner.idle();
+    expect(await status('slow-1')).toEqual(['completed']);
+  });
+
+  it('a delay longer than setTimeout allows (30 days) waits the whole time, re-arming its timer', async () => {
+    svc = testService();
+    const s = svc;
+    await s.request('POST', '/v2/workflows', {
+      body: { name: 'Month', workflowId: 'month', active: true, steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'days' } }, { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } }] },
+    });
+    await s.request('POST', '/v1/events/trigger', { body: { name: 'month', to: 'ada' } });
+    await s.runner.idle();
+    expect((await jobs(s)).map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+    // The manual clock refuses a raw timer beyond MAX_TIMER_MS, as setTimeout cannot honour one.
+    const before = s.clock.rawTimers;
+    s.clock.advance(MAX_TIMER_MS + 1);
+    await s.runner.idle();
+    expect((await jobs(s)).map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+    expect(s.clock.rawTimers).toBeGreaterThan(before);
+    s.clock.advance(30 * 86_400_000 - MAX_TIMER_MS - 2);
+    await s.runner.idle();
+    expect((await jobs(s))[0].status).toBe('delayed');
+    s.clock.advance(1);
+    await s.runner.idle();
+    expect((await jobs(s)).map((j: any) => j.status)).toEqual(['completed', 'completed']);
   });
 });

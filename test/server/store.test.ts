@@ -8,7 +8,8 @@ import { createLocalService } from '../../src/server/index.js';
 import { SCHEMA_VERSION } from '../../src/server/store/migrations.js';
 import { Store, StoreError } from '../../src/server/store/index.js';
 import { systemClock } from '../../src/server/clock.js';
-import { TEST_KEY } from '../helpers/service.js';
+import { parseRetention } from '../../src/server/store/retention.js';
+import { TEST_KEY, testService } from '../helpers/service.js';
 
 const tempFile = (name = 'store.sqlite') => join(mkdtempSync(join(tmpdir(), 'svc-store-')), name);
 
@@ -93,5 +94,47 @@ describe('store file', () => {
     expect((await as('sk_staging_key_1', '/v2/subscribers')).json().data).toEqual([]);
     expect((await as(TEST_KEY, `/v2/workflows/welcome?environmentId=${other.id}`)).statusCode).toBe(404);
     await s.close();
+  });
+});
+
+describe('retention (svc dev --retention)', () => {
+  it('finished activity older than the window goes with its jobs, details and messages; newer and unfinished stay', async () => {
+    const DAY = 86_400_000;
+    const svc = testService({ retentionMs: 30 * DAY });
+    try {
+      await svc.request('POST', '/v2/workflows', {
+        body: { name: 'Slow', workflowId: 'slow', active: true, steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 60, unit: 'days' } }, { name: 'N', type: 'in_app', controlValues: { body: 'hi' } }] },
+      });
+      for (const [name, tx] of [['welcome', 'old-1'], ['otp', 'old-2'], ['slow', 'old-slow']]) {
+        expect((await svc.request('POST', '/v1/events/trigger', { body: { name, to: 'ada', transactionId: tx, payload: { code: '1' } } })).status).toBe(201);
+      }
+      await svc.runner.idle();
+      svc.clock.advance(30 * DAY - 2 * 3_600_000);
+      await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada', transactionId: 'new-1' } });
+      await svc.runner.idle();
+      const oldIds = (svc.store.db.prepare("SELECT id FROM notifications WHERE transaction_id LIKE 'old-%' AND transaction_id != 'old-slow'").all() as { id: string }[]).map((r) => r.id);
+      expect(oldIds).toHaveLength(2);
+      svc.clock.advance(3 * 3_600_000); // past the window, and an hourly round
+      await svc.runner.idle();
+      const txs = (await svc.request('GET', '/v1/notifications?limit=50')).body.data.map((n: any) => n.transactionId).sort();
+      expect(txs).toEqual(['new-1', 'old-slow']);
+      const left = (sql: string) => (svc.store.db.prepare(sql).get(...oldIds) as { n: number }).n;
+      expect(left('SELECT count(*) AS n FROM jobs WHERE notification_id IN (?, ?)')).toBe(0);
+      expect(left('SELECT count(*) AS n FROM messages WHERE notification_id IN (?, ?)')).toBe(0);
+      expect((await svc.request('GET', '/v1/messages?transactionId=new-1')).body.data.length).toBeGreaterThan(0);
+      // The transactionId of a pruned event is accepted again as a new event.
+      const again = await svc.request('POST', '/v1/events/trigger', { body: { name: 'otp', to: 'ada', transactionId: 'old-2', payload: { code: '2' } } });
+      expect(again.body.data.status).toBe('processed');
+      expect((await svc.request('GET', '/v1/notifications?transactionId=old-2')).body.data).toHaveLength(1);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('parses 30d, 12h and 90m; anything else is refused', () => {
+    expect(parseRetention('30d')).toBe(30 * 86_400_000);
+    expect(parseRetention('12h')).toBe(12 * 3_600_000);
+    expect(parseRetention('90m')).toBe(90 * 60_000);
+    for (const bad of ['30', '0d', '-1d', '1w', 'd', '']) expect(parseRetention(bad)).toBeUndefined();
   });
 });

@@ -1,4 +1,6 @@
 // The trigger: statuses, recipients, upserts, contexts, deduplication, jobs and execution details.
+import { Novu } from '@novu/api';
+import { HTTPClient } from '@novu/api/lib/http.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { operations } from '../../src/api/operations.js';
 import { testService, type TestService } from '../helpers/service.js';
@@ -196,5 +198,78 @@ describe('trigger', () => {
     const results = operations.triggerBulk.response.parse(r.body.data);
     expect(results.map((x) => x.status)).toEqual(['processed', 'error', 'processed']);
     expect(results[1]).toMatchObject({ error: ['workflow_not_found'], transactionId: 'b2' });
+  });
+
+  it('bulk: an event that fails validation answers status error with the reason; the others are processed', async () => {
+    const r = await svc.request('POST', '/v1/events/trigger/bulk', {
+      body: { events: [{ name: 'otp', to: 'ada' }, { name: 'welcome', transactionId: 'no-to' }, { name: 'welcome', to: [] }, { name: 'welcome', to: 'grace' }] },
+    });
+    expect(r.status).toBe(201);
+    const results = operations.triggerBulk.response.parse(r.body.data);
+    expect(results.map((x) => x.status)).toEqual(['processed', 'error', 'error', 'processed']);
+    expect(results[1]).toEqual({ acknowledged: true, status: 'error', error: [expect.stringMatching(/^to /)], transactionId: 'no-to' });
+    expect(results[2]!.error).toEqual(['to needs at least one recipient']);
+    expect((await events()).data).toHaveLength(2);
+  });
+
+  it('bulk: more than 100 events (or none) is 422 in the service\'s wording, and nothing is triggered', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => ({ name: 'otp', to: `u${i}` }));
+    const r = await svc.request('POST', '/v1/events/trigger/bulk', { body: { events: many } });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ statusCode: 422, message: 'Validation Error' });
+    expect(r.body.errors.events.messages).toEqual(['events must contain no more than 100 elements']);
+    const none = await svc.request('POST', '/v1/events/trigger/bulk', { body: { events: [] } });
+    expect(none.status).toBe(422);
+    expect(none.body.errors.events.messages).toEqual(['events should not be empty']);
+    expect((await events()).data).toHaveLength(0);
+    const exactly100 = await svc.request('POST', '/v1/events/trigger/bulk', { body: { events: many.slice(0, 100) } });
+    expect(exactly100.status).toBe(201);
+    expect(exactly100.body.data).toHaveLength(100);
+  });
+
+  it('attachments: their file content is not stored, in the event or in its messages; name and mime are', async () => {
+    const file = Buffer.from('%PDF-1.4 a small invoice').toString('base64');
+    const r = await trigger({ name: 'welcome', to: 'ada', transactionId: 'att', payload: { company: 'Acme', attachments: [{ name: 'invoice.pdf', mime: 'application/pdf', file }] } });
+    expect(r.status).toBe(201);
+    await svc.runner.idle();
+    const n = (await events('?transactionId=att')).data[0];
+    expect(n.payload).toEqual({ company: 'Acme', attachments: [{ name: 'invoice.pdf', mime: 'application/pdf' }] });
+    const messages = (await svc.request('GET', '/v1/messages?transactionId=att')).body.data;
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) expect(m.payload.attachments).toEqual([{ name: 'invoice.pdf', mime: 'application/pdf' }]);
+    const raw = svc.store.db.prepare('SELECT group_concat(doc) AS d FROM (SELECT doc FROM notifications UNION ALL SELECT doc FROM messages)').get() as { d: string };
+    expect(raw.d).not.toContain(file);
+  });
+});
+
+describe('bulk trigger and attachments through the official SDK (@novu/api)', () => {
+  it('one bad event does not fail the call; over 100 events is a 422 the SDK reports; attachments are stripped', async () => {
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = svc.app.server.address() as { port: number };
+    // As in test/e2e/sdk-contract.test.ts: the SDK's enums say `novu` where the service says `svc`.
+    const httpClient = new HTTPClient({
+      fetcher: async (input, init) => {
+        const res = await fetch(input, init);
+        if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
+        const text = (await res.text()).replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`);
+        return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+      },
+    });
+    const novu = new Novu({ serverURL: `http://127.0.0.1:${port}`, secretKey: 'sk_test_0123456789abcdef', httpClient, retryConfig: { strategy: 'none' } });
+    const bulk = await novu.triggerBulk({
+      events: [
+        { workflowId: 'otp', to: 'ada', payload: { code: '1' } },
+        { workflowId: 'no-such-workflow', to: 'ada', transactionId: 'sdk-bad' },
+        { workflowId: 'welcome', to: 'grace', payload: { attachments: [{ name: 'a.txt', mime: 'text/plain', file: 'aGVsbG8=' }] }, transactionId: 'sdk-att' },
+      ],
+    });
+    expect(bulk.result.map((x) => x.status)).toEqual(['processed', 'error', 'processed']);
+    expect(bulk.result[1]).toMatchObject({ error: ['workflow_not_found'], transactionId: 'sdk-bad' });
+    const list = await novu.notifications.list({ transactionId: 'sdk-att', limit: 10, page: 0 });
+    expect(list.result.data[0]!.payload).toEqual({ attachments: [{ name: 'a.txt', mime: 'text/plain' }] });
+    const tooMany = Array.from({ length: 101 }, (_, i) => ({ workflowId: 'otp', to: `sdk-${i}` }));
+    const err = await novu.triggerBulk({ events: tooMany }).then(() => undefined, (e: unknown) => e as { statusCode?: number; message?: string; body?: string });
+    expect(err?.statusCode).toBe(422);
+    expect(String(err?.body ?? err?.message)).toContain('events must contain no more than 100 elements');
   });
 });

@@ -34,12 +34,24 @@ describe('envelopes and error bodies', () => {
     expect(unwrapEnvelope(undefined)).toBeUndefined();
   });
   test('validation errors name their fields', () => {
-    expect(describeErrorBody({ statusCode: 422, message: 'Validation Error', errors: { general: { messages: ['id must be longer than or equal to 1 characters'] } } }, 422))
-      .toBe('Validation Error (id must be longer than or equal to 1 characters)');
-    expect(describeErrorBody({ statusCode: 422, message: 'Validation failed', errors: { notificationId: { messages: ['must be a mongodb id'], value: 'abc' } } }, 422))
-      .toBe('Validation failed (notificationId: must be a mongodb id)');
-    expect(describeErrorBody({ statusCode: 400, type: 'PAYLOAD_VALIDATION_ERROR', message: 'Payload validation failed', errors: [{ field: 'name', message: 'is required' }] }, 400))
-      .toBe('Payload validation failed (name: is required)');
+    expect(
+      describeErrorBody(
+        { statusCode: 422, message: 'Validation Error', errors: { general: { messages: ['id must be longer than or equal to 1 characters'] } } },
+        422,
+      ),
+    ).toBe('Validation Error (id must be longer than or equal to 1 characters)');
+    expect(
+      describeErrorBody(
+        { statusCode: 422, message: 'Validation failed', errors: { notificationId: { messages: ['must be a mongodb id'], value: 'abc' } } },
+        422,
+      ),
+    ).toBe('Validation failed (notificationId: must be a mongodb id)');
+    expect(
+      describeErrorBody(
+        { statusCode: 400, type: 'PAYLOAD_VALIDATION_ERROR', message: 'Payload validation failed', errors: [{ field: 'name', message: 'is required' }] },
+        400,
+      ),
+    ).toBe('Payload validation failed (name: is required)');
     expect(describeErrorBody('<html>\nBad gateway\n</html>', 502)).toBe('Bad Gateway: <html> Bad gateway </html>');
     expect(describeErrorBody(undefined, 503)).toBe('Service Unavailable');
   });
@@ -47,7 +59,9 @@ describe('envelopes and error bodies', () => {
 
 describe('requests', () => {
   test('arrays become repeated keys; undefined is left out', () => {
-    expect(buildQuery({ channels: ['email', 'sms'], page: 0, includeCursor: true, x: undefined })).toBe('?channels=email&channels=sms&page=0&includeCursor=true');
+    expect(buildQuery({ channels: ['email', 'sms'], page: 0, includeCursor: true, x: undefined })).toBe(
+      '?channels=email&channels=sms&page=0&includeCursor=true',
+    );
     expect(buildQuery({})).toBe('');
   });
   test('joinUrl keeps a base path', () => {

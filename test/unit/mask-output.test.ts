@@ -26,11 +26,18 @@ describe('masking', () => {
     });
   });
   test('known secrets are scrubbed wherever they appear', () => {
-    expect(maskData({ message: 'key sk_test_0123456789abcdef is bad' }, { knownSecrets: ['sk_test_0123456789abcdef'] })).toEqual({ message: 'key sk_…cdef is bad' });
+    expect(maskData({ message: 'key sk_test_0123456789abcdef is bad' }, { knownSecrets: ['sk_test_0123456789abcdef'] })).toEqual({
+      message: 'key sk_…cdef is bad',
+    });
   });
   test('headers and URLs for traces', () => {
-    expect(maskHeaders({ authorization: 'ApiKey sk_test_0123456789abcdef', 'content-type': 'application/json' })).toEqual({ authorization: 'ApiKey sk_…cdef', 'content-type': 'application/json' });
-    expect(maskUrl('http://h/v1/notifications?emails=ada@example.com&page=1', { personal: true })).toBe('http://h/v1/notifications?page=1&emails=a%E2%80%A2%E2%80%A2%E2%80%A2%40example.com');
+    expect(maskHeaders({ authorization: 'ApiKey sk_test_0123456789abcdef', 'content-type': 'application/json' })).toEqual({
+      authorization: 'ApiKey sk_…cdef',
+      'content-type': 'application/json',
+    });
+    expect(maskUrl('http://h/v1/notifications?emails=ada@example.com&page=1', { personal: true })).toBe(
+      'http://h/v1/notifications?page=1&emails=a%E2%80%A2%E2%80%A2%E2%80%A2%40example.com',
+    );
   });
 });
 
@@ -39,10 +46,16 @@ describe('output shaping', () => {
     const wf = { workflowId: 'welcome', steps: [{ stepId: 'a', type: 'in_app', controls: {} }, { stepId: 'b', type: 'email' }, { other: 1 }] };
     expect(pickFields(wf, ['workflowId', 'steps.stepId'])).toEqual({ workflowId: 'welcome', steps: [{ stepId: 'a' }, { stepId: 'b' }, {}] });
     expect(pickFields(wf, ['steps.stepId', 'steps.type'])).toEqual({ steps: [{ stepId: 'a', type: 'in_app' }, { stepId: 'b', type: 'email' }, {}] });
-    expect(pickFields({ jobs: [{ status: 'completed', details: [{ detail: 'sent', raw: 'x' }] }] }, ['jobs.details.detail'])).toEqual({ jobs: [{ details: [{ detail: 'sent' }] }] });
+    expect(pickFields({ jobs: [{ status: 'completed', details: [{ detail: 'sent', raw: 'x' }] }] }, ['jobs.details.detail'])).toEqual({
+      jobs: [{ details: [{ detail: 'sent' }] }],
+    });
     expect(pickFields({ jobs: [{ status: 's' }, { status: 't' }] }, ['jobs.1.status'])).toEqual({ jobs: { 1: { status: 't' } } });
     expect(pickFields({ steps: [{ a: 1 }] }, ['steps.nope'])).toEqual({});
-    expect(shapeForOutput({ data: [{ _id: '1', x: 2 }], page: 0, hasMore: false }, { list: true }, ['page', 'hasMore', 'data._id']).value).toEqual({ page: 0, hasMore: false, data: [{ _id: '1' }] });
+    expect(shapeForOutput({ data: [{ _id: '1', x: 2 }], page: 0, hasMore: false }, { list: true }, ['page', 'hasMore', 'data._id']).value).toEqual({
+      page: 0,
+      hasMore: false,
+      data: [{ _id: '1' }],
+    });
   });
   test('pickFields keeps nesting and skips missing paths', () => {
     expect(pickFields({ a: { b: 1, c: 2 }, d: 3 }, ['a.b', 'd', 'x.y'])).toEqual({ a: { b: 1 }, d: 3 });
@@ -55,7 +68,9 @@ describe('output shaping', () => {
     expect(shapeForOutput(env, { list: true }, ['next'])).toEqual({ value: { next: 'n' }, isList: false });
   });
   test('paging hints', () => {
-    expect(pagingHint({ data: [1, 2], next: 'abc', previous: null, totalCount: 60000, totalCountCapped: true })).toBe('2 records of 60000+ · next page: --after abc');
+    expect(pagingHint({ data: [1, 2], next: 'abc', previous: null, totalCount: 60000, totalCountCapped: true })).toBe(
+      '2 records of 60000+ · next page: --after abc',
+    );
     expect(pagingHint({ data: [1], page: 3, hasMore: false, pageSize: 10 })).toBe('page 3, 1 record · no more pages');
   });
 });

@@ -45,7 +45,12 @@ describe('yamlNestsDeeperThan', () => {
 
   test('never says less than the real depth of a document the yaml library writes (block and flow styles)', () => {
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.string(), tie('node'), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.string(), tie('node'), { maxKeys: 3 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, fc.integer({ min: 0, max: 6 }), fc.boolean(), (v, max, flow) => {

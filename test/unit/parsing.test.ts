@@ -7,7 +7,12 @@ import { UsageError } from '../../src/core/errors.js';
 
 describe('durations and times', () => {
   test.each([
-    ['500ms', 500], ['10s', 10_000], ['2m', 120_000], ['1.5h', 5_400_000], ['7d', 604_800_000], ['1w', 604_800_000],
+    ['500ms', 500],
+    ['10s', 10_000],
+    ['2m', 120_000],
+    ['1.5h', 5_400_000],
+    ['7d', 604_800_000],
+    ['1w', 604_800_000],
   ])('%s = %i ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
   test.each(['', '10', 'ten s', '5 s', '-1s', '1y', 's'])('%j is not a duration', (text) => expect(parseDuration(text)).toBeUndefined());
   test('relative ages count back from now; ISO times are normalised', () => {

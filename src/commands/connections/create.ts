@@ -28,8 +28,13 @@ export const command = () =>
   );
 
 export const LABELS = flagLabels({
-  identifier: '--identifier', subscriberId: '--subscriber', context: '--context', connectionMode: '--mode',
-  integrationIdentifier: '--integration', workspace: '--workspace-id', auth: '--access-token',
+  identifier: '--identifier',
+  subscriberId: '--subscriber',
+  context: '--context',
+  connectionMode: '--mode',
+  integrationIdentifier: '--integration',
+  workspace: '--workspace-id',
+  auth: '--access-token',
 });
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import type { Command } from '../define.js';
 import type * as Typed from '@commander-js/extra-typings';
 
-export interface TokenOptions {
+interface TokenOptions {
   workspaceId: string;
   workspaceName?: string;
   accessToken?: string;

@@ -37,8 +37,13 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     CreateEndpointBody,
     body,
     flagLabels({
-      subscriberId: '--subscriber', integrationIdentifier: '--integration', type: '--type', endpoint: '--endpoint',
-      connectionIdentifier: '--connection', identifier: '--identifier', context: '--context',
+      subscriberId: '--subscriber',
+      integrationIdentifier: '--integration',
+      type: '--type',
+      endpoint: '--endpoint',
+      connectionIdentifier: '--connection',
+      identifier: '--identifier',
+      context: '--context',
     }),
   );
   const res = await (await deps.client()).call('createChannelEndpoint', { body: valid });

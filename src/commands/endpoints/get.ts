@@ -4,7 +4,9 @@ import type { Deps } from '../../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 
 export const command = () =>
-  examples(new Command('get').description(about('show a channel endpoint', 'getChannelEndpoint')).argument('<identifier>'), ['svc endpoints get chendp_abc123def456']);
+  examples(new Command('get').description(about('show a channel endpoint', 'getChannelEndpoint')).argument('<identifier>'), [
+    'svc endpoints get chendp_abc123def456',
+  ]);
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
   const identifier = checkId('IDENTIFIER', id);

@@ -7,7 +7,10 @@ import { channelQuery, runList } from '../shared.js';
 export const command = () =>
   examples(
     cursorPaging(
-      channelFilters(new Command('list').description(about('list channel endpoints', 'listChannelEndpoints'))).option('--connection <identifier>', 'channel connection identifier'),
+      channelFilters(new Command('list').description(about('list channel endpoints', 'listChannelEndpoints'))).option(
+        '--connection <identifier>',
+        'channel connection identifier',
+      ),
       ENDPOINT_ORDER_BY,
       100,
     ),

@@ -26,7 +26,7 @@ export function eventFilters<A extends unknown[], O extends Typed.OptionValues>(
     .option('--until <time>', 'events before this time: ISO 8601 or an age');
 }
 
-export interface EventFilterOptions {
+interface EventFilterOptions {
   channel?: string[];
   workflow?: string[];
   email?: string[];

@@ -13,9 +13,11 @@ export const command = () =>
       .option('--with-key', 'read the API key from stdin')
       .option('--read-only', 'refuse commands that change state with this profile')
       .option('--use', 'make it the current profile'),
-    ['svc profile add prod --base-url https://api.novu.co --with-key --read-only < key.txt', 'svc profile add local --base-url http://127.0.0.1:2999 --api-key sk_test_...'],
+    [
+      'svc profile add prod --base-url https://api.novu.co --with-key --read-only < key.txt',
+      'svc profile add local --base-url http://127.0.0.1:2999 --api-key sk_test_...',
+    ],
   );
-
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>): Promise<void> {
   const name = validateProfileName(given);

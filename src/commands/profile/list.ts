@@ -3,7 +3,6 @@ import type { Deps } from '../../deps.js';
 import { Command, examples } from '../define.js';
 export const command = () => examples(new Command('list').description('list profiles'), ['svc profile list']);
 
-
 export async function run(deps: Deps): Promise<void> {
   const file = deps.profiles().read();
   const rows = Object.entries(file.profiles).map(([name, p]) => ({

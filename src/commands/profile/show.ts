@@ -5,11 +5,10 @@ import { UsageError } from '../../core/errors.js';
 import { resolveSettings, validateProfileName } from '../../config/profiles.js';
 import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 export const command = () =>
-  examples(new Command('show').description('show the resolved settings and where each came from').argument('[name]', 'profile to show (default: as resolved)'), [
-    'svc profile show',
-    'SVC_API_KEY=sk_x svc profile show prod',
-  ]);
-
+  examples(
+    new Command('show').description('show the resolved settings and where each came from').argument('[name]', 'profile to show (default: as resolved)'),
+    ['svc profile show', 'SVC_API_KEY=sk_x svc profile show prod'],
+  );
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>): Promise<void> {
   const name = given === undefined ? undefined : validateProfileName(given);
@@ -18,9 +17,10 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: Ar
     const known = Object.keys(deps.profiles().read().profiles);
     if (!known.includes(name)) throw new UsageError(`no profile named '${name}'${known.length ? `; known profiles: ${known.join(', ')}` : ''}`);
   }
-  const s = name === undefined
-    ? deps.settings()
-    : resolveSettings({ flags: { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: name }, env: deps.env, store: deps.profiles() });
+  const s =
+    name === undefined
+      ? deps.settings()
+      : resolveSettings({ flags: { apiKey: g.apiKey, baseUrl: g.baseUrl, profile: name }, env: deps.env, store: deps.profiles() });
   const key = s.apiKey.value;
   const shownKey = key ? (g.showSecrets ? key : maskKey(key)) : null;
   const settings = {

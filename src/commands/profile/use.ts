@@ -6,7 +6,6 @@ import { saved } from './key.js';
 import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 export const command = () => examples(new Command('use').description('make a profile the current one').argument('<name>'), ['svc profile use prod']);
 
-
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>): Promise<void> {
   const name = validateProfileName(given);
   await deps.profiles().update((f) => {

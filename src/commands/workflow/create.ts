@@ -5,7 +5,9 @@ import { about, Command, examples, type OptsOf } from '../define.js';
 
 export const command = () =>
   examples(
-    new Command('create').description(about('create a workflow from a definition', 'createWorkflow')).requiredOption('--data <json>', 'the workflow as JSON or YAML: inline, @file or -'),
+    new Command('create')
+      .description(about('create a workflow from a definition', 'createWorkflow'))
+      .requiredOption('--data <json>', 'the workflow as JSON or YAML: inline, @file or -'),
     ['svc workflow create --data @workflows/welcome.yaml'],
   );
 

@@ -1,6 +1,7 @@
 // Trigger, bulk trigger and the activity feed.
-import type { TriggerResult } from '../../api/schemas/requests.js';
-import { HttpError, notFound, unprocessable } from '../errors.js';
+import { z } from 'zod';
+import { MAX_BULK_EVENTS, TriggerBody, type TriggerResult } from '../../api/schemas/requests.js';
+import { fieldErrors, HttpError, notFound, unprocessable } from '../errors.js';
 import { trigger } from '../trigger.js';
 import { notificationViews } from '../views.js';
 import type { Call, Route, Service } from './types.js';
@@ -9,19 +10,44 @@ const deps = (svc: Service) => ({ store: svc.store, now: () => svc.clock.now(), 
 
 export const triggerEvent: Route<'triggerEvent'> = {
   envelope: 'data',
-  handle: ({ svc, env, body, baseUrl }) => trigger(deps(svc), env, body, baseUrl),
+  // The route's group-commit savepoint (app.ts) is the trigger's: a throw rolls back its writes.
+  handle: ({ svc, env, body, baseUrl }) => trigger(deps(svc), env, body, baseUrl, true),
 };
 
-/** Each event on its own: a failing one answers `status: "error"` and the others still go through. */
-export const triggerBulk: Route<'triggerBulk'> = {
+/**
+ * Each event on its own: an event that fails, its own validation included, answers `status: "error"`
+ * with the reason and the others still go through. Only the envelope can fail the request: `events`
+ * missing, empty, or longer than 100 (422, in the service's validator wording).
+ */
+const BulkEnvelope = z.looseObject({
+  events: z
+    .array(z.unknown(), { error: 'events must be an array' })
+    .min(1, 'events should not be empty')
+    .max(MAX_BULK_EVENTS, `events must contain no more than ${MAX_BULK_EVENTS} elements`),
+});
+
+export const triggerBulk: Route<'triggerBulk'> & { parseBody(input: unknown): unknown } = {
   envelope: 'data',
+  parseBody(input) {
+    const r = BulkEnvelope.safeParse(input);
+    if (r.success) return r.data;
+    const errors = fieldErrors(r.error, input);
+    // The limits' messages already name the field ("events must contain ...").
+    for (const e of Object.values(errors)) e.messages = e.messages.map((m) => m.replace(/^events (events )/, '$1'));
+    throw unprocessable('Validation Error', errors);
+  },
   handle: ({ svc, env, body, baseUrl }) =>
-    body.events.map((event): TriggerResult => {
+    (body.events as unknown[]).map((raw): TriggerResult => {
+      const parsed = TriggerBody.safeParse(raw);
+      const transactionId = typeof (raw as { transactionId?: unknown })?.transactionId === 'string' ? (raw as { transactionId: string }).transactionId : undefined;
+      const failed = (error: string[]): TriggerResult => ({ acknowledged: true, status: 'error', error, ...(transactionId && { transactionId }) });
+      if (!parsed.success) return failed(Object.values(fieldErrors(parsed.error, raw)).flatMap((e) => e.messages));
       try {
-        return trigger(deps(svc), env, event, baseUrl);
+        // trigger() writes in its own savepoint: a failing event's writes roll back, the others' stay.
+        return trigger(deps(svc), env, parsed.data, baseUrl);
       } catch (e) {
         if (!(e instanceof HttpError)) throw e;
-        return { acknowledged: true, status: 'error', error: [e.message], ...(event.transactionId && { transactionId: event.transactionId }) };
+        return failed([e.message]);
       }
     }),
 };
@@ -51,6 +77,7 @@ export const listEvents: Route<'listEvents'> = {
         severity: q.severity,
         transactionId: q.transactionId,
         topicKey: q.topicKey,
+        subscriptionId: q.subscriptionId,
         contextKeys: q.contextKeys,
         after: dateParam('after', q.after),
         before: dateParam('before', q.before),

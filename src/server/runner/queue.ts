@@ -3,7 +3,6 @@
 import type { Store } from '../store/index.js';
 import type { JobRecord } from '../store/jobs.js';
 
-export function queueJob(store: Store, job: Pick<JobRecord, 'id' | 'notificationId'>, runAt: number): void {
-  store.jobs.updateJob(job.id, { status: 'queued', runAt });
-  store.jobs.addDetail(job, { status: 'Pending', detail: 'Step queued', source: 'Internal' });
+export function queueJob(store: Store, job: Pick<JobRecord, 'id' | 'notificationId' | 'createdAt'>, runAt: number): void {
+  store.jobs.settleJob(job, { status: 'queued', runAt }, [{ status: 'Pending', detail: 'Step queued', source: 'Internal' }]);
 }

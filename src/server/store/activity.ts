@@ -55,7 +55,7 @@ const toNotification = (r: NotificationRow): NotificationRecord => ({
   subscriberId: r.subscriber_id,
   channels: parseDoc<StepType[]>(r.channels),
   severity: r.severity,
-  doc: parseDoc<NotificationDoc>(r.doc),
+  doc: { overrides: {}, tags: [], topics: [], critical: false, contextKeys: [], ...parseDoc<Partial<NotificationDoc>>(r.doc) } as NotificationDoc,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -68,9 +68,22 @@ export interface EventFilter {
   severity?: string[] | undefined;
   transactionId?: string | undefined;
   topicKey?: string | undefined;
+  /** The topic subscription the event reached the subscriber through. */
+  subscriptionId?: string | undefined;
   contextKeys?: string[] | undefined;
   after?: string | undefined;
   before?: string | undefined;
+}
+
+/** The document without its empty defaults (put back when read): most events have no overrides, topics or context. */
+function packDoc(doc: NotificationDoc): string {
+  const out: Partial<NotificationDoc> = { ...doc };
+  if (Object.keys(doc.overrides).length === 0) delete out.overrides;
+  if (doc.tags.length === 0) delete out.tags;
+  if (doc.topics.length === 0) delete out.topics;
+  if (doc.contextKeys.length === 0) delete out.contextKeys;
+  if (!doc.critical) delete out.critical;
+  return JSON.stringify(out);
 }
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
@@ -78,11 +91,16 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class Activity extends Repo {
   // --- transactionId deduplication ---------------------------------------------------------------
 
-  acceptedTrigger(envId: string, transactionId: string): JsonObject | undefined {
+  /**
+   * An earlier trigger with this transactionId: its stored result (stores written before issue 11),
+   * `'processed'` when it created events (their index is the record: no row of its own), else undefined.
+   */
+  acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
     const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as
       | { result: string }
       | undefined;
-    return row ? parseDoc<JsonObject>(row.result) : undefined;
+    if (row) return parseDoc<JsonObject>(row.result);
+    return this.stmt('SELECT 1 FROM notifications WHERE env_id = ? AND transaction_id = ? LIMIT 1').get(envId, transactionId) ? 'processed' : undefined;
   }
 
   recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
@@ -113,7 +131,7 @@ export class Activity extends Repo {
       rec.severity,
       contextKeySet(rec.doc.contextKeys),
       JSON.stringify(rec.doc.topics.map((t) => t.topicKey)),
-      JSON.stringify(rec.doc),
+      packDoc(rec.doc),
       now,
       now,
     );
@@ -168,6 +186,12 @@ export class Activity extends Repo {
     if (f.topicKey !== undefined) {
       where.push('EXISTS (SELECT 1 FROM json_each(n.topic_keys) WHERE value = ?)');
       params.push(f.topicKey);
+    }
+    if (f.subscriptionId !== undefined) {
+      // svc dev records no topic-subscription ids on its events yet, so nothing matches an id; the
+      // filter must still apply (it used to be ignored, listing every event).
+      where.push("json_extract(n.doc, '$.subscriptionId') = ?");
+      params.push(f.subscriptionId);
     }
     if (f.contextKeys !== undefined) {
       where.push('n.context_keys = ?');

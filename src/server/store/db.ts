@@ -1,7 +1,7 @@
 // Opening the store file: refuse what is not ours (a corrupt file, another program's database, a
 // store written by a newer svc) before writing a single byte, then switch to WAL and migrate.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EXIT, SvcError } from '../../core/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -14,6 +14,20 @@ export class StoreError extends SvcError {
   }
 }
 
+/**
+ * The store's folder does not exist. A plain error of the service (not a CLI error): `svc dev` turns
+ * it into a usage error naming --data.
+ */
+export class StoreFolderMissing extends Error {
+  readonly code = 'store_folder_missing';
+  constructor(readonly folder: string) {
+    super(`the folder ${folder} does not exist`);
+  }
+}
+
+/** The store holds the environment's secret key and subscribers' personal data: owner only. */
+export const STORE_FILE_MODE = 0o600;
+
 export interface OpenedDatabase {
   db: DB;
   /** The file had no schema yet: demo data may be added. */
@@ -22,8 +36,18 @@ export interface OpenedDatabase {
 
 export const MEMORY = ':memory:';
 
-export function openDatabase(file: string): OpenedDatabase {
-  if (file !== MEMORY) mkdirSync(dirname(file), { recursive: true });
+export interface OpenOptions {
+  /** Create the file's folders when missing (the default location); otherwise a missing folder is refused. */
+  createFolder?: boolean | undefined;
+}
+
+export function openDatabase(file: string, opts: OpenOptions = {}): OpenedDatabase {
+  if (file !== MEMORY) {
+    const folder = dirname(file);
+    if (opts.createFolder) mkdirSync(folder, { recursive: true, mode: 0o700 });
+    else if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new StoreFolderMissing(folder);
+    restrictStoreFiles(file);
+  }
   let db: DB;
   try {
     db = new Database(file);
@@ -79,9 +103,16 @@ function prepare(db: DB, file: string): OpenedDatabase {
   }
   if (file !== MEMORY) {
     db.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode: a commit survives the process being killed; only a power cut can lose the
-    // last transactions. FULL would cost an fsync per trigger.
+    // NORMAL in WAL mode: a commit is in the WAL file (the OS's cache) before its replies are sent,
+    // so it survives the process being killed (kill -9, a crash); a power cut or kernel crash can lose
+    // the last transactions. FULL would fsync the WAL at every commit: with group commit that is one
+    // fsync per batch, not per trigger, but still the disk's flush latency on every reply (see
+    // bench/RESULTS-issue-11.md). A local development service takes NORMAL.
     db.pragma('synchronous = NORMAL');
+    // A page cache that holds the indexes' hot pages (the default is 2 MB), and checkpoints every
+    // ~40 MB of WAL instead of every 4 MB: a checkpoint runs inside the COMMIT that crosses the mark.
+    db.pragma('cache_size = -65536');
+    db.pragma('wal_autocheckpoint = 10000');
   }
   db.pragma('foreign_keys = ON');
   migrate(db, version);
@@ -94,5 +125,24 @@ function migrate(db: DB, from: number): void {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
     })();
+  }
+}
+
+/**
+ * Creates the store file owner-only before SQLite opens it (SQLite gives its -wal and -shm files the
+ * main file's mode), and takes group and other access away from files an older svc created 0644.
+ */
+function restrictStoreFiles(file: string): void {
+  try {
+    closeSync(openSync(file, 'a', STORE_FILE_MODE));
+  } catch {
+    return; // unreadable or a folder: SQLite names the problem
+  }
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      if (existsSync(f) && (statSync(f).mode & 0o077) !== 0) chmodSync(f, STORE_FILE_MODE);
+    } catch {
+      // not ours to change (another owner): leave it
+    }
   }
 }

@@ -1,10 +1,11 @@
-// The store: one SQLite file (or memory) and its repositories. better-sqlite3 is synchronous, so a
-// request's writes happen in one transaction that has committed before the reply is sent.
+// The store: one SQLite file (or memory) and its repositories. better-sqlite3 is synchronous; a
+// request's writes happen in one savepoint of a group-commit batch (see `grouped`), and its reply is
+// sent only once that batch has committed.
 import type { Clock } from '../clock.js';
 import { Activity } from './activity.js';
 import { ChannelConnections, ChannelEndpoints } from './channels.js';
 import { Contexts, Tenants, Topics } from './contexts.js';
-import { openDatabase, type DB } from './db.js';
+import { openDatabase, type DB, type OpenOptions } from './db.js';
 import { Environments } from './environments.js';
 import { Idempotency } from './idempotency.js';
 import { Integrations } from './integrations.js';
@@ -50,8 +51,8 @@ export class Store {
     this.idempotency = new Idempotency(db, clock);
   }
 
-  static open(file: string, clock: Clock): Store {
-    const { db, created } = openDatabase(file);
+  static open(file: string, clock: Clock, opts: OpenOptions = {}): Store {
+    const { db, created } = openDatabase(file, opts);
     return new Store(db, clock, created, file);
   }
 
@@ -61,23 +62,91 @@ export class Store {
    */
   lastActivityAt(): number | null {
     let latest: number | null = null;
-    for (const table of ['execution_details', 'notifications']) {
-      const row = this.db.prepare(`SELECT created_at AS t FROM ${table} ORDER BY rowid DESC LIMIT 1`).get() as { t: string } | undefined;
-      const t = row ? Date.parse(row.t) : NaN;
+    // Details live on their job's row (updated_at moves with each), or as rows in older stores.
+    for (const sql of [
+      'SELECT created_at AS t FROM execution_details ORDER BY rowid DESC LIMIT 1',
+      'SELECT created_at AS t FROM notifications ORDER BY rowid DESC LIMIT 1',
+      'SELECT max(updated_at) AS t FROM jobs',
+    ]) {
+      const row = this.db.prepare(sql).get() as { t: string | null } | undefined;
+      const t = row?.t ? Date.parse(row.t) : NaN;
       if (!Number.isNaN(t) && (latest === null || t > latest)) latest = t;
     }
     return latest;
   }
 
-  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  /** Runs `fn` in one transaction (nested calls, and calls while a batch is open, join the outer one). */
   tx<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
 
+  // --- group commit ----------------------------------------------------------------------------
+  // One transaction per request spends most of a trigger's time in COMMIT. Instead, the requests
+  // handled in one turn of the event loop share one transaction: each runs in its own savepoint (a
+  // failing one rolls back alone), and the batch commits as soon as the loop has read what had
+  // arrived (setImmediate), or at MAX_BATCH. `committed` settles only after that COMMIT: a caller
+  // answers then, so every acknowledged write is in the WAL file before its reply leaves.
+
+  private batch: { waiters: { resolve: () => void; reject: (e: unknown) => void }[] } | undefined;
+  private readonly afterCommitFns: (() => void)[] = [];
+  static readonly MAX_BATCH = 512;
+
+  /** A batch is open: what is read now may not be committed yet. */
+  get batchOpen(): boolean {
+    return this.batch !== undefined;
+  }
+
+  grouped<T>(fn: () => T): { value: T; committed: Promise<void> } {
+    if (!this.batch) {
+      // Inside someone else's transaction (a test, start-up): that transaction decides.
+      if (this.db.inTransaction) return { value: this.tx(fn), committed: Promise.resolve() };
+      this.db.exec('BEGIN');
+      this.batch = { waiters: [] };
+      setImmediate(() => this.flush());
+    }
+    const batch = this.batch;
+    const value = this.tx(fn);
+    const committed = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
+    if (batch.waiters.length >= Store.MAX_BATCH) this.flush();
+    return { value, committed };
+  }
+
+  /** Runs `fn` once no batch is open (now, or right after the open one commits). */
+  afterCommit(fn: () => void): void {
+    if (this.batch) this.afterCommitFns.push(fn);
+    else fn();
+  }
+
+  /** Commits the open batch, if any, and settles its callers. */
+  flush(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    try {
+      if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+    } catch (e) {
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // The connection is gone; the callers are told below.
+      }
+      for (const w of batch.waiters) w.reject(e);
+      this.runAfterCommit();
+      return;
+    }
+    for (const w of batch.waiters) w.resolve();
+    this.runAfterCommit();
+  }
+
+  private runAfterCommit(): void {
+    for (const fn of this.afterCommitFns.splice(0)) fn();
+  }
+
   close(): void {
+    this.flush();
     if (this.db.open) this.db.close();
   }
 }
 
-export { MEMORY, StoreError } from './db.js';
+export { MEMORY, STORE_FILE_MODE, StoreError, StoreFolderMissing } from './db.js';
 export type { Environment } from './environments.js';

@@ -2,6 +2,8 @@
 // the service records for them. The runner is the only one that moves a job on; see runner/.
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { ExecutionDetailSource, ExecutionDetailStatus, JobStatus, StepType } from '../../api/schemas/enums.js';
+import { createHash } from 'node:crypto';
+import { iso } from '../clock.js';
 import { parseDoc, Repo } from './repo.js';
 import type { StoredStep } from './workflows.js';
 
@@ -61,40 +63,95 @@ interface JobRow {
   state: string;
   doc: string;
   group_key: string | null;
+  step_ref: string | null;
+  details: string | null;
   created_at: string;
   updated_at: string;
 }
 
-const toJob = (r: JobRow): JobRecord => ({
-  id: r.id,
-  envId: r.env_id,
-  orgId: r.org_id,
-  notificationId: r.notification_id,
-  subscriberId: r.subscriber_id,
-  workflowId: r.workflow_id,
-  stepIndex: r.step_index,
-  type: r.type,
-  status: r.status,
-  runAt: r.run_at,
-  providerId: r.provider_id,
-  state: parseDoc<JsonObject>(r.state),
-  step: parseDoc<{ step: StoredStep }>(r.doc).step,
-  groupKey: r.group_key ?? null,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+/**
+ * One execution detail as kept in its job's `details` array: [status, detail, ms after the job's
+ * creation, providerId?, source? (absent: Internal), raw?], trailing absent values left out. Its id
+ * is derived from the job's id and its position (detailId), so it is not stored.
+ */
+type PackedDetail = [ExecutionDetailStatus, string, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
+
+/** A detail's id: the job's timestamp part, then 16 hex digits of a hash of the job id and position. */
+export function detailId(jobId: string, index: number): string {
+  return jobId.slice(0, 8) + createHash('sha1').update(`${jobId}#${index}`).digest('hex').slice(0, 16);
+}
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
 export class Jobs extends Repo {
+  /** Step definitions by content reference; immutable, so never stale. */
+  private readonly steps = new Map<string, StoredStep>();
+  /** The reference of a step object already written in this process (the trigger reuses one per recipient). */
+  private readonly refOf = new WeakMap<object, string>();
+  /** References by JSON text: a workflow read again for the next trigger hashes nothing new. */
+  private readonly refOfJson = new Map<string, string>();
+
+  private toJob(r: JobRow): JobRecord {
+    return {
+      id: r.id,
+      envId: r.env_id,
+      orgId: r.org_id,
+      notificationId: r.notification_id,
+      subscriberId: r.subscriber_id,
+      workflowId: r.workflow_id,
+      stepIndex: r.step_index,
+      type: r.type,
+      status: r.status,
+      runAt: r.run_at,
+      providerId: r.provider_id,
+      state: parseDoc<JsonObject>(r.state),
+      step: r.step_ref !== null && r.step_ref !== undefined ? this.stepDef(r.step_ref) : parseDoc<{ step: StoredStep }>(r.doc).step,
+      groupKey: r.group_key ?? null,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
+  }
+
+  private stepDef(ref: string): StoredStep {
+    let step = this.steps.get(ref);
+    if (!step) {
+      const row = this.stmt('SELECT doc FROM step_defs WHERE ref = ?').get(ref) as { doc: string } | undefined;
+      if (!row) throw new Error(`step definition ${ref} is missing from the store`);
+      step = parseDoc<StoredStep>(row.doc);
+      this.steps.set(ref, step);
+    }
+    return step;
+  }
+
+  /** Stores the step definition once (by the hash of its JSON) and returns its reference. */
+  private stepRef(step: StoredStep): string {
+    let ref = this.refOf.get(step);
+    const json = ref === undefined ? JSON.stringify(step) : undefined;
+    if (json !== undefined) {
+      ref = this.refOfJson.get(json);
+      if (ref === undefined) {
+        ref = createHash('sha1').update(json).digest('base64url').slice(0, 16);
+        if (this.refOfJson.size > 10_000) this.refOfJson.clear();
+        this.refOfJson.set(json, ref);
+      }
+      this.refOf.set(step, ref);
+    }
+    // Written every time (a primary-key probe when present): a cache of "already written" could
+    // outlive a rolled-back savepoint.
+    this.stmt('INSERT OR IGNORE INTO step_defs (ref, doc) VALUES (?, ?)').run(ref, json ?? JSON.stringify(step));
+    return ref!;
+  }
+
   // --- jobs --------------------------------------------------------------------------------------
 
-  createJob(j: Omit<JobRecord, 'id' | 'createdAt' | 'updatedAt' | 'groupKey'>): JobRecord {
+  /** A new job; `detail`, if given, is its first execution detail (written with the row). */
+  createJob(j: Omit<JobRecord, 'id' | 'createdAt' | 'updatedAt' | 'groupKey'>, detail?: DetailInput): JobRecord {
     const now = this.nowIso();
     const rec: JobRecord = { ...j, id: this.newId(), groupKey: null, createdAt: now, updatedAt: now };
+    const details = detail ? JSON.stringify([this.pack(detail, 0)]) : null;
     this.stmt(
       `INSERT INTO jobs (id, env_id, org_id, notification_id, subscriber_id, workflow_id, step_index, type, status, run_at,
-       provider_id, state, doc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       provider_id, state, doc, step_ref, details, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
     ).run(
       rec.id,
       rec.envId,
@@ -108,7 +165,8 @@ export class Jobs extends Repo {
       rec.runAt,
       rec.providerId,
       JSON.stringify(rec.state),
-      JSON.stringify({ step: rec.step }),
+      this.stepRef(rec.step),
+      details,
       now,
       now,
     );
@@ -117,7 +175,7 @@ export class Jobs extends Repo {
 
   job(id: string): JobRecord | undefined {
     const row = this.stmt('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
-    return row ? toJob(row) : undefined;
+    return row ? this.toJob(row) : undefined;
   }
 
   jobsOf(notificationIds: string[]): JobRecord[] {
@@ -125,7 +183,7 @@ export class Jobs extends Repo {
     const rows = this.db
       .prepare(`SELECT * FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) ORDER BY step_index`)
       .all(...notificationIds) as JobRow[];
-    return rows.map(toJob);
+    return rows.map((r) => this.toJob(r));
   }
 
   /** Queued or delayed jobs due at `now`, oldest first. */
@@ -133,7 +191,7 @@ export class Jobs extends Repo {
     const rows = this.stmt(
       "SELECT * FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?",
     ).all(now, limit) as JobRow[];
-    return rows.map(toJob);
+    return rows.map((r) => this.toJob(r));
   }
 
   nextRunAt(): number | undefined {
@@ -170,7 +228,7 @@ export class Jobs extends Repo {
     const row = this.stmt(
       "SELECT * FROM jobs WHERE group_key = ? AND status = 'delayed' AND type = 'digest' AND id != ? ORDER BY created_at, id LIMIT 1",
     ).get(groupKey, exceptId) as JobRow | undefined;
-    return row ? toJob(row) : undefined;
+    return row ? this.toJob(row) : undefined;
   }
 
   /** When the group's latest event before this one arrived (its job's creation), for backoff digests. */
@@ -215,27 +273,84 @@ export class Jobs extends Repo {
     );
   }
 
+  /**
+   * updateJob and addDetail for each of `details`, in one statement (the runner settles a job with
+   * its status and the details its step recorded: one row write instead of one per detail).
+   */
+  settleJob(
+    job: Pick<JobRecord, 'id' | 'createdAt'>,
+    change: { status: JobStatus; runAt?: number | undefined; providerId?: string | null | undefined; state?: JsonObject | undefined },
+    details: readonly DetailInput[],
+  ): void {
+    if (details.length === 0) return this.updateJob(job.id, change);
+    const now = this.clock.now();
+    const offset = now - Date.parse(job.createdAt);
+    const packed = JSON.stringify(details.map((d) => this.pack(d, Number.isFinite(offset) ? offset : 0)));
+    this.stmt(
+      `UPDATE jobs SET status = @status, run_at = coalesce(@runAt, run_at), provider_id = coalesce(@providerId, provider_id),
+       state = coalesce(@state, state), updated_at = @now,
+       details = CASE WHEN details IS NULL OR details = '[]' THEN @packed ELSE substr(details, 1, length(details) - 1) || ',' || substr(@packed, 2) END
+       WHERE id = @id`,
+    ).run({
+      status: change.status,
+      runAt: change.runAt ?? null,
+      providerId: change.providerId ?? null,
+      state: change.state === undefined ? null : JSON.stringify(change.state),
+      now: iso(now),
+      id: job.id,
+      packed,
+    });
+  }
+
   /** The pending jobs after `stepIndex`, in order. */
   pendingAfter(notificationId: string, stepIndex: number): JobRecord[] {
     const rows = this.stmt(
       "SELECT * FROM jobs WHERE notification_id = ? AND step_index > ? AND status = 'pending' ORDER BY step_index",
     ).all(notificationId, stepIndex) as JobRow[];
-    return rows.map(toJob);
+    return rows.map((r) => this.toJob(r));
   }
 
   // --- execution details ----------------------------------------------------------------------------
 
-  addDetail(job: Pick<JobRecord, 'id' | 'notificationId'>, d: DetailInput): void {
-    this.stmt(
-      `INSERT INTO execution_details (id, job_id, notification_id, status, detail, source, provider_id, raw, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(this.newId(), job.id, job.notificationId, d.status, d.detail, d.source ?? 'Internal', d.providerId ?? null, d.raw ?? null, this.nowIso());
+  private pack(d: DetailInput, offset: number): PackedDetail {
+    const out: PackedDetail = [d.status, d.detail, offset, d.providerId ?? null, d.source === 'Internal' || d.source === undefined ? null : d.source, d.raw ?? null];
+    while (out.length > 3 && out[out.length - 1] === null) out.pop();
+    return out;
   }
 
+  addDetail(job: Pick<JobRecord, 'id' | 'notificationId'>, d: DetailInput): void {
+    const now = this.clock.now();
+    // The offset from the job's creation is computed in SQL: the caller's job may be a partial copy.
+    this.stmt(
+      `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]',
+         json_set(json(?), '$[2]', CAST(? AS INTEGER) - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
+       updated_at = ? WHERE id = ?`,
+    ).run(JSON.stringify(this.pack(d, 0)), now, iso(now), job.id);
+  }
+
+  /** The execution details of these notifications' jobs, oldest first (with any a store written before issue 11 kept as rows). */
   detailsOf(notificationIds: string[]): DetailRecord[] {
     if (notificationIds.length === 0) return [];
-    return this.db
-      .prepare(`SELECT * FROM execution_details WHERE notification_id IN (${placeholders(notificationIds.length)}) ORDER BY created_at, id`)
-      .all(...notificationIds) as DetailRecord[];
+    const out: DetailRecord[] = [];
+    const order = new Map<DetailRecord, number>();
+    const rows = this.db
+      .prepare(`SELECT id, notification_id, created_at, details FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) AND details IS NOT NULL`)
+      .all(...notificationIds) as { id: string; notification_id: string; created_at: string; details: string }[];
+    for (const r of rows) {
+      const created = Date.parse(r.created_at);
+      parseDoc<PackedDetail[]>(r.details).forEach(([status, detail, offset, provider, source, raw], i) => {
+        const d: DetailRecord = { id: detailId(r.id, i), job_id: r.id, status, detail, source: source ?? 'Internal', provider_id: provider ?? null, raw: raw ?? null, created_at: iso(created + offset) };
+        order.set(d, i);
+        out.push(d);
+      });
+    }
+    out.push(
+      ...(this.db
+        .prepare(`SELECT * FROM execution_details WHERE notification_id IN (${placeholders(notificationIds.length)})`)
+        .all(...notificationIds) as DetailRecord[]),
+    );
+    // Oldest first; within one instant, a job's details in the order they were written.
+    const key = (d: DetailRecord) => (order.has(d) ? `${d.job_id}#${String(order.get(d)).padStart(6, '0')}` : d.id);
+    return out.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 }

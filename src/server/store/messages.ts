@@ -1,7 +1,11 @@
 // Messages: what a channel step delivered. The document is the API's Message record (without the
 // embedded subscriber, which is joined in when read); read/seen are also columns for filtering.
+// Stored compactly (issue 11): what the row's columns or its event already hold (ids, status, dates,
+// the payload and context keys) is left out of the JSON and put back when read, and an email's
+// default layout around its body is kept as a marker. Documents written before are read as they are.
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
+import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
 import { contextKeySet, parseDoc, Repo } from './repo.js';
 
 export interface MessageRecord {
@@ -23,9 +27,93 @@ interface Row {
   job_id: string;
   subscriber_id: string;
   doc: string;
+  env_id: string;
+  org_id: string;
+  notification_id: string;
+  channel: string;
+  transaction_id: string;
+  read: number;
+  seen: number;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  /** The event's payload, context keys and workflow (joined). */
+  n_payload: string | null;
+  n_context_keys: string | null;
+  n_workflow_id: string | null;
 }
 
-const toRecord = (r: Row): MessageRecord => ({ id: r.id, jobId: r.job_id, subscriberId: r.subscriber_id, doc: parseDoc<Message>(r.doc) });
+const SELECT = `SELECT m.id, m.job_id, m.subscriber_id, m.doc, m.env_id, m.org_id, m.notification_id, m.channel, m.transaction_id,
+  m.read, m.seen, m.status, m.created_at, m.updated_at, json_extract(n.doc, '$.payload') AS n_payload,
+  json_extract(n.doc, '$.contextKeys') AS n_context_keys, n.workflow_id AS n_workflow_id
+  FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
+
+/** Marks a compact document; one without it is a full Message as written before. */
+const COMPACT = '$c';
+/** The default email layout split around its two slots (the subject in <title>, the body). */
+const [LAYOUT_HEAD, LAYOUT_MID, LAYOUT_TAIL] = (() => {
+  const [head, rest] = DEFAULT_EMAIL_LAYOUT.split('{{ subject }}') as [string, string];
+  const [mid, tail] = rest.split('{{ content }}') as [string, string];
+  return [head, mid, tail];
+})();
+
+/** Fields the row or its event hold, left out of the stored JSON. */
+const FROM_ROW = ['_id', '_environmentId', '_organizationId', '_notificationId', '_subscriberId', '_jobId', 'transactionId', 'channel', 'read', 'seen', 'status', 'createdAt', 'updatedAt', 'payload', 'contextKeys', '_templateId'] as const;
+
+const FROM_ROW_SET: ReadonlySet<string> = new Set(FROM_ROW);
+
+function pack(doc: Message): string {
+  const out: Record<string, unknown> = { [COMPACT]: 1 };
+  for (const [k, v] of Object.entries(doc)) if (!FROM_ROW_SET.has(k)) out[k] = v;
+  // The usual values, put back when read: delivered when created, no feed, no overrides.
+  if (Array.isArray(doc.deliveredAt) && doc.deliveredAt.length === 1 && doc.deliveredAt[0] === doc.createdAt) out.deliveredAt = 1;
+  if (doc._feedId === null) delete out._feedId;
+  else if (doc._feedId === undefined) out._feedId = 0;
+  if (doc.overrides !== undefined && doc.overrides !== null && typeof doc.overrides === 'object' && Object.keys(doc.overrides).length === 0) delete out.overrides;
+  else if (doc.overrides === undefined) out.overrides = 0;
+  if (typeof doc.content === 'string' && doc.content.startsWith(LAYOUT_HEAD) && doc.content.endsWith(LAYOUT_TAIL)) {
+    const inner = doc.content.slice(LAYOUT_HEAD.length, doc.content.length - LAYOUT_TAIL.length);
+    const at = inner.indexOf(LAYOUT_MID);
+    if (at >= 0 && LAYOUT_HEAD + inner.slice(0, at) + LAYOUT_MID + inner.slice(at + LAYOUT_MID.length) + LAYOUT_TAIL === doc.content) {
+      out.content = { layout: 'default', title: inner.slice(0, at), body: inner.slice(at + LAYOUT_MID.length) };
+    }
+  }
+  return JSON.stringify(out);
+}
+
+function unpack(r: Row): Message {
+  const stored = parseDoc<Record<string, unknown>>(r.doc);
+  if (stored[COMPACT] === undefined) return stored as unknown as Message;
+  const { [COMPACT]: _c, content, deliveredAt, _feedId, overrides, ...rest } = stored;
+  const c = content as { layout?: string; title?: string; body?: string } | string | undefined;
+  return {
+    ...(deliveredAt !== undefined && { deliveredAt: deliveredAt === 1 ? [r.created_at] : deliveredAt }),
+    ...(_feedId !== 0 && { _feedId: _feedId ?? null }),
+    ...(overrides !== 0 && { overrides: overrides ?? {} }),
+    _id: r.id,
+    _templateId: r.n_workflow_id ?? undefined,
+    _environmentId: r.env_id,
+    _organizationId: r.org_id,
+    _notificationId: r.notification_id,
+    _subscriberId: r.subscriber_id,
+    _jobId: r.job_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    transactionId: r.transaction_id,
+    channel: r.channel,
+    read: r.read === 1,
+    seen: r.seen === 1,
+    status: r.status,
+    payload: r.n_payload !== null ? parseDoc(r.n_payload) : {},
+    contextKeys: r.n_context_keys !== null ? parseDoc(r.n_context_keys) : [],
+    ...rest,
+    ...(c !== undefined && {
+      content: typeof c === 'object' && c !== null && c.layout === 'default' ? LAYOUT_HEAD + (c.title ?? '') + LAYOUT_MID + (c.body ?? '') + LAYOUT_TAIL : c,
+    }),
+  } as unknown as Message;
+}
+
+const toRecord = (r: Row): MessageRecord => ({ id: r.id, jobId: r.job_id, subscriberId: r.subscriber_id, doc: unpack(r) });
 
 export class Messages extends Repo {
   newMessageId(): string {
@@ -49,36 +137,36 @@ export class Messages extends Repo {
       +doc.seen,
       doc.status,
       contextKeySet(doc.contextKeys),
-      JSON.stringify(doc),
+      pack(doc),
       doc.createdAt,
-      doc.createdAt,
+      doc.updatedAt ?? doc.createdAt,
     );
     return doc;
   }
 
   list(envId: string, f: MessageFilter, page: number, limit: number): { totalCount: number; hasMore: boolean; rows: MessageRecord[] } {
-    const where = ['env_id = ?'];
+    const where = ['m.env_id = ?'];
     const params: unknown[] = [envId];
     if (f.channel !== undefined) {
-      where.push('channel = ?');
+      where.push('m.channel = ?');
       params.push(f.channel);
     }
     if (f.subscriberDbId !== undefined) {
-      where.push('subscriber_id = ?');
+      where.push('m.subscriber_id = ?');
       params.push(f.subscriberDbId);
     }
     if (f.transactionIds !== undefined) {
-      where.push(`transaction_id IN (${f.transactionIds.map(() => '?').join(',') || "''"})`);
+      where.push(`m.transaction_id IN (${f.transactionIds.map(() => '?').join(',') || "''"})`);
       params.push(...f.transactionIds);
     }
     if (f.contextKeys !== undefined) {
-      where.push('context_keys = ?');
+      where.push('m.context_keys = ?');
       params.push(contextKeySet(f.contextKeys));
     }
     const w = where.join(' AND ');
-    const totalCount = (this.db.prepare(`SELECT count(*) AS n FROM messages WHERE ${w}`).get(...params) as { n: number }).n;
+    const totalCount = (this.db.prepare(`SELECT count(*) AS n FROM messages m WHERE ${w}`).get(...params) as { n: number }).n;
     const rows = this.db
-      .prepare(`SELECT id, job_id, subscriber_id, doc FROM messages WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .prepare(`${SELECT} WHERE ${w} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`)
       .all(...params, limit + 1, page * limit) as Row[];
     return { totalCount, hasMore: rows.length > limit, rows: rows.slice(0, limit).map(toRecord) };
   }
@@ -88,7 +176,7 @@ export class Messages extends Repo {
     const now = this.nowIso();
     const out: MessageRecord[] = [];
     for (const id of new Set(ids)) {
-      const row = this.stmt('SELECT id, job_id, subscriber_id, doc FROM messages WHERE id = ? AND subscriber_id = ?').get(id, subscriberDbId) as
+      const row = this.stmt(`${SELECT} WHERE m.id = ? AND m.subscriber_id = ?`).get(id, subscriberDbId) as
         | Row
         | undefined;
       if (!row) continue;
@@ -114,7 +202,7 @@ export class Messages extends Repo {
           break;
       }
       m.updatedAt = now;
-      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = ?').run(+m.read, +m.seen, JSON.stringify(m), now, id);
+      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = ?').run(+m.read, +m.seen, pack(m), now, id);
       out.push(rec);
     }
     return out;

@@ -105,6 +105,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN group_key TEXT;
   CREATE INDEX jobs_group ON jobs (group_key, status) WHERE group_key IS NOT NULL;
   `,
+  // Compact activity (issue 11): a job names its step definition by content (one stored copy per
+  // distinct step, not one per job), and keeps its execution details in a JSON array on its own row
+  // (no row, id and two index entries per detail). Rows written before keep their doc and details.
+  `
+  CREATE TABLE step_defs (ref TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
+  ALTER TABLE jobs ADD COLUMN step_ref TEXT;
+  ALTER TABLE jobs ADD COLUMN details TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -16,7 +16,11 @@ beforeEach(async () => {
 afterEach(async () => stub.close());
 
 const errorBody = (status: number, message: string, extra: Record<string, unknown> = {}) => ({
-  statusCode: status, timestamp: new Date().toISOString(), path: '/v1/integrations/active', message, ...extra,
+  statusCode: status,
+  timestamp: new Date().toISOString(),
+  path: '/v1/integrations/active',
+  message,
+  ...extra,
 });
 
 describe('exit codes', () => {
@@ -47,6 +51,18 @@ describe('exit codes', () => {
     expect(r.stderr).toContain('API rate limit exceeded');
   });
 
+  test('a Retry-After longer than svc waits is not retried early into another 429: exit 7 at once, saying how long', async () => {
+    // svc waits at most 60 s between attempts; retrying after 60 s of a 120 s window only meets the same refusal.
+    stub.on('GET', '/v1/integrations/active', { status: 429, headers: { 'retry-after': '120' }, body: errorBody(429, 'API rate limit exceeded') });
+    const started = Date.now();
+    const r = await runSvc(['integrations', 'active', ...fast], { env });
+    expect(r.code).toBe(7);
+    expect(stub.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.stderr).toContain('the service asks to wait 2m');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   test.each([500, 502, 503, 504])('%i is retried and gives exit 1 when retries run out', async (status) => {
     stub.on('GET', '/v1/integrations/active', { status, body: errorBody(status, 'boom', { errorId: 'err-42' }) });
     const r = await runSvc(['integrations', 'active', '--retries', '1'], { env });
@@ -73,7 +89,6 @@ describe('exit codes', () => {
   });
 
   test('no API key from any source: exit 3 naming the ways to get one, nothing sent', async () => {
-    stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
     const r = await runSvc(['integrations', 'active'], { env: { SVC_BASE_URL: stub.url } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('svc login');
@@ -85,7 +100,11 @@ describe('exit codes', () => {
 describe('retries of state changes', () => {
   test('a POST retried after a dropped connection and a 503 carries the same idempotency key', async () => {
     stub.on('POST', '/v2/contexts', (_req, n) =>
-      n === 1 ? { drop: true } : n === 2 ? { status: 503, body: errorBody(503, 'busy') } : { status: 201, body: { data: { type: 't', id: 'i', data: {}, createdAt: 'x', updatedAt: 'x' } } },
+      n === 1
+        ? { drop: true }
+        : n === 2
+          ? { status: 503, body: errorBody(503, 'busy') }
+          : { status: 201, body: { data: { type: 't', id: 'i', data: {}, createdAt: 'x', updatedAt: 'x' } } },
     );
     const r = await runSvc(['contexts', 'create', 't', 'i', '--retries', '3'], { env });
     expect(r.code).toBe(0);
@@ -97,7 +116,9 @@ describe('retries of state changes', () => {
 
   test('a 409 "still in progress" with Retry-After is retried; a plain 409 is not', async () => {
     stub.on('POST', '/v2/contexts', (_req, n) =>
-      n === 1 ? { status: 409, headers: { 'retry-after': '0' }, body: errorBody(409, 'in progress') } : { status: 201, body: { data: { type: 't', id: 'i', data: {}, createdAt: 'x', updatedAt: 'x' } } },
+      n === 1
+        ? { status: 409, headers: { 'retry-after': '0' }, body: errorBody(409, 'in progress') }
+        : { status: 201, body: { data: { type: 't', id: 'i', data: {}, createdAt: 'x', updatedAt: 'x' } } },
     );
     expect((await runSvc(['contexts', 'create', 't', 'i'], { env })).code).toBe(0);
     expect(stub.requests).toHaveLength(2);
@@ -124,7 +145,9 @@ describe('answers', () => {
     const r = await runSvc(['integrations', 'active'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ name: 'x', extra: { kept: true } }]);
-    expect(r.stderr).toMatch(/^warning: the answer to GET \/v1\/integrations\/active does not match the documented shape \(\[0\]\._environmentId: is required\)/);
+    expect(r.stderr).toMatch(
+      /^warning: the answer to GET \/v1\/integrations\/active does not match the documented shape \(\[0\]\._environmentId: is required\)/,
+    );
   });
 
   test('--debug traces each attempt with the key masked', async () => {
@@ -141,10 +164,22 @@ describe('answers', () => {
   test('--debug masks tokens and personal data in bodies, the key everywhere', async () => {
     stub.on('POST', '/v1/channel-connections', { status: 201, body: { data: { identifier: 'c1', auth: { accessToken: 'xoxb-secret-token-9999' } } } });
     stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: 't' } } });
-    const c = await runSvc(['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token-stdin', '--debug'], { env, stdin: 'xoxb-secret-token-9999' });
+    const c = await runSvc(
+      ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token-stdin', '--debug'],
+      { env, stdin: 'xoxb-secret-token-9999' },
+    );
     expect(c.code).toBe(0);
     expect(c.stderr).toContain('"integrationIdentifier":"slack"');
-    const t = await runSvc(['trigger', 'w', '--to-json', '{"subscriberId":"u1","email":"ada@example.com","phone":"+15551234567","channels":[{"providerId":"chat-webhook","credentials":{"webhookUrl":"https://hooks.example/abc"}}]}', '--debug'], { env });
+    const t = await runSvc(
+      [
+        'trigger',
+        'w',
+        '--to-json',
+        '{"subscriberId":"u1","email":"ada@example.com","phone":"+15551234567","channels":[{"providerId":"chat-webhook","credentials":{"webhookUrl":"https://hooks.example/abc"}}]}',
+        '--debug',
+      ],
+      { env },
+    );
     expect(t.code).toBe(0);
     const all = c.stdout + c.stderr + t.stdout + t.stderr;
     for (const secret of [KEY, 'xoxb-secret-token-9999', 'ada@example.com', '+15551234567', 'https://hooks.example/abc']) {
@@ -153,4 +188,3 @@ describe('answers', () => {
     expect(t.stderr).toContain('"subscriberId":"u1"');
   });
 });
-

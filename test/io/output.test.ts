@@ -14,8 +14,17 @@ beforeEach(async () => {
 afterEach(async () => stub.close());
 
 const integration = (i: number, extra: Record<string, unknown> = {}) => ({
-  _id: `6761f0c2a3b4c5d6e7f8091${i}`, _environmentId: 'env', _organizationId: 'org', name: `Mail ${i}`, identifier: `mail-${i}`,
-  providerId: 'sendgrid', channel: 'email', active: true, deleted: false, primary: i === 1, ...extra,
+  _id: `6761f0c2a3b4c5d6e7f8091${i}`,
+  _environmentId: 'env',
+  _organizationId: 'org',
+  name: `Mail ${i}`,
+  identifier: `mail-${i}`,
+  providerId: 'sendgrid',
+  channel: 'email',
+  active: true,
+  deleted: false,
+  primary: i === 1,
+  ...extra,
 });
 
 describe('formats', () => {
@@ -42,7 +51,10 @@ describe('formats', () => {
   });
   test('--fields keeps dot paths in json and picks the columns of a table', async () => {
     const j = await runSvc(['integrations', 'active', '--fields', 'identifier,primary'], { env });
-    expect(JSON.parse(j.stdout)).toEqual([{ identifier: 'mail-1', primary: true }, { identifier: 'mail-2', primary: false }]);
+    expect(JSON.parse(j.stdout)).toEqual([
+      { identifier: 'mail-1', primary: true },
+      { identifier: 'mail-2', primary: false },
+    ]);
     const t = await runSvc(['integrations', 'active', '--fields', 'identifier,providerId'], { env, tty: true });
     expect(t.stdout.split('\n')[0]).toMatch(/^IDENTIFIER\s+PROVIDERID$/);
   });
@@ -50,17 +62,27 @@ describe('formats', () => {
     const r = await runSvc(['integrations', 'active', '--query', '[?primary].identifier'], { env, tty: true });
     expect(JSON.parse(r.stdout)).toEqual(['mail-1']);
   });
-  test('a bad --query expression is a usage error', async () => {
-    const r = await runSvc(['integrations', 'active', '--query', '[?'], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--query: invalid JMESPath expression');
-  });
+});
+
+test('a bad --query expression is a usage error, and nothing is sent', async () => {
+  const r = await runSvc(['integrations', 'active', '--query', '[?'], { env });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('--query: invalid JMESPath expression');
+  expect(stub.requests).toHaveLength(0);
 });
 
 describe('secrets the service returns', () => {
   const connection = {
-    identifier: 'chconn_abc', channel: 'chat', providerId: 'slack', integrationIdentifier: 'slack', subscriberId: 'u1',
-    contextKeys: [], workspace: { id: 'T1' }, auth: { accessToken: 'xoxb-very-secret-token-123' }, createdAt: 'x', updatedAt: 'x',
+    identifier: 'chconn_abc',
+    channel: 'chat',
+    providerId: 'slack',
+    integrationIdentifier: 'slack',
+    subscriberId: 'u1',
+    contextKeys: [],
+    workspace: { id: 'T1' },
+    auth: { accessToken: 'xoxb-very-secret-token-123' },
+    createdAt: 'x',
+    updatedAt: 'x',
   };
   test.each(['json', 'ndjson', 'yaml', 'table'])('are masked in %s unless --show-secrets', async (format) => {
     stub.on('GET', '/v1/channel-connections/chconn_abc', { body: { data: connection } });
@@ -74,11 +96,18 @@ describe('secrets the service returns', () => {
     expect(shown.stdout).toContain('xoxb-very-secret-token-123');
   });
 });
-
 describe('lists', () => {
   const page = (n: number, hasMore: boolean) => ({
-    page: n, hasMore, pageSize: 2,
-    data: [0, 1].map((i) => ({ _id: `6761f0c2a3b4c5d6e7f8${n}${i}00`, transactionId: `t-${n}-${i}`, _environmentId: 'e', _organizationId: 'o', _subscriberId: 's' })),
+    page: n,
+    hasMore,
+    pageSize: 2,
+    data: [0, 1].map((i) => ({
+      _id: `6761f0c2a3b4c5d6e7f8${n}${i}00`,
+      transactionId: `t-${n}-${i}`,
+      _environmentId: 'e',
+      _organizationId: 'o',
+      _subscriberId: 's',
+    })),
   });
   test('an empty list is [] and exit 0', async () => {
     stub.on('GET', '/v1/notifications', { body: { data: [], hasMore: false, page: 0, pageSize: 10 } });
@@ -159,53 +188,61 @@ describe('lists', () => {
       return { body: { data: [sub('c')], next: null, previous: 'c', totalCount: 3, totalCountCapped: false } };
     });
     const r = await runSvc(['subscribers', 'search', '--all', '-o', 'ndjson'], { env });
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).subscriberId)).toEqual(['a', 'b', 'c']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).subscriberId),
+    ).toEqual(['a', 'b', 'c']);
     expect(stub.requests[1]!.query.get('after')).toBe('b');
   });
 });
 
-describe('events get', () => {
-  const event = {
-    _id: '6761f0c2a3b4c5d6e7f80912', transactionId: 'txn-1', _environmentId: 'e', _organizationId: 'o', _subscriberId: 's',
-    createdAt: '2026-11-22T10:00:00.000Z', channels: ['in_app', 'email'],
-    subscriber: { _id: 's', subscriberId: 'user-1' },
-    template: { name: 'Welcome', triggers: [{ type: 'event', identifier: 'welcome', variables: [] }] },
-    jobs: [
-      { _id: 'j1', type: 'in_app', providerId: 'svc', status: 'completed', step: { _id: 'st1', active: true, filters: [], _templateId: 't', name: 'In-app' },
-        executionDetails: [
-          { _id: 'd1', createdAt: '2026-11-22T10:00:00.100Z', status: 'Pending', detail: 'Step queued', isRetry: false, isTest: false, source: 'Internal' },
-          { _id: 'd2', createdAt: '2026-11-22T10:00:00.200Z', status: 'Success', detail: 'Message sent', isRetry: false, isTest: false, source: 'Internal' },
-        ] },
-      { _id: 'j2', type: 'email', providerId: 'sendgrid', status: 'failed', step: { _id: 'st2', active: true, filters: [], _templateId: 't' },
-        executionDetails: [
-          { _id: 'd3', createdAt: '2026-11-22T10:00:00.300Z', status: 'Failed', detail: 'No active integration found for channel email', isRetry: false, isTest: false, source: 'Internal' },
-        ] },
+describe('--fields through arrays', () => {
+  const workflow = {
+    _id: '6761f0c2a3b4c5d6e7f80999',
+    workflowId: 'welcome',
+    name: 'Welcome',
+    status: 'ACTIVE',
+    active: true,
+    steps: [
+      { stepId: 'in-app', type: 'in_app', name: 'Inbox' },
+      { stepId: 'email', type: 'email', name: 'Mail' },
     ],
   };
-  test('shows each job with its execution details as a timeline', async () => {
-    stub.on('GET', `/v1/notifications/${event._id}`, { body: { data: event } });
-    const r = await runSvc(['events', 'get', event._id], { env, tty: true });
-    expect(r.code).toBe(0);
-    const out = r.stdout;
-    expect(out).toContain('workflow welcome');
-    expect(out).toContain('subscriber user-1');
-    expect(out).toMatch(/1\. in_app \(In-app\)\s+via svc\s+completed/);
-    expect(out).toMatch(/Pending\s+Step queued/);
-    expect(out).toMatch(/Success\s+Message sent/);
-    expect(out).toMatch(/2\. email\s+via sendgrid\s+failed/);
-    expect(out).toContain('No active integration found for channel email');
-    expect(out.indexOf('Step queued')).toBeLessThan(out.indexOf('Message sent'));
-    expect(out.indexOf('Message sent')).toBeLessThan(out.indexOf('2. email'));
+  test.each([
+    [['-o', 'json'], false],
+    [['-o', 'table'], true],
+  ])('steps.stepId picks each step in %j', async (flags, tty) => {
+    stub.on('GET', '/v2/workflows/welcome', { body: { data: workflow } });
+    const r = await runSvc(['workflow', 'get', 'welcome', '--fields', 'workflowId,steps.stepId', ...flags], { env, tty });
+    expect(r.code, r.stderr).toBe(0);
+    if (tty) {
+      expect(r.stdout).toMatch(/steps\.stepId\s+in-app, email/);
+      expect(r.stdout).toMatch(/workflowId\s+welcome/);
+    } else expect(JSON.parse(r.stdout)).toEqual({ workflowId: 'welcome', steps: [{ stepId: 'in-app' }, { stepId: 'email' }] });
   });
-  test('--json prints the record untouched', async () => {
-    stub.on('GET', `/v1/notifications/${event._id}`, { body: { data: event } });
-    const r = await runSvc(['events', 'get', event._id, '--json'], { env, tty: true });
-    expect(JSON.parse(r.stdout)).toEqual(event);
+
+  test('a list table shows the array path as a column', async () => {
+    const ev = (id: string, statuses: string[]) => ({ _id: id, transactionId: 't', jobs: statuses.map((status) => ({ status, type: 'in_app' })) });
+    stub.on('GET', '/v1/notifications', { body: { data: [ev('6761f0c2a3b4c5d6e7f80901', ['completed', 'failed'])], hasMore: false, page: 0, pageSize: 10 } });
+    const r = await runSvc(['events', 'list', '--fields', '_id,jobs.status', '-o', 'table'], { env, tty: true });
+    expect(r.stdout).toMatch(/6761f0c2a3b4c5d6e7f80901\s+completed, failed/);
   });
-  test('404 gives exit 5 with the service message', async () => {
-    stub.on('GET', `/v1/notifications/${event._id}`, { status: 404, body: { statusCode: 404, message: 'Notification not found', error: 'Not Found', path: '/', timestamp: 'x' } });
-    const r = await runSvc(['events', 'get', event._id], { env });
-    expect(r.code).toBe(5);
-    expect(r.stderr).toBe(`error: GET /v1/notifications/${event._id} failed: 404 Notification not found\n`);
+});
+
+test('a stream with a query per record (events watch) in a table shows each result, not raw records or JSON', async () => {
+  const ev = { _id: '6761f0c2a3b4c5d6e7f80931', createdAt: '2026-11-22T10:00:01.000Z', transactionId: 't-q', subscriber: { subscriberId: 'u9' }, jobs: [] };
+  stub.on('GET', '/v1/notifications', { body: { data: [ev], hasMore: false, page: 0, pageSize: 50 } });
+  const controller = new AbortController();
+  const running = runSvc(['events', 'watch', '--interval', '10ms', '--since', '2026-11-22T09:00:00Z', '-o', 'table', '--query', '{tx: transactionId}'], {
+    env,
+    signal: controller.signal,
   });
+  while (stub.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+  controller.abort();
+  const r = await running;
+  expect(r.code).toBe(130);
+  expect(r.stdout).toMatch(/^tx\s+t-q$/m);
+  expect(r.stdout).not.toContain('[');
 });

@@ -1,11 +1,11 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured by every request.
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { startStub, type Stub } from '../helpers/stub.js';
-import { startProxy, type Proxy } from '../helpers/proxy.js';
+import { startProxy, type Proxy as HttpProxy } from '../helpers/proxy.js';
 import { runSvc } from '../helpers/run.js';
 
 let stub: Stub;
-let proxy: Proxy;
+let proxy: HttpProxy;
 
 beforeEach(async () => {
   stub = await startStub();

@@ -1,0 +1,37 @@
+// Bundles the local service from a source tree (this checkout's src/, or another one given with
+// --baseline-src, e.g. an older commit unpacked with `git archive <ref> src | tar -x -C .tmp-base`)
+// and imports it, so that a benchmark can measure both in the same run. The bundle is written beside
+// this file so that its external packages resolve from the project's node_modules.
+import { build } from 'esbuild';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const made = [];
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+export async function loadServer(srcDir = fileURLToPath(new URL('../../src', import.meta.url))) {
+  const src = (p) => resolve(srcDir, 'server', p);
+  const dir = mkdtempSync(fileURLToPath(new URL('../.tmp-server-bundle-', import.meta.url)));
+  made.push(dir);
+  const entry = join(dir, 'entry.ts');
+  writeFileSync(entry, [
+    `export { createLocalService } from ${JSON.stringify(src('index.ts'))};`,
+    `export { defaultRegistry } from ${JSON.stringify(src('runner/index.ts'))};`,
+    `export { ManualClock } from ${JSON.stringify(src('clock.ts'))};`,
+  ].join('\n'));
+  const outfile = join(dir, 'server.mjs');
+  await build({
+    entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error',
+    external: ['better-sqlite3', 'fastify'], define: { __SVC_VERSION__: '"bench"' },
+    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+export const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};

@@ -1,0 +1,204 @@
+// The console's HTTP client: the same public API as the CLI (/v1, /v2) under the same API key, sent
+// in the Authorization header and kept in this tab's sessionStorage only, never in a URL.
+import type { ActivityNotification, Message, Subscriber } from '../api/schemas/resources.js';
+import type { PreviewResponse, Workflow } from '../api/schemas/workflow.js';
+
+export type { ActivityNotification, Message, Subscriber, PreviewResponse, Workflow };
+
+const KEY = 'svc.console.apiKey';
+
+export const session = {
+  get: (): string | null => sessionStorage.getItem(KEY),
+  set: (key: string) => sessionStorage.setItem(KEY, key),
+  clear: () => sessionStorage.removeItem(KEY),
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Called when the service refuses the key (401): the shell forgets it and asks again. */
+let onUnauthorized: () => void = () => undefined;
+export const setUnauthorizedHandler = (fn: () => void) => {
+  onUnauthorized = fn;
+};
+
+type Query = Record<string, string | number | boolean | string[] | undefined | null>;
+
+function queryString(q: Query = {}): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined || v === null || v === '') continue;
+    if (Array.isArray(v)) for (const x of v) p.append(k, x);
+    else p.append(k, String(v));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+export async function call<T = unknown>(method: string, path: string, opts: { query?: Query; body?: unknown; key?: string } = {}): Promise<T> {
+  const key = opts.key ?? session.get();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (key) headers.authorization = `ApiKey ${key}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${path}${queryString(opts.query)}`, {
+    method,
+    headers,
+    ...(opts.body !== undefined && { body: JSON.stringify(opts.body) }),
+    cache: 'no-store',
+    credentials: 'omit',
+  });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) {
+    if (res.status === 401 && opts.key === undefined) onUnauthorized();
+    const message = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`;
+    throw new ApiError(res.status, message);
+  }
+  return body as T;
+}
+
+const data = <T>(p: Promise<{ data: T }>) => p.then((r) => r.data);
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  page?: number;
+}
+
+let noWorkflowList = false;
+
+export const api = {
+  listEvents: (q: Query) => call<Page<ActivityNotification>>('GET', '/v1/notifications', { query: q }),
+  getEvent: (id: string) => data(call<{ data: ActivityNotification }>('GET', `/v1/notifications/${encodeURIComponent(id)}`)),
+  listMessages: (q: Query) => call<Page<Message> & { totalCount?: number }>('GET', '/v1/messages', { query: q }),
+  markAs: (subscriberId: string, messageId: string | string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') =>
+    data(call<{ data: Message[] }>('POST', `/v1/subscribers/${encodeURIComponent(subscriberId)}/messages/mark-as`, { body: { messageId, markAs } })),
+  searchSubscribers: (q: Query) => call<{ data: Subscriber[]; next: string | null }>('GET', '/v2/subscribers', { query: q }),
+  getWorkflow: (id: string) => data(call<{ data: Workflow }>('GET', `/v2/workflows/${encodeURIComponent(id)}`)),
+  /** GET /v2/workflows where the service has it; null where it answers 404. */
+  listWorkflows: async (): Promise<Array<{ workflowId: string; name: string }> | null> => {
+    if (noWorkflowList) return null;
+    try {
+      const r = await call<any>('GET', '/v2/workflows', { query: { limit: 100 } });
+      const list = r?.data?.workflows ?? r?.workflows ?? r?.data;
+      return Array.isArray(list) ? list : null;
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
+        noWorkflowList = true; // asked once per page load
+        return null;
+      }
+      throw e;
+    }
+  },
+  preview: (workflowId: string, stepId: string, body: unknown) =>
+    data(call<{ data: PreviewResponse }>('POST', `/v2/workflows/${encodeURIComponent(workflowId)}/step/${encodeURIComponent(stepId)}/preview`, { body })),
+  trigger: (body: unknown) =>
+    data(call<{ data: { acknowledged: boolean; status: string; transactionId?: string; error?: string[] } }>('POST', '/v1/events/trigger', { body })),
+  activeIntegrations: () => data(call<{ data: Array<{ identifier: string; name: string; providerId: string; channel: string }> }>('GET', '/v1/integrations/active')),
+};
+
+/** Trades the one-time code of `svc dev`'s link for the key (the code works once). */
+export async function redeemCode(code: string): Promise<string> {
+  const r = await call<{ data: { apiKey: string } }>('POST', '/console/session', { body: { code }, key: '' });
+  return r.data.apiKey;
+}
+
+/** Checks a key with a cheap read, without disturbing the session. */
+export async function checkKey(key: string): Promise<void> {
+  await call('GET', '/v1/integrations/active', { key });
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let liveState: 'off' | 'connecting' | 'live' = 'off';
+const stateListeners = new Set<(s: typeof liveState) => void>();
+let controller: AbortController | undefined;
+
+/** Runs `fn` whenever the service reports a change (and once when the stream (re)connects). */
+export function onChange(fn: Listener): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+export function onLiveState(fn: (s: typeof liveState) => void): () => void {
+  stateListeners.add(fn);
+  fn(liveState);
+  return () => stateListeners.delete(fn);
+}
+function setLive(s: typeof liveState) {
+  liveState = s;
+  for (const l of stateListeners) l(s);
+}
+
+let pending: ReturnType<typeof setTimeout> | undefined;
+function emit() {
+  // Changes arrive in bursts (a trigger writes several rows): one refresh per burst.
+  if (pending) return;
+  pending = setTimeout(() => {
+    pending = undefined;
+    for (const l of listeners) l();
+  }, 60);
+}
+
+/**
+ * The live stream, read with fetch so the key travels in a header (EventSource cannot send one).
+ * Reconnects after a second when the stream drops.
+ */
+export function startLive(): void {
+  stopLive();
+  const key = session.get();
+  if (!key) return;
+  const ac = new AbortController();
+  controller = ac;
+  const run = async () => {
+    while (!ac.signal.aborted) {
+      setLive('connecting');
+      try {
+        const res = await fetch('/console/live', { headers: { authorization: `ApiKey ${key}`, accept: 'text/event-stream' }, signal: ac.signal, cache: 'no-store' });
+        if (res.status === 401) {
+          onUnauthorized();
+          return;
+        }
+        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += value;
+          let sep: number;
+          while ((sep = buf.indexOf('\n\n')) >= 0) {
+            const frame = buf.slice(0, sep);
+            buf = buf.slice(sep + 2);
+            const event = /^event: (\w+)/m.exec(frame)?.[1];
+            if (event === 'ready') {
+              setLive('live');
+              emit();
+            } else if (event === 'change') emit();
+          }
+        }
+      } catch {
+        if (ac.signal.aborted) return;
+      }
+      setLive('connecting');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
+  void run();
+}
+
+export function stopLive(): void {
+  controller?.abort();
+  controller = undefined;
+  setLive('off');
+}

@@ -1,0 +1,86 @@
+// Inbox: a subscriber's in-app messages as their notification centre shows them, marked read, seen
+// or unread through the public mark-as operation, with the subscriber's feed beside it so the
+// "Message read" detail can be seen arriving.
+import { useState } from 'preact/hooks';
+import { api, type Message } from '../api.js';
+import { InAppCard } from '../render.js';
+import { ago, Badge, clock, Empty, ErrorLine, go, html, setParams, useLoad } from '../ui.js';
+
+export function Inbox({ params }: { params: URLSearchParams }) {
+  const subscriberId = params.get('subscriber') ?? '';
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const subscribers = useLoad(() => api.searchSubscribers({ limit: 100 }), [], false);
+  const inbox = useLoad(
+    async () => (subscriberId ? api.listMessages({ subscriberId, channel: 'in_app', limit: 100 }) : undefined),
+    [subscriberId],
+  );
+  const feed = useLoad(async () => (subscriberId ? api.listEvents({ subscriberIds: [subscriberId], limit: 5 }) : undefined), [subscriberId]);
+
+  const pick = (id: string) => {
+    setParams('inbox', { subscriber: id });
+  };
+  const mark = async (ids: string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') => {
+    setBusy(`${markAs}:${ids.join(',')}`);
+    setError(undefined);
+    try {
+      await api.markAs(subscriberId, ids.length === 1 ? ids[0]! : ids, markAs);
+      inbox.reload();
+      feed.reload();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const messages: Message[] = inbox.value?.data ?? [];
+  const unread = messages.filter((m) => !m.read);
+  return html`<div class="split">
+    <section class="pane list-pane">
+      <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
+        <select aria-label="Subscriber" value=${subscriberId} onChange=${(e: any) => pick(e.currentTarget.value)}>
+          <option value="">Pick a subscriber…</option>
+          ${(subscribers.value?.data ?? []).map((s) => html`<option value=${s.subscriberId}>${s.subscriberId}${s.firstName ? ` (${[s.firstName, s.lastName].filter(Boolean).join(' ')})` : ''}</option>`)}
+          ${subscriberId && !(subscribers.value?.data ?? []).some((s) => s.subscriberId === subscriberId) && html`<option value=${subscriberId}>${subscriberId}</option>`}
+        </select>
+        ${subscriberId && html`<span class="muted small counts">${unread.length} unread of ${messages.length}</span>`}
+        ${unread.length > 0 && html`<button type="button" onClick=${() => mark(unread.map((m) => m._id!), 'read')}>Mark all read</button>`}
+      </form>
+      <${ErrorLine} error=${error ?? inbox.error ?? subscribers.error} />
+      ${!subscriberId && html`<${Empty}>Pick a subscriber to see their in-app inbox.<//>`}
+      ${subscriberId && inbox.value && messages.length === 0 && html`<${Empty}>No in-app messages for ${subscriberId} yet.<//>`}
+      <ul class="inbox" aria-label="Inbox">
+        ${messages.map(
+          (m) => html`<li key=${m._id} data-message=${m._id} class=${m.read ? 'read' : 'unread'}>
+            <${InAppCard} subject=${m.subject} body=${typeof m.content === 'string' ? m.content : ''} actions=${(m.cta as any)?.action?.buttons ?? []}
+              read=${m.read} seen=${m.seen} time=${ago(m.createdAt)} />
+            <div class="inbox-actions">
+              <span class="muted small state">${m.read ? 'read' : 'unread'} · ${m.seen ? 'seen' : 'unseen'}</span>
+              ${m.read
+                ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unread')}>Mark unread</button>`
+                : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'read')}>Mark read</button>`}
+              ${m.seen
+                ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unseen')}>Mark unseen</button>`
+                : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'seen')}>Mark seen</button>`}
+              <a class="small" href=${`#/messages?message=${m._id}&subscriber=${encodeURIComponent(subscriberId)}&channel=in_app`}>details</a>
+            </div>
+          </li>`,
+        )}
+      </ul>
+    </section>
+    <section class="pane detail-pane">
+      <h3>Latest activity${subscriberId ? ` for ${subscriberId}` : ''}</h3>
+      ${subscriberId && feed.value?.data.length === 0 && html`<${Empty}>No events.<//>`}
+      <ul class="mini-feed" aria-label="Subscriber activity">
+        ${(feed.value?.data ?? []).map((n) => {
+          const last = (n.jobs ?? []).flatMap((j) => j.executionDetails.map((d) => ({ ...d, type: j.type }))).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(-1);
+          return html`<li key=${n._id} onClick=${() => go('activity', { event: n._id, subscriber: subscriberId })}>
+            <div><strong>${n.template?.name}</strong> <span class="muted small">${ago(n.createdAt)}</span></div>
+            ${last && html`<div class="small last-detail"><span class="t">${clock(last.createdAt)}</span> ${last.type}: ${last.detail} <${Badge} value=${last.status} /></div>`}
+          </li>`;
+        })}
+      </ul>
+    </section>
+  </div>`;
+}

@@ -1,0 +1,157 @@
+// Shared pieces of the console: the htm tag bound to preact, formatting, and small components.
+// Everything rendered goes through preact, which escapes text and attributes; nothing here sets HTML.
+import { html } from 'htm/preact';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { maskData } from '../core/mask.js';
+import { onChange, session } from './api.js';
+
+export { html };
+
+export function ago(iso: string | undefined | null): string {
+  if (!iso) return '';
+  const s = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(s)) return '';
+  if (s < 5) return 'just now';
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
+}
+
+export function clock(iso: string | undefined | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour12: false }) + `.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+export function dateTime(iso: string | undefined | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { hour12: false });
+}
+
+/** An event's status from its jobs, as `svc events list` shows it. */
+export function eventStatus(n: { jobs?: Array<{ status: string }> | undefined }): 'completed' | 'failed' | 'pending' | 'no jobs' {
+  const jobs = n.jobs ?? [];
+  if (jobs.length === 0) return 'no jobs';
+  if (jobs.some((j) => j.status === 'failed')) return 'failed';
+  if (jobs.every((j) => ['completed', 'canceled', 'skipped', 'merged'].includes(j.status))) return 'completed';
+  return 'pending';
+}
+
+const TONE: Record<string, string> = {
+  completed: 'ok', sent: 'ok', Success: 'ok', delivered: 'ok', read: 'ok',
+  ReadConfirmation: 'accent', failed: 'bad', error: 'bad', Failed: 'bad', warning: 'warn', Warning: 'warn',
+  pending: 'wait', queued: 'wait', running: 'wait', delayed: 'wait', Pending: 'wait', Queued: 'wait',
+};
+export const Badge = ({ value }: { value: string }) => html`<span class=${`badge ${TONE[value] ?? 'plain'}`}>${value}</span>`;
+
+export const CHANNEL_LABEL: Record<string, string> = { email: 'Email', in_app: 'In-app', sms: 'SMS', chat: 'Chat', push: 'Push' };
+export const channelLabel = (c: string) => CHANNEL_LABEL[c] ?? c;
+
+/** JSON for the raw panels, masked as the CLI's output masks it (tokens, credentials, the key in use). */
+export function maskedJson(value: unknown): string {
+  const key = session.get();
+  return JSON.stringify(maskData(value, key ? { knownSecrets: [key] } : {}), null, 2);
+}
+
+/** A stored `raw` string (often JSON) for display, masked the same way. */
+export function prettyRaw(raw: string): string {
+  try {
+    return maskedJson(JSON.parse(raw));
+  } catch {
+    return String(maskData(raw, { knownSecrets: [session.get() ?? ''] }));
+  }
+}
+
+export const Json = ({ value, masked = true }: { value: unknown; masked?: boolean }) =>
+  html`<pre class="json">${masked ? maskedJson(value) : JSON.stringify(value, null, 2)}</pre>`;
+
+export const Empty = ({ children }: { children: ComponentChildren }) => html`<div class="empty">${children}</div>`;
+
+export const ErrorLine = ({ error }: { error: unknown }) =>
+  error ? html`<div class="error" role="alert">${error instanceof Error ? error.message : String(error)}</div>` : null;
+
+/**
+ * Loads with `fn` now, again when its inputs change, and again whenever the live stream reports a
+ * change (unless `live` is false). Keeps the last good value while reloading.
+ */
+export function useLoad<T>(fn: () => Promise<T>, deps: unknown[], live = true): { value: T | undefined; error: unknown; reload: () => void; loading: boolean } {
+  const [value, setValue] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [loading, setLoading] = useState(true);
+  const seq = useRef(0);
+  const fnRef = useRef(fn);
+  fnRef.current = fn;
+  const reload = () => {
+    const mine = ++seq.current;
+    setLoading(true);
+    fnRef.current().then(
+      (v) => {
+        if (mine !== seq.current) return;
+        setValue(v);
+        setError(undefined);
+        setLoading(false);
+      },
+      (e) => {
+        if (mine !== seq.current) return;
+        setError(e);
+        setLoading(false);
+      },
+    );
+  };
+  useEffect(reload, deps);
+  useEffect(() => (live ? onChange(reload) : undefined), [live]);
+  return { value, error, reload, loading };
+}
+
+/** The hash route: `#/page?k=v`. Pages keep their state (selection, filters) in it, so links work. */
+export function useRoute(): { page: string; params: URLSearchParams } {
+  const read = () => {
+    const raw = location.hash.replace(/^#\/?/, '');
+    const [page = '', q = ''] = raw.split('?');
+    return { page: page || 'activity', params: new URLSearchParams(q) };
+  };
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const on = () => setRoute(read());
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return route;
+}
+
+export function go(page: string, params: Record<string, string | undefined> = {}): void {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
+  const s = q.toString();
+  location.hash = `#/${page}${s ? `?${s}` : ''}`;
+}
+
+/** Replaces the current route's query without a history entry per keystroke. */
+export function setParams(page: string, params: Record<string, string | undefined>): void {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
+  const s = q.toString();
+  history.replaceState(null, '', `#/${page}${s ? `?${s}` : ''}`);
+  dispatchEvent(new HashChangeEvent('hashchange'));
+}
+
+/** Local state that follows a route parameter when the route changes (links, back, forward). */
+export function useParam(params: URLSearchParams, name: string): [string, (v: string) => void] {
+  const fromRoute = params.get(name) ?? '';
+  const [v, setV] = useState(fromRoute);
+  useEffect(() => setV(fromRoute), [fromRoute]);
+  return [v, setV];
+}
+
+/** `value`, once it has stopped changing for `ms` (typing in a filter reloads once, not per key). */
+export function useDebounced<T>(value: T, ms = 300): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value]);
+  return v;
+}

@@ -1,0 +1,90 @@
+// Loads a large CommonJS file of the bundle (dist/zod-*.cjs) through V8's code cache. Node 20 has no
+// compile cache for modules (Node 22's module.enableCompileCache()), and compiling zod, 700 KB, is about
+// half the cost of loading it: ~20 ms of every command that validates input or checks an answer. The
+// cache is V8's own bytecode for the file, made by the first run that loads it and kept in the user's
+// cache directory; V8 refuses a cache made by another V8 version or with other flags, and the file name
+// carries a hash of the source, so a rebuilt bundle never meets an old cache.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { Script } from 'node:vm';
+
+let flagsChanged = false;
+
+/**
+ * Changes V8 flags at run time. V8 stamps a code cache with the flags it was made under, so a cache made
+ * after a change would not match the next run's flags: no cache is written by a process that changed them.
+ */
+export function setV8Flags(flags: string): void {
+  setFlagsFromString(flags);
+  flagsChanged = true;
+}
+
+/** Where caches live: SVC_CACHE_DIR, else $XDG_CACHE_HOME/svc, else ~/.cache/svc (LOCALAPPDATA on Windows). */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  if (env.SVC_CACHE_DIR) return env.SVC_CACHE_DIR;
+  if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'svc', 'Cache');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'svc');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc');
+}
+
+/** The bundle's root: this module is bundled into dist/main.js or into a chunk under dist/chunks/. */
+function distDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return basename(here) === 'chunks' ? dirname(here) : here;
+}
+
+/**
+ * require() for a CommonJS file of the bundle, compiled from the code cache when there is a good one.
+ * Without one, the file is compiled as usual and, when the process exits, the bytecode V8 made for it
+ * (every function this run used) is written for the next run. Failing to read or write the cache only
+ * costs the time it would have saved.
+ */
+export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env): unknown {
+  const path = isAbsolute(file) ? file : join(distDir(), file);
+  const source = readFileSync(path, 'utf8');
+  const name = basename(file, '.cjs');
+  let dir: string;
+  try {
+    dir = cacheDir(env);
+  } catch {
+    dir = '';
+  }
+  const cacheFile = join(dir, `${name}-${process.version}-${process.arch}.v8`);
+  let cachedData: Buffer | undefined;
+  try {
+    // Bytecode is code: only a file of this user's, writable by no one else, is used.
+    const st = dir ? statSync(cacheFile) : undefined;
+    const ours = st && (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0));
+    cachedData = ours ? readFileSync(cacheFile) : undefined;
+  } catch {
+    cachedData = undefined;
+  }
+  const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = new Script(wrapper, { filename: path, ...(cachedData ? { cachedData } : {}) });
+  const mod = { exports: {} as unknown };
+  (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path));
+  if (dir && (!cachedData || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      if (flagsChanged) return;
+      try {
+        const data = script.createCachedData();
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(tmp, data, { mode: 0o600 });
+        renameSync(tmp, cacheFile);
+        // Caches of earlier builds of the same file (`zod-<other hash>-...`) will not be read again.
+        const family = name.replace(/-[0-9a-f]{8,}$/, '-');
+        for (const f of readdirSync(dir)) {
+          if (f.startsWith(family) && f.endsWith('.v8') && !f.startsWith(`${name}-`)) rmSync(join(dir, f), { force: true });
+        }
+      } catch {
+        // A read-only or full disk: the next run compiles again.
+      }
+    });
+  }
+  return mod.exports;
+}

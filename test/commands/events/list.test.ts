@@ -1,0 +1,83 @@
+// svc events list: the request it sends and the input it refuses before sending anything.
+import { expect, test } from 'vitest';
+import { activityPage, ID, ID2, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { runSvc } from '../../helpers/run.js';
+
+const svc = stubbedService();
+
+sendsRequest(svc, [
+  [
+    'events list with every filter',
+    {
+      argv: [
+        'events',
+        'list',
+        '--channel',
+        'email',
+        '--channel',
+        'sms,push',
+        '--workflow',
+        ID2,
+        '--email',
+        'a@x.io',
+        '--subscriber',
+        'u1',
+        '--subscriber',
+        'u2',
+        '--severity',
+        'high',
+        '--transaction-id',
+        't1',
+        '--topic-key',
+        'ops',
+        '--subscription-id',
+        's1',
+        '--context',
+        'tenant:acme',
+        '--since',
+        '2026-11-01T00:00:00Z',
+        '--until',
+        '2026-11-02T00:00:00Z',
+        '--page',
+        '2',
+        '--limit',
+        '50',
+      ],
+      method: 'GET',
+      path: '/v1/notifications',
+      query: {
+        channels: ['email', 'sms', 'push'],
+        templates: [ID2],
+        emails: ['a@x.io'],
+        subscriberIds: ['u1', 'u2'],
+        severity: ['high'],
+        transactionId: ['t1'],
+        topicKey: ['ops'],
+        subscriptionId: ['s1'],
+        contextKeys: ['tenant:acme'],
+        after: ['2026-11-01T00:00:00.000Z'],
+        before: ['2026-11-02T00:00:00.000Z'],
+        page: ['2'],
+        limit: ['50'],
+      },
+      answer: activityPage,
+    },
+  ],
+]);
+
+refusesInput(svc, [
+  [['events', 'list', '--limit', '51'], "--limit <n>' argument '51' is invalid"],
+  [['events', 'list', '--page', '-1'], "--page <n>' argument '-1' is invalid"],
+  [['events', 'list', '--channel', 'fax'], "--channel <channel>' argument 'fax' is invalid"],
+  [['events', 'list', '--severity', 'urgent'], 'Expected one of: high, medium, low, none'],
+  [['events', 'list', '--since', 'yesterday'], '--since: expected an ISO 8601 time'],
+  [['events', 'list', '--context', 'tenant'], '--context: expected TYPE=ID'],
+]);
+
+test('--workflow takes an identifier and looks up its id', async () => {
+  svc.stub.on('GET', '/v2/workflows/welcome', { body: { data: { _id: ID, workflowId: 'welcome' } } });
+  svc.stub.on('GET', '/v1/notifications', { body: activityPage });
+  const r = await runSvc(['events', 'list', '--workflow', 'welcome', '--workflow', ID2], { env: svc.env });
+  expect(r.code).toBe(0);
+  expect(svc.stub.requests[1]!.query.getAll('templates')).toEqual([ID, ID2]);
+});

@@ -1,0 +1,87 @@
+// svc events watch: polls a stub whose feed changes between polls and prints each event once.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { startStub, type Stub } from '../../helpers/stub.js';
+import { runSvc } from '../../helpers/run.js';
+
+const KEY = 'sk_test_0123456789abcdef';
+let stub: Stub;
+let env: Record<string, string>;
+beforeEach(async () => {
+  stub = await startStub();
+  env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url };
+});
+afterEach(async () => stub.close());
+
+const job = (type: string, status: string, detail: string) => ({
+  _id: `j-${type}`,
+  type,
+  status,
+  providerId: type === 'email' ? 'sendgrid' : 'svc',
+  step: { _id: 's', active: true, filters: [], _templateId: 't' },
+  executionDetails: [{ _id: 'd', status: status === 'failed' ? 'Failed' : 'Success', detail, isRetry: false, isTest: false, source: 'Internal' }],
+});
+const notification = (sub: string, jobs: unknown[]) => ({
+  _id: `6761f0c2a3b4c5d6e7f8${sub.padStart(4, '0')}`,
+  transactionId: 'txn-w',
+  _environmentId: 'e',
+  _organizationId: 'o',
+  _subscriberId: sub,
+  subscriber: { _id: sub, subscriberId: sub },
+  jobs,
+});
+const page = (data: unknown[]) => ({ body: { data, hasMore: false, page: 0, pageSize: 50 } });
+
+describe('events watch', () => {
+  test('prints each new event once, in order, as NDJSON when piped; Ctrl-C gives 130 and a --since hint', async () => {
+    const ev = (i: number) => ({ ...notification(`u${i}`, []), createdAt: `2026-11-22T10:00:0${i}.000Z`, transactionId: `t${i}` });
+    stub.on('GET', '/v1/notifications', (_req, n) => page(n === 1 ? [ev(2), ev(1)] : n === 2 ? [ev(3), ev(2)] : [ev(3)]));
+    const controller = new AbortController();
+    const running = runSvc(['events', 'watch', '--interval', '50ms', '--since', '2026-11-22T09:00:00Z'], { env, signal: controller.signal });
+    while (stub.requests.filter((q) => q.method === 'GET').length < 3) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const r = await running;
+    expect(r.code).toBe(130);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.transactionId)).toEqual(['t1', 't2', 't3']);
+    expect(r.stderr).toContain('svc events watch --since 2026-11-22T10:00:03.000Z');
+    const gets = stub.requests.filter((q) => q.method === 'GET');
+    expect(gets[0]!.query.get('after')).toBe('2026-11-22T09:00:00.000Z');
+    expect(gets[1]!.query.get('after')).toBe('2026-11-22T10:00:02.000Z');
+  });
+
+  test('--dry-run prints the first poll and returns without sending', async () => {
+    const r = await runSvc(['events', 'watch', '--dry-run', '--since', '2026-11-22T09:00:00Z', '--subscriber', 'u1'], { env });
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout);
+    expect(printed.method).toBe('GET');
+    expect(printed.url).toContain('/v1/notifications?');
+    expect(printed.url).toContain('after=2026-11-22T09%3A00%3A00.000Z');
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('polls for as long as it runs without piling up listeners; -o table uses the events layout', async () => {
+    const ev = { ...notification('u1', [job('in_app', 'completed', 'Message sent')]), createdAt: '2026-11-22T10:00:01.000Z', transactionId: 't-table' };
+    stub.on('GET', '/v1/notifications', page([ev]));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const running = runSvc(['events', 'watch', '--interval', '10ms', '--since', '2026-11-22T09:00:00Z', '-o', 'table'], { env, signal: controller.signal });
+      while (stub.requests.filter((q) => q.method === 'GET').length < 30) await new Promise((r) => setTimeout(r, 10));
+      controller.abort();
+      const r = await running;
+      expect(r.code).toBe(130);
+      expect(r.stdout).toMatch(/TRANSACTION/);
+      expect(r.stdout).toContain('t-table');
+      expect(r.stdout).not.toMatch(/_ENVIRONMENTID|_ORGANIZATIONID/);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => /MaxListeners/.test(w))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

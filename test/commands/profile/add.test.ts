@@ -1,0 +1,52 @@
+// svc profile add: the store's file modes, a key never printed, and --dry-run writing nothing.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { startStub, type Stub } from '../../helpers/stub.js';
+import { runSvc, tempConfigDir } from '../../helpers/run.js';
+
+const KEY = 'sk_test_0123456789abcdef';
+const KEY2 = 'sk_live_fedcba9876543210';
+let stub: Stub;
+let dir: string;
+beforeEach(async () => {
+  stub = await startStub();
+  dir = tempConfigDir();
+});
+afterEach(async () => stub.close());
+
+const svc = (argv: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) =>
+  runSvc(argv, { ...opts, env: { SVC_CONFIG_DIR: join(dir, 'cfg'), ...opts.env } });
+
+describe('profile add', () => {
+  test('add writes a 0600 file in a 0700 directory and never prints the key', async () => {
+    const r = await svc(['profile', 'add', 'prod', '--base-url', stub.url, '--with-key'], { stdin: `${KEY}\n` });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("saved profile 'prod'");
+    expect(r.stderr).not.toContain(KEY);
+    expect(statSync(join(dir, 'cfg')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'cfg', 'config.json')).mode & 0o777).toBe(0o600);
+    const file = JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8'));
+    expect(file).toEqual({ current: 'prod', profiles: { prod: { baseUrl: stub.url, apiKey: KEY } } });
+  });
+  test('--dry-run: add, use, remove and login say what they would do and write nothing; login sends nothing', async () => {
+    await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
+    const before = readFileSync(join(dir, 'cfg', 'config.json'), 'utf8');
+    const add = await svc(['profile', 'add', 'b', '--base-url', stub.url, '--api-key', KEY2, '--use', '--dry-run']);
+    expect(add.code).toBe(0);
+    expect(add.stderr).toContain("dry run, nothing was written: would save profile 'b'");
+    expect((await svc(['profile', 'use', 'a', '--dry-run'])).stderr).toContain("would make 'a' the current profile");
+    expect((await svc(['profile', 'remove', 'a', '--dry-run'])).stderr).toContain("would remove profile 'a'");
+    expect((await svc(['profile', 'remove', 'nope', '--dry-run'])).code).toBe(2);
+    const login = await svc(['login', '--with-key', '--profile', 'c', '--base-url', stub.url, '--dry-run'], { stdin: `${KEY2}\n` });
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toEqual({
+      method: 'GET',
+      url: `${stub.url}/v1/integrations/active`,
+      headers: { accept: 'application/json', authorization: 'ApiKey sk_…3210' },
+    });
+    expect(login.stdout + login.stderr).not.toContain(KEY2);
+    expect(stub.requests).toHaveLength(0);
+    expect(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).toBe(before);
+  });
+});

@@ -1,0 +1,17 @@
+// svc workflow get: the request it sends.
+import { sendsRequest, stubbedService } from '../../helpers/command-test.js';
+
+const svc = stubbedService();
+
+sendsRequest(svc, [
+  [
+    'workflow get',
+    {
+      argv: ['workflow', 'get', 'welcome', '--environment-id', 'env1'],
+      method: 'GET',
+      path: '/v2/workflows/welcome',
+      query: { environmentId: ['env1'] },
+      answer: { data: { workflowId: 'welcome', steps: [] } },
+    },
+  ],
+]);

@@ -1,0 +1,30 @@
+// The system's Chromium (Debian's `chromium` package), driven by playwright-core. Never downloads a
+// browser: without one installed, the browser tests skip and say why.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+const candidates = process.env.SVC_CHROMIUM ? [process.env.SVC_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+export const CHROMIUM = candidates.find((p) => existsSync(p));
+
+export const NO_CHROMIUM_MESSAGE = `skipped: no Chromium at ${candidates.join(' or ')} (apt-get install chromium, or set SVC_CHROMIUM); .ci/run installs it`;
+
+export async function launch(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+  // A persistent context is how playwright takes a fresh --user-data-dir of ours.
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM!,
+    headless: true,
+    timeout: 30_000,
+    viewport: { width: 1440, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
