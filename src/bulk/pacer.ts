@@ -55,6 +55,8 @@ export class Pacer {
   private tokens = 0;
   private at = 0;
   private blockedUntil = 0;
+  /** An answer has come (with or without RateLimit-* headers). */
+  private heard = false;
   private waiters: (() => void)[] = [];
   private readonly now: () => number;
   private readonly signal: AbortSignal | undefined;
@@ -117,8 +119,8 @@ export class Pacer {
     for (;;) {
       if (this.signal?.aborted) throw new InterruptedError();
       if (this.tooExpensive(cost)) throw new TooExpensive(cost);
-      // Until an answer has told the limits, one call at a time.
-      const limit = this.rate === undefined && this.inFlight > 0 ? 1 : this.concurrency;
+      // Until the first answer has told the limits (or that there are none), one call at a time.
+      const limit = !this.heard && this.inFlight > 0 ? 1 : this.concurrency;
       if (slot && this.inFlight >= limit) {
         await new Promise<void>((r) => this.waiters.push(r));
         continue;
@@ -142,6 +144,10 @@ export class Pacer {
    */
   observe(status: number | undefined, rl: RateLimitInfo, retryAfterMs?: number): void {
     const now = this.now();
+    if (status !== undefined && !this.heard) {
+      this.heard = true;
+      for (const w of this.waiters.splice(0)) w();
+    }
     if (rl.limit !== undefined && rl.limit > 0) {
       const w = Number(/(?:^|;)\s*w=(\d+(?:\.\d+)?)/.exec(rl.policy ?? '')?.[1] ?? DEFAULT_WINDOW_S) || DEFAULT_WINDOW_S;
       const burst = Number(/(?:^|;)\s*burst=(\d+(?:\.\d+)?)/.exec(rl.policy ?? '')?.[1]);

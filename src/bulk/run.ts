@@ -107,7 +107,8 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   deps.signal.addEventListener('abort', onAbort, { once: true });
   const deadline = opts.maxTimeMs !== undefined ? started + opts.maxTimeMs : undefined;
   const counts = { sent: 0, failed: 0, skipped: 0, alreadySent: 0, notSent: 0, requests: 0, failedRequests: 0, networkFailures: 0, answered: 0 };
-  const total = file === '-' ? undefined : await countRows(file);
+  const showProgress = Boolean(deps.io.stderr.isTTY) && !deps.globals.quiet;
+  const total = file === '-' || !showProgress ? undefined : await countRows(file);
   const progress = await startProgress(deps, counts, total);
   const pacer = new Pacer({
     ...(opts.concurrency !== undefined ? { fixed: opts.concurrency } : {}),

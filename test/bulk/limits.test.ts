@@ -256,6 +256,22 @@ describe('pacer waits', () => {
   });
 });
 
+describe('pacer slots', () => {
+  test('one call until the first answer; then the window opens, with or without RateLimit-* headers', async () => {
+    const p = new Pacer({ initial: 4 });
+    await p.acquire(1);
+    let second = false;
+    const waiting = p.acquire(1).then(() => (second = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(second).toBe(false);
+    p.observe(201, {}); // a service without rate limits
+    await waiting;
+    expect(second).toBe(true);
+    await p.acquire(1);
+    expect(p.active).toBe(3);
+  });
+});
+
 describe('progress line', () => {
   test('recipients sent of the total, rate, ETA; the rate-limit wait; never wider than the terminal', () => {
     const a = progressLine({ sent: 1200, failed: 0, total: 5000, elapsedMs: 20_000, waitMs: 0 }, 80);
