@@ -5,7 +5,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -119,14 +119,14 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'trigger events subscribers integrations contexts connections endpoints workflow messages api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --strict --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi

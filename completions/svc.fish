@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --interval --journal --limit --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --actor --after --api-key --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --host --idempotency-key --identifier --integration --interval --journal --limit --max-time --mode --name --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --seed --set --severity --since --subscriber --subscriber-id --subscription-id --tenant --time-scale --timeout --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -146,6 +146,7 @@ complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l report -r -F -d 'wri
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l journal -r -F -d 'journal of acknowledged chunks (default: beside the report, or the file)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l resume -d 'continue an interrupted --recipients-file run: nobody is sent twice'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l strict -d 'stop at the first bad row (a file is checked whole before anything is sent)'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l max-time -r -F -d 'bound on a --recipients-file run: when it runs out waiting for the rate limit, exit 7 (--resume continues)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l wait -d 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l wait-timeout -r -F -d 'how long --wait follows the activity (default 2m)'
 complete -c svc -n 'test (__svc_node) = '\''events'\''' -a 'list' -d 'list triggered events (GET /v1/notifications)'

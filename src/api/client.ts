@@ -22,6 +22,8 @@ export interface RateLimitInfo {
   remaining?: number;
   /** Seconds until the window resets. */
   reset?: number;
+  /** RateLimit-Policy as sent (window `w=`, `burst=`). */
+  policy?: string;
 }
 
 export interface ClientConfig {
@@ -356,6 +358,7 @@ function rateLimitOf(h: Record<string, string>): RateLimitInfo {
   if (limit !== undefined) out.limit = limit;
   if (remaining !== undefined) out.remaining = remaining;
   if (reset !== undefined) out.reset = reset;
+  if (h['ratelimit-policy']) out.policy = h['ratelimit-policy'];
   return out;
 }
 

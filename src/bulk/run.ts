@@ -5,13 +5,17 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Deps } from '../deps.js';
-import { ApiError, InterruptedError, SvcError, UsageError } from '../core/errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { setMaxListeners } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { ApiError, EXIT, InterruptedError, NetworkError, SvcError, UsageError } from '../core/errors.js';
 import { formatDuration } from '../core/duration.js';
 import { operations } from '../api/operations.js';
-import type { ApiClient } from '../api/client.js';
+import type { Api } from '../api/session.js';
+import { retryDelay } from '../api/http-rules.js';
 import { Chunker, transactionIdOf, type Chunk } from './chunks.js';
 import { checkResumable, Journal, readJournal, trimReport, type RunRecord } from './journal.js';
-import { Pacer } from './pacer.js';
+import { OutOfTime, Pacer, TooExpensive } from './pacer.js';
 import { checkRecipientsFile, openRecipients, type BadRow, type GoodRow } from './rows.js';
 
 export interface BulkOptions {
@@ -25,12 +29,15 @@ export interface BulkOptions {
   report?: string;
   journal?: string;
   strict?: boolean;
+  /** Bound on the whole run (ms): when it runs out waiting for the rate limit, exit 7 and --resume. */
+  maxTimeMs?: number;
 }
 
 export interface BulkSummary {
   workflow: string;
   runId: string;
-  recipients: { sent: number; failed: number; skipped: number; alreadySent: number };
+  /** notSent (only when some are): rows left for --resume when --max-time ran out or the run stopped early. */
+  recipients: { sent: number; failed: number; skipped: number; alreadySent: number; notSent?: number };
   requests: { sent: number; failed: number };
   elapsedMs: number;
   recipientsPerSecond: number;
@@ -81,7 +88,6 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
     if (!journalPath || !state) throw new UsageError('--resume needs a journal: give --report or --journal (stdin has no file to keep one beside)');
     run = checkResumable(state, journalPath, { workflow: opts.workflow, file, ...(size !== undefined ? { size } : {}), chunkSize: opts.chunkSize });
     done = state.done;
-    if (reportPath) await trimReport(reportPath, done);
   } else {
     if (state?.run && !state.finished) {
       throw new UsageError(`an unfinished run of this file is journaled in ${journalPath}: continue it with --resume, or delete the journal to start over`);
@@ -93,55 +99,158 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   }
   if (opts.strict && file !== '-') await validateWholeFile(deps, file);
 
+  // All waits of the run listen to one signal of its own: at most one wait per request in flight plus
+  // the reader's, each listener removed when its wait ends.
+  const stop = new AbortController();
+  setMaxListeners(64 + 8, stop.signal);
+  const onAbort = () => stop.abort();
+  deps.signal.addEventListener('abort', onAbort, { once: true });
+  const deadline = opts.maxTimeMs !== undefined ? started + opts.maxTimeMs : undefined;
+  const counts = { sent: 0, failed: 0, skipped: 0, alreadySent: 0, notSent: 0, requests: 0, failedRequests: 0, networkFailures: 0, answered: 0 };
+  const showProgress = Boolean(deps.io.stderr.isTTY) && !deps.globals.quiet;
+  const total = file === '-' || !showProgress ? undefined : await countRows(file);
+  const progress = await startProgress(deps, counts, total);
+  const pacer = new Pacer({
+    ...(opts.concurrency !== undefined ? { fixed: opts.concurrency } : {}),
+    signal: stop.signal,
+    ...(deadline !== undefined ? { deadline } : {}),
+    onWait: (ms) => progress?.waiting(ms),
+  });
+  // The one client factory: a read-only profile refuses here, before the journal is written or a row
+  // sent. The run retries by itself (a 429 waits for the bucket as long as progress is possible), so
+  // the client makes one attempt per call and reports every answer to the pacer.
+  const api: Api | undefined = deps.globals.dryRun
+    ? undefined
+    : await deps.client({ writes: true, retries: 0, onAttempt: (a) => pacer.observe(a.status, a.rateLimit, a.retryAfterMs) });
+  if (opts.resume && reportPath) await trimReport(reportPath, done);
+
   const journal = journalPath ? new Journal(journalPath) : undefined;
   if (journal && !opts.resume && !deps.globals.dryRun) journal.start(run);
   const report = new ReportWriter(deps.globals.dryRun ? undefined : reportPath, Boolean(opts.resume));
-
-  // --- sending ----------------------------------------------------------------------------------------------
-  const pacer = new Pacer(opts.concurrency !== undefined ? { fixed: opts.concurrency } : {});
-  const client = deps.globals.dryRun ? undefined : await bulkClient(deps, pacer);
-  const counts = { sent: 0, failed: 0, skipped: 0, alreadySent: 0, requests: 0, failedRequests: 0 };
-  const progress = await startProgress(deps, counts);
+  // A new idempotency key prefix for each invocation: a resumed run must not be answered with the
+  // replay of a refusal; the transaction ids, derived from the run, still keep anyone from being sent twice.
+  const keyPrefix = `${deps.globals.idempotencyKey ?? 'svc-bulk'}-${run.runId}-${randomBytes(3).toString('hex')}`;
   let fatal: SvcError | undefined;
+  let outOfTime = false;
   const inFlight = new Set<Promise<void>>();
+  const maxRetries = deps.globals.retries;
 
-  const sendChunk = async (chunk: Chunk): Promise<void> => {
-    const cost = chunk.kind === 'bulk' ? 100 : 1;
+  /** Sends one request, waiting out 429s (pacer) and retrying network errors and 5xx (backoff). */
+  const post = async (path: string, body: unknown, key: string, cost: number): Promise<unknown> => {
+    for (let failures = 0; ; ) {
+      try {
+        const res = await api!.http.send({ method: 'POST', path, body, idempotencyKey: key });
+        counts.answered++;
+        return res.data;
+      } catch (e) {
+        if (stop.signal.aborted) throw new InterruptedError();
+        if (e instanceof ApiError) counts.answered++;
+        if (e instanceof ApiError && e.status === 429) {
+          await pacer.acquire(cost, false); // throws TooExpensive when the call can never pass
+          pacer.release(cost, true, false);
+          continue;
+        }
+        const transient = e instanceof NetworkError || (e instanceof ApiError && (e.status >= 500 || e.status === 408));
+        if (!transient || failures >= maxRetries) throw e;
+        // Nothing has ever been answered: a stopped service is not waited for chunk after chunk.
+        if (e instanceof NetworkError && counts.answered === 0 && failures >= Math.min(1, maxRetries)) throw e;
+        pacer.refund(cost);
+        const ms = retryDelay(++failures, Math.random);
+        if (deadline !== undefined && deps.now() + ms > deadline) throw new OutOfTime();
+        try {
+          await sleep(ms, undefined, { signal: stop.signal });
+        } catch {
+          throw new InterruptedError();
+        }
+        await pacer.acquire(cost, false);
+        pacer.release(cost, true, false);
+      }
+    }
+  };
+
+  const resultLine = (row: GoodRow, r: { status?: string; error?: string[] }, transactionId: string | null, chunk: number): ReportLine => {
+    const sent = r.status === 'processed';
+    if (sent) counts.sent++;
+    else counts.failed++;
+    return {
+      row: row.row, subscriberId: row.subscriberId, transactionId, status: sent ? 'sent' : 'failed',
+      error: sent ? null : `${r.status ?? 'no result'}${r.error?.length ? `: ${r.error.join('; ')}` : ''}`, chunk,
+    };
+  };
+
+  const sendChunk = async (chunk: Chunk, cost: number): Promise<void> => {
     const req = requestOf(run.runId, opts.workflow, opts.common, chunk);
+    const key = `${keyPrefix}-${chunk.index}`;
     let ok = false;
+    let lines: ReportLine[] = [];
+    let sentRows = 0;
     try {
       if (deps.globals.dryRun) {
-        if (chunk.index === 0) await deps.print({ method: 'POST', path: req.path, idempotencyKey: req.key, body: req.body });
+        if (chunk.index === 0) await deps.print({ method: 'POST', path: req.path, idempotencyKey: key, body: req.body });
         ok = true;
         return;
       }
-      const res = await client!.send({ method: 'POST', path: req.path, body: req.body, idempotencyKey: req.key });
+      let split = chunk.kind === 'bulk' && pacer.tooExpensive(100);
+      if (!split) {
+        try {
+          const data = await post(req.path, req.body, key, cost);
+          counts.requests++;
+          const results = chunk.kind === 'trigger' ? chunk.rows.map(() => data) : (data as unknown[]);
+          lines = chunk.rows.map((row, i) =>
+            resultLine(row, (results[i] ?? {}) as { status?: string }, chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, i), chunk.index),
+          );
+        } catch (e) {
+          if (!(e instanceof TooExpensive) || chunk.kind !== 'bulk') throw e;
+          split = true;
+        }
+      }
+      if (split) {
+        // One bulk call costs more than the bucket can ever hold: its events go one trigger each
+        // (same transaction ids, so a resumed run that sent them in bulk sends nobody twice).
+        const events = (req.body as { events: Record<string, unknown>[] }).events;
+        for (const [i, ev] of events.entries()) {
+          await pacer.acquire(1, false);
+          let data: unknown;
+          try {
+            data = await post(operations.triggerEvent.path, ev, `${key}-${i}`, 1);
+          } finally {
+            pacer.release(1, true, false);
+          }
+          counts.requests++;
+          lines.push(resultLine(chunk.rows[i]!, (data ?? {}) as { status?: string }, ev.transactionId as string, chunk.index));
+          sentRows++;
+        }
+      }
       ok = true;
-      counts.requests++;
-      const results = chunk.kind === 'trigger' ? chunk.rows.map(() => res.data) : (res.data as unknown[]);
-      const lines: ReportLine[] = chunk.rows.map((row, i) => {
-        const r = (results[i] ?? {}) as { status?: string; error?: string[] };
-        const sent = r.status === 'processed';
-        if (sent) counts.sent++;
-        else counts.failed++;
-        return {
-          row: row.row, subscriberId: row.subscriberId,
-          transactionId: chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, i),
-          status: sent ? 'sent' : 'failed',
-          error: sent ? null : `${r.status ?? 'no result'}${r.error?.length ? `: ${r.error.join('; ')}` : ''}`,
-          chunk: chunk.index,
-        };
-      });
       report.write(lines);
-      journal?.chunkDone(chunk.index, chunk.rows.length);
+      // Only a chunk whose every row the service processed is done: --resume sends the others again
+      // (under a new idempotency key, with the same transaction ids).
+      if (lines.every((l) => l.status === 'sent')) journal?.chunkDone(chunk.index, chunk.rows.length);
     } catch (e) {
+      report.write(lines);
+      const rest = chunk.rows.slice(sentRows);
+      if (e instanceof OutOfTime) {
+        outOfTime = true;
+        counts.notSent += rest.length;
+        return;
+      }
+      if (e instanceof InterruptedError || stop.signal.aborted) {
+        fatal ??= new InterruptedError();
+        counts.notSent += rest.length;
+        return;
+      }
       counts.failedRequests++;
-      counts.failed += chunk.rows.length;
+      counts.failed += rest.length;
+      if (e instanceof NetworkError) counts.networkFailures += rest.length;
       const message = e instanceof SvcError ? e.message : String(e);
-      report.write(chunk.rows.map((row) => ({ row: row.row, subscriberId: row.subscriberId, transactionId: req.transactionId, status: 'failed' as const, error: message, chunk: chunk.index })));
+      report.write(rest.map((row, i) => ({
+        row: row.row, subscriberId: row.subscriberId,
+        transactionId: chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, sentRows + i),
+        status: 'failed' as const, error: message, chunk: chunk.index,
+      })));
       // Problems every other chunk would meet too end the run.
       if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404 || /workflow_not_found/.test(e.message))) fatal ??= e;
-      if (e instanceof InterruptedError) fatal ??= e;
+      if (e instanceof NetworkError && counts.answered === 0) fatal ??= e;
     } finally {
       pacer.release(cost, ok);
       progress?.update();
@@ -153,8 +262,28 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       counts.alreadySent += chunk.rows.length;
       return;
     }
-    await pacer.acquire(chunk.kind === 'bulk' ? 100 : 1);
-    const p = sendChunk(chunk).finally(() => inFlight.delete(p));
+    if (fatal || outOfTime) {
+      counts.notSent += chunk.rows.length;
+      return;
+    }
+    const cost = chunk.kind === 'bulk' && !deps.globals.dryRun ? (operations.triggerBulk.cost ?? 100) : 1;
+    const split = chunk.kind === 'bulk' && pacer.tooExpensive(cost);
+    let slotCost = split ? 0 : cost;
+    try {
+      await pacer.acquire(slotCost).catch(async (e) => {
+        if (!(e instanceof TooExpensive)) throw e;
+        slotCost = 0;
+        await pacer.acquire(0);
+      });
+    } catch (e) {
+      if (e instanceof OutOfTime) {
+        outOfTime = true;
+        counts.notSent += chunk.rows.length;
+        return;
+      }
+      throw e;
+    }
+    const p = sendChunk(chunk, slotCost).finally(() => inFlight.delete(p));
     inFlight.add(p);
   };
 
@@ -166,38 +295,38 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   };
 
   const opened = await openRecipients(file, deps.io.stdin, async (p) => statSync(p).size);
-  progress?.attach(opened.progress);
   const chunker = new Chunker(opts.chunkSize);
   try {
     for await (const row of opened.rows) {
-      if (deps.signal.aborted) throw new InterruptedError();
-      if (fatal) break;
+      if (stop.signal.aborted) throw new InterruptedError();
+      if (fatal && !(fatal instanceof NetworkError)) break;
       if (row.kind === 'bad') {
         await badRow(row);
         continue;
       }
       for (const chunk of chunker.add(row as GoodRow)) await schedule(chunk);
     }
-    if (!fatal && !deps.signal.aborted) for (const chunk of chunker.flush()) await schedule(chunk);
+    if (!stop.signal.aborted) for (const chunk of chunker.flush()) await schedule(chunk);
     await Promise.all(inFlight);
   } catch (e) {
     await Promise.allSettled(inFlight);
-    if (!(e instanceof InterruptedError) && !deps.signal.aborted) throw e;
+    if (!(e instanceof InterruptedError) && !stop.signal.aborted) throw e;
     fatal = new InterruptedError();
   } finally {
+    deps.signal.removeEventListener('abort', onAbort);
+    pacer.wakeAll();
     progress?.stop();
     report.close();
-    await client?.close();
   }
   if (deps.signal.aborted && !(fatal instanceof InterruptedError)) fatal = new InterruptedError();
 
-  const complete = !fatal && counts.failed === 0;
+  const complete = !fatal && !outOfTime && counts.failed === 0 && counts.notSent === 0;
   if (journal && complete && !deps.globals.dryRun) journal.end();
   const elapsedMs = deps.now() - started;
   const summary: BulkSummary = {
     workflow: opts.workflow,
     runId: run.runId,
-    recipients: { sent: counts.sent, failed: counts.failed, skipped: counts.skipped, alreadySent: counts.alreadySent },
+    recipients: { sent: counts.sent, failed: counts.failed, skipped: counts.skipped, alreadySent: counts.alreadySent, ...(counts.notSent ? { notSent: counts.notSent } : {}) },
     requests: { sent: counts.requests, failed: counts.failedRequests },
     elapsedMs,
     recipientsPerSecond: elapsedMs > 0 ? Math.round((counts.sent / elapsedMs) * 1000) : counts.sent,
@@ -207,15 +336,25 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   if (deps.globals.dryRun) return;
   deps.info(
     `${counts.sent} recipient${counts.sent === 1 ? '' : 's'} sent, ${counts.failed} failed, ${counts.skipped} skipped` +
-      `${counts.alreadySent ? `, ${counts.alreadySent} already sent before` : ''} in ${formatDuration(elapsedMs)} ` +
+      `${counts.alreadySent ? `, ${counts.alreadySent} already sent before` : ''}${counts.notSent ? `, ${counts.notSent} not sent yet` : ''} in ${formatDuration(elapsedMs)} ` +
       `(${summary.recipientsPerSecond}/s, ${counts.requests} request${counts.requests === 1 ? '' : 's'})`,
   );
   await deps.print(summary);
 
-  if (fatal instanceof InterruptedError) {
-    throw new InterruptedError('interrupted', journalPath ? `continue with the same command and --resume (journal: ${journalPath})` : undefined);
+  const resumeHint = journalPath ? `continue with the same command and --resume (journal: ${journalPath})` : undefined;
+  if (fatal instanceof InterruptedError) throw new InterruptedError('interrupted', resumeHint);
+  // Nothing could be delivered because the service could not be reached: the network's exit code.
+  if (counts.sent === 0 && counts.failed > 0 && counts.networkFailures === counts.failed) {
+    const why = fatal instanceof NetworkError ? fatal.message : 'every request failed on the network';
+    throw new SvcError(`nothing was sent: ${why}`, 'network_error', EXIT.network, resumeHint);
   }
   if (fatal) throw fatal;
+  if (outOfTime) {
+    throw new SvcError(
+      `--max-time ${formatDuration(opts.maxTimeMs ?? 0)} ran out waiting for the rate limit: ${counts.notSent} recipient${counts.notSent === 1 ? '' : 's'} not sent yet`,
+      'rate_limited', EXIT.rateLimited, resumeHint,
+    );
+  }
   if (counts.failed > 0 || counts.skipped > 0) {
     const where = reportPath ? ` (see ${opts.report})` : '';
     const resume = counts.failed > 0 && journalPath ? `; send the failed chunks again with --resume` : '';
@@ -225,6 +364,24 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
     ];
     throw new SvcError(`not every row was sent: ${parts.join(' and ')}${where}${resume}`, 'bulk_incomplete', 1);
   }
+}
+
+/** Lines of a file less the CSV header, for the progress bar's total (blank lines counted too). */
+async function countRows(path: string): Promise<number | undefined> {
+  let lines = 0;
+  let last = 10;
+  let first: number | undefined;
+  try {
+    for await (const buf of createReadStream(path) as AsyncIterable<Buffer>) {
+      first ??= buf.toString('utf8', 0, 64).replace(/^\uFEFF/, '').trimStart().charCodeAt(0);
+      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+      if (buf.length) last = buf[buf.length - 1]!;
+    }
+  } catch {
+    return undefined;
+  }
+  if (last !== 10) lines++;
+  return first === 123 /* { */ ? lines : Math.max(0, lines - 1);
 }
 
 function requestOf(runId: string, workflow: string, common: Record<string, unknown>, chunk: Chunk) {
@@ -240,26 +397,6 @@ function requestOf(runId: string, workflow: string, common: Record<string, unkno
   return { path: operations.triggerBulk.path, key, transactionId: null, body: { events } };
 }
 
-/** A client of its own: its attempts feed the pacer, and it retries longer than one-off commands. */
-async function bulkClient(deps: Deps, pacer: Pacer): Promise<ApiClient> {
-  const { requireApiKey } = await import('../config/profiles.js');
-  const { ApiClient } = await import('../api/client.js');
-  const { USER_AGENT } = await import('../runtime.js');
-  const s = deps.settings();
-  const g = deps.globals;
-  return new ApiClient({
-    baseUrl: s.baseUrl.value,
-    apiKey: requireApiKey(s),
-    timeoutMs: g.timeout,
-    retries: g.retries,
-    userAgent: USER_AGENT,
-    env: deps.env,
-    signal: deps.signal,
-    onAttempt: (a) => pacer.observe(a.status, a.rateLimit, a.retryAfterMs),
-    ...(g.debug ? { trace: (l: string) => deps.io.stderr.write(`${l}\n`) } : {}),
-  });
-}
-
 /** --strict on a file: every row is checked before anything is sent, so a bad file sends nothing. */
 async function validateWholeFile(deps: Deps, file: string): Promise<void> {
   const opened = await openRecipients(file, deps.io.stdin, async (p) => statSync(p).size);
@@ -269,41 +406,59 @@ async function validateWholeFile(deps: Deps, file: string): Promise<void> {
 }
 
 interface Progress {
-  attach(read: () => { read: number; total?: number }): void;
   update(): void;
+  /** The pacer waits for the rate limit (ms > 0), or has stopped waiting (0). */
+  waiting(ms: number): void;
   stop(): void;
 }
 
-/** A progress bar on stderr when it is a terminal (cli-progress). */
-async function startProgress(deps: Deps, counts: { sent: number; failed: number; skipped: number }): Promise<Progress | undefined> {
+/** Renders the progress line: recipients sent of the total, rate, ETA, and a rate-limit wait. Pure. */
+export function progressLine(p: { sent: number; failed: number; total?: number; elapsedMs: number; waitMs: number }, columns = 80): string {
+  const width = Math.max(20, Math.min(columns, 200)) - 1;
+  const rate = p.elapsedMs > 0 ? (p.sent / p.elapsedMs) * 1000 : 0;
+  const done = p.sent + p.failed;
+  const total = p.total !== undefined ? Math.max(p.total, done) : undefined;
+  const eta = total !== undefined && rate > 0 ? `ETA ${formatDuration(Math.round(((total - done) / rate) * 1000))}` : '';
+  const wait = p.waitMs > 0 ? `rate limited, resuming in ${Math.ceil(p.waitMs / 1000)} s` : eta;
+  const count = `${p.sent}${total !== undefined ? `/${total}` : ''} sent${p.failed ? ` · ${p.failed} failed` : ''}`;
+  const tail = ` ${count} · ${Math.round(rate)}/s${wait ? ` · ${wait}` : ''}`;
+  const barWidth = Math.max(0, Math.min(24, width - tail.length - 1));
+  let bar = '';
+  if (barWidth >= 5 && total) {
+    const filled = Math.round((Math.min(done, total) / total) * barWidth);
+    bar = `${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)}`;
+  }
+  const line = `${bar}${tail}`;
+  return line.length > width ? line.slice(0, width) : line;
+}
+
+/** A progress line on stderr when it is a terminal, redrawn at most 10 times a second. */
+async function startProgress(deps: Deps, counts: { sent: number; failed: number }, total: number | undefined): Promise<Progress | undefined> {
   if (!deps.io.stderr.isTTY || deps.globals.quiet) return undefined;
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: deps.io.stderr as NodeJS.WritableStream,
-      format: ' {bar} {percentage}% | {sent} sent · {failed} failed · {skipped} skipped | {rate}/s',
-      hideCursor: true,
-      clearOnComplete: true,
-      etaBuffer: 50,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let reader: (() => { read: number; total?: number }) | undefined;
+  const out = deps.io.stderr as NodeJS.WriteStream;
   const t0 = Date.now();
-  bar.start(100, 0, { sent: 0, failed: 0, skipped: 0, rate: 0 });
+  let waitUntil = 0;
+  let drawn = 0;
+  const draw = () => {
+    drawn = Date.now();
+    const line = progressLine({ sent: counts.sent, failed: counts.failed, ...(total !== undefined ? { total } : {}), elapsedMs: drawn - t0, waitMs: Math.max(0, waitUntil - drawn) }, out.columns || 80);
+    out.write(`\r\x1b[2K${line}`);
+  };
+  const timer = setInterval(draw, 1000);
+  timer.unref();
+  out.write('\x1b[?25l');
+  draw();
   return {
-    attach(read) {
-      reader = read;
-    },
     update() {
-      const p = reader?.();
-      const pct = p?.total ? Math.min(100, Math.round((p.read / p.total) * 100)) : 0;
-      const rate = Math.round((counts.sent / Math.max(1, Date.now() - t0)) * 1000);
-      bar.update(pct, { sent: counts.sent, failed: counts.failed, skipped: counts.skipped, rate });
+      if (Date.now() - drawn >= 100) draw();
+    },
+    waiting(ms) {
+      waitUntil = ms > 0 ? Date.now() + ms : 0;
+      draw();
     },
     stop() {
-      bar.stop();
+      clearInterval(timer);
+      out.write('\r\x1b[2K\x1b[?25h');
     },
   };
 }
-

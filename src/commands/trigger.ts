@@ -33,6 +33,7 @@ export const command = () =>
       .option('--journal <file>', 'journal of acknowledged chunks (default: beside the report, or the file)')
       .option('--resume', 'continue an interrupted --recipients-file run: nobody is sent twice')
       .option('--strict', 'stop at the first bad row (a file is checked whole before anything is sent)')
+      .option('--max-time <duration>', 'bound on a --recipients-file run: when it runs out waiting for the rate limit, exit 7 (--resume continues)', durationArg)
       .option('--wait', 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending')
       .option('--wait-timeout <duration>', 'how long --wait follows the activity (default 2m)', durationArg),
     [
@@ -103,7 +104,7 @@ export function buildLabels(): (path: string) => string {
   };
 }
 
-const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'report', 'journal', 'strict'] as const;
+const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'report', 'journal', 'strict', 'maxTime'] as const;
 const DEFAULT_WAIT_MS = 120_000;
 
 /** How many notifications the trigger will make, when the recipients say (topics fan out unknowably). */
@@ -208,5 +209,6 @@ async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise
     ...(opts.report !== undefined ? { report: opts.report } : {}),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     ...(opts.strict ? { strict: true } : {}),
+    ...(opts.maxTime !== undefined ? { maxTimeMs: opts.maxTime } : {}),
   });
 }

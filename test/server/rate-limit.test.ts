@@ -1,6 +1,6 @@
 // Rate limiting by category: headers, 429, bulk cost, off by default, spec parsing.
 import { afterAll, describe, expect, it } from 'vitest';
-import { FREE_TIER, parseRateLimitSpec } from '../../src/server/rate-limit.js';
+import { FREE_TIER, TOP_TIER, parseRateLimitSpec } from '../../src/server/rate-limit.js';
 import { testService } from '../helpers/service.js';
 
 const svc = testService({ rateLimits: { trigger: 2, configuration: 1, global: 30 } });
@@ -45,6 +45,25 @@ describe('rate limits', () => {
     }
   });
 
+  it('a bulk call costs 100 whatever its events; Retry-After is when a call of that cost passes again', async () => {
+    const small = testService({ rateLimits: { trigger: 30, configuration: 20, global: 30 } });
+    try {
+      const events = Array.from({ length: 50 }, (_, i) => ({ name: 'otp', to: `u${i}` }));
+      const bulk = () => small.request('POST', '/v1/events/trigger/bulk', { body: { events } });
+      expect((await bulk()).headers['ratelimit-remaining']).toBe('65'); // 165 - 100
+      const refused = await bulk();
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('2'); // 35 tokens short at 30/s
+      expect(refused.headers['ratelimit-policy']).toContain('burst=165');
+      // A trigger of the same category still passes: the bucket holds 65.
+      expect((await small.request('POST', '/v1/events/trigger', { body: { name: 'otp', to: 'ada' } })).headers['ratelimit-remaining']).toBe('64');
+      small.clock.advance(2000);
+      expect((await bulk()).status).not.toBe(429);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('is off by default', async () => {
     const plain = testService();
     try {
@@ -59,5 +78,8 @@ describe('rate limits', () => {
     expect(parseRateLimitSpec(true)).toEqual(FREE_TIER);
     expect(parseRateLimitSpec('trigger=5,global=1.5')).toEqual({ ...FREE_TIER, trigger: 5, global: 1.5 });
     expect(() => parseRateLimitSpec('bogus=1')).toThrow(/invalid --rate-limit 'bogus=1'/);
+    expect(parseRateLimitSpec('top')).toEqual(TOP_TIER);
+    expect(parseRateLimitSpec('free,trigger=2')).toEqual({ ...FREE_TIER, trigger: 2 });
+    expect(() => parseRateLimitSpec('gold')).toThrow(/invalid --rate-limit 'gold'/);
   });
 });
