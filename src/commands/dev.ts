@@ -73,7 +73,8 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const seed = opts.seed !== undefined ? await seedFrom(opts.seed) : undefined;
   const { parseRetention } = await import('../server/store/retention.js');
   const retentionMs = opts.retention === undefined ? undefined : parseRetention(opts.retention);
-  if (opts.retention !== undefined && retentionMs === undefined) throw new UsageError(`invalid --retention ${opts.retention}: use a duration such as 30d, 12h or 90m`);
+  if (opts.retention !== undefined && retentionMs === undefined)
+    throw new UsageError(`invalid --retention ${opts.retention}: use a duration such as 30d, 12h or 90m`);
   const { createLocalService } = await import('../server/index.js');
   const { MEMORY, StoreFolderMissing } = await import('../server/store/index.js');
   const data = opts.inMemory ? MEMORY : (opts.data ?? (await defaultDataFile()));

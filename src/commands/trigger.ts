@@ -33,7 +33,11 @@ export const command = () =>
       .option('--journal <file>', 'journal of acknowledged chunks (default: beside the report, or the file)')
       .option('--resume', 'continue an interrupted --recipients-file run: nobody is sent twice')
       .option('--strict', 'stop at the first bad row (a file is checked whole before anything is sent)')
-      .option('--max-time <duration>', 'bound on a --recipients-file run: when it runs out waiting for the rate limit, exit 7 (--resume continues)', durationArg)
+      .option(
+        '--max-time <duration>',
+        'bound on a --recipients-file run: when it runs out waiting for the rate limit, exit 7 (--resume continues)',
+        durationArg,
+      )
       .option('--wait', 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending')
       .option('--wait-timeout <duration>', 'how long --wait follows the activity (default 2m)', durationArg),
     [
