@@ -12,6 +12,8 @@ import {
   TriggerBody, TriggerResult, UpdateConnectionBody, UpdateEndpointBody,
 } from './schemas/requests.js';
 import { CreateWorkflowBody, PreviewBody, PreviewResponse, Workflow } from './schemas/workflow.js';
+import { CreateSubscriberBody, CreateSubscriberQuery, PatchSubscriberBody, RemoveSubscriberResult } from './schemas/requests.js';
+import { ListWorkflowsQuery, ListWorkflowsResponse, PatchWorkflowBody, UpdateWorkflowBody } from './schemas/workflow.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** Rate-limit categories of the service (ground truth, "Rate limits"). */
@@ -152,6 +154,42 @@ export const operations = {
     name: 'listMessages', method: 'GET', path: '/v1/messages',
     summary: 'List messages', status: 200, category: 'global',
     query: ListMessagesQuery, response: pageEnvelope(Message).extend({ totalCount: z.number().optional() }),
+  }),
+
+  // Workflow and subscriber management a user reaches for first (openapi.json).
+  listWorkflows: op({
+    name: 'listWorkflows', method: 'GET', path: '/v2/workflows',
+    summary: 'List workflows', status: 200, category: 'configuration', query: ListWorkflowsQuery, response: ListWorkflowsResponse,
+  }),
+  updateWorkflow: op({
+    name: 'updateWorkflow', method: 'PUT', path: '/v2/workflows/{workflowId}',
+    summary: 'Update workflow', status: 200, category: 'configuration', body: UpdateWorkflowBody, response: Workflow,
+  }),
+  patchWorkflow: op({
+    name: 'patchWorkflow', method: 'PATCH', path: '/v2/workflows/{workflowId}',
+    summary: 'Patch workflow (activate, deactivate, rename)', status: 200, category: 'configuration',
+    body: PatchWorkflowBody, response: Workflow,
+  }),
+  deleteWorkflow: op({
+    name: 'deleteWorkflow', method: 'DELETE', path: '/v2/workflows/{workflowId}',
+    summary: 'Delete workflow', status: 204, category: 'configuration',
+  }),
+  createSubscriber: op({
+    name: 'createSubscriber', method: 'POST', path: '/v2/subscribers',
+    summary: 'Create subscriber', status: 201, category: 'configuration',
+    query: CreateSubscriberQuery, body: CreateSubscriberBody, response: Subscriber,
+  }),
+  getSubscriber: op({
+    name: 'getSubscriber', method: 'GET', path: '/v2/subscribers/{subscriberId}',
+    summary: 'Retrieve subscriber', status: 200, category: 'configuration', response: Subscriber,
+  }),
+  patchSubscriber: op({
+    name: 'patchSubscriber', method: 'PATCH', path: '/v2/subscribers/{subscriberId}',
+    summary: 'Update subscriber', status: 200, category: 'configuration', body: PatchSubscriberBody, response: Subscriber,
+  }),
+  deleteSubscriber: op({
+    name: 'deleteSubscriber', method: 'DELETE', path: '/v2/subscribers/{subscriberId}',
+    summary: 'Delete subscriber', status: 200, category: 'configuration', response: RemoveSubscriberResult,
   }),
 } satisfies Record<string, Operation>;
 

@@ -29,7 +29,11 @@ describe('workflows', () => {
       ['mail', 'email', body.steps[1]!.controlValues],
     ]);
     expect(wf.steps.every((s) => /^[0-9a-f]{24}$/.test(s._id) && s.workflowDatabaseId === wf._id)).toBe(true);
-    expect((await svc.request('POST', '/v2/workflows', { body })).status).toBe(409);
+    // A workflowId already taken gets a suffix, as the service does, rather than a 409.
+    const again = await svc.request('POST', '/v2/workflows', { body });
+    expect(again.status).toBe(201);
+    expect(again.body.data.workflowId).toMatch(/^order-shipped-[a-z0-9]{6}$/);
+    await svc.request('DELETE', `/v2/workflows/${again.body.data.workflowId}`);
   });
 
   it('defaults to inactive (api-spec: active defaults to false); duplicate step ids → 400', async () => {
@@ -48,7 +52,8 @@ describe('workflows', () => {
       const r = await svc.request('GET', `/v2/workflows/${key}`);
       expect(operations.getWorkflow.response.parse(r.body.data)._id).toBe(byId._id);
     }
-    expect((await svc.request('GET', '/v2/workflows/nope')).status).toBe(404);
+    const nope = await svc.request('GET', '/v2/workflows/nope');
+    expect(nope).toMatchObject({ status: 404, body: { message: 'Workflow cannot be found', workflowId: 'nope', ctx: { workflowId: 'nope' } } });
     expect((await svc.request('GET', `/v2/workflows/order-shipped?environmentId=ffffffffffffffffffffffff`)).status).toBe(404);
   });
 
@@ -79,7 +84,7 @@ describe('workflows', () => {
     expect(wf.lastTriggeredAt).toBe(new Date(svc.clock.now()).toISOString());
   });
 
-  it('previews a step rendered by the engine, as a valid PreviewResponse; unknown step → 404 in the error shape', async () => {
+  it('previews a step rendered by the engine, as a valid PreviewResponse; unknown step or workflow → 201 and an empty preview', async () => {
     const r = await svc.request('POST', '/v2/workflows/order-shipped/step/mail/preview', {
       body: { controlValues: { subject: 'S {{ payload.x }}', body: '<p>B {{ subscriber.firstName }}</p>' }, previewPayload: { payload: { x: 1 } } },
     });
@@ -92,10 +97,10 @@ describe('workflows', () => {
     expect(p.previewPayloadExample.payload).toEqual({ x: 1 });
     const digest = await svc.request('POST', '/v2/workflows/comment-digest/step/digest/preview', { body: {} });
     expect(digest.body.data.result).toEqual({ type: 'digest', preview: { type: 'regular', amount: 10, unit: 'minutes', digestKey: 'payload.postId' } });
+    const empty = { result: { preview: {} }, previewPayloadExample: {}, schema: null };
     const missing = await svc.request('POST', '/v2/workflows/order-shipped/step/nope/preview', { body: {} });
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ statusCode: 404, error: 'Not Found', message: "Step 'nope' not found in workflow 'order-shipped'" });
+    expect(missing).toMatchObject({ status: 201, body: { data: empty } });
     const noWorkflow = await svc.request('POST', '/v2/workflows/nope/step/mail/preview', { body: {} });
-    expect(noWorkflow.body).toMatchObject({ statusCode: 404, message: "Workflow cannot be found: 'nope'" });
+    expect(noWorkflow).toMatchObject({ status: 201, body: { data: empty } });
   });
 });
