@@ -212,6 +212,8 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
 
 function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: WebhookResult | undefined): StepResult {
   const providerId = d.integration.providerId;
+  // The service records the start of an in-app delivery as its own step of the job's log.
+  if (kind === 'in_app') ctx.detail({ status: 'Pending', detail: 'Start sending message', source: 'Internal', providerId });
   const created = { status: 'Pending' as const, detail: 'Message created', source: 'Internal' as const, providerId };
   // Variables that rendered as nothing are worth knowing about, without a detail of their own.
   if (d.undefinedVariables.length > 0) {
