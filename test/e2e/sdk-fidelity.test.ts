@@ -128,13 +128,14 @@ describe('trigger: skip rules', () => {
 describe('workflows', () => {
   test('create enforces the limits of name, description and tags (422 naming the field)', async () => {
     const steps = [{ name: 'Inbox', type: 'in_app' as const, controlValues: { body: 'Hi' } }];
-    for (const [field, extra] of [
+    const cases: [string, { name?: string; description?: string; tags?: string[] }][] = [
       ['name', { name: 'n'.repeat(65) }],
       ['description', { description: 'd'.repeat(257) }],
       ['tags', { tags: Array.from({ length: 17 }, (_, i) => `t${i}`) }],
       ['tags', { tags: ['x'.repeat(49)] }],
       ['tags', { tags: ['same', 'same'] }],
-    ] as const) {
+    ];
+    for (const [field, extra] of cases) {
       const r = await failure(novu.workflows.create({ workflowId: 'limits', name: 'Limits', steps, ...extra }));
       expect(r.status).toBe(422);
       expect(Object.keys(r.body.errors)).toEqual([field]);
@@ -167,11 +168,11 @@ describe('workflows', () => {
     expect(page2.result.workflows.map((w) => w.workflowId)).toEqual(['paged-3']);
 
     const updated = await novu.workflows.update(
-      { name: 'Paged one', origin: 'external', preferences: {}, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'New' } }] },
+      { name: 'Paged one', origin: 'novu-cloud', preferences: {}, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'New' } }] },
       'paged-1',
     );
     expect(updated.result).toMatchObject({ name: 'Paged one', workflowId: 'paged-1' });
-    expect(updated.result.steps.map((s) => s.controlValues?.body)).toEqual(['New']);
+    expect(updated.result.steps.map((s) => (s.controlValues as { body?: string } | undefined)?.body)).toEqual(['New']);
 
     expect((await novu.workflows.patch({ active: true }, 'paged-1')).result).toMatchObject({ active: true, status: 'ACTIVE' });
     expect((await novu.workflows.patch({ active: false }, 'paged-1')).result).toMatchObject({ active: false, status: 'INACTIVE' });
@@ -203,7 +204,7 @@ describe('preview', () => {
   });
 
   test('an unknown workflow or step answers 201 with an empty preview', async () => {
-    for (const [workflowId, stepId] of [['no-such-workflow', 'x'], ['digest-preview', 'no-such-step']]) {
+    for (const [workflowId, stepId] of [['no-such-workflow', 'x'], ['digest-preview', 'no-such-step']] as const) {
       const p = await novu.workflows.steps.generatePreview({ workflowId, stepId, generatePreviewRequestDto: {} });
       expect(p.result).toEqual({ result: { preview: {} }, previewPayloadExample: {}, schema: null });
     }

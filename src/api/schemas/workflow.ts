@@ -174,7 +174,9 @@ export const UpdateWorkflowBody = z.looseObject({
   workflowId: z.string().optional(),
   steps: z.array(StepUpsert),
   preferences: PreferencesRequest.optional(),
-  origin: Origin.optional(),
+  // Required by the service's DTO, but the service decides a workflow's origin itself: any value is
+  // accepted and ignored (the official SDK sends `novu-cloud`, the spec's name here is `svc-cloud`).
+  origin: z.string().optional(),
   severity: Severity.optional(),
   critical: z.boolean().optional(),
 });

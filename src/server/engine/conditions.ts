@@ -13,7 +13,7 @@ export type SkipDecision = { skip: boolean; error?: string; raw?: string };
 
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 const has = (haystack: unknown, needle: unknown): boolean => {
-  if (Array.isArray(haystack)) return haystack.some((h) => h === needle || (typeof h === 'string' && typeof needle === 'string' && h === needle));
+  if (Array.isArray(haystack)) return haystack.some((h) => h === needle);
   if (typeof haystack === 'string' && needle !== undefined && needle !== null) return haystack.includes(String(needle));
   return false;
 };
