@@ -104,3 +104,52 @@ describe('workflows', () => {
     expect(noWorkflow).toMatchObject({ status: 201, body: { data: empty } });
   });
 });
+
+describe('update, patch, delete', () => {
+  const create = async (workflowId: string) =>
+    (await svc.request('POST', '/v2/workflows', {
+      body: { workflowId, name: workflowId, active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'v1 {{ payload.n }}' } }] },
+    })).body.data;
+  const inboxBodies = async (subscriberId: string) => {
+    await svc.runner.idle();
+    const r = await svc.request('GET', `/v1/messages?subscriberId=${subscriberId}&channel=in_app`);
+    return r.body.data.map((m: { content: string }) => m.content);
+  };
+
+  it('PUT keeps a step (and its database id) named by stepId, and the next trigger renders the new controls', async () => {
+    const before = await create('versioned');
+    await svc.request('POST', '/v1/events/trigger', { body: { name: 'versioned', to: 'vera', payload: { n: 1 } } });
+    expect(await inboxBodies('vera')).toEqual(['v1 1']);
+    const put = await svc.request('PUT', '/v2/workflows/versioned', {
+      body: { name: 'Versioned', steps: [{ stepId: 'inbox', name: 'Inbox', type: 'in_app', controlValues: { body: 'v2 {{ payload.n }}' } }] },
+    });
+    expect(put.status).toBe(200);
+    const after = operations.updateWorkflow.response.parse(put.body.data);
+    expect(after).toMatchObject({ workflowId: 'versioned', name: 'Versioned', _id: before._id });
+    expect(after.steps[0]!._id).toBe(before.steps[0]._id);
+    // A patch in the same millisecond still changes what the engine runs.
+    await svc.request('PATCH', '/v2/workflows/versioned', { body: { description: 'now v2' } });
+    await svc.request('POST', '/v1/events/trigger', { body: { name: 'versioned', to: 'vera', payload: { n: 2 } } });
+    expect(await inboxBodies('vera')).toEqual(['v2 2', 'v1 1']);
+  });
+
+  it('PATCH active deactivates (a trigger then answers trigger_not_active) and activates', async () => {
+    await create('switch');
+    const off = await svc.request('PATCH', '/v2/workflows/switch', { body: { active: false } });
+    expect(off.body.data).toMatchObject({ active: false, status: 'INACTIVE' });
+    const t = await svc.request('POST', '/v1/events/trigger', { body: { name: 'switch', to: 'vera' } });
+    expect(t.body.data.status).toBe('trigger_not_active');
+    const on = await svc.request('PATCH', '/v2/workflows/switch', { body: { active: true } });
+    expect(on.body.data).toMatchObject({ active: true, status: 'ACTIVE' });
+  });
+
+  it('DELETE answers 204, then the workflow is gone (404 with ctx.workflowId); limits apply to PATCH too', async () => {
+    await create('doomed');
+    expect((await svc.request('PATCH', '/v2/workflows/doomed', { body: { name: 'x'.repeat(65) } })).status).toBe(422);
+    expect((await svc.request('DELETE', '/v2/workflows/doomed')).status).toBe(204);
+    const again = await svc.request('DELETE', '/v2/workflows/doomed');
+    expect(again).toMatchObject({ status: 404, body: { ctx: { workflowId: 'doomed' } } });
+    const list = operations.listWorkflows.response.parse((await svc.request('GET', '/v2/workflows?query=doomed')).body);
+    expect(list).toEqual({ workflows: [], totalCount: 0 });
+  });
+});

@@ -185,7 +185,10 @@ export class Workflows extends Repo {
 
   /** Writes a changed document (new update time, slug following the name) and drops the cached copy. */
   private save(doc: StoredWorkflow): StoredWorkflow {
-    const now = this.nowIso();
+    // The engine keeps its analysis of a workflow by id and update time: a change must move the
+    // update time, even two changes within one millisecond.
+    const prev = Date.parse(doc.updatedAt);
+    const now = Date.parse(this.nowIso()) > prev ? this.nowIso() : new Date(prev + 1).toISOString();
     const { lastTriggeredAt: _t, ...rest } = doc;
     const next: StoredWorkflow = { ...rest, slug: workflowSlug(doc.name, doc._id), updatedAt: now };
     this.forget(doc._id);
