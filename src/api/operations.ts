@@ -23,6 +23,8 @@ import {
   UpdateEndpointBody,
 } from './schemas/requests.js';
 import { CreateWorkflowBody, PreviewBody, PreviewResponse, Workflow } from './schemas/workflow.js';
+import { CreateSubscriberBody, CreateSubscriberQuery, PatchSubscriberBody, RemoveSubscriberResult } from './schemas/requests.js';
+import { ListWorkflowsQuery, ListWorkflowsResponse, PatchWorkflowBody, UpdateWorkflowBody } from './schemas/workflow.js';
 import { type Route, routes } from './routes.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
@@ -71,6 +73,14 @@ export const operations = {
   deleteChannelEndpoint: op(routes.deleteChannelEndpoint, {}),
   createWorkflow: op(routes.createWorkflow, { body: CreateWorkflowBody, response: Workflow }),
   listMessages: op(routes.listMessages, { query: ListMessagesQuery, response: pageEnvelope(Message).extend({ totalCount: z.number().optional() }) }),
+  listWorkflows: op(routes.listWorkflows, { query: ListWorkflowsQuery, response: ListWorkflowsResponse }),
+  updateWorkflow: op(routes.updateWorkflow, { body: UpdateWorkflowBody, response: Workflow }),
+  patchWorkflow: op(routes.patchWorkflow, { body: PatchWorkflowBody, response: Workflow }),
+  deleteWorkflow: op(routes.deleteWorkflow, {}),
+  createSubscriber: op(routes.createSubscriber, { query: CreateSubscriberQuery, body: CreateSubscriberBody, response: Subscriber }),
+  getSubscriber: op(routes.getSubscriber, { response: Subscriber }),
+  patchSubscriber: op(routes.patchSubscriber, { body: PatchSubscriberBody, response: Subscriber }),
+  deleteSubscriber: op(routes.deleteSubscriber, { response: RemoveSubscriberResult }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

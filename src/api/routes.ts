@@ -209,6 +209,15 @@ export const routes = {
   }),
   createWorkflow: route({ name: 'createWorkflow', method: 'POST', path: '/v2/workflows', summary: 'Create workflow', status: 201, category: 'configuration' }),
   listMessages: route({ name: 'listMessages', method: 'GET', path: '/v1/messages', summary: 'List messages', status: 200, category: 'global' }),
+  // Workflow and subscriber management a user reaches for first (openapi.json).
+  listWorkflows: route({ name: 'listWorkflows', method: 'GET', path: '/v2/workflows', summary: 'List workflows', status: 200, category: 'configuration' }),
+  updateWorkflow: route({ name: 'updateWorkflow', method: 'PUT', path: '/v2/workflows/{workflowId}', summary: 'Update workflow', status: 200, category: 'configuration' }),
+  patchWorkflow: route({ name: 'patchWorkflow', method: 'PATCH', path: '/v2/workflows/{workflowId}', summary: 'Patch workflow (activate, deactivate, rename)', status: 200, category: 'configuration' }),
+  deleteWorkflow: route({ name: 'deleteWorkflow', method: 'DELETE', path: '/v2/workflows/{workflowId}', summary: 'Delete workflow', status: 204, category: 'configuration' }),
+  createSubscriber: route({ name: 'createSubscriber', method: 'POST', path: '/v2/subscribers', summary: 'Create subscriber', status: 201, category: 'configuration' }),
+  getSubscriber: route({ name: 'getSubscriber', method: 'GET', path: '/v2/subscribers/{subscriberId}', summary: 'Retrieve subscriber', status: 200, category: 'configuration' }),
+  patchSubscriber: route({ name: 'patchSubscriber', method: 'PATCH', path: '/v2/subscribers/{subscriberId}', summary: 'Update subscriber', status: 200, category: 'configuration' }),
+  deleteSubscriber: route({ name: 'deleteSubscriber', method: 'DELETE', path: '/v2/subscribers/{subscriberId}', summary: 'Delete subscriber', status: 200, category: 'configuration' }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

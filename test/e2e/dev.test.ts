@@ -52,7 +52,7 @@ describe('svc dev (built binary)', () => {
       return d.jobs?.every((j) => j.status === 'completed') ? d : undefined;
     }, 'the jobs to complete');
     expect(detail.jobs?.map((j) => j.executionDetails.map((d) => d.detail))).toEqual([
-      ['Step queued', 'Message created', 'Message sent'],
+      ['Step queued', 'Start sending message', 'Message created', 'Message sent'],
       ['Step queued', 'Message created', 'Message sent'],
     ]);
 

@@ -52,6 +52,13 @@ async function as(key: string, method: string, url: string, body?: unknown): Pro
 const A = (m: string, u: string, b?: unknown) => as(TEST_KEY, m, u, b);
 const B = (m: string, u: string, b?: unknown) => as(STAGING_KEY, m, u, b);
 
+/** The first answer (an attempt by the other environment's database id) must be a 404. */
+function refusedById(byId: Answer, ...rest: Answer[]): Answer[] {
+  expect(byId.status, JSON.stringify(byId.body)).toBe(404);
+  // A 204 has no body; the checks below read one.
+  return [byId, ...rest].map((a) => ({ ...a, body: a.body ?? '' }));
+}
+
 /** What each environment owns, by the ids and identifiers a caller would use. */
 interface Owned {
   subscriber: string;
@@ -134,14 +141,35 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   deleteChannelEndpoint: async (call, own) => [await call('DELETE', `/v1/channel-endpoints/${own.endpoint}`)],
   createWorkflow: async (call, own) => [await call('POST', '/v2/workflows', { workflowId: own.workflow, name: 'Shadow', active: true, steps: [{ name: 'x', type: 'in_app', controlValues: { body: 'x' } }] })],
   listMessages: async (call, own) => [await call('GET', '/v1/messages?limit=1000'), await call('GET', `/v1/messages?subscriberId=${own.subscriber}`), await call('GET', `/v1/messages?transactionId=${own.transactionId}`)],
+  listWorkflows: async (call, own) => [await call('GET', '/v2/workflows?limit=100'), await call('GET', `/v2/workflows?query=${own.workflow}`)],
+  // By workflowId these may reach the intruder's own workflow of that id (the createWorkflow attempt
+  // made one); by the other environment's database id they must find nothing.
+  updateWorkflow: async (call, own) => {
+    const body = { name: 'Stolen', steps: [{ name: 'x', type: 'in_app', controlValues: { body: 'x' } }] };
+    return refusedById(await call('PUT', `/v2/workflows/${own.workflowDbId}`, body), await call('PUT', `/v2/workflows/${own.workflow}`, body));
+  },
+  patchWorkflow: async (call, own) =>
+    refusedById(await call('PATCH', `/v2/workflows/${own.workflowDbId}`, { active: false }), await call('PATCH', `/v2/workflows/${own.workflow}`, { active: false })),
+  deleteWorkflow: async (call, own) => refusedById(await call('DELETE', `/v2/workflows/${own.workflowDbId}`), await call('DELETE', `/v2/workflows/${own.workflow}`)),
+  // Creating the other environment's subscriberId lands in the intruder's own namespace; removed again
+  // at once so that the retrieve/update/delete attempts below still find nothing.
+  createSubscriber: async (call, own) => {
+    const r = await call('POST', '/v2/subscribers', { subscriberId: own.subscriber, firstName: 'Stolen' });
+    await call('DELETE', `/v2/subscribers/${own.subscriber}`);
+    return [r];
+  },
+  getSubscriber: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}`)],
+  patchSubscriber: async (call, own) => [await call('PATCH', `/v2/subscribers/${own.subscriber}`, { firstName: 'Stolen' })],
+  deleteSubscriber: async (call, own) => [await call('DELETE', `/v2/subscribers/${own.subscriber}`)],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
  * trigger, an unknown workflow); the rest answer from the intruder's own namespace. */
 const refusedWith: Partial<Record<OperationName, number[]>> = {
-  previewStep: [404], updateOnlineStatus: [404], updateChannelConnection: [404], setPrimaryIntegration: [404], getWorkflow: [404, 404],
+  previewStep: [201], updateOnlineStatus: [404], updateChannelConnection: [404], setPrimaryIntegration: [404], getWorkflow: [404, 404],
   getEvent: [404], triggerEvent: [422], getChannelConnection: [404], deleteChannelConnection: [404], getChannelEndpoint: [404],
   updateChannelEndpoint: [404], deleteChannelEndpoint: [404], createChannelConnection: [404, 404], createChannelEndpoint: [404], markMessagesAs: [404, 201],
+  getSubscriber: [404], patchSubscriber: [404], deleteSubscriber: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -7,6 +7,12 @@ import { testService } from '../helpers/service.js';
 const svc = testService({
   seed: parseSeed(
     {
+      integrations: [
+        {
+          identifier: 'mailjet', providerId: 'mailjet', channel: 'email',
+          conditions: [{ value: 'AND', children: [{ on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' }] }],
+        },
+      ],
       environments: [
         { name: 'Production', apiKey: 'sk_prod_key_12345', integrations: [{ identifier: 'ses', providerId: 'ses', channel: 'email' }] },
       ],
@@ -26,7 +32,7 @@ describe('active integrations', () => {
   it('lists every active integration of the organisation, without credentials', async () => {
     const list = await active();
     // Every environment has the service's own in-app integration; the seeded one adds ses.
-    expect(list.map((i) => i.identifier).sort()).toEqual(['fcm', 'postmark', 'sendgrid', 'ses', 'slack', 'svc-in-app', 'svc-in-app', 'twilio']);
+    expect(list.map((i) => i.identifier).sort()).toEqual(['fcm', 'mailjet', 'postmark', 'sendgrid', 'ses', 'slack', 'svc-in-app', 'svc-in-app', 'twilio']);
     expect(list.every((i) => i.credentials === undefined)).toBe(true);
     expect(new Set(list.map((i) => i._environmentId)).size).toBe(2);
     expect((await active('sk_prod_key_12345')).length).toBe(list.length);
@@ -51,6 +57,21 @@ describe('set primary', () => {
     await svc.runner.idle();
     const msgs = (await svc.request('GET', '/v1/messages?channel=email')).body.data;
     expect(msgs[0].providerId).toBe('postmark');
+  });
+
+  it('clears the conditions of the integration made primary, as the service does', async () => {
+    const mailjet = await byIdentifier('mailjet');
+    expect(mailjet.conditions).toHaveLength(1);
+    const r = await svc.request('POST', `/v1/integrations/${mailjet._id}/set-primary`);
+    expect(r.body.data).toMatchObject({ primary: true, conditions: [] });
+    expect((await byIdentifier('mailjet')).conditions).toEqual([]);
+  });
+
+  it('a malformed id is a 422 naming integrationId; an unknown one a 404 in the service\'s words', async () => {
+    const bad = await svc.request('POST', '/v1/integrations/not-an-id/set-primary');
+    expect(bad).toMatchObject({ status: 422, body: { errors: { integrationId: { messages: ['integrationId must be a mongodb id'], value: 'not-an-id' } } } });
+    const missing = await svc.request('POST', '/v1/integrations/bbbbbbbbbbbbbbbbbbbbbbbb/set-primary');
+    expect(missing).toMatchObject({ status: 404, body: { message: 'Integration with id bbbbbbbbbbbbbbbbbbbbbbbb not found' } });
   });
 
   it('only email and sms have a primary; unknown → 404; another environment\'s → 404', async () => {

@@ -32,6 +32,7 @@ describe('trigger', () => {
     expect(after.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
     expect(after.jobs[0].executionDetails.map((d: any) => [d.detail, d.status])).toEqual([
       ['Step queued', 'Pending'],
+      ['Start sending message', 'Pending'],
       ['Message created', 'Pending'],
       ['Message sent', 'Success'],
     ]);

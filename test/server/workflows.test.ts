@@ -29,7 +29,11 @@ describe('workflows', () => {
       ['mail', 'email', body.steps[1]!.controlValues],
     ]);
     expect(wf.steps.every((s) => /^[0-9a-f]{24}$/.test(s._id) && s.workflowDatabaseId === wf._id)).toBe(true);
-    expect((await svc.request('POST', '/v2/workflows', { body })).status).toBe(409);
+    // A workflowId already taken gets a suffix, as the service does, rather than a 409.
+    const again = await svc.request('POST', '/v2/workflows', { body });
+    expect(again.status).toBe(201);
+    expect(again.body.data.workflowId).toMatch(/^order-shipped-[a-z0-9]{6}$/);
+    await svc.request('DELETE', `/v2/workflows/${again.body.data.workflowId}`);
   });
 
   it('defaults to inactive (api-spec: active defaults to false); duplicate step ids → 400', async () => {
@@ -48,7 +52,8 @@ describe('workflows', () => {
       const r = await svc.request('GET', `/v2/workflows/${key}`);
       expect(operations.getWorkflow.response.parse(r.body.data)._id).toBe(byId._id);
     }
-    expect((await svc.request('GET', '/v2/workflows/nope')).status).toBe(404);
+    const nope = await svc.request('GET', '/v2/workflows/nope');
+    expect(nope).toMatchObject({ status: 404, body: { message: 'Workflow cannot be found', workflowId: 'nope', ctx: { workflowId: 'nope' } } });
     expect((await svc.request('GET', `/v2/workflows/order-shipped?environmentId=ffffffffffffffffffffffff`)).status).toBe(404);
   });
 
@@ -79,7 +84,7 @@ describe('workflows', () => {
     expect(wf.lastTriggeredAt).toBe(new Date(svc.clock.now()).toISOString());
   });
 
-  it('previews a step rendered by the engine, as a valid PreviewResponse; unknown step → 404 in the error shape', async () => {
+  it('previews a step rendered by the engine, as a valid PreviewResponse; unknown step or workflow → 201 and an empty preview', async () => {
     const r = await svc.request('POST', '/v2/workflows/order-shipped/step/mail/preview', {
       body: { controlValues: { subject: 'S {{ payload.x }}', body: '<p>B {{ subscriber.firstName }}</p>' }, previewPayload: { payload: { x: 1 } } },
     });
@@ -92,10 +97,59 @@ describe('workflows', () => {
     expect(p.previewPayloadExample.payload).toEqual({ x: 1 });
     const digest = await svc.request('POST', '/v2/workflows/comment-digest/step/digest/preview', { body: {} });
     expect(digest.body.data.result).toEqual({ type: 'digest', preview: { type: 'regular', amount: 10, unit: 'minutes', digestKey: 'payload.postId' } });
+    const empty = { result: { preview: {} }, previewPayloadExample: {}, schema: null };
     const missing = await svc.request('POST', '/v2/workflows/order-shipped/step/nope/preview', { body: {} });
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ statusCode: 404, error: 'Not Found', message: "Step 'nope' not found in workflow 'order-shipped'" });
+    expect(missing).toMatchObject({ status: 201, body: { data: empty } });
     const noWorkflow = await svc.request('POST', '/v2/workflows/nope/step/mail/preview', { body: {} });
-    expect(noWorkflow.body).toMatchObject({ statusCode: 404, message: "Workflow cannot be found: 'nope'" });
+    expect(noWorkflow).toMatchObject({ status: 201, body: { data: empty } });
+  });
+});
+
+describe('update, patch, delete', () => {
+  const create = async (workflowId: string) =>
+    (await svc.request('POST', '/v2/workflows', {
+      body: { workflowId, name: workflowId, active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'v1 {{ payload.n }}' } }] },
+    })).body.data;
+  const inboxBodies = async (subscriberId: string) => {
+    await svc.runner.idle();
+    const r = await svc.request('GET', `/v1/messages?subscriberId=${subscriberId}&channel=in_app`);
+    return r.body.data.map((m: { content: string }) => m.content);
+  };
+
+  it('PUT keeps a step (and its database id) named by stepId, and the next trigger renders the new controls', async () => {
+    const before = await create('versioned');
+    await svc.request('POST', '/v1/events/trigger', { body: { name: 'versioned', to: 'vera', payload: { n: 1 } } });
+    expect(await inboxBodies('vera')).toEqual(['v1 1']);
+    const put = await svc.request('PUT', '/v2/workflows/versioned', {
+      body: { name: 'Versioned', steps: [{ stepId: 'inbox', name: 'Inbox', type: 'in_app', controlValues: { body: 'v2 {{ payload.n }}' } }] },
+    });
+    expect(put.status).toBe(200);
+    const after = operations.updateWorkflow.response.parse(put.body.data);
+    expect(after).toMatchObject({ workflowId: 'versioned', name: 'Versioned', _id: before._id });
+    expect(after.steps[0]!._id).toBe(before.steps[0]._id);
+    // A patch in the same millisecond still changes what the engine runs.
+    await svc.request('PATCH', '/v2/workflows/versioned', { body: { description: 'now v2' } });
+    await svc.request('POST', '/v1/events/trigger', { body: { name: 'versioned', to: 'vera', payload: { n: 2 } } });
+    expect(await inboxBodies('vera')).toEqual(['v2 2', 'v1 1']);
+  });
+
+  it('PATCH active deactivates (a trigger then answers trigger_not_active) and activates', async () => {
+    await create('switch');
+    const off = await svc.request('PATCH', '/v2/workflows/switch', { body: { active: false } });
+    expect(off.body.data).toMatchObject({ active: false, status: 'INACTIVE' });
+    const t = await svc.request('POST', '/v1/events/trigger', { body: { name: 'switch', to: 'vera' } });
+    expect(t.body.data.status).toBe('trigger_not_active');
+    const on = await svc.request('PATCH', '/v2/workflows/switch', { body: { active: true } });
+    expect(on.body.data).toMatchObject({ active: true, status: 'ACTIVE' });
+  });
+
+  it('DELETE answers 204, then the workflow is gone (404 with ctx.workflowId); limits apply to PATCH too', async () => {
+    await create('doomed');
+    expect((await svc.request('PATCH', '/v2/workflows/doomed', { body: { name: 'x'.repeat(65) } })).status).toBe(422);
+    expect((await svc.request('DELETE', '/v2/workflows/doomed')).status).toBe(204);
+    const again = await svc.request('DELETE', '/v2/workflows/doomed');
+    expect(again).toMatchObject({ status: 404, body: { ctx: { workflowId: 'doomed' } } });
+    const list = operations.listWorkflows.response.parse((await svc.request('GET', '/v2/workflows?query=doomed')).body);
+    expect(list).toEqual({ workflows: [], totalCount: 0 });
   });
 });

@@ -93,11 +93,32 @@ export type BulkTriggerBody = z.infer<typeof BulkTriggerBody>;
 
 export const OnlineStatusBody = z.looseObject({ isOnline: z.boolean({ error: 'must be true or false' }) });
 
+// `messageId` is optional here only so that the local service can answer its absence as the service
+// does (400 "messageId is required", not a validation 422); the handler requires it.
 export const MarkAsBody = z.looseObject({
-  messageId: z.union([ObjectId, z.array(ObjectId)]),
+  messageId: z.union([ObjectId, z.array(ObjectId)]).optional(),
   markAs: MarkAs,
 });
 export type MarkAsBody = z.infer<typeof MarkAsBody>;
+
+/** POST /v2/subscribers: creates the subscriber, or (unless `failIfExists`) updates the fields sent. */
+const subscriberFields = {
+  firstName: z.string().nullable().optional(),
+  lastName: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  avatar: z.string().nullable().optional(),
+  locale: z.string().nullable().optional(),
+  timezone: z.string().nullable().optional(),
+  data: JsonObject.nullable().optional(),
+};
+export const CreateSubscriberBody = z.looseObject({ subscriberId: z.string().min(1, 'must not be empty'), ...subscriberFields });
+export type CreateSubscriberBody = z.infer<typeof CreateSubscriberBody>;
+export const CreateSubscriberQuery = z.looseObject({ failIfExists: QueryBool.optional() });
+/** PATCH /v2/subscribers/{subscriberId}: only the fields sent change. */
+export const PatchSubscriberBody = z.looseObject(subscriberFields);
+export type PatchSubscriberBody = z.infer<typeof PatchSubscriberBody>;
+export const RemoveSubscriberResult = z.looseObject({ acknowledged: z.boolean(), status: z.string() });
 
 export const CreateContextBody = z.looseObject({ type: ContextPart, id: ContextPart, data: JsonObject.optional() });
 export type CreateContextBody = z.infer<typeof CreateContextBody>;

@@ -2,10 +2,10 @@
 // the step preview (api-spec.md "Workflow (v2)", "Step preview"; openapi.json for the shapes it leaves out).
 import { z } from 'zod';
 import {
-  ControlIssueType, HttpMethod, IntegrationIssueType, Origin, RedirectTarget, Severity, StepType, TimeUnit,
+  ControlIssueType, HttpMethod, IntegrationIssueType, OrderDirection, Origin, RedirectTarget, Severity, StepType, TimeUnit,
   WorkflowStatus,
 } from './enums.js';
-import { ContextValue, JsonObject } from './common.js';
+import { ContextValue, JsonObject, queryArray, queryInt } from './common.js';
 import { PartialSubscriber } from './resources.js';
 
 /** Workflow and step identifiers: a slug. */
@@ -127,10 +127,29 @@ export const StepUpsert = z.looseObject({
 });
 export type StepUpsert = z.infer<typeof StepUpsert>;
 
+/** The service's limits on a workflow's name, description and tags (its create and update DTOs). */
+export const WORKFLOW_LIMITS = { name: 64, description: 256, tags: 16, tag: 48 } as const;
+const WorkflowName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(WORKFLOW_LIMITS.name, `must be shorter than or equal to ${WORKFLOW_LIMITS.name} characters`);
+const WorkflowDescription = z
+  .string()
+  .max(WORKFLOW_LIMITS.description, `must be shorter than or equal to ${WORKFLOW_LIMITS.description} characters`);
+const WorkflowTags = z
+  .array(z.string())
+  .max(WORKFLOW_LIMITS.tags, `must contain no more than ${WORKFLOW_LIMITS.tags} elements`)
+  .superRefine((tags, ctx) => {
+    if (tags.some((t) => t.length < 1 || t.length > WORKFLOW_LIMITS.tag)) {
+      ctx.addIssue({ code: 'custom', message: `must each be 1 to ${WORKFLOW_LIMITS.tag} characters long` });
+    }
+    if (new Set(tags).size !== tags.length) ctx.addIssue({ code: 'custom', message: 'must be unique' });
+  });
+
 export const CreateWorkflowBody = z.looseObject({
-  name: z.string().min(1, 'must not be empty'),
-  description: z.string().optional(),
-  tags: z.array(z.string()).optional(),
+  name: WorkflowName,
+  description: WorkflowDescription.optional(),
+  tags: WorkflowTags.optional(),
   active: z.boolean().optional(),
   validatePayload: z.boolean().optional(),
   payloadSchema: JsonObject.nullable().optional(),
@@ -142,6 +161,50 @@ export const CreateWorkflowBody = z.looseObject({
   critical: z.boolean().optional(),
 });
 export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
+
+/** PUT /v2/workflows/{workflowId}: the whole workflow again; steps keep their `_id` to stay the same step. */
+export const UpdateWorkflowBody = z.looseObject({
+  name: WorkflowName,
+  description: WorkflowDescription.optional(),
+  tags: WorkflowTags.optional(),
+  active: z.boolean().optional(),
+  validatePayload: z.boolean().optional(),
+  payloadSchema: JsonObject.nullable().optional(),
+  isTranslationEnabled: z.boolean().optional(),
+  workflowId: z.string().optional(),
+  steps: z.array(StepUpsert),
+  preferences: PreferencesRequest.optional(),
+  // Required by the service's DTO, but the service decides a workflow's origin itself: any value is
+  // accepted and ignored (the official SDK sends `novu-cloud`, the spec's name here is `svc-cloud`).
+  origin: z.string().optional(),
+  severity: Severity.optional(),
+  critical: z.boolean().optional(),
+});
+export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBody>;
+
+/** PATCH /v2/workflows/{workflowId}: only the fields sent change (`active` activates or deactivates). */
+export const PatchWorkflowBody = z.looseObject({
+  active: z.boolean().optional(),
+  name: WorkflowName.optional(),
+  description: WorkflowDescription.optional(),
+  tags: WorkflowTags.optional(),
+  payloadSchema: JsonObject.nullable().optional(),
+  validatePayload: z.boolean().optional(),
+  isTranslationEnabled: z.boolean().optional(),
+});
+export type PatchWorkflowBody = z.infer<typeof PatchWorkflowBody>;
+
+export const WORKFLOW_ORDER_BY = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
+export const ListWorkflowsQuery = z.looseObject({
+  limit: queryInt({ min: 1, max: 100 }).optional(),
+  offset: queryInt({ min: 0 }).optional(),
+  orderDirection: OrderDirection.optional(),
+  orderBy: z.enum(WORKFLOW_ORDER_BY).optional(),
+  query: z.string().optional(),
+  tags: queryArray(z.string()).optional(),
+  status: queryArray(WorkflowStatus).optional(),
+});
+export type ListWorkflowsQuery = z.infer<typeof ListWorkflowsQuery>;
 
 // --- workflow response ---------------------------------------------------------------------------------
 
@@ -209,6 +272,29 @@ export const Workflow = z.looseObject({
   severity: Severity,
 });
 export type Workflow = z.infer<typeof Workflow>;
+
+/** One row of GET /v2/workflows: the workflow without its controls, with an overview of its step kinds. */
+export const WorkflowListItem = z.looseObject({
+  name: z.string(),
+  tags: z.array(z.string()).optional(),
+  updatedAt: z.string(),
+  createdAt: z.string(),
+  updatedBy: User.nullable().optional(),
+  lastPublishedAt: z.string().nullable().optional(),
+  lastPublishedBy: User.nullable().optional(),
+  _id: z.string(),
+  workflowId: z.string(),
+  slug: z.string(),
+  status: WorkflowStatus,
+  origin: Origin,
+  lastTriggeredAt: z.string().nullable().optional(),
+  stepTypeOverviews: z.array(StepType),
+  isTranslationEnabled: z.boolean().optional(),
+  steps: z.array(z.looseObject({ slug: z.string(), type: StepType, issues: StepIssues.optional() })),
+});
+export type WorkflowListItem = z.infer<typeof WorkflowListItem>;
+export const ListWorkflowsResponse = z.looseObject({ workflows: z.array(WorkflowListItem), totalCount: z.number() });
+export type ListWorkflowsResponse = z.infer<typeof ListWorkflowsResponse>;
 
 // --- step preview ----------------------------------------------------------------------------------------
 

@@ -4,7 +4,40 @@ import jsonLogic from 'json-logic-js';
 import type { StepFilter } from '../../api/schemas/resources.js';
 import type { TemplateScope } from './types.js';
 
-export type SkipDecision = { skip: boolean; error?: string };
+/** `raw`, with an error: the rule and the reason, as JSON, for the execution detail's `raw`. */
+export type SkipDecision = { skip: boolean; error?: string; raw?: string };
+
+// --- the service's rule-editor operators ---------------------------------------------------------
+// The service's skip-condition editor writes a few operators json-logic-js does not know; they are
+// registered once, here, so rules written there evaluate the same way in svc dev.
+
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+const has = (haystack: unknown, needle: unknown): boolean => {
+  if (Array.isArray(haystack)) return haystack.some((h) => h === needle);
+  if (typeof haystack === 'string' && needle !== undefined && needle !== null) return haystack.includes(String(needle));
+  return false;
+};
+const strOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+
+/** The custom operators: name → implementation (arguments already evaluated). */
+export const CUSTOM_SKIP_OPERATORS: Record<string, (...args: unknown[]) => unknown> = {
+  /** A string starts / ends with the text. */
+  startsWith: (a, b) => strOf(a) !== null && strOf(b) !== null && strOf(a)!.startsWith(strOf(b)!),
+  endsWith: (a, b) => strOf(a) !== null && strOf(b) !== null && strOf(a)!.endsWith(strOf(b)!),
+  doesNotBeginWith: (a, b) => !(strOf(a) !== null && strOf(b) !== null && strOf(a)!.startsWith(strOf(b)!)),
+  doesNotEndWith: (a, b) => !(strOf(a) !== null && strOf(b) !== null && strOf(a)!.endsWith(strOf(b)!)),
+  /** A string or array contains / does not contain the value. */
+  contains: (a, b) => has(a, b),
+  doesNotContain: (a, b) => !has(a, b),
+  /** A string or array contains any / all / none of the listed values. */
+  containsAny: (a, list) => asList(list).some((v) => has(a, v)),
+  containsAll: (a, list) => asList(list).length > 0 && asList(list).every((v) => has(a, v)),
+  containsNone: (a, list) => !asList(list).some((v) => has(a, v)),
+  /** No value (undefined, null, "", [] or {}) / some value. */
+  isEmpty: (a) => a === undefined || a === null || a === '' || (Array.isArray(a) && a.length === 0) || (typeof a === 'object' && a !== null && Object.keys(a).length === 0),
+  isNotEmpty: (a) => !(a === undefined || a === null || a === '' || (Array.isArray(a) && a.length === 0) || (typeof a === 'object' && a !== null && Object.keys(a).length === 0)),
+};
+for (const [name, fn] of Object.entries(CUSTOM_SKIP_OPERATORS)) jsonLogic.add_operation(name, fn);
 
 function isEmptyRule(rule: unknown): boolean {
   return rule === undefined || rule === null || (typeof rule === 'object' && !Array.isArray(rule) && Object.keys(rule).length === 0);
@@ -19,13 +52,15 @@ function isEmptyRule(rule: unknown): boolean {
  */
 export function shouldSkip(skip: unknown, scope: TemplateScope): SkipDecision {
   if (isEmptyRule(skip)) return { skip: false };
+  const failed = (reason: string, error: string): SkipDecision => ({ skip: false, error, raw: JSON.stringify({ rule: skip, reason }) });
   if (typeof skip !== 'object' || Array.isArray(skip)) {
-    return { skip: false, error: 'skip must be a JSON-logic object, e.g. {"==": [{"var": "payload.tier"}, "pro"]}' };
+    return failed('not a JSON-logic object', 'skip must be a JSON-logic object, e.g. {"==": [{"var": "payload.tier"}, "pro"]}');
   }
   try {
     return { skip: jsonLogic.truthy(jsonLogic.apply(skip as jsonLogic.RulesLogic, scope)) };
   } catch (err) {
-    return { skip: false, error: `skip condition could not be evaluated: ${err instanceof Error ? err.message : String(err)}` };
+    const reason = err instanceof Error ? err.message : String(err);
+    return failed(reason, `skip condition could not be evaluated: ${reason}`);
   }
 }
 

@@ -64,3 +64,4 @@ export {
   SIGNATURE_HEADER, checkTarget, deliverWebhook, isLoopbackAddress, rawBodyOf, signPayload, signatureSample,
   verifySignature, webhookRaw, type SignatureCheck, type WebhookRequest, type WebhookResult,
 } from './webhook.js';
+export { deliveryOverrides, integrationByOverride, type DeliveryOverrides, type OverrideChoice } from './overrides.js';

@@ -78,7 +78,11 @@ function templateIssues(controls: Record<string, unknown>, ctx: VariableContext,
     if (!analysis.ok) {
       const { message, line, column } = analysis.error;
       const where = line !== undefined ? ` (line ${line}, column ${column})` : '';
-      issues.add(control, { issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: control, message: `Content compilation error: ${message}${where}` });
+      issues.add(control, {
+        issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE',
+        variableName: analysis.error.variable ?? offendingExpression(source, line, column) ?? control,
+        message: `Content compilation error: ${message}${where}`,
+      });
       continue;
     }
     for (const variable of analysis.variables) {
@@ -96,6 +100,21 @@ function templateIssues(controls: Record<string, unknown>, ctx: VariableContext,
       }
     }
   }
+}
+
+/**
+ * The `{{ … }}` (or `{% … %}`) a compile error points into, as written, e.g. `{{ payload.name | }}`:
+ * the service names the offending variable in `variableName`, not the control.
+ */
+export function offendingExpression(source: string, line: number | undefined, column: number | undefined): string | undefined {
+  const lines = source.split('\n');
+  const at = line !== undefined && column !== undefined
+    ? lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1
+    : -1;
+  const blocks = [...source.matchAll(/\{\{[\s\S]*?(?:\}\}|$)|\{%[\s\S]*?(?:%\}|$)/g)];
+  const hit = blocks.find((m) => at >= m.index! && at < m.index! + m[0].length) ?? (at < 0 ? blocks[0] : undefined);
+  // An unclosed `{{` swallows the rest of the control: name only its first line.
+  return hit ? hit[0].split('\n')[0]!.trim() : undefined;
 }
 
 function skipIssues(skip: unknown, ctx: VariableContext, issues: IssueMap): void {

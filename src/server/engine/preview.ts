@@ -33,17 +33,34 @@ export interface PreviewInput {
   layouts?: RenderStepOptions['layouts'];
 }
 
+/**
+ * The example subscriber, in the service's partial-subscriber shape (api-spec.md: the fields `_id`
+ * through `timezone`; no `subscriberId`, which templates still read from the scope).
+ */
 const EXAMPLE_SUBSCRIBER = {
-  subscriberId: '123456',
   firstName: 'John',
   lastName: 'Doe',
   email: 'user@example.com',
   phone: '+1234567890',
   avatar: 'https://example.com/avatar.png',
   locale: 'en-US',
-  timezone: 'America/New_York',
+  isOnline: true,
+  lastOnlineAt: '2025-01-01T00:00:00.000Z',
   data: {},
+  timezone: 'America/New_York',
 };
+const EXAMPLE_SUBSCRIBER_ID = '123456';
+
+/** A JSON Schema describing an example value (for `schema` of the preview answer). */
+function schemaOf(value: unknown): JsonSchema {
+  if (Array.isArray(value)) return { type: 'array', items: value.length > 0 ? schemaOf(value[0]) : {} };
+  if (isObject(value)) {
+    return { type: 'object', properties: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, schemaOf(v)])), additionalProperties: true };
+  }
+  if (value === null) return { type: 'null' };
+  return { type: typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'boolean' : 'string' };
+}
+
 const DIGEST_EXAMPLE_EVENTS = 3;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -85,7 +102,7 @@ function earlierStepExample(step: ResolvedStep, eventPayload: Record<string, unk
       time: new Date(now - (i + 1) * 5 * 60_000).toISOString(),
       payload: eventPayload,
     }));
-    return { events };
+    return { eventCount: events.length, events };
   }
   if (step.type === 'in_app') return { seen: false, read: false, lastSeenDate: null, lastReadDate: null };
   if (step.type === 'delay') return { duration: 0 };
@@ -127,11 +144,10 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
   const payloadBase = declared ? payloadExampleFromSchema(declared, input.now) : exampleFromPaths(payloadPaths);
   const payload = merge(payloadBase, given.payload) as Record<string, unknown>;
   const subscriber = merge(EXAMPLE_SUBSCRIBER, given.subscriber) as Record<string, unknown>;
+  const subscriberScope = { subscriberId: EXAMPLE_SUBSCRIBER_ID, ...subscriber };
 
-  const referenced = new Set(used.filter((p) => p[0] === 'steps').map((p) => String(p[1])));
   const exampleSteps: Record<string, unknown> = {};
   for (const earlier of steps.slice(0, step.index)) {
-    if (earlier.type !== 'digest' && !referenced.has(earlier.stepId)) continue;
     // A digest's events carry trigger payloads: the schema's example, else what the workflow reads
     // from the payload and what this step reads from the events' payloads.
     const eventPaths = used
@@ -143,14 +159,15 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
     const example = earlierStepExample(earlier, eventPayload, input.now);
     if (example) exampleSteps[earlier.stepId] = example;
   }
-  const stepsExample = merge(exampleSteps, given.steps) as Record<string, unknown>;
-  const stepsScope: Record<string, unknown> = {};
-  for (const [id, output] of Object.entries(stepsExample)) {
-    stepsScope[id] = isObject(output) && Array.isArray(output.events) ? { ...output, eventCount: output.events.length } : output;
+  // A digest's `eventCount` is always the number of its events, the caller's events included.
+  const stepsExample: Record<string, unknown> = {};
+  for (const [id, output] of Object.entries(merge(exampleSteps, given.steps) as Record<string, unknown>)) {
+    stepsExample[id] = isObject(output) && Array.isArray(output.events) ? { ...output, eventCount: output.events.length } : output;
   }
+  const stepsScope = stepsExample;
 
   const scope: TemplateScope = buildScope({
-    subscriber,
+    subscriber: subscriberScope,
     payload,
     steps: stepsScope,
     context: given.context ?? null,
@@ -159,12 +176,19 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
   const previewPayloadExample = defined({
     subscriber,
     payload,
-    steps: Object.keys(stepsExample).length > 0 ? stepsExample : undefined,
+    steps: stepsExample,
     context: given.context,
     env: given.env,
   }) as PreviewPayload;
+  // The schema the example follows: the payload's (declared, else inferred from what the step reads),
+  // the subscriber's and the earlier steps' outputs.
+  const fullSchema: JsonSchema = {
+    type: 'object',
+    properties: { payload: schema, subscriber: schemaOf(subscriber), steps: schemaOf(stepsExample) },
+    additionalProperties: true,
+  };
 
-  const response: PreviewResponse = { previewPayloadExample, schema, result: { type: step.type } };
+  const response: PreviewResponse = { previewPayloadExample, schema: fullSchema, result: { type: step.type } };
   const values = withControlDefaults(step.type, controls);
   if (isChannelKind(step.type)) {
     const rendered = renderStep(step.type, values, scope, input.layouts ? { layouts: input.layouts } : {});

@@ -2,7 +2,7 @@
 // subject and HTML body (block editor or HTML, inside a layout or not), SMS/push/chat text, an
 // http_request step's request and a custom step's output.
 import { blockDocumentToLiquid, parseBlockDocument } from './block-editor.js';
-import { sanitizeHtml } from './sanitize.js';
+import { decodeEntities, sanitizeHtml } from './sanitize.js';
 import { renderControls, renderTemplate, type TemplateError, type UndefinedVariable } from './template.js';
 import type { ChannelKind, TemplateScope } from './types.js';
 
@@ -132,13 +132,16 @@ function email(controls: Record<string, unknown>, scope: TemplateScope, options:
     undefinedVariables.push(...result.undefinedVariables);
     return result.output;
   };
-  const subject = render(str(controls.subject) ?? '', 'subject');
+  // A subject is plain text: HTML entities in it are decoded (`&lt;` is `<`), as the service does.
+  const subject = decodeEntities(render(str(controls.subject) ?? '', 'subject'));
   const doc = controls.editorType === 'html' ? null : parseBlockDocument(controls.body);
   const source = doc ? blockDocumentToLiquid(doc) : str(controls.body) ?? '';
   let body = render(source, 'body');
   const layoutId = controls.layoutId;
-  // null means "no layout"; a body that is already a whole document is not wrapped again.
-  if (layoutId !== null && errors.length === 0 && !isFullDocument(body)) {
+  // null means "no layout"; an HTML-editor body without a layoutId is sent as written (the service
+  // wraps only block-editor bodies in its default layout); a whole document is not wrapped again.
+  const wrap = layoutId !== null && !(controls.editorType === 'html' && layoutId === undefined);
+  if (wrap && errors.length === 0 && !isFullDocument(body)) {
     const layout = (typeof layoutId === 'string' && options.layouts?.[layoutId]) || DEFAULT_EMAIL_LAYOUT;
     body = render(layout, 'layoutId', { content: body, subject });
   }

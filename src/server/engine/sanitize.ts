@@ -39,12 +39,13 @@ const TAG_ATTRIBUTES: Record<string, Set<string>> = {
 const URL_ATTRIBUTES = new Set(['href', 'src']);
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'cid']);
 
-function decodeEntities(value: string): string {
+/** Numeric entities and the few named ones that matter (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`...). */
+export function decodeEntities(value: string): string {
   return value
     .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16) % 0x110000))
     .replace(/&#(\d+);?/g, (_, dec: string) => String.fromCodePoint(Number.parseInt(dec, 10) % 0x110000))
-    .replace(/&(colon|tab|newline|amp|lt|gt|quot|apos);/gi, (_, name: string) => ({
-      colon: ':', tab: '\t', newline: '\n', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'",
+    .replace(/&(colon|tab|newline|amp|lt|gt|quot|apos|nbsp);/gi, (_, name: string) => ({
+      colon: ':', tab: '\t', newline: '\n', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0',
     })[name.toLowerCase()] as string);
 }
 
@@ -82,17 +83,27 @@ const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/y;
 const DOCTYPE = /<!doctype\s+html[^>]*>/iy;
 
+/**
+ * Text between tags as sanitize-html writes it: `<`, `>` and a bare `&` escaped, quotes left as they
+ * are, entities already written kept; the text of a `<style>` element is CSS and stays as it is.
+ */
+function escapeText(text: string, raw: boolean): string {
+  if (raw) return text;
+  return text.replace(/&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)/gi, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** Removes unsafe HTML: disallowed tags (dangerous ones with their content), attributes and URLs. */
 export function sanitizeHtml(html: string): string {
   let out = '';
   let i = 0;
+  let inStyle = false;
   while (i < html.length) {
     const lt = html.indexOf('<', i);
     if (lt < 0) {
-      out += html.slice(i);
+      out += escapeText(html.slice(i), inStyle);
       break;
     }
-    out += html.slice(i, lt);
+    out += escapeText(html.slice(i, lt), inStyle);
     i = lt;
     for (const re of [COMMENT, DOCTYPE]) re.lastIndex = i;
     const doctype = DOCTYPE.exec(html);
@@ -126,9 +137,11 @@ export function sanitizeHtml(html: string): string {
     if (!ALLOWED_TAGS.has(name)) continue;
     if (closing) {
       if (!VOID.has(name)) out += `</${name}>`;
+      if (name === 'style') inStyle = false;
       continue;
     }
     out += `<${name}${cleanAttributes(name, tag[3] ?? '')}>`;
+    if (name === 'style' && tag[4] !== '/') inStyle = true;
   }
   return out;
 }

@@ -12,8 +12,10 @@ export const createChannelConnection: Route<'createChannelConnection'> = {
   envelope: 'data',
   handle({ svc, env, body }) {
     const { store } = svc;
-    const mode = body.connectionMode ?? 'subscriber';
     const hasContext = body.context !== undefined && Object.keys(body.context).length > 0;
+    // As the service's create use case does, a context without a subscriber (and no mode) is a
+    // workspace shared by that context.
+    const mode = body.connectionMode ?? (body.subscriberId === undefined && hasContext ? 'shared' : 'subscriber');
     if (mode === 'shared' && !hasContext) throw badRequest("context is required when connectionMode is 'shared'");
     if (mode === 'subscriber' && body.subscriberId === undefined) {
       throw badRequest(

@@ -8,9 +8,13 @@ import {
 } from './endpoints.js';
 import { getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
 import { listActiveIntegrations, setPrimaryIntegration } from './integrations.js';
-import { listMessages, markMessagesAs, searchSubscribers, updateOnlineStatus } from './subscribers.js';
+import {
+  createSubscriber, deleteSubscriber, getSubscriber, listMessages, markMessagesAs, patchSubscriber, searchSubscribers, updateOnlineStatus,
+} from './subscribers.js';
 import type { Routes } from './types.js';
-import { createWorkflow, getWorkflow, previewStep } from './workflows.js';
+import {
+  createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow,
+} from './workflows.js';
 
 export const routes: Routes = {
   listChannelEndpoints,
@@ -37,6 +41,14 @@ export const routes: Routes = {
   deleteChannelEndpoint,
   createWorkflow,
   listMessages,
+  listWorkflows,
+  updateWorkflow,
+  patchWorkflow,
+  deleteWorkflow,
+  createSubscriber,
+  getSubscriber,
+  patchSubscriber,
+  deleteSubscriber,
 };
 
 export type { Service } from './types.js';

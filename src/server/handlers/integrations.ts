@@ -1,5 +1,6 @@
 // Integrations: the organisation's active ones, and the primary switch for email and sms.
-import { badRequest, notFound } from '../errors.js';
+import { OBJECT_ID_RE } from '../../api/schemas/common.js';
+import { badRequest, notFound, unprocessable } from '../errors.js';
 import { integrationView } from '../views.js';
 import type { Route } from './types.js';
 
@@ -15,9 +16,14 @@ export const setPrimaryIntegration: Route<'setPrimaryIntegration'> = {
   envelope: 'data',
   handle({ svc, env, params }) {
     const id = params.integrationId!;
+    // The service validates the id before looking: a malformed one is a 422 naming the field.
+    if (!OBJECT_ID_RE.test(id)) {
+      const messages = ['integrationId must be a mongodb id'];
+      throw unprocessable(`Validation failed for setPrimaryIntegration: integrationId: ${messages[0]}`, { integrationId: { messages, value: id } });
+    }
     return svc.store.tx(() => {
       const integration = svc.store.integrations.findById(env.id, id);
-      if (!integration) throw notFound(`Integration with id '${id}' not found`);
+      if (!integration) throw notFound(`Integration with id ${id} not found`);
       if (!integration.channel || !PRIMARY_CHANNELS.has(integration.channel)) {
         throw badRequest(`Channel ${integration.channel ?? 'none'} does not support primary`);
       }

@@ -1,5 +1,5 @@
-// Subscribers (search, online status) and their messages (list, mark-as).
-import { badRequest, notFound } from '../errors.js';
+// Subscribers (search, create, retrieve, update, delete, online status) and their messages (list, mark-as).
+import { badRequest, conflict, notFound } from '../errors.js';
 import { messageViews } from '../views.js';
 import { cursorArgs, type Route } from './types.js';
 
@@ -18,6 +18,55 @@ export const searchSubscribers: Route<'searchSubscribers'> = {
 
 const subscriberNotFound = (id: string) => notFound(`Subscriber '${id}' was not found`);
 
+/** Creates the subscriber; an existing one gets the fields sent, unless `failIfExists` (then 409). */
+export const createSubscriber: Route<'createSubscriber'> = {
+  envelope: 'data',
+  handle({ svc, env, body, query }) {
+    const { subscriberId, ...fields } = body;
+    return svc.store.tx(() => {
+      if (query.failIfExists === true && svc.store.subscribers.find(env.id, subscriberId)) {
+        throw conflict(`Subscriber with subscriberId '${subscriberId}' already exists`);
+      }
+      return svc.store.subscribers.upsert(env, subscriberId, pickSubscriberFields(fields));
+    });
+  },
+};
+
+export const getSubscriber: Route<'getSubscriber'> = {
+  envelope: 'data',
+  handle({ svc, env, params }) {
+    const sub = svc.store.subscribers.find(env.id, params.subscriberId!);
+    if (!sub) throw subscriberNotFound(params.subscriberId!);
+    return sub;
+  },
+};
+
+export const patchSubscriber: Route<'patchSubscriber'> = {
+  envelope: 'data',
+  handle({ svc, env, params, body }) {
+    const id = params.subscriberId!;
+    return svc.store.tx(() => {
+      if (!svc.store.subscribers.find(env.id, id)) throw subscriberNotFound(id);
+      return svc.store.subscribers.upsert(env, id, pickSubscriberFields(body));
+    });
+  },
+};
+
+export const deleteSubscriber: Route<'deleteSubscriber'> = {
+  envelope: 'data',
+  handle({ svc, env, params }) {
+    const id = params.subscriberId!;
+    if (!svc.store.tx(() => svc.store.subscribers.remove(env.id, id))) throw subscriberNotFound(id);
+    return { acknowledged: true, status: 'deleted' };
+  },
+};
+
+/** The profile fields a create or patch body may set (unknown members of the body are ignored). */
+function pickSubscriberFields(b: Record<string, unknown>) {
+  const keys = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data'] as const;
+  return Object.fromEntries(keys.filter((k) => b[k] !== undefined).map((k) => [k, b[k]])) as Record<(typeof keys)[number], never>;
+}
+
 export const updateOnlineStatus: Route<'updateOnlineStatus'> = {
   envelope: 'data',
   handle({ svc, env, params, body }) {
@@ -34,6 +83,8 @@ export const updateOnlineStatus: Route<'updateOnlineStatus'> = {
 export const markMessagesAs: Route<'markMessagesAs'> = {
   envelope: 'data',
   handle({ svc, env, params, body }) {
+    // The service answers a missing messageId with its own 400, before any validation.
+    if (body.messageId === undefined || body.messageId === null) throw badRequest('messageId is required');
     const ids = Array.isArray(body.messageId) ? body.messageId : [body.messageId];
     if (ids.length === 0) throw badRequest('messageId must contain at least one message id');
     const id = params.subscriberId!;

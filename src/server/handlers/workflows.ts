@@ -1,43 +1,59 @@
-// Workflows: create (POST /v2/workflows), retrieve by trigger identifier, slug or id, and the step
-// preview. Retrieval answers the workflow engine's full shape (controls metadata, variables, issues
+// Workflows: create (POST /v2/workflows), list, update (PUT), patch, delete, retrieve by trigger
+// identifier, slug or id, and the step preview. Retrieval answers the workflow engine's full shape (controls metadata, variables, issues
 // against the environment's integrations, status); the preview renders the step with the engine.
 import { z } from 'zod';
 import { StepFilter } from '../../api/schemas/resources.js';
-import type { PreviewResponse } from '../../api/schemas/workflow.js';
+import type { ListWorkflowsResponse, PreviewResponse, Workflow, WorkflowListItem } from '../../api/schemas/workflow.js';
 import { StepNotFoundError, generatePreview } from '../engine/index.js';
-import { badRequest, conflict, fieldErrors, notFound, unprocessable } from '../errors.js';
+import { badRequest, fieldErrors, HttpError, notFound, reason, unprocessable } from '../errors.js';
+import { shortId } from '../ids.js';
+import type { StoredWorkflow } from '../store/workflows.js';
 import { workflowResponse, workflowRuntime } from '../workflow/runtime.js';
-import type { Route } from './types.js';
+import type { Route, Service } from './types.js';
 
 const StepFilters = z.array(StepFilter);
+
+/** The service's 404 for a workflow: the id it looked for is in `ctx.workflowId` (and at the top level). */
+export function workflowNotFound(workflowId: string): HttpError {
+  return new HttpError(404, 'Workflow cannot be found', { ctx: { error: reason(404), statusCode: 404, workflowId } });
+}
+
+/** The create/update body's steps, with `filters` checked (the body lets unknown step fields through). */
+function checkedSteps<S extends { stepId?: string | undefined; filters?: unknown }>(steps: S[]) {
+  const ids = steps.map((s) => s.stepId).filter((s): s is string => s !== undefined);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup !== undefined) throw badRequest(`Step id '${dup}' is used by more than one step`);
+  // `filters` is a step field the engine reads, so it is checked here rather than failing every job later.
+  return steps.map((s, i) => {
+    if (s.filters === undefined) return { ...s, filters: undefined };
+    const parsed = StepFilters.safeParse(s.filters);
+    if (!parsed.success) {
+      const errors = Object.fromEntries(
+        Object.entries(fieldErrors(parsed.error, s.filters)).map(([k, v]) => [k === 'general' ? `steps.${i}.filters` : `steps.${i}.filters.${k}`, v]),
+      );
+      throw unprocessable('Validation Error', errors);
+    }
+    return { ...s, filters: parsed.data };
+  });
+}
 
 export const createWorkflow: Route<'createWorkflow'> = {
   envelope: 'data',
   handle({ svc, env, body }) {
-    const ids = body.steps.map((s) => s.stepId).filter((s): s is string => s !== undefined);
-    const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-    if (dup !== undefined) throw badRequest(`Step id '${dup}' is used by more than one step`);
-    // The create body lets unknown step fields through; `filters` is one the engine reads, so it is
-    // checked here rather than failing every job later.
-    const steps = body.steps.map((s, i) => {
-      if (s.filters === undefined) return s;
-      const parsed = StepFilters.safeParse(s.filters);
-      if (!parsed.success) {
-        const errors = Object.fromEntries(
-          Object.entries(fieldErrors(parsed.error, s.filters)).map(([k, v]) => [k === 'general' ? `steps.${i}.filters` : `steps.${i}.filters.${k}`, v]),
-        );
-        throw unprocessable('Validation Error', errors);
-      }
-      return { ...s, filters: parsed.data };
-    });
+    const steps = checkedSteps(body.steps);
     return svc.store.tx(() => {
-      if (svc.store.workflows.findByTrigger(env.id, body.workflowId)) {
-        throw conflict(`Workflow with workflowId '${body.workflowId}' already exists`);
-      }
-      return workflowResponse(svc.store, svc.store.workflows.create(env, { ...body, steps }));
+      // As the service does, a workflowId already taken gets a suffix rather than a conflict.
+      const workflowId = svc.store.workflows.freeTriggerId(env.id, body.workflowId, () => shortId(6));
+      return workflowResponse(svc.store, svc.store.workflows.create(env, { ...body, workflowId, steps }));
     });
   },
 };
+
+function findWorkflow(svc: Service, envId: string, workflowId: string): StoredWorkflow {
+  const wf = svc.store.workflows.find(envId, workflowId);
+  if (!wf) throw workflowNotFound(workflowId);
+  return wf;
+}
 
 export const getWorkflow: Route<'getWorkflow'> = {
   envelope: 'data',
@@ -49,17 +65,101 @@ export const getWorkflow: Route<'getWorkflow'> = {
       if (!other || other.orgId !== env.orgId) throw notFound(`Environment '${query.environmentId}' not found`);
       envId = other.id;
     }
-    const wf = svc.store.workflows.find(envId, params.workflowId!);
-    if (!wf) throw notFound(`Workflow cannot be found: '${params.workflowId}'`);
-    return workflowResponse(svc.store, wf);
+    return workflowResponse(svc.store, findWorkflow(svc, envId, params.workflowId!));
+  },
+};
+
+/** GET /v2/workflows: search by name or workflowId, filter by tags and status, sort, and page by offset. */
+export const listWorkflows: Route<'listWorkflows'> = {
+  envelope: 'raw',
+  handle({ svc, env, query: q }): ListWorkflowsResponse {
+    const needle = q.query?.trim().toLowerCase();
+    const rows = svc.store.workflows
+      .all(env.id)
+      .filter((w) => !needle || w.name.toLowerCase().includes(needle) || w.workflowId.toLowerCase().includes(needle))
+      .filter((w) => !q.tags?.length || q.tags.some((t) => w.tags.includes(t)))
+      .map((w) => ({ stored: w, view: workflowResponse(svc.store, w) }))
+      .filter((r) => !q.status?.length || q.status.includes(r.view.status));
+    const orderBy = q.orderBy ?? 'createdAt';
+    const dir = (q.orderDirection ?? 'DESC') === 'ASC' ? 1 : -1;
+    const key = (r: (typeof rows)[number]) => String((orderBy === 'name' ? r.view.name : r.view[orderBy]) ?? '');
+    rows.sort((a, b) => dir * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 10;
+    return { workflows: rows.slice(offset, offset + limit).map((r) => listItem(r.view)), totalCount: rows.length };
+  },
+};
+
+function listItem(w: Workflow): WorkflowListItem {
+  return {
+    name: w.name,
+    tags: w.tags ?? [],
+    updatedAt: w.updatedAt,
+    createdAt: w.createdAt,
+    lastPublishedAt: w.lastPublishedAt ?? null,
+    _id: w._id,
+    workflowId: w.workflowId,
+    slug: w.slug,
+    status: w.status,
+    origin: w.origin,
+    lastTriggeredAt: w.lastTriggeredAt ?? null,
+    stepTypeOverviews: [...new Set(w.steps.map((s) => s.type))],
+    isTranslationEnabled: w.isTranslationEnabled ?? false,
+    steps: w.steps.map((s) => ({ slug: s.slug, type: s.type, ...(s.issues && { issues: s.issues }) })),
+  };
+}
+
+/** PUT: the whole workflow again. Its workflowId stays (the service lets only code-first workflows change it). */
+export const updateWorkflow: Route<'updateWorkflow'> = {
+  envelope: 'data',
+  handle({ svc, env, params, body }) {
+    const steps = checkedSteps(body.steps);
+    return svc.store.tx(() => {
+      const wf = findWorkflow(svc, env.id, params.workflowId!);
+      return workflowResponse(svc.store, svc.store.workflows.replace(wf, { ...body, steps }));
+    });
+  },
+};
+
+/** PATCH: activate or deactivate, rename, retag; only the fields sent change. */
+export const patchWorkflow: Route<'patchWorkflow'> = {
+  envelope: 'data',
+  handle({ svc, env, params, body }) {
+    return svc.store.tx(() => {
+      const wf = findWorkflow(svc, env.id, params.workflowId!);
+      return workflowResponse(
+        svc.store,
+        svc.store.workflows.patch(wf, {
+          active: body.active,
+          name: body.name,
+          description: body.description,
+          tags: body.tags,
+          payloadSchema: body.payloadSchema,
+          validatePayload: body.validatePayload,
+          isTranslationEnabled: body.isTranslationEnabled,
+        }),
+      );
+    });
+  },
+};
+
+export const deleteWorkflow: Route<'deleteWorkflow'> = {
+  envelope: 'none',
+  handle({ svc, env, params }) {
+    svc.store.tx(() => {
+      const wf = findWorkflow(svc, env.id, params.workflowId!);
+      svc.store.workflows.remove(wf._id);
+    });
   },
 };
 
 export const previewStep: Route<'previewStep'> = {
   envelope: 'data',
   handle({ svc, env, params, body }): PreviewResponse {
+    // As the service does, an unknown workflow or step answers 201 with an empty preview.
+    const empty: PreviewResponse = { result: { preview: {} }, previewPayloadExample: {}, schema: null };
     const wf = svc.store.workflows.find(env.id, params.workflowId!);
-    if (!wf) throw notFound(`Workflow cannot be found: '${params.workflowId}'`);
+    if (!wf) return empty;
     try {
       return generatePreview({
         workflow: workflowRuntime(wf).definition,
@@ -72,7 +172,7 @@ export const previewStep: Route<'previewStep'> = {
         signingSecret: env.apiKey,
       });
     } catch (e) {
-      if (e instanceof StepNotFoundError) throw notFound(e.message);
+      if (e instanceof StepNotFoundError) return empty;
       throw e;
     }
   },

@@ -6,7 +6,7 @@
 // the other providers' messages are recorded as sent, since svc dev holds no real provider accounts.
 import type { Integration, Message } from '../../api/schemas/resources.js';
 import {
-  WEBHOOK_PROVIDERS, chooseIntegration, deliverWebhook, inAppMessageFields, renderStep, subscriberCredentials, webhookRaw,
+  WEBHOOK_PROVIDERS, chooseIntegration, deliverWebhook, deliveryOverrides, integrationByOverride, inAppMessageFields, renderStep, subscriberCredentials, webhookRaw,
   webhookTarget, type ChannelContent, type ChannelKind, type UndefinedVariable, type WebhookRequest, type WebhookResult,
 } from '../engine/index.js';
 import { iso } from '../clock.js';
@@ -40,7 +40,8 @@ function targetText(url: string): string {
 
 type Destination = { fields: Partial<Message>; webhookUrl?: string; secret?: string } | { error: string };
 
-function destination(ctx: StepContext, kind: ChannelKind, integration: Integration): Destination {
+/** `toRecipient`: the trigger's `overrides.email.toRecipient`, which replaces the subscriber's address. */
+function destination(ctx: StepContext, kind: ChannelKind, integration: Integration, toRecipient?: string): Destination {
   const { subscriber } = ctx;
   const webhook = isWebhookProvider(integration.providerId);
   const target = webhook ? webhookTarget(integration, subscriber) : null;
@@ -53,8 +54,10 @@ function destination(ctx: StepContext, kind: ChannelKind, integration: Integrati
   switch (kind) {
     case 'in_app':
       return { fields: {} };
-    case 'email':
-      return subscriber.email ? { fields: { email: subscriber.email }, ...viaWebhook } : { error: 'Subscriber does not have an email address' };
+    case 'email': {
+      const address = toRecipient ?? subscriber.email;
+      return address ? { fields: { email: address }, ...viaWebhook } : { error: 'Subscriber does not have an email address' };
+    }
     case 'sms':
       return subscriber.phone ? { fields: { phone: subscriber.phone }, ...viaWebhook } : { error: 'Subscriber does not have a phone number' };
     case 'push': {
@@ -146,13 +149,23 @@ function plan(ctx: StepContext, kind: ChannelKind): Plan {
     const pre = prelude(ctx, kind);
     if (pre) return { result: pre };
     const scope = ctx.scope();
-    const choice = chooseIntegration(kind, ctx.integrations(), { subscriber: scope.subscriber, payload: scope.payload });
-    if (!choice.ok) return { result: { status: 'failed', error: `${choice.issue.issueType}: ${choice.issue.message}`, source: 'Credentials' } };
-    const integration = choice.integration;
+    // The trigger's overrides: an integration to deliver through, an email address, an email layout.
+    const ov = deliveryOverrides(ctx.notification.doc.overrides, kind, ctx.step.stepId);
+    let integration: Integration;
+    if (ov.integrationIdentifier !== undefined) {
+      const named = integrationByOverride(kind, ctx.integrations(), ov.integrationIdentifier, ov.source.integrationIdentifier!);
+      if (!named.ok) return { result: { status: 'failed', error: `MISSING_INTEGRATION: ${named.message}`, source: 'Payload' } };
+      integration = named.integration;
+    } else {
+      const choice = chooseIntegration(kind, ctx.integrations(), { subscriber: scope.subscriber, payload: scope.payload });
+      if (!choice.ok) return { result: { status: 'failed', error: `${choice.issue.issueType}: ${choice.issue.message}`, source: 'Credentials' } };
+      integration = choice.integration;
+    }
     ctx.setProviderId(integration.providerId);
-    const dest = destination(ctx, kind, integration);
+    const dest = destination(ctx, kind, integration, ov.toRecipient);
     if ('error' in dest) return { result: { status: 'failed', error: dest.error, source: 'Credentials' } };
-    const rendered = renderStep(kind, ctx.step.controls, scope);
+    const controls = ov.layoutId !== undefined ? { ...ctx.step.controls, layoutId: ov.layoutId } : ctx.step.controls;
+    const rendered = renderStep(kind, controls, scope);
     if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };
     const messageId = ctx.store.messages.newMessageId();
     const fields = { ...dest.fields, ...contentFields(kind, rendered.content) };
@@ -212,6 +225,8 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
 
 function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: WebhookResult | undefined): StepResult {
   const providerId = d.integration.providerId;
+  // The service records the start of an in-app delivery as its own step of the job's log.
+  if (kind === 'in_app') ctx.detail({ status: 'Pending', detail: 'Start sending message', source: 'Internal', providerId });
   const created = { status: 'Pending' as const, detail: 'Message created', source: 'Internal' as const, providerId };
   // Variables that rendered as nothing are worth knowing about, without a detail of their own.
   if (d.undefinedVariables.length > 0) {

@@ -14,7 +14,7 @@ function check(ctx: StepContext, channel: ChannelKind | undefined): StepResult |
   const { step } = ctx;
   const scope = ctx.scope();
   const skip = shouldSkip(step.controls.skip, scope);
-  if (skip.error) return { status: 'failed', error: `Skip condition of step '${step.stepId}': ${skip.error}`, source: 'Payload' };
+  if (skip.error) return { status: 'failed', error: `Skip condition of step '${step.stepId}': ${skip.error}`, source: 'Payload', raw: skip.raw };
   if (skip.skip) {
     ctx.detail({ status: 'Success', detail: `Step skipped: its skip condition holds: ${jsonText(step.controls.skip)}`, source: 'Payload' });
     return { status: 'skipped' };

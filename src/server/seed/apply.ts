@@ -42,7 +42,8 @@ function applyContent(store: Store, env: Environment, c: SeedContent): void {
     if (store.integrations.findByIdentifier(env.id, i.identifier)) continue;
     const created = store.integrations.create(env, { ...i, name: i.name ?? i.identifier });
     // A seeded primary must be the only primary of its channel.
-    if (i.primary) store.integrations.setPrimary(created);
+    // A seed file says what it wants: its conditions stay, unlike a set-primary call's.
+    if (i.primary) store.integrations.setPrimary(created, { keepConditions: true });
   }
   for (const s of c.subscribers) upsertSubscriber(store, env, s);
   for (const w of c.workflows) if (!store.workflows.findByTrigger(env.id, w.workflowId)) store.workflows.create(env, w);

@@ -104,8 +104,11 @@ export class Integrations extends Repo {
     return row ? parseDoc<Integration>(row.doc) : undefined;
   }
 
-  /** Makes this integration active and primary, and the others of its channel not primary. */
-  setPrimary(integration: Integration): Integration {
+  /**
+   * Makes this integration active and primary, and the others of its channel not primary. As in the
+   * service, a primary integration has no conditions: they are cleared (a seed file keeps its own).
+   */
+  setPrimary(integration: Integration, opts: { keepConditions?: boolean } = {}): Integration {
     const now = this.nowIso();
     const others = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND is_primary = 1 AND id != ?').all(
       integration._environmentId,
@@ -113,7 +116,7 @@ export class Integrations extends Repo {
       integration._id,
     ) as { doc: string }[];
     for (const r of others) this.save({ ...parseDoc<Integration>(r.doc), primary: false, updatedAt: now });
-    const next = { ...integration, primary: true, active: true, updatedAt: now };
+    const next = { ...integration, primary: true, active: true, ...(!opts.keepConditions && { conditions: [] }), updatedAt: now };
     this.save(next);
     return next;
   }

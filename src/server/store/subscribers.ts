@@ -94,7 +94,18 @@ export class Subscribers extends Repo {
     }
   }
 
-  /** Email, phone and name ("first last") match partially, subscriberId exactly; all case sensitive. */
+  /** Deletes the subscriber, its topic subscriptions and its channel endpoints and connections. */
+  remove(envId: string, subscriberId: string): boolean {
+    const sub = this.find(envId, subscriberId);
+    if (!sub) return false;
+    this.stmt('DELETE FROM topic_subscribers WHERE subscriber_id = ?').run(sub._id);
+    this.stmt('DELETE FROM channel_endpoints WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);
+    this.stmt('DELETE FROM channel_connections WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);
+    this.stmt('DELETE FROM subscribers WHERE id = ?').run(sub._id);
+    return true;
+  }
+
+  /** Email and name ("first last") match partially, phone and subscriberId exactly; all case sensitive. */
   search(envId: string, q: SubscriberSearch): CursorEnvelope<Subscriber> {
     const where = ['env_id = ?'];
     const params: unknown[] = [envId];
@@ -103,8 +114,9 @@ export class Subscribers extends Repo {
       where.push('instr(email, ?) > 0');
       params.push(q.email);
     }
+    // The service matches a phone number whole: `+1555` does not find `+15551234567`.
     if (q.phone !== undefined) {
-      where.push('instr(phone, ?) > 0');
+      where.push('phone = ?');
       params.push(q.phone);
     }
     if (q.name !== undefined) {

@@ -86,8 +86,8 @@ export function slugify(name: string): string {
 }
 
 export class Workflows extends Repo {
-  // Every job of every trigger reads its workflow: parsed documents are kept by database id. Only
-  // create() writes documents (there is no update route yet); a future update must call forget().
+  // Every job of every trigger reads its workflow: parsed documents are kept by database id; every
+  // write (save, remove) calls forget().
   private readonly parsed = new Map<string, StoredWorkflow>();
 
   forget(id: string): void {
@@ -137,6 +137,84 @@ export class Workflows extends Repo {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(id, env.id, env.orgId, doc.workflowId, doc.slug, +doc.active, JSON.stringify(doc), now, now);
     return doc;
+  }
+
+  /**
+   * PUT: the workflow's fields and steps replaced. A step keeps its database id (and slug) when the
+   * new one names it by `_id` or by `stepId`, so its jobs and messages still point at it.
+   */
+  replace(stored: StoredWorkflow, input: Omit<NewWorkflow, 'workflowId'> & { steps: (NewWorkflow['steps'][number] & { _id?: string | undefined })[] }): StoredWorkflow {
+    const byDbId = new Map(stored.steps.map((s) => [s._id, s]));
+    const byStepId = new Map(stored.steps.map((s) => [s.stepId, s]));
+    const steps = uniqueStepIds(input.steps).map((s) => {
+      const old = (s._id !== undefined ? byDbId.get(s._id) : undefined) ?? byStepId.get(s.stepId);
+      const stepDbId = old?._id ?? this.newId();
+      return {
+        _id: stepDbId,
+        stepId: s.stepId,
+        slug: stepSlug(s.name, stepDbId),
+        name: s.name,
+        type: s.type,
+        controlValues: s.controlValues ?? {},
+        ...(s.filters !== undefined && s.filters.length > 0 && { filters: s.filters }),
+      };
+    });
+    return this.save({
+      ...stored,
+      name: input.name,
+      description: input.description,
+      tags: input.tags ?? [],
+      active: input.active ?? stored.active,
+      validatePayload: input.validatePayload ?? stored.validatePayload,
+      payloadSchema: input.payloadSchema !== undefined ? input.payloadSchema : stored.payloadSchema,
+      isTranslationEnabled: input.isTranslationEnabled ?? stored.isTranslationEnabled,
+      preferences: input.preferences
+        ? { user: input.preferences.user ?? null, default: input.preferences.workflow ?? DEFAULT_PREFERENCES }
+        : stored.preferences,
+      severity: input.severity ?? stored.severity,
+      critical: input.critical ?? stored.critical,
+      steps,
+    });
+  }
+
+  /** PATCH: only the fields given change. */
+  patch(stored: StoredWorkflow, fields: Partial<Pick<StoredWorkflow, 'active' | 'name' | 'description' | 'tags' | 'payloadSchema' | 'validatePayload' | 'isTranslationEnabled'>>): StoredWorkflow {
+    const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    return this.save({ ...stored, ...given });
+  }
+
+  /** Writes a changed document (new update time, slug following the name) and drops the cached copy. */
+  private save(doc: StoredWorkflow): StoredWorkflow {
+    // The engine keeps its analysis of a workflow by id and update time: a change must move the
+    // update time, even two changes within one millisecond.
+    const prev = Date.parse(doc.updatedAt);
+    const now = Date.parse(this.nowIso()) > prev ? this.nowIso() : new Date(prev + 1).toISOString();
+    const { lastTriggeredAt: _t, ...rest } = doc;
+    const next: StoredWorkflow = { ...rest, slug: workflowSlug(doc.name, doc._id), updatedAt: now };
+    this.forget(doc._id);
+    this.stmt('UPDATE workflows SET slug = ?, active = ?, doc = ?, updated_at = ? WHERE id = ?').run(next.slug, +next.active, JSON.stringify(next), now, doc._id);
+    return { ...next, lastTriggeredAt: doc.lastTriggeredAt ?? null };
+  }
+
+  remove(id: string): boolean {
+    this.forget(id);
+    return this.stmt('DELETE FROM workflows WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** Every workflow of the environment, newest first (the list route filters, sorts and pages them). */
+  all(envId: string): StoredWorkflow[] {
+    const rows = this.stmt('SELECT doc, last_triggered_at AS t FROM workflows WHERE env_id = ? ORDER BY created_at DESC, id DESC').all(envId) as {
+      doc: string;
+      t: string | null;
+    }[];
+    return rows.map((r) => ({ ...parseDoc<StoredWorkflow>(r.doc), lastTriggeredAt: r.t }));
+  }
+
+  /** A trigger identifier not yet taken in the environment: the one asked for, else it with a suffix. */
+  freeTriggerId(envId: string, wanted: string, suffix: () => string): string {
+    let id = wanted;
+    for (let i = 0; i < 20 && this.findByTrigger(envId, id); i++) id = `${wanted}-${suffix()}`;
+    return id;
   }
 
   /** By trigger identifier, slug or database id. */

@@ -44,10 +44,10 @@ describe('stepIssues: templates', () => {
     expect(issues.controls?.body?.map((i) => i.variableName)).toEqual(['payload.ordr.id']);
   });
 
-  it('reports syntax errors with their location', () => {
+  it('reports syntax errors with their location, naming the offending variable', () => {
     const issues = issuesOf([inApp({ subject: 'ok', body: 'line\n{{ payload.x' })]);
     expect(issues.controls?.body).toEqual([{
-      issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: 'body',
+      issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: 'payload.x',
       message: 'Content compilation error: output "{{ payload.x" not closed (line 2, column 1)',
     }]);
   });

@@ -19,7 +19,7 @@ describe('generatePreview: channel steps', () => {
     const r = preview([{ name: 'Inbox', type: 'in_app', controlValues: { subject: 'Hi {{ subscriber.firstName }}', body: 'Order {{ payload.order.id }}' } }], 'inbox');
     expect(r.result).toEqual({ type: 'in_app', preview: { subject: 'Hi John', body: 'Order {{payload.order.id}}' } });
     expect(r.previewPayloadExample.payload).toEqual({ order: { id: '{{payload.order.id}}' } });
-    expect(r.schema).toMatchObject({ type: 'object', properties: { order: { type: 'object' } } });
+    expect(r.schema).toMatchObject({ type: 'object', properties: { payload: { type: 'object', properties: { order: { type: 'object' } } } } });
     expect(r.previewPayloadExample.subscriber).toMatchObject({ firstName: 'John', email: 'user@example.com' });
   });
 
@@ -34,7 +34,7 @@ describe('generatePreview: channel steps', () => {
   it('builds the payload example from the payload schema when there is one', () => {
     const schema = { type: 'object', properties: { code: { type: 'string', default: '9999' } } };
     const r = generatePreview({ workflow: workflow({ payloadSchema: schema, steps: [{ name: 'SMS', type: 'sms', controlValues: { body: '{{ payload.code }}' } }] }), stepId: 'sms', now });
-    expect(r.schema).toEqual(schema);
+    expect((r.schema as { properties: { payload: unknown } }).properties.payload).toEqual(schema);
     expect(r.result).toEqual({ type: 'sms', preview: { body: '9999' } });
   });
 

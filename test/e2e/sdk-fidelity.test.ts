@@ -1,0 +1,282 @@
+// Fidelity with the hosted service (issue 10), each point checked through the service's official
+// TypeScript SDK (@novu/api) pointed at the built `svc dev`: the SDK validates every answer with its
+// own schemas, so a field of the wrong shape fails here. Each `describe` is one point of the issue.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Novu } from '@novu/api';
+import { HTTPClient } from '@novu/api/lib/http.js';
+import { api, startDev, type DevProcess } from '../helpers/dev.js';
+
+let dev: DevProcess;
+let novu: Novu;
+/** Set by a test to change a request's JSON body after the SDK built it (to send what the SDK would refuse). */
+let rewriteBody: ((body: Record<string, unknown>) => Record<string, unknown>) | undefined;
+
+/** As in sdk-contract.test.ts: values carrying the service's name are `svc` here, `novu` in the SDK. */
+function toNovuNames(json: string): string {
+  return json.replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`).replace(/"svcSignature"/g, '"novuSignature"');
+}
+
+beforeAll(async () => {
+  dev = await startDev({ args: ['--quiet'] });
+  const httpClient = new HTTPClient({
+    fetcher: async (input, init) => {
+      if (rewriteBody && input instanceof Request && input.body) {
+        const body = rewriteBody((await input.clone().json()) as Record<string, unknown>);
+        input = new Request(input, { body: JSON.stringify(body) });
+      }
+      const res = await fetch(input, init);
+      if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
+      const text = toNovuNames(await res.text());
+      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+    },
+  });
+  novu = new Novu({ serverURL: dev.baseUrl, secretKey: dev.apiKey, httpClient, retryConfig: { strategy: 'none' } });
+});
+afterAll(async () => {
+  await dev?.stop();
+});
+
+/** The SDK's error for a non-2xx answer: its status and parsed body. */
+async function failure(p: Promise<unknown>): Promise<{ status: number; body: any }> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { statusCode?: number; body?: string; rawResponse?: Response };
+    return { status: err.statusCode ?? err.rawResponse?.status ?? 0, body: JSON.parse(err.body ?? 'null') };
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** The event of a transaction, once every job has ended. */
+async function settled(transactionId: string) {
+  for (let i = 0; i < 100; i++) {
+    const list = await novu.notifications.list({ transactionId, limit: 10, page: 0 });
+    const n = list.result.data[0];
+    if (n?.jobs?.length && n.jobs.every((j) => ['completed', 'failed', 'skipped', 'canceled'].includes(j.status))) {
+      return (await novu.notifications.retrieve(n.id!)).result;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`transaction ${transactionId} did not settle`);
+}
+
+const emailStep = (controlValues: Record<string, unknown>) => ({ name: 'Mail', type: 'email' as const, controlValues });
+
+describe('trigger: overrides', () => {
+  test('email.toRecipient replaces the address; email.integrationIdentifier routes through that integration', async () => {
+    await novu.workflows.create({ workflowId: 'ov-mail', name: 'Overrides', active: true, steps: [emailStep({ subject: 'Hi', body: '<p>Hi</p>' })] });
+    const t = await novu.trigger({
+      workflowId: 'ov-mail', to: 'ada',
+      overrides: { email: { toRecipient: 'elsewhere@example.com', integrationIdentifier: 'postmark' } },
+    });
+    const event = await settled(t.result.transactionId!);
+    expect(event.jobs?.[0]).toMatchObject({ status: 'completed', providerId: 'postmark' });
+    const messages = await novu.messages.retrieve({ transactionId: [t.result.transactionId!], channel: 'email' });
+    expect(messages.result.data[0]).toMatchObject({ email: 'elsewhere@example.com', providerId: 'postmark' });
+    // Without overrides: the subscriber's address and the primary integration.
+    const plain = await novu.trigger({ workflowId: 'ov-mail', to: 'ada' });
+    await settled(plain.result.transactionId!);
+    const m2 = await novu.messages.retrieve({ transactionId: [plain.result.transactionId!], channel: 'email' });
+    expect(m2.result.data[0]).toMatchObject({ email: 'ada@example.com', providerId: 'sendgrid' });
+  });
+
+  test('an integrationIdentifier naming no integration of the channel fails the step, saying so', async () => {
+    const t = await novu.trigger({ workflowId: 'ov-mail', to: 'ada', overrides: { email: { integrationIdentifier: 'twilio' } } });
+    const event = await settled(t.result.transactionId!);
+    expect(event.jobs?.[0]?.status).toBe('failed');
+    expect(event.jobs?.[0]?.executionDetails.at(-1)?.detail).toMatch(/overrides\.email\.integrationIdentifier is a sms integration, not email/);
+  });
+});
+
+describe('trigger: email rendering', () => {
+  test('html editor without layoutId: the body as written; subject entities decoded; body escapes < > & only', async () => {
+    await novu.workflows.create({
+      workflowId: 'html-mail', name: 'HTML mail', active: true,
+      steps: [emailStep({ subject: 'Hello {{ payload.x }} &amp;', body: '<p>Hello {{ payload.x }}</p>', editorType: 'html' })],
+    });
+    const t = await novu.trigger({ workflowId: 'html-mail', to: 'ada', payload: { x: `< > & " '` } });
+    await settled(t.result.transactionId!);
+    const m = (await novu.messages.retrieve({ transactionId: [t.result.transactionId!], channel: 'email' })).result.data[0]!;
+    expect(m.subject).toBe(`Hello < > & " ' &`);
+    expect(m.content).toBe(`<p>Hello &lt; &gt; &amp; " '</p>`);
+  });
+});
+
+describe('trigger: skip rules', () => {
+  test("the rule editor's operators (containsAny, startsWith, ...) skip a step", async () => {
+    await novu.workflows.create({
+      workflowId: 'skip-ops', name: 'Skip ops', active: true,
+      steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi', skip: { or: [{ containsAny: [{ var: 'payload.tags' }, ['vip', 'beta']] }, { startsWith: [{ var: 'payload.code' }, 'X-'] }] } } }],
+    });
+    const statusOf = async (payload: Record<string, unknown>) => (await settled((await novu.trigger({ workflowId: 'skip-ops', to: 'ada', payload })).result.transactionId!)).jobs?.[0]?.status;
+    expect(await statusOf({ tags: ['beta'], code: 'A-1' })).toBe('skipped');
+    expect(await statusOf({ tags: ['plain'], code: 'X-9' })).toBe('skipped');
+    expect(await statusOf({ tags: ['plain'], code: 'A-1' })).toBe('completed');
+  });
+
+  test('a rule that cannot be evaluated fails the step, with the reason in the detail\'s raw', async () => {
+    await api(dev, 'POST', '/v2/workflows', {
+      workflowId: 'skip-bad', name: 'Skip bad', active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi', skip: { nope: [1] } } }],
+    });
+    const event = await settled((await novu.trigger({ workflowId: 'skip-bad', to: 'ada' })).result.transactionId!);
+    const failed = event.jobs?.[0]?.executionDetails.find((d) => d.status === 'Failed');
+    expect(event.jobs?.[0]?.status).toBe('failed');
+    expect(JSON.parse(failed!.raw!)).toEqual({ rule: { nope: [1] }, reason: 'Unrecognized operation nope' });
+  });
+});
+
+describe('workflows', () => {
+  test('create enforces the limits of name, description and tags (422 naming the field)', async () => {
+    const steps = [{ name: 'Inbox', type: 'in_app' as const, controlValues: { body: 'Hi' } }];
+    const cases: [string, { name?: string; description?: string; tags?: string[] }][] = [
+      ['name', { name: 'n'.repeat(65) }],
+      ['description', { description: 'd'.repeat(257) }],
+      ['tags', { tags: Array.from({ length: 17 }, (_, i) => `t${i}`) }],
+      ['tags', { tags: ['x'.repeat(49)] }],
+      ['tags', { tags: ['same', 'same'] }],
+    ];
+    for (const [field, extra] of cases) {
+      const r = await failure(novu.workflows.create({ workflowId: 'limits', name: 'Limits', steps, ...extra }));
+      expect(r.status).toBe(422);
+      expect(Object.keys(r.body.errors)).toEqual([field]);
+    }
+    const ok = await novu.workflows.create({ workflowId: 'limits', name: 'n'.repeat(64), description: 'd'.repeat(256), tags: Array.from({ length: 16 }, (_, i) => `t${i}`), steps });
+    expect(ok.result.workflowId).toBe('limits');
+  });
+
+  test('a second workflow with a taken workflowId gets a suffixed one; a 404 carries ctx.workflowId', async () => {
+    const body = { workflowId: 'twin', name: 'Twin', steps: [] };
+    const first = await novu.workflows.create(body);
+    const second = await novu.workflows.create(body);
+    expect(first.result.workflowId).toBe('twin');
+    expect(second.result.workflowId).toMatch(/^twin-[a-z0-9]{6}$/);
+    const missing = await failure(novu.workflows.get('no-such-workflow'));
+    expect(missing).toMatchObject({ status: 404, body: { message: 'Workflow cannot be found', ctx: { workflowId: 'no-such-workflow' } } });
+  });
+
+  test('a control that does not compile names the offending variable', async () => {
+    const wf = await novu.workflows.create({ workflowId: 'broken', name: 'Broken', steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi {{ payload.name' } }] });
+    expect(wf.result.steps[0]?.issues?.controls?.body?.[0]).toMatchObject({ issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: 'payload.name' });
+  });
+
+  test('list (search, paging), update, patch (activate/deactivate) and delete', async () => {
+    for (const n of [1, 2, 3]) await novu.workflows.create({ workflowId: `paged-${n}`, name: `Paged ${n}`, tags: ['paged'], steps: [] });
+    const page1 = await novu.workflows.list({ query: 'paged', limit: 2, offset: 0, orderBy: 'name', orderDirection: 'ASC' });
+    expect(page1.result.totalCount).toBe(3);
+    expect(page1.result.workflows.map((w) => w.workflowId)).toEqual(['paged-1', 'paged-2']);
+    const page2 = await novu.workflows.list({ query: 'paged', limit: 2, offset: 2, orderBy: 'name', orderDirection: 'ASC' });
+    expect(page2.result.workflows.map((w) => w.workflowId)).toEqual(['paged-3']);
+
+    const updated = await novu.workflows.update(
+      { name: 'Paged one', origin: 'novu-cloud', preferences: {}, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'New' } }] },
+      'paged-1',
+    );
+    expect(updated.result).toMatchObject({ name: 'Paged one', workflowId: 'paged-1' });
+    expect(updated.result.steps.map((s) => (s.controlValues as { body?: string } | undefined)?.body)).toEqual(['New']);
+
+    expect((await novu.workflows.patch({ active: true }, 'paged-1')).result).toMatchObject({ active: true, status: 'ACTIVE' });
+    expect((await novu.workflows.patch({ active: false }, 'paged-1')).result).toMatchObject({ active: false, status: 'INACTIVE' });
+
+    await novu.workflows.delete('paged-1');
+    expect((await failure(novu.workflows.get('paged-1'))).status).toBe(404);
+    expect((await novu.workflows.list({ query: 'paged' })).result.totalCount).toBe(2);
+  });
+});
+
+describe('preview', () => {
+  test('the example has steps (digest eventCount and events), the service\'s subscriber shape, and a schema of all three', async () => {
+    await novu.workflows.create({
+      workflowId: 'digest-preview', name: 'Digest preview', active: true,
+      steps: [
+        { name: 'Digest', type: 'digest', controlValues: { amount: 5, unit: 'minutes' } },
+        { name: 'Inbox', type: 'in_app', controlValues: { body: '{{ steps.digest.eventCount }} new' } },
+      ],
+    });
+    const p = await novu.workflows.steps.generatePreview({ workflowId: 'digest-preview', stepId: 'inbox', generatePreviewRequestDto: {} });
+    const example = p.result.previewPayloadExample;
+    const digest = example.steps?.digest as { eventCount: number; events: unknown[] };
+    expect(digest.eventCount).toBe(digest.events.length);
+    expect(digest.events.length).toBeGreaterThan(0);
+    expect(example.subscriber).toMatchObject({ firstName: 'John', lastName: 'Doe' });
+    expect(Object.keys(example.subscriber ?? {})).not.toContain('subscriberId');
+    expect(Object.keys((p.result.schema as { properties: object }).properties)).toEqual(['payload', 'subscriber', 'steps']);
+    expect(p.result.result).toMatchObject({ type: 'in_app', preview: { body: '3 new' } });
+  });
+
+  test('an unknown workflow or step answers 201 with an empty preview', async () => {
+    for (const [workflowId, stepId] of [['no-such-workflow', 'x'], ['digest-preview', 'no-such-step']] as const) {
+      const p = await novu.workflows.steps.generatePreview({ workflowId, stepId, generatePreviewRequestDto: {} });
+      expect(p.result).toEqual({ result: { preview: {} }, previewPayloadExample: {}, schema: null });
+    }
+  });
+});
+
+describe('subscribers', () => {
+  test('create, retrieve, patch and delete (v2)', async () => {
+    const created = await novu.subscribers.create({ subscriberId: 'sdk-new', firstName: 'New', email: 'new@example.com', phone: '+15557654321' });
+    expect(created.result).toMatchObject({ subscriberId: 'sdk-new', firstName: 'New', email: 'new@example.com' });
+    expect((await novu.subscribers.retrieve('sdk-new')).result.email).toBe('new@example.com');
+    const patched = await novu.subscribers.patch({ lastName: 'Person', data: { plan: 'pro' } }, 'sdk-new');
+    expect(patched.result).toMatchObject({ firstName: 'New', lastName: 'Person', data: { plan: 'pro' } });
+    const exists = await failure(novu.subscribers.create({ subscriberId: 'sdk-new' }, true));
+    expect(exists.status).toBe(409);
+    expect((await novu.subscribers.delete('sdk-new')).result).toEqual({ acknowledged: true, status: 'deleted' });
+    expect((await failure(novu.subscribers.retrieve('sdk-new'))).status).toBe(404);
+  });
+
+  test('phone search matches the whole number, not a part of it', async () => {
+    await novu.subscribers.create({ subscriberId: 'sdk-phone', phone: '+15559876543' });
+    expect((await novu.subscribers.search({ phone: '+1555987' })).result.data).toEqual([]);
+    expect((await novu.subscribers.search({ phone: '+15559876543' })).result.data.map((s) => s.subscriberId)).toEqual(['sdk-phone']);
+  });
+});
+
+describe('integrations', () => {
+  test('set-primary: malformed id → 422 with errors.integrationId; unknown id → 404 in the service\'s words', async () => {
+    const bad = await failure(novu.integrations.setAsPrimary('not-an-id'));
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.integrationId).toMatchObject({ value: 'not-an-id' });
+    const missing = await failure(novu.integrations.setAsPrimary('ffffffffffffffffffffffff'));
+    expect(missing).toMatchObject({ status: 404, body: { message: 'Integration with id ffffffffffffffffffffffff not found' } });
+  });
+
+  // That conditions are cleared is tested in test/server/integrations.test.ts (a seeded integration
+  // with conditions); here, that the answer says so in the SDK's shape.
+  test('set-primary answers the integration with no conditions', async () => {
+    const created = await api(dev, 'GET', '/v1/integrations/active');
+    const postmark = created.body.data.find((i: { identifier: string }) => i.identifier === 'postmark');
+    const r = await novu.integrations.setAsPrimary(postmark._id);
+    expect(r.result).toMatchObject({ primary: true, conditions: [] });
+    await novu.integrations.setAsPrimary(created.body.data.find((i: { identifier: string }) => i.identifier === 'sendgrid')._id);
+  });
+});
+
+describe('messages', () => {
+  test('mark-as without messageId → 400 "messageId is required" (an ErrorDto, not a validation 422)', async () => {
+    // The SDK will not send a mark-as without messageId: it is taken out after the SDK built the
+    // request, and the SDK then parses the answer as its ErrorDto.
+    rewriteBody = ({ messageId: _m, ...rest }) => rest;
+    const r = await failure(novu.subscribers.messages.markAllAs({ messageId: '0123456789abcdef01234567', markAs: 'read' }, 'ada')).finally(() => {
+      rewriteBody = undefined;
+    });
+    expect(r).toMatchObject({ status: 400, body: { statusCode: 400, message: 'messageId is required' } });
+    expect(r.body.errors).toBeUndefined();
+  });
+});
+
+describe('channel connections', () => {
+  test('a context without subscriberId or connectionMode is accepted as a workspace shared by the context', async () => {
+    const c = await novu.channelConnections.create({
+      integrationIdentifier: 'slack', context: { tenant: 'shared-acme' }, workspace: { id: 'T-shared' }, auth: { accessToken: 'xoxb-shared-0001' },
+    });
+    expect(c.result).toMatchObject({ subscriberId: null, contextKeys: ['tenant:shared-acme'], workspace: { id: 'T-shared' } });
+  });
+});
+
+describe('activity', () => {
+  test('an in-app job logs "Start sending message" among its execution details', async () => {
+    const t = await novu.trigger({ workflowId: 'skip-ops', to: 'ada', payload: { tags: [], code: '' } });
+    const event = await settled(t.result.transactionId!);
+    expect(event.jobs?.[0]?.executionDetails.map((d) => d.detail)).toEqual(['Step queued', 'Start sending message', 'Message created', 'Message sent']);
+  });
+});

@@ -1,0 +1,77 @@
+// Pure parts of issue 10's fidelity fixes: the rule editor's skip operators, text escaping in
+// sanitized HTML, trigger overrides as a channel step reads them, and the email subject and layout.
+import { describe, expect, it } from 'vitest';
+import { CUSTOM_SKIP_OPERATORS, shouldSkip, unknownSkipOperators } from '../../../src/server/engine/conditions.js';
+import { deliveryOverrides } from '../../../src/server/engine/overrides.js';
+import { renderStep } from '../../../src/server/engine/render-step.js';
+import { sanitizeHtml } from '../../../src/server/engine/sanitize.js';
+import { buildScope } from '../../../src/server/engine/scope.js';
+
+const scope = (payload: Record<string, unknown>) => buildScope({ subscriber: { subscriberId: 'ada' }, payload });
+
+describe('skip operators of the rule editor', () => {
+  it.each([
+    [{ containsAny: [{ var: 'payload.tags' }, ['a', 'b']] }, { tags: ['b', 'c'] }, true],
+    [{ containsAny: [{ var: 'payload.tags' }, ['a', 'b']] }, { tags: ['c'] }, false],
+    [{ containsAll: [{ var: 'payload.tags' }, ['a', 'b']] }, { tags: ['a', 'b', 'c'] }, true],
+    [{ containsNone: [{ var: 'payload.tags' }, ['a']] }, { tags: ['c'] }, true],
+    [{ containsAny: [{ var: 'payload.text' }, ['urgent', 'now']] }, { text: 'do it now' }, true],
+    [{ startsWith: [{ var: 'payload.code' }, 'X-'] }, { code: 'X-1' }, true],
+    [{ endsWith: [{ var: 'payload.email' }, '@acme.com'] }, { email: 'a@acme.com' }, true],
+    [{ doesNotBeginWith: [{ var: 'payload.code' }, 'X-'] }, { code: 'X-1' }, false],
+    [{ doesNotContain: [{ var: 'payload.tags' }, 'a'] }, { tags: ['a'] }, false],
+    [{ isEmpty: [{ var: 'payload.missing' }] }, {}, true],
+    [{ isNotEmpty: [{ var: 'payload.tags' }] }, { tags: [] }, false],
+  ])('%j on %j → skip %s', (rule, payload, skip) => {
+    expect(shouldSkip(rule, scope(payload))).toEqual({ skip });
+  });
+
+  it('are known operators (no issue), and an unknown one fails with the reason as raw', () => {
+    expect(unknownSkipOperators({ and: Object.keys(CUSTOM_SKIP_OPERATORS).map((op) => ({ [op]: [1, [1]] })) })).toEqual([]);
+    const d = shouldSkip({ nope: [1] }, scope({}));
+    expect(d).toMatchObject({ skip: false, error: 'skip condition could not be evaluated: Unrecognized operation nope' });
+    expect(JSON.parse(d.raw!)).toEqual({ rule: { nope: [1] }, reason: 'Unrecognized operation nope' });
+  });
+});
+
+describe('sanitized text', () => {
+  it('escapes <, > and a bare & in text, keeps quotes, entities and the CSS of <style>', () => {
+    expect(sanitizeHtml(`<p>a < b > c & d " ' &amp; &#39;</p>`)).toBe(`<p>a &lt; b &gt; c &amp; d " ' &amp; &#39;</p>`);
+    expect(sanitizeHtml('<style>td > p { color: red }</style><p>x</p>')).toBe('<style>td > p { color: red }</style><p>x</p>');
+  });
+});
+
+describe('email rendering', () => {
+  const render = (controls: Record<string, unknown>) => {
+    const r = renderStep('email', controls, scope({ x: `< > & " '` }));
+    if (!r.ok) throw new Error('render failed');
+    return r.content;
+  };
+  it('decodes entities in the subject', () => {
+    expect(render({ subject: 'Hello &lt;b&gt; &amp; {{ payload.x }}', body: 'x', editorType: 'html' }).subject).toBe(`Hello <b> & < > & " '`);
+  });
+  it('an html body without layoutId is not wrapped; with a layoutId or a block body it is', () => {
+    expect(render({ subject: 's', body: '<p>{{ payload.x }}</p>', editorType: 'html' }).body).toBe(`<p>&lt; &gt; &amp; " '</p>`);
+    expect(render({ subject: 's', body: '<p>b</p>', editorType: 'html', layoutId: 'default' }).body).toMatch(/^<!DOCTYPE html>/);
+    expect(render({ subject: 's', body: '<p>b</p>' }).body).toMatch(/^<!DOCTYPE html>/);
+    expect(render({ subject: 's', body: '<p>b</p>', layoutId: null }).body).toBe('<p>b</p>');
+  });
+});
+
+describe('trigger overrides for a channel step', () => {
+  it('step overrides win over channel ones, which win over the deprecated per-channel object', () => {
+    const o = {
+      steps: { mail: { integrationIdentifier: 'step-mail', layoutId: null } },
+      channels: { email: { layoutId: 'promo' } },
+      email: { integrationIdentifier: 'legacy', toRecipient: ' to@example.com ' },
+    };
+    expect(deliveryOverrides(o, 'email', 'mail')).toMatchObject({
+      integrationIdentifier: 'step-mail', layoutId: null, toRecipient: 'to@example.com',
+      source: { integrationIdentifier: 'overrides.steps.mail.integrationIdentifier', layoutId: 'overrides.steps.mail.layoutId' },
+    });
+    expect(deliveryOverrides(o, 'email', 'other')).toMatchObject({ integrationIdentifier: 'legacy', layoutId: 'promo' });
+    expect(deliveryOverrides({ sms: { integrationIdentifier: 'alt-sms' } }, 'sms', 's')).toMatchObject({ integrationIdentifier: 'alt-sms' });
+    expect(deliveryOverrides({ email: { toRecipient: 'x@example.com' } }, 'sms', 's').toRecipient).toBeUndefined();
+    expect(deliveryOverrides(undefined, 'email', 'mail')).toEqual({ source: {} });
+  });
+});
