@@ -246,11 +246,12 @@ describe('svc workflow preview, every step type', () => {
     if (step === 'call') expect(verifySignature(dev.apiKey, p.svcSignature, JSON.stringify({ post: 'p1' })).ok).toBe(true);
   });
 
-  it('a preview error is the spec\'s {title, message, hint}; an unknown step exits 5', async () => {
+  it('a preview error is the spec\'s {title, message, hint}; an unknown step is an empty preview, as the service answers', async () => {
     const r = await svc(['workflow', 'preview', 'e2e-all', 'sms', '--controls', '{"body":"{% if x %}"}']);
     expect(r.code).toBe(0);
     expect(r.json().result.error).toMatchObject({ title: 'Template syntax error', message: expect.stringContaining('line 1, column 1'), hint: expect.any(String) });
     const missing = await svc(['workflow', 'preview', 'e2e-all', 'nope']);
-    expect(missing.code).toBe(5);
+    expect(missing.code).toBe(0);
+    expect(missing.json()).toMatchObject({ result: { preview: {} }, previewPayloadExample: {} });
   });
 });
