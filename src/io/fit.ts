@@ -187,3 +187,39 @@ export function cutAnsi(s: string, max: number): string {
   }
   return /\u001b\[/.test(out) ? `${out}\u001b[0m` : out;
 }
+
+/** Word-wraps `text` to `width`, indenting the continuation lines; words longer than a line are split. */
+export function wrap(text: string, width: number, indent = 0): string[] {
+  const lines: string[] = [];
+  const pad = ' '.repeat(Math.min(indent, Math.max(0, width - 10)));
+  let line = '';
+  const room = () => width - line.length;
+  for (const word of text.split(/(\s+)/)) {
+    if (word === '') continue;
+    if (/^\s+$/.test(word)) {
+      if (lines.length === 0 && line === '') line = word.slice(0, Math.max(0, width - 10));
+      else if (line.trim() !== '' && room() > word.length) line += word;
+      else if (line.trim() !== '') {
+        lines.push(line.trimEnd());
+        line = pad;
+      }
+      continue;
+    }
+    let w = word;
+    while (w.length > room()) {
+      if (line.trim() !== '' && (w.length <= width - pad.length || room() <= 0)) {
+        lines.push(line.trimEnd());
+        line = pad;
+        continue;
+      }
+      const take = Math.max(1, room());
+      line += w.slice(0, take);
+      w = w.slice(take);
+      lines.push(line);
+      line = pad;
+    }
+    line += w;
+  }
+  if (line.trim() !== '' || lines.length === 0) lines.push(line.trimEnd());
+  return lines;
+}

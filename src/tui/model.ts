@@ -1,7 +1,7 @@
 // The state of `svc events browse` and what each key does to it. Pure (no terminal, no requests): the
 // Ink app (app.ts) renders it and runs the effects it asks for; the unit tests drive it directly.
 import { eventStatus, firstFailure, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
-import { fitTable, layout, type FitColumn } from '../io/fit.js';
+import { fitTable, layout, wrap, type FitColumn } from '../io/fit.js';
 import { formatTime, type TimeOptions } from '../io/time.js';
 
 export interface BrowseEvent {
@@ -176,40 +176,4 @@ export function timelineLines(e: BrowseEvent, width: number, time: TimeOptions):
     }
   });
   return out;
-}
-
-/** Word-wraps `text` to `width`, indenting the continuation lines; words longer than a line are split. */
-export function wrap(text: string, width: number, indent = 0): string[] {
-  const lines: string[] = [];
-  const pad = ' '.repeat(Math.min(indent, Math.max(0, width - 10)));
-  let line = '';
-  const room = () => width - line.length;
-  for (const word of text.split(/(\s+)/)) {
-    if (word === '') continue;
-    if (/^\s+$/.test(word)) {
-      if (lines.length === 0 && line === '') line = word.slice(0, Math.max(0, width - 10));
-      else if (line.trim() !== '' && room() > word.length) line += word;
-      else if (line.trim() !== '') {
-        lines.push(line.trimEnd());
-        line = pad;
-      }
-      continue;
-    }
-    let w = word;
-    while (w.length > room()) {
-      if (line.trim() !== '' && (w.length <= width - pad.length || room() <= 0)) {
-        lines.push(line.trimEnd());
-        line = pad;
-        continue;
-      }
-      const take = Math.max(1, room());
-      line += w.slice(0, take);
-      w = w.slice(take);
-      lines.push(line);
-      line = pad;
-    }
-    line += w;
-  }
-  if (line.trim() !== '' || lines.length === 0) lines.push(line.trimEnd());
-  return lines;
 }

@@ -1,8 +1,9 @@
 // The browser's state and layout without a terminal: filters, moving, the list and timeline at 80 columns.
 import { describe, expect, it } from 'vitest';
 import {
-  initialState, listLines, move, parseFilter, selectedEvent, setFilter, timelineLines, visibleEvents, withEvents, wrap, type BrowseEvent,
+  initialState, listLines, move, parseFilter, selectedEvent, setFilter, timelineLines, visibleEvents, withEvents, type BrowseEvent,
 } from '../../src/tui/model.js';
+import { wrap } from '../../src/io/fit.js';
 
 const ev = (id: string, workflow: string, subscriber: string, jobs: BrowseEvent['jobs']): BrowseEvent => ({
   _id: id, transactionId: `tx-${id}`, createdAt: '2026-11-24T11:34:41.473Z', template: { triggers: [{ identifier: workflow }] }, subscriber: { subscriberId: subscriber }, jobs,
