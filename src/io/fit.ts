@@ -11,8 +11,11 @@ import { stripVTControlCharacters } from 'node:util';
 
 export interface FitColumn {
   header: string;
-  /** `id`: shortened git-style; `status`: never cut; `text`: cut with `…` down to `min`. */
-  kind?: 'id' | 'status' | 'text';
+  /**
+   * `id`: shortened git-style (the command that takes it accepts the prefix); `key`: an id the next
+   * command needs whole, never shortened or cut; `status`: never cut; `text`: cut with `…` down to `min`.
+   */
+  kind?: 'id' | 'key' | 'status' | 'text';
   /** Dropped when the table does not fit, the lowest first; never dropped when absent. */
   dropOrder?: number;
   /** Takes the width that is left once the other columns fit (at most its widest value). */

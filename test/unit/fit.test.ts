@@ -51,6 +51,13 @@ describe('fitting a table to the terminal', () => {
     const lines = layout(fitTable(columns, cells, 40), 40);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
   });
+  it('a key column (an id the next command needs) is never shortened: text is cut instead', () => {
+    const cols: FitColumn[] = [{ header: 'ID', kind: 'key' }, { header: 'NAME' }, { header: 'CHANNEL' }];
+    const fit = fitTable(cols, [['6b05748aa5d94bd2f7aa2912', 'Firebase Cloud Messaging for the mobile apps', 'push']], 50);
+    expect(fit.rows[0]![0]).toBe('6b05748aa5d94bd2f7aa2912');
+    expect(fit.rows[0]![1]).toMatch(/…$/);
+    expect(layout(fit, 50).every((l) => l.length <= 50)).toBe(true);
+  });
   it('short ids: the shortest unique prefix, at least 7', () => {
     expect(shortIds(['abcdef0123', 'abcdef0199'])).toEqual(['abcdef01', 'abcdef01'].map((_, i) => ['abcdef0123', 'abcdef0199'][i]!.slice(0, 9)));
     expect(shortIds(['1234567890', 'abcdefghij'])).toEqual(['1234567', 'abcdefg']);
