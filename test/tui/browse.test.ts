@@ -86,7 +86,7 @@ describe('svc events browse without a terminal', () => {
     const r = await svcBin(['events', 'browse'], { env: { SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey } });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/events browse needs a terminal.*svc events list/);
   });
 });
