@@ -37,6 +37,8 @@ export interface FitResult {
   dropped: string[];
   /** Some ids or values are shorter than they are (--wide shows them whole). */
   shortened: boolean;
+  /** The form each shown column uses (index into its cells' forms), for later pages. */
+  levels: number[];
 }
 
 export const GAP = 2;
@@ -150,7 +152,25 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
     widths,
     dropped: columns.filter((_, i) => !shown.has(i)).map((c) => c.header),
     shortened,
+    levels: order.map((c) => level[c]!),
   };
+}
+
+/**
+ * Later pages of a table printed page by page (--all): the first page's columns, forms and widths,
+ * so the pages read as one table. Ids keep the first page's length; longer values are cut.
+ */
+export function fitMore(columns: readonly FitColumn[], cells: readonly (readonly FitCell[])[], first: FitResult, wide = false): FitResult {
+  const rows = cells.map((row) =>
+    first.shown.map((c, k) => {
+      const f = forms(row[c]);
+      const t = f[Math.min(first.levels[k]!, f.length - 1)]!;
+      const w = first.widths[k]!;
+      if (wide || width(t) <= w || columns[c]!.kind === 'key' || (k === first.shown.length - 1 && !columns[c]!.flex)) return t;
+      return columns[c]!.kind === 'id' ? t.slice(0, w) : cut(t, w);
+    }),
+  );
+  return { ...first, rows };
 }
 
 /**

@@ -66,3 +66,15 @@ describe('fitting a table to the terminal', () => {
     expect(cutAnsi('\u001b[31mfailed\u001b[39m and more', 4)).toBe('\u001b[31mfail\u001b[0m');
   });
 });
+
+describe('later pages of --all', () => {
+  it('keep the first page’s columns, forms and widths', async () => {
+    const { fitMore } = await import('../../src/io/fit.js');
+    const first = fitTable(columns, cells, 80);
+    const more = fitMore(columns, [row(7, 'failed', 'sms: Subscriber does not have a phone number at all, none')], first);
+    expect(more.rows[0]).toHaveLength(first.shown.length);
+    const lines = layout(more, 80);
+    expect(lines[1]!.length).toBeLessThanOrEqual(80);
+    expect(more.rows[0]![0]).toHaveLength(first.rows[0]![0]!.length);
+  });
+});
