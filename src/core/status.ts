@@ -25,7 +25,9 @@ export interface StatusJob {
 export const EVENT_STATUSES = ['delivered', 'failed', 'pending', 'merged', 'throttled', 'skipped', 'canceled', 'completed', 'none'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-const CHANNEL = new Set<string>(CHANNELS);
+/** The step types that send something (the rest are actions: delay, digest, throttle, custom, ...). */
+export const CHANNEL_STEPS: ReadonlySet<string> = new Set<string>(CHANNELS);
+const CHANNEL = CHANNEL_STEPS;
 const TERMINAL = new Set<string>(TERMINAL_JOB_STATUSES);
 
 export const isChannelStep = (job: StatusJob): boolean => job.type !== undefined && CHANNEL.has(job.type);

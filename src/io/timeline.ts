@@ -3,8 +3,7 @@
 // once and in red, `raw:` provider answers wrap too, and "Channels" lists only the channel steps.
 // Pure: a record, a colour instance and the width in, text out.
 import type { ChalkInstance } from 'chalk';
-import { CHANNELS } from '../api/enum-values.js';
-import { eventStatus, reasonOf } from '../core/status.js';
+import { CHANNEL_STEPS, eventStatus, reasonOf } from '../core/status.js';
 import { wrap } from './fit.js';
 import { formatTime, type TimeOptions } from './time.js';
 
@@ -15,7 +14,7 @@ export interface LayoutOptions extends TimeOptions {
   width?: number;
 }
 
-const CHANNEL = new Set<string>(CHANNELS);
+const CHANNEL = CHANNEL_STEPS;
 
 const get = (o: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Rec)[k] : undefined), o);
