@@ -1,13 +1,15 @@
 // The one bag of dependencies handed to every command: streams, environment, parsed global flags, and
-// lazily built services (profile store, resolved settings, API client, prompter, output). Commands never
-// touch `process.*` directly, so tests can run them with other streams and environments.
-import type { Readable, Writable } from 'node:stream';
+// lazily built services (profile store, resolved settings, the API client, prompts, output). Commands
+// never touch `process.*` directly, so tests can run them with other streams and environments.
+// Types only: the bag is built by runtime.ts; api/ and io/ never import it.
 import type { ProfileStore, ResolvedSettings } from './config/profiles.js';
 import type { InputReader } from './core/input.js';
-import type { ApiClient } from './api/client.js';
-import type { PrintOptions } from './io/output.js';
+import type { Api } from './api/session.js';
+import type { ClientConfig } from './api/client.js';
+import type { InStream, Output, OutputFormat, OutStream, PrintOptions } from './io/types.js';
+import type { RecordWriter, WriterOptions } from './io/stream.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml';
+export type { InStream, Output, OutputFormat, OutStream, PrintOptions } from './io/types.js';
 
 export interface GlobalOptions {
   output?: OutputFormat;
@@ -31,18 +33,23 @@ export interface GlobalOptions {
   profile?: string;
 }
 
-export interface OutStream extends Writable {
-  isTTY?: boolean;
-  columns?: number;
-}
-export interface InStream extends Readable {
-  isTTY?: boolean;
-}
-
 export interface IO {
   stdout: OutStream;
   stderr: OutStream;
   stdin: InStream;
+}
+
+/** What a command may change about the client it asks for; every rule of the CLI still applies. */
+export interface ClientOptions {
+  /** Another service and key than the resolved settings (svc login checks a key before saving it). */
+  baseUrl?: string;
+  apiKey?: string;
+  retries?: number;
+  /** The client is for state changes: refused at once under a read-only profile (before anything is read or sent). */
+  writes?: boolean;
+  onAttempt?: ClientConfig['onAttempt'];
+  onRetry?: ClientConfig['onRetry'];
+  maxRetryDelayMs?: number;
 }
 
 export interface Deps {
@@ -70,8 +77,16 @@ export interface Deps {
   warn(message: string): void;
   /** Reads JSON flags, files and stdin. */
   readonly input: InputReader;
-  /** The HTTP client for the resolved settings (loads undici on first use). */
-  client(): Promise<ApiClient>;
+  /**
+   * The only way to an API client: read-only profiles, --dry-run, --idempotency-key, replay notes and
+   * answer checks are inside it (loads the HTTP core on first use; undici with the first request).
+   * Without options the same client is returned each time; it is closed when the command ends.
+   */
+  client(opts?: ClientOptions): Promise<Api>;
+  /** The writer the renderers take: stdout, format, --fields, --query, masking, colour. */
+  output(overrides?: Partial<Pick<Output, 'format'>>): Output;
   /** Writes a result to stdout in the chosen format (loads the renderers on first use). */
   print(value: unknown, opts?: PrintOptions): Promise<void>;
+  /** A writer of records as they arrive (--all, --paginate, watch), through the same preparation as print(). */
+  records(opts?: WriterOptions & { format?: OutputFormat }): Promise<RecordWriter>;
 }

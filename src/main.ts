@@ -1,206 +1,16 @@
-// The entry point and the only place where errors become messages and exit codes (cli.md, "Exit codes").
-import { CommanderError, type Command } from 'commander';
-import { buildProgram, type Invoke } from './cli.js';
-import { createRuntime, type Runtime } from './runtime.js';
-import { EXIT, SvcError, UsageError } from './core/errors.js';
-import { maskData } from './core/mask.js';
-import type { GlobalOptions, IO } from './deps.js';
-import { loadJmespath } from './core/lazy.js';
+// The entry point. Scripts call --version to probe for the tool: it is answered before anything else
+// loads (not even commander); every other command line goes to execute.ts.
+import type { Host } from './execute.js';
 
-export interface Host {
-  io: IO;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Installs SIGINT/SIGTERM handlers (the real process only). */
-  handleSignals: boolean;
-  /** Aborting it acts as Ctrl-C (tests of long-running commands). */
-  signal?: AbortSignal;
-}
-
-function rootOf(cmd: Command): Command {
-  let c = cmd;
-  while (c.parent) c = c.parent;
-  return c;
-}
-
-function commandPath(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c && c.parent; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
-
-export function globalsOf(cmd: Command): GlobalOptions {
-  const root = rootOf(cmd);
-  const o = root.opts();
-  const g: GlobalOptions = { timeout: o.timeout as number, retries: o.retries as number };
-  if (o.output) g.output = o.output;
-  if (o.json) g.json = true;
-  if (o.fields) g.fields = o.fields;
-  if (o.query !== undefined) g.query = o.query;
-  if (o.dryRun) g.dryRun = true;
-  if (o.showSecrets) g.showSecrets = true;
-  if (o.idempotencyKey !== undefined) g.idempotencyKey = o.idempotencyKey;
-  if (o.debug) g.debug = true;
-  if (root.getOptionValueSource('color') === 'cli') g.color = false;
-  if (root.getOptionValueSource('input') === 'cli') g.input = false;
-  if (o.quiet) g.quiet = true;
-  if (o.apiKey !== undefined) g.apiKey = o.apiKey;
-  if (o.baseUrl !== undefined) g.baseUrl = o.baseUrl;
-  if (o.profile !== undefined) g.profile = o.profile;
-  return g;
-}
-
-/** Whether the user asked for JSON output, read from argv so it works even when parsing failed. */
-function wantsJsonErrors(argv: string[]): boolean {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (a === '--json' || a === '--output=json' || a === '-ojson') return true;
-    if ((a === '-o' || a === '--output') && argv[i + 1] === 'json') return true;
-  }
-  return false;
-}
+export type { Host } from './execute.js';
 
 export async function main(argv: string[], host: Host): Promise<number> {
-  const { io } = host;
-  // Scripts call --version to probe for the tool; answer before building the command tree.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    io.stdout.write(`${__SVC_VERSION__}\n`);
-    return EXIT.ok;
+    host.io.stdout.write(`${__SVC_VERSION__}\n`);
+    return 0;
   }
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    controller.abort();
-  };
-  if (host.handleSignals) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
-  host.signal?.addEventListener('abort', () => controller.abort(), { once: true });
-
-  let runtime: Runtime | undefined;
-  const invoke: Invoke = async (command, loader, opts, args) => {
-    runtime = createRuntime({
-      io,
-      env: host.env,
-      globals: globalsOf(command),
-      commandPath: commandPath(command),
-      signal: controller.signal,
-      cwd: host.cwd,
-    });
-    // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
-    if (runtime.globals.query !== undefined) await checkQuery(runtime.globals.query);
-    const mod = await loader();
-    await mod.run(runtime, opts, args, command);
-  };
-
-  const program = buildProgram(invoke, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-
-  try {
-    if (argv.length === 0) {
-      program.outputHelp();
-      return EXIT.ok;
-    }
-    await program.parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
-  } catch (err) {
-    return report(err, argv, io, runtime?.globals.debug ?? argv.includes('--debug'), program, typedSecrets(argv, host.env));
-  } finally {
-    if (host.handleSignals) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
-    await runtime?.dispose();
-  }
-}
-
-/** The command an argv names, as far as it names one (for "Run 'svc events list --help'"). */
-function commandNamed(program: Command, argv: string[]): string {
-  let cmd = program;
-  const names: string[] = [];
-  for (const word of argv) {
-    if (word.startsWith('-')) continue;
-    const next = cmd.commands.find((c) => c.name() === word);
-    if (!next) break;
-    names.push(word);
-    cmd = next;
-  }
-  return names.join(' ');
-}
-
-// eslint-disable-next-line no-control-regex
-const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
-
-/** A value the user typed, inside a message: its control characters shown as escapes, never acted on. */
-function escapeControls(s: string): string {
-  return s.replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
-}
-
-/** cli.md: an error is one line. A list of problems becomes `a: x; b: y`. */
-function oneLine(s: string): string {
-  return s.trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ').replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
-}
-
-/**
- * Keys and tokens the user gave: the key in the environment, and whatever follows --api-key or
- * --access-token on the command line, even where commander read it as something else (in
- * `--idempotency-key --api-key KEY` the key becomes a stray argument that an error would quote).
- */
-function typedSecrets(argv: string[], env: NodeJS.ProcessEnv): string[] {
-  const out = env.SVC_API_KEY ? [env.SVC_API_KEY] : [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    for (const flag of ['--api-key', '--access-token']) {
-      if (a === flag && argv[i + 1] !== undefined) out.push(argv[i + 1]!);
-      else if (a.startsWith(`${flag}=`)) out.push(a.slice(flag.length + 1));
-    }
-  }
-  return out.filter((s) => s.length >= 4 && !s.startsWith('-'));
-}
-
-function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command, secrets: string[] = []): number {
-  const json = wantsJsonErrors(argv);
-  const scrub = (s: string) => String(maskData(s, { knownSecrets: secrets }));
-  const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
-    // One line, always (cli.md): a hint follows the message on the same line.
-    if (json) io.stderr.write(`${scrub(JSON.stringify({ error: { code, message, ...extra, ...(hint ? { hint } : {}) } }))}\n`);
-    else io.stderr.write(`error: ${scrub(oneLine(message))}${hint ? `; ${scrub(oneLine(hint.charAt(0).toLowerCase() + hint.slice(1)))}` : ''}\n`);
-    return exitCode;
-  };
-
-  if (err instanceof CommanderError) {
-    if (err.exitCode === 0) return EXIT.ok;
-    // A command group run without a subcommand: commander has printed its help on stderr already.
-    if (err.code === 'commander.help') return EXIT.usage;
-    // commander quotes the argument it refused as typed, newlines and all, and adds its suggestion on
-    // a line of its own.
-    const message = escapeControls(err.message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)/, (_, m: string) => ` (${m.charAt(0).toLowerCase()}${m.slice(1)})`)).replace(/\.$/, '');
-    const cmd = commandNamed(program, argv);
-    return emit('usage', message, EXIT.usage, {}, `see 'svc ${cmd ? `${cmd} ` : ''}--help'`);
-  }
-  if (err instanceof SvcError) {
-    if (debug && err.stack) io.stderr.write(`${scrub(err.stack)}\n`);
-    const { code: _code, message: _message, ...extra } = err.toJSON();
-    return emit(err.code, err.message, err.exitCode, extra, err.hint);
-  }
-  // Anything else is a bug in svc: say so plainly, with the stack only under --debug.
-  const e = err as Error;
-  if (debug && e?.stack) io.stderr.write(`${scrub(e.stack)}\n`);
-  return emit('internal', `internal error: ${e?.message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}`, EXIT.failure);
-}
-
-async function checkQuery(expression: string): Promise<void> {
-  // compile() parses without evaluating (search() on a stand-in document could fail for other reasons).
-  const { compile } = (await loadJmespath()) as unknown as { compile(expression: string): unknown };
-  try {
-    compile(expression);
-  } catch (e) {
-    throw new UsageError(`--query: invalid JMESPath expression: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const { execute } = await import('./execute.js');
+  return execute(argv, host);
 }
 
 /** Called by bin/svc.js. */
@@ -210,11 +20,10 @@ export async function run(argv: string[]): Promise<void> {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
-  const code = await main(argv, {
+  process.exitCode = await main(argv, {
     io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
     env: process.env,
     cwd: process.cwd(),
     handleSignals: true,
   });
-  process.exitCode = code;
 }

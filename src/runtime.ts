@@ -1,11 +1,11 @@
 // Builds the dependency bag (deps.ts) for one invocation. Everything heavy is created on first use: the
-// profile store is read only when a value is missing, undici loads with the first request, renderers
-// with the first print.
-import type { Deps, GlobalOptions, IO, OutputFormat } from './deps.js';
+// profile store is read only when a value is missing, the HTTP core loads with the first client (undici
+// with the first request), renderers with the first print.
+import type { ClientOptions, Deps, GlobalOptions, IO } from './deps.js';
 import { ProfileStore, resolveSettings, requireApiKey, type ResolvedSettings } from './config/profiles.js';
 import { InputReader } from './core/input.js';
-import type { ApiClient } from './api/client.js';
-import type { PrintOptions } from './io/output.js';
+import type { Api } from './api/session.js';
+import type { Output, OutputFormat, PrintOptions } from './io/types.js';
 
 export interface RuntimeInit {
   io: IO;
@@ -28,13 +28,59 @@ export function createRuntime(init: RuntimeInit): Runtime {
   const { io, env, globals } = init;
   let store: ProfileStore | undefined;
   let settings: ResolvedSettings | undefined;
-  let client: Promise<ApiClient> | undefined;
+  let shared: Promise<Api> | undefined;
+  const opened: Promise<Api>[] = [];
 
   const color = (): boolean => {
     if (globals.color === false) return false;
     if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
     if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
     return Boolean(io.stdout.isTTY);
+  };
+
+  /** The API key in use, scrubbed from whatever is printed: an answer may quote it in any field. */
+  const keyInUse = (): string[] => {
+    try {
+      const key = deps.settings().apiKey.value;
+      return key ? [key] : [];
+    } catch {
+      return []; // no settings (an unknown profile): then no key is in use either
+    }
+  };
+
+  const makeClient = async (opts: ClientOptions): Promise<Api> => {
+    const own = opts.baseUrl !== undefined;
+    const s = own ? undefined : deps.settings();
+    const apiKey = opts.apiKey ?? requireApiKey(s!);
+    const readOnlyProfile = s?.readOnly ? (s.profile.value ?? '?') : undefined;
+    const { Api } = await import('./api/session.js');
+    const api = new Api(
+      {
+        baseUrl: opts.baseUrl ?? s!.baseUrl.value,
+        apiKey,
+        timeoutMs: globals.timeout,
+        retries: opts.retries ?? globals.retries,
+        userAgent: USER_AGENT,
+        env,
+        signal: init.signal,
+        ...(globals.debug ? { trace: (line: string) => io.stderr.write(`${line}\n`) } : {}),
+        ...(opts.onAttempt ? { onAttempt: opts.onAttempt } : {}),
+        ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+        ...(opts.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: opts.maxRetryDelayMs } : {}),
+      },
+      {
+        ...(readOnlyProfile !== undefined ? { readOnlyProfile } : {}),
+        command: `svc ${init.commandPath}`,
+        dryRun: Boolean(globals.dryRun),
+        ...(globals.idempotencyKey !== undefined ? { idempotencyKey: globals.idempotencyKey } : {}),
+        showSecrets: Boolean(globals.showSecrets),
+        note: (m) => deps.info(m),
+        warn: (m) => deps.warn(m),
+        showRequest: (req) => deps.print(req),
+      },
+    );
+    if (opts.writes) api.checkWritable();
+    return api;
   };
 
   const deps: Runtime = {
@@ -46,8 +92,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
     signal: init.signal,
     input: new InputReader(io.stdin, init.cwd),
     now: init.now ?? (() => Date.now()),
-    interactive: () =>
-      Boolean(io.stdin.isTTY) && Boolean(io.stdout.isTTY) && !env.CI && globals.input !== false,
+    interactive: () => Boolean(io.stdin.isTTY) && Boolean(io.stdout.isTTY) && !env.CI && globals.input !== false,
     format: (): OutputFormat => {
       if (globals.output) return globals.output;
       if (globals.json || globals.query) return 'json';
@@ -67,28 +112,33 @@ export function createRuntime(init: RuntimeInit): Runtime {
     warn: (message) => {
       io.stderr.write(`warning: ${message}\n`);
     },
-    client: () =>
-      (client ??= (async () => {
-        const s = deps.settings();
-        const apiKey = requireApiKey(s);
-        const { ApiClient } = await import('./api/client.js');
-        return new ApiClient({
-          baseUrl: s.baseUrl.value,
-          apiKey,
-          timeoutMs: globals.timeout,
-          retries: globals.retries,
-          userAgent: USER_AGENT,
-          env,
-          signal: init.signal,
-          ...(globals.debug ? { trace: (line: string) => io.stderr.write(`${line}\n`) } : {}),
-        });
-      })()),
+    client: (opts) => {
+      if (!opts) return (shared ??= makeClient({}));
+      const p = makeClient(opts);
+      opened.push(p);
+      return p;
+    },
+    output: (overrides = {}): Output => ({
+      stdout: io.stdout,
+      format: overrides.format ?? deps.format(),
+      ...(globals.fields ? { fields: globals.fields } : {}),
+      ...(globals.query !== undefined ? { query: globals.query } : {}),
+      showSecrets: Boolean(globals.showSecrets),
+      secrets: keyInUse(),
+      color: color(),
+      note: (m) => deps.info(m),
+    }),
     print: async (value: unknown, opts?: PrintOptions) => {
       const { print } = await import('./io/output.js');
-      await print(deps, value, opts);
+      await print(deps.output(), value, opts);
+    },
+    records: async (opts = {}) => {
+      const { format, ...rest } = opts;
+      const { createRecordWriter } = await import('./io/stream.js');
+      return createRecordWriter(deps.output(format ? { format } : {}), rest);
     },
     dispose: async () => {
-      if (client) await (await client.catch(() => undefined))?.close();
+      for (const p of [shared, ...opened]) if (p) await (await p.catch(() => undefined))?.close();
     },
   };
   return deps;

@@ -2,12 +2,11 @@
 // attempt, retries with exponential backoff and jitter honouring Retry-After, keep-alive, proxies from
 // the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
 import type { Dispatcher } from 'undici';
-import { createDispatcher } from './undici.js';
 import { ApiError, EXIT, InterruptedError, NetworkError, SvcError } from '../core/errors.js';
 import { nestedDeeperThan } from '../core/json-depth.js';
 import { maskData, maskHeaders, maskUrl, secretValues } from '../core/mask.js';
 import { formatDuration } from '../core/duration.js';
-import { buildPath, type Operation } from './operations.js';
+import { buildPath, type Route } from './routes.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { describeErrorBody, parseRetryAfter, retryDelay, shouldRetryStatus, unwrapEnvelope } from './http-rules.js';
 
@@ -116,9 +115,10 @@ export class ApiClient {
 
   private getDispatcher(): Promise<Dispatcher> {
     const t = this.config.timeoutMs;
+    // undici loads with the first request: a dry run, or a command refused before sending, never pays for it.
     return (this.dispatcher ??= this.config.dispatcher
       ? Promise.resolve(this.config.dispatcher)
-      : createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }));
+      : import('./undici.js').then(({ createDispatcher }) => createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t })));
   }
 
   async close(): Promise<void> {
@@ -126,7 +126,7 @@ export class ApiClient {
   }
 
   /** Calls an operation of the table. */
-  call<T = unknown>(op: Operation, input: OperationInput = {}): Promise<ApiResponse<T>> {
+  call<T = unknown>(op: Route, input: OperationInput = {}): Promise<ApiResponse<T>> {
     return this.send<T>({
       method: op.method,
       path: buildPath(op.path, input.params ?? {}),

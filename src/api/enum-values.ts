@@ -69,3 +69,5 @@ export const TERMINAL_JOB_STATUSES: readonly JobStatusValue[] = ['completed', 'f
 /** Sort fields of the cursor lists (ground truth, "Cursor pagination"). */
 export const ENDPOINT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
 export const SUBSCRIBER_ORDER_BY = ['_id', 'updatedAt'] as const;
+
+export { OBJECT_ID_RE } from '../core/object-id.js';

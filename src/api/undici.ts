@@ -2,6 +2,7 @@
 // part of the package at start-up (fetch, websockets, caches, mocks: ~60 ms here); the agent and the
 // request API alone take ~20 ms. undici's own index does the same wiring as below: it assigns the API
 // methods (request, stream, ...) to Dispatcher.prototype. The proxy agent loads only when a proxy is set.
+import './wasm-flags.js';
 import type { Dispatcher as DispatcherType } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';

@@ -1,16 +1,36 @@
 // svc api METHOD PATH [--data JSON] [-f k=v ...] [--paginate]: any operation, raw. The answer is
 // printed as the service returned it, with a single-key {data} envelope removed.
-import type { Deps } from '../deps.js';
+import type { QueryInput } from '../api/request.js';
+import { choiceArg, collect } from '../cli-args.js';
 import { UsageError } from '../core/errors.js';
 import { deepMerge, isPlainObject, parseSetPairs, quote } from '../core/input.js';
-import { send } from '../api/call.js';
-import type { QueryInput } from '../api/request.js';
+import type { Deps } from '../deps.js';
+import { Argument, type ArgsOf, Command, examples, type OptsOf } from './define.js';
 
-export interface ApiOptions {
-  data?: string;
-  field?: string[];
-  paginate?: boolean;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** GET, POST, PUT, PATCH or DELETE, in any case. */
+function methodArgument() {
+  const arg = new Argument('<method>', 'HTTP method').argParser((v: string) => choiceArg(METHODS)(v.toUpperCase()));
+  arg.argChoices = METHODS;
+  return arg;
 }
+
+export const command = () =>
+  examples(
+    new Command('api')
+      .description('call any operation: prints the answer as returned (envelope removed)')
+      .addArgument(methodArgument())
+      .argument('<path>', 'path starting with /, e.g. /v1/notifications')
+      .option('--data <json>', 'request body: inline JSON, @file or -')
+      .option('-f, --field <key=value>', 'query parameter (GET/DELETE) or body field (repeatable; key:=<json>)', collect)
+      .option('--paginate', 'follow cursors (next) or pages (hasMore) and stream every record'),
+    [
+      'svc api GET /v1/integrations/active',
+      'svc api GET /v1/notifications -f limit=50 -f channels=email --paginate -o ndjson',
+      'svc api POST /v2/contexts --data \'{"type":"tenant","id":"acme"}\'',
+    ],
+  );
 
 /** `-f k=v` for a query string: repeated keys become arrays; `k:=<json>` sends the JSON's text. */
 function queryFields(pairs: string[]): QueryInput {
@@ -26,9 +46,8 @@ function queryFields(pairs: string[]): QueryInput {
   return out;
 }
 
-export async function run(deps: Deps, opts: ApiOptions, args: unknown[]): Promise<void> {
-  const method = String(args[0]).toUpperCase();
-  const rawPath = String(args[1]);
+export async function run(deps: Deps, opts: OptsOf<typeof command>, [givenMethod, rawPath]: ArgsOf<typeof command>): Promise<void> {
+  const method = givenMethod.toUpperCase();
   if (!rawPath.startsWith('/')) throw new UsageError(`PATH: must start with "/", e.g. /v1/notifications (got ${quote(rawPath)})`);
   if (/\s/.test(rawPath)) throw new UsageError('PATH: must not contain spaces (encode them as %20)');
   const [path, inlineQuery] = rawPath.split('?', 2) as [string, string | undefined];
@@ -50,19 +69,18 @@ export async function run(deps: Deps, opts: ApiOptions, args: unknown[]): Promis
   }
   const req = { method, path, query, ...(body !== undefined ? { body } : {}) };
 
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate: only GET requests can be paginated');
+  const api = await deps.client();
   if (opts.paginate) {
-    if (method !== 'GET') throw new UsageError('--paginate: only GET requests can be paginated');
-    const { pages } = await import('../api/paginate.js');
-    const { createRecordWriter } = await import('../io/stream.js');
-    const writer = await createRecordWriter(deps);
+    const writer = await deps.records();
     try {
-      for await (const page of pages(deps, req)) await writer.page(page.records);
+      for await (const page of api.pages(req)) await writer.page(page.records);
     } finally {
       await writer.end();
     }
     return;
   }
-  const res = await send(deps, req);
+  const res = await api.send(req);
   if (!res) return;
   if (res.status === 204 || res.data === undefined) {
     deps.info(`${res.status} (no content)`);

@@ -3,6 +3,15 @@
 // completions/ holds the same scripts; a test fails when they are out of date.
 import type { Argument, Command, Option } from 'commander';
 import type { Deps } from '../deps.js';
+import { Argument as TypedArgument, type AnyCommand, type ArgsOf, Command as TypedCommand, examples, type OptsOf } from './define.js';
+
+export const command = () =>
+  examples(
+    new TypedCommand('completion')
+      .description('print the shell completion script')
+      .addArgument(new TypedArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish'] as const)),
+    ['svc completion bash > /etc/bash_completion.d/svc', 'svc completion zsh > "${fpath[1]}/_svc"', 'svc completion fish > ~/.config/fish/completions/svc.fish'],
+  );
 
 export interface OptionModel {
   flags: string[];
@@ -214,9 +223,8 @@ function fishOption(cond: string, o: OptionModel, global: boolean, desc: (s: str
 
 export const GENERATORS = { bash, zsh, fish } as const;
 
-export async function run(deps: Deps, _opts: unknown, args: unknown[], command: Command): Promise<void> {
-  let root = command;
+export async function run(deps: Deps, _opts: OptsOf<typeof command>, [shell]: ArgsOf<typeof command>, self: AnyCommand): Promise<void> {
+  let root = self as unknown as Command;
   while (root.parent) root = root.parent;
-  const shell = String(args[0]) as keyof typeof GENERATORS;
   deps.io.stdout.write(GENERATORS[shell](modelOf(root)));
 }

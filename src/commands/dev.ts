@@ -1,16 +1,32 @@
 // `svc dev`: the local Notification Delivery Service in the foreground. Prints where it listens and
 // how to use it, saves the `local` profile, logs one line per request on stderr, and stops cleanly
 // (requests in flight finish, the runner stops, the store closes) when deps.signal is aborted.
-import envPaths from 'env-paths';
+// The service's modules (fastify, better-sqlite3) load when the command runs, not with its declaration.
 import { join } from 'node:path';
-import type { Deps } from '../deps.js';
+import { intArg, positiveNumberArg } from '../cli-args.js';
 import { EXIT, SvcError, UsageError } from '../core/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
-import { maskKey } from '../server/ids.js';
-import { createLocalService, type LocalService } from '../server/index.js';
-import { parseRateLimitSpec } from '../server/rate-limit.js';
-import { loadSeedFile } from '../server/seed/load.js';
-import { MEMORY } from '../server/store/index.js';
+import { maskKey } from '../core/mask.js';
+import type { Deps } from '../deps.js';
+import type { LocalService } from '../server/index.js';
+import { Command, examples } from './define.js';
+
+export const command = () =>
+  examples(
+    new Command('dev')
+      .description('run the service locally (SQLite store, demo data, real workflow engine)')
+      .option('--port <n>', 'port; 0 picks a free one', intArg(0, 65535), 2999)
+      .option('--host <host>', 'interface to listen on', '127.0.0.1')
+      .option('--data <file>', 'SQLite store file (default: in the user data directory)')
+      .option('--in-memory', 'keep everything in memory (nothing saved)')
+      .option('--seed <file>', 'load workflows, integrations, subscribers... from a JSON or YAML file')
+      .option('--empty', 'start without the demo data')
+      .option('--rate-limit [spec]', 'enforce rate limits, e.g. trigger=60,configuration=20,global=30')
+      .option('--time-scale <n>', 'make delays and digests pass N times faster', positiveNumberArg)
+      .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
+      .option('--no-save-profile', 'do not save the "local" profile'),
+    ['svc dev', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60'],
+  );
 
 export interface DevOptions {
   /** Default 2999; 0 picks a free port. */
@@ -34,7 +50,8 @@ export const DEFAULT_PORT = 2999;
 export const DEFAULT_HOST = '127.0.0.1';
 export const PROFILE_NAME = 'local';
 
-export function defaultDataFile(): string {
+export async function defaultDataFile(): Promise<string> {
+  const { default: envPaths } = await import('env-paths');
   return join(envPaths('svc', { suffix: '' }).data, 'dev.sqlite');
 }
 
@@ -45,9 +62,12 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const timeScale = opts.timeScale ?? 1;
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
   const host = opts.host ?? DEFAULT_HOST;
+  const { parseRateLimitSpec } = await import('../server/rate-limit.js');
   const rateLimits = parseRateLimitSpec(opts.rateLimit);
-  const seed = opts.seed !== undefined ? seedFrom(opts.seed) : undefined;
-  const data = opts.inMemory ? MEMORY : (opts.data ?? defaultDataFile());
+  const seed = opts.seed !== undefined ? await seedFrom(opts.seed) : undefined;
+  const { createLocalService } = await import('../server/index.js');
+  const { MEMORY } = await import('../server/store/index.js');
+  const data = opts.inMemory ? MEMORY : (opts.data ?? (await defaultDataFile()));
 
   const service = createLocalService({
     data,
@@ -79,7 +99,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
         deps.warn(`could not save the '${PROFILE_NAME}' profile: ${(e as Error).message}`);
       }
     }
-    announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host });
+    announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host, memory: data === MEMORY });
     await aborted(deps.signal);
     deps.info('svc dev: stopping');
   } finally {
@@ -88,7 +108,8 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
 }
 
 /** The seed file, checked (the loader's errors name --seed). */
-function seedFrom(file: string) {
+async function seedFrom(file: string) {
+  const { loadSeedFile } = await import('../server/seed/load.js');
   const seed = loadSeedFile(file);
   // Stored as JSON, as request bodies are: nested thousands of levels deep, it would overflow the stack
   // while being written (an "internal error"), where a body gets a 400.
@@ -131,6 +152,7 @@ interface Started {
   madeCurrent: boolean;
   data: string;
   host: string;
+  memory: boolean;
 }
 
 function announce(deps: Deps, s: Started): void {
@@ -146,7 +168,7 @@ function announce(deps: Deps, s: Started): void {
       `  Base URL     ${s.baseUrl}`,
       `  API key      ${key}${deps.globals.showSecrets ? '' : '   (--show-secrets prints it)'}`,
       `  Environment  ${s.environment.name} (${s.environment.id})`,
-      `  Store        ${s.data === MEMORY ? 'in memory (gone when stopped)' : s.data}`,
+      `  Store        ${s.memory ? 'in memory (gone when stopped)' : s.data}`,
       `  Profile      ${s.profile ? `${s.profile}${s.madeCurrent ? ' (saved, now the current profile)' : ' (saved)'}` : 'not saved'}`,
       '',
       'Try:',

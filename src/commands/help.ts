@@ -1,7 +1,13 @@
 // svc help [topic | command...]: help topics (exit codes, environment) and help for any command.
-import type { Command } from 'commander';
-import type { Deps } from '../deps.js';
 import { UsageError } from '../core/errors.js';
+import type { Deps } from '../deps.js';
+import { type AnyCommand, type ArgsOf, Command, examples, type OptsOf } from './define.js';
+
+export const command = () =>
+  examples(
+    new Command('help').description('show help for a command, or a topic: exit-codes, environment').argument('[topic...]', 'command or topic'),
+    ['svc help exit-codes', 'svc help environment', 'svc help events list'],
+  );
 
 export const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   0    success
@@ -35,12 +41,12 @@ Each value is resolved on its own: flag, then environment, then profile.
 The profile store is config.json (mode 0600) in a 0700 directory.
 `;
 
-export async function run(deps: Deps, _opts: unknown, args: unknown[], command: Command): Promise<void> {
-  const words = (args[0] as string[] | undefined) ?? [];
+export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>, self: AnyCommand): Promise<void> {
+  const words = given ?? [];
   const topic = words.join(' ');
   if (topic === 'exit-codes' || topic === 'exit codes') return void deps.io.stdout.write(EXIT_CODES);
   if (topic === 'environment' || topic === 'env') return void deps.io.stdout.write(ENVIRONMENT);
-  let target: Command = command.parent ?? command;
+  let target: AnyCommand = self.parent ?? self;
   for (const w of words) {
     const next = target.commands.find((c) => c.name() === w || c.aliases().includes(w));
     if (!next) throw new UsageError(`no help topic or command '${topic}'; topics: exit-codes, environment`);

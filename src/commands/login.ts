@@ -4,8 +4,17 @@ import type { Deps } from '../deps.js';
 import { ApiError, CredentialsError, UsageError } from '../core/errors.js';
 import { maskKey } from '../core/mask.js';
 import { DEFAULT_BASE_URL, validateProfileName } from '../config/profiles.js';
-import { operations } from '../api/operations.js';
+import { routes } from '../api/routes.js';
+import { Command, examples, type OptsOf } from './define.js';
 import { readKeyFromStdin, saved } from './profile/key.js';
+
+export const command = () =>
+  examples(
+    new Command('login')
+      .description('save an API key in a profile after checking it against the service')
+      .option('--with-key', 'read the API key from stdin instead of prompting'),
+    ['svc login', 'svc login --profile eu --base-url https://eu.api.novu.co', 'printf %s "$KEY" | svc login --with-key --profile ci'],
+  );
 
 const SERVICES = [
   { name: 'US (https://api.novu.co)', value: 'https://api.novu.co' },
@@ -14,7 +23,7 @@ const SERVICES = [
   { name: 'Another URL', value: 'other' },
 ];
 
-export async function run(deps: Deps, opts: { withKey?: boolean }): Promise<void> {
+export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
   const g = deps.globals;
   const interactive = deps.interactive();
   if (!interactive && !opts.withKey && !g.apiKey) {
@@ -39,25 +48,19 @@ export async function run(deps: Deps, opts: { withKey?: boolean }): Promise<void
 
   if (g.dryRun) {
     // Send nothing and save nothing: show the check that would be made.
-    await deps.print({ method: 'GET', url: `${baseUrl}${operations.listActiveIntegrations.path}`, headers: { accept: 'application/json', authorization: `ApiKey ${maskKey(apiKey)}` } });
+    await deps.print({ method: 'GET', url: `${baseUrl}${routes.listActiveIntegrations.path}`, headers: { accept: 'application/json', authorization: `ApiKey ${maskKey(apiKey)}` } });
     saved(deps, '', `check the key, then save profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}) as the current profile`);
     return;
   }
-  const { ApiClient } = await import('../api/client.js');
-  const { USER_AGENT } = await import('../runtime.js');
-  const client = new ApiClient({
-    baseUrl, apiKey, timeoutMs: g.timeout, retries: g.retries, userAgent: USER_AGENT, env: deps.env, signal: deps.signal,
-    ...(g.debug ? { trace: (l: string) => deps.io.stderr.write(`${l}\n`) } : {}),
-  });
+  // The factory's client, for this service and key rather than the resolved ones.
+  const api = await deps.client({ baseUrl, apiKey });
   try {
-    await client.call(operations.listActiveIntegrations);
+    await api.call('listActiveIntegrations');
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
       throw new CredentialsError(`the service at ${baseUrl} rejected the key ${maskKey(apiKey)} (${e.status}); nothing was saved`, 'unauthorized');
     }
     throw e;
-  } finally {
-    await client.close();
   }
   await deps.profiles().update((f) => {
     f.profiles[name] = { ...f.profiles[name], baseUrl, apiKey };

@@ -3,12 +3,9 @@
 import type { Deps } from '../deps.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { deepMerge, isPlainObject, parseContextRef, parseSetPairs } from '../core/input.js';
-import type { Operation } from '../api/operations.js';
 import type { QueryInput } from '../api/request.js';
-import { buildPath } from '../api/operations.js';
-import { call } from '../api/call.js';
-import { pages, type PagingMode } from '../api/paginate.js';
-import { pagingHint } from '../io/output.js';
+import { buildPath, type RouteName, routes } from '../api/routes.js';
+import type { PagingMode } from '../api/session.js';
 import type { ViewName } from '../io/views.js';
 
 /** `--payload` (JSON object) with `--set` pairs applied over it. */
@@ -102,22 +99,23 @@ export interface ListOptions {
 }
 
 /** A list command: one page printed with its paging state on stderr, or with --all every page streamed. */
-export async function runList(deps: Deps, op: Operation, query: QueryInput, opts: ListOptions): Promise<void> {
+export async function runList(deps: Deps, route: RouteName, query: QueryInput, opts: ListOptions): Promise<void> {
+  const api = await deps.client();
   if (!opts.all) {
-    const res = await call(deps, op, { query, ...(opts.params ? { params: opts.params } : {}) });
+    const res = await api.call(route, { query, ...(opts.params ? { params: opts.params } : {}) });
     if (!res) return;
     await deps.print(res.data, { view: opts.view, list: true });
+    const { pagingHint } = await import('../io/output.js');
     const hint = pagingHint(res.data);
     if (hint) deps.info(hint);
     return;
   }
   if (query.limit === undefined) query = { ...query, limit: opts.allLimit };
-  const { createRecordWriter } = await import('../io/stream.js');
-  const writer = await createRecordWriter(deps, { view: opts.view });
+  const writer = await deps.records({ view: opts.view });
   let resumeFrom: string | undefined;
-  const path = buildPath(op.path, opts.params ?? {});
+  const { method, path } = routes[route];
   try {
-    for await (const page of pages(deps, { method: op.method, path, query }, opts.mode)) {
+    for await (const page of api.pages({ method, path: buildPath(path, opts.params ?? {}), query }, opts.mode)) {
       await writer.page(page.records);
       resumeFrom = page.next?.after !== undefined ? `--after ${page.next.after}` : page.next?.page !== undefined ? `--page ${page.next.page}` : undefined;
     }

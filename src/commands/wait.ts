@@ -1,11 +1,11 @@
 // trigger --wait: follows a transaction's activity until every job of every recipient has finished (or
 // the wait times out), then reports each recipient's outcome, step by step.
-import type { Deps } from '../deps.js';
-import { InterruptedError, WaitOutcomeError } from '../core/errors.js';
-import { formatDuration } from '../core/duration.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Api } from '../api/session.js';
 import { isTerminal, lastDetail, outcomeOf, type JobLike, type Outcome } from '../core/activity.js';
-import { operations } from '../api/operations.js';
-import type { ApiClient } from '../api/client.js';
+import { formatDuration } from '../core/duration.js';
+import { InterruptedError, WaitOutcomeError } from '../core/errors.js';
+import type { Deps } from '../deps.js';
 
 export interface StepOutcome {
   type: string;
@@ -33,28 +33,29 @@ interface Notification {
   jobs?: JobLike[];
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(new InterruptedError());
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(new InterruptedError());
-    }, { once: true });
-  });
+/** Waits between polls; the timer and its abort listener go with the wait (one listener per poll piled up before). */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (e) {
+    if (signal.aborted) throw new InterruptedError();
+    throw e;
+  }
+}
 
-async function fetchAll(client: ApiClient, transactionId: string): Promise<Notification[]> {
+async function fetchAll(api: Api, transactionId: string): Promise<Notification[]> {
   const out: Notification[] = [];
   for (let page = 0; page < 100; page++) {
-    const res = await client.call<{ data: Notification[]; hasMore?: boolean }>(operations.listEvents, { query: { transactionId, page, limit: 50 } });
+    const res = await api.call<{ data: Notification[]; hasMore?: boolean }>('listEvents', { query: { transactionId, page, limit: 50 } });
+    if (!res) break;
     out.push(...res.data.data);
     if (!res.data.hasMore || res.data.data.length === 0) break;
   }
   // The list may leave jobs out; the detail always has them.
   for (const n of out) {
     if (!Array.isArray(n.jobs) && n._id) {
-      const d = await client.call<Notification>(operations.getEvent, { params: { notificationId: n._id } });
-      n.jobs = d.data.jobs ?? [];
+      const d = await api.call<Notification>('getEvent', { params: { notificationId: n._id } });
+      n.jobs = d?.data.jobs ?? [];
     }
   }
   return out;
@@ -81,13 +82,13 @@ function recipientOutcome(n: Notification): RecipientOutcome {
  * service has not created yet.
  */
 export async function waitForTransaction(deps: Deps, transactionId: string, expected: number | undefined, timeoutMs: number): Promise<WaitResult> {
-  const client = await deps.client();
+  const api = await deps.client();
   const started = deps.now();
   let interval = 250;
   let stableRounds = 0;
   let lastCount = -1;
   for (;;) {
-    const notifications = await fetchAll(client, transactionId);
+    const notifications = await fetchAll(api, transactionId);
     const allDone = notifications.length > 0 && notifications.every((n) => (n.jobs ?? []).every((j) => isTerminal(j.status)));
     const enough = expected !== undefined ? notifications.length >= expected : (stableRounds = notifications.length === lastCount ? stableRounds + 1 : 0) >= 1;
     lastCount = notifications.length;
@@ -103,7 +104,7 @@ export async function waitForTransaction(deps: Deps, transactionId: string, expe
             : 'delivered';
       return { transactionId, outcome, waitedMs: waited, recipients };
     }
-    await sleep(Math.min(interval, Math.max(0, timeoutMs - waited)), deps.signal);
+    await pause(Math.min(interval, Math.max(0, timeoutMs - waited)), deps.signal);
     interval = Math.min(2000, Math.round(interval * 1.5));
   }
 }

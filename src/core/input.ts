@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { locateJsonError } from './json-error.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan, yamlNestsDeeperThan } from './json-depth.js';
-import type { InStream } from '../deps.js';
+import type { Readable } from 'node:stream';
 import { loadYaml } from './lazy.js';
 
 /** Files given to JSON flags larger than this are refused before reading. */
@@ -21,7 +21,7 @@ export class InputReader {
   private stdinTakenBy?: string;
 
   constructor(
-    private readonly stdin: InStream,
+    private readonly stdin: Readable,
     private readonly cwd: string,
   ) {}
 

@@ -1,73 +1,21 @@
-// Writes results to stdout: json, ndjson, yaml or table (cli.md, "Output"). Secrets the service returned
-// are masked unless --show-secrets; --fields keeps dot paths; --query applies JMESPath. Lists print their
-// records; the paging state goes to stderr. Table renderers and yaml load only when used.
-import type { Deps } from '../deps.js';
+// The one output path (cli.md, "Output"). Whatever prints a result — one answer, a list, pages streamed
+// with --all, a watch — goes through prepare(): secrets the service returned masked unless
+// --show-secrets, then --fields, then --query; then one renderer per format: json, ndjson, yaml or table.
+// Lists print their records; the paging state goes to stderr. Table renderers and yaml load only when used.
 import { maskData } from '../core/mask.js';
 import { UsageError } from '../core/errors.js';
-import type { ViewName } from './views.js';
 import { loadJmespath, loadYaml } from '../core/lazy.js';
+import { pickFields } from './paths.js';
+import type { Output, PrintOptions } from './types.js';
 
-export interface PrintOptions {
-  /** Which table layout to use for records of this kind. */
-  view?: ViewName;
-  /** The value is a paging envelope (`data` plus next/previous or page/hasMore). */
-  list?: boolean;
-}
+export { getPath, pickFields } from './paths.js';
+export type { Output, OutputFormat, PrintOptions } from './types.js';
 
 const ENVELOPE_KEYS = new Set(['data', 'next', 'previous', 'totalCount', 'totalCountCapped', 'hasMore', 'page', 'pageSize']);
 
-const MISSING = Symbol('missing');
-
-/** One dot path out of a value, keeping its nesting; through an array, out of each element. */
-function pickPath(v: unknown, path: string[]): unknown {
-  if (path.length === 0) return v;
-  const [seg, ...rest] = path as [string, ...string[]];
-  if (Array.isArray(v) && !/^\d+$/.test(seg)) {
-    const items = v.map((e) => pickPath(e, path));
-    // Elements without the path stay as {} so that several paths merge element by element.
-    return items.some((x) => x !== MISSING) ? items.map((x) => (x === MISSING ? {} : x)) : MISSING;
-  }
-  if (v !== null && typeof v === 'object' && Object.hasOwn(v, seg)) {
-    const inner = pickPath((v as Record<string, unknown>)[seg], rest);
-    return inner === MISSING ? MISSING : { [seg]: inner };
-  }
-  return MISSING;
-}
-
-function mergePicked(a: unknown, b: unknown): unknown {
-  if (Array.isArray(a) && Array.isArray(b)) return a.map((x, i) => mergePicked(x, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
-    for (const [k, v] of Object.entries(b)) out[k] = k in out ? mergePicked(out[k], v) : v;
-    return out;
-  }
-  return b;
-}
-
-/**
- * Picks dot paths out of a record, keeping their nesting; a path through an array picks out of each
- * element (`steps.stepId`). Missing paths are left out.
- */
-export function pickFields(record: unknown, fields: string[]): unknown {
-  if (!record || typeof record !== 'object' || Array.isArray(record)) return record;
-  let out: unknown = {};
-  for (const f of fields) {
-    const picked = pickPath(record, f.split('.'));
-    if (picked !== MISSING) out = mergePicked(out, picked);
-  }
-  return out;
-}
-
-/** A dot path's value, for table cells. */
-export function getPath(record: unknown, path: string): unknown {
-  let cur: unknown = record;
-  for (const seg of path.split('.')) {
-    if (cur === null || cur === undefined) return undefined;
-    if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)];
-    else if (typeof cur === 'object') cur = (cur as Record<string, unknown>)[seg];
-    else return undefined;
-  }
-  return cur;
+/** Step one of every output: the secrets the answer holds masked (unless --show-secrets). */
+export function mask(out: Pick<Output, 'showSecrets' | 'secrets'>, value: unknown): unknown {
+  return out.showSecrets ? value : maskData(value, { knownSecrets: [...out.secrets] });
 }
 
 /**
@@ -88,6 +36,16 @@ export function shapeForOutput(value: unknown, opts: PrintOptions, fields: strin
   return { value, isList: Array.isArray(value) };
 }
 
+/** Parses a --query expression without evaluating it: a bad one fails before anything is sent. */
+export async function checkQuery(expression: string): Promise<void> {
+  const { compile } = (await loadJmespath()) as unknown as { compile(expression: string): unknown };
+  try {
+    compile(expression);
+  } catch (e) {
+    throw new UsageError(`--query: invalid JMESPath expression: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
 export async function applyQuery(value: unknown, expression: string): Promise<unknown> {
   const jmespath = await loadJmespath();
   try {
@@ -97,48 +55,36 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
   }
 }
 
-export function write(deps: Pick<Deps, 'io'>, text: string): void {
-  deps.io.stdout.write(text);
-}
-
 /**
- * The API key in use, scrubbed from whatever is printed: an answer may quote it in a field whose name
- * says nothing of secrets.
+ * A whole result prepared for printing: masked, then for the formats other than a table (which shows
+ * --fields as its columns) shaped by --fields, then --query. `table` says whether the table layouts of
+ * `opts.view` still apply (not after --query).
  */
-export function keyInUse(deps: Deps): string[] {
-  try {
-    const key = deps.settings().apiKey.value;
-    return key ? [key] : [];
-  } catch {
-    return []; // no settings (an unknown profile): then no key is in use either
-  }
-}
-
-export async function print(deps: Deps, raw: unknown, opts: PrintOptions = {}): Promise<void> {
-  const g = deps.globals;
-  const masked = g.showSecrets ? raw : maskData(raw, { knownSecrets: keyInUse(deps) });
-  const format = deps.format();
-  if (format === 'table' && !g.query) {
-    const { renderTable } = await import('./table.js');
-    write(deps, renderTable(deps, masked, opts));
-    return;
-  }
-  let { value, isList } = shapeForOutput(masked, opts, g.fields);
-  if (g.query) {
-    value = await applyQuery(value, g.query);
+export async function prepare(out: Output, raw: unknown, opts: PrintOptions): Promise<{ value: unknown; isList: boolean; layout: boolean }> {
+  const masked = mask(out, raw);
+  if (out.format === 'table' && !out.query) return { value: masked, isList: Boolean(opts.list), layout: true };
+  let { value, isList } = shapeForOutput(masked, opts, out.fields);
+  if (out.query) {
+    value = await applyQuery(value, out.query);
     isList = Array.isArray(value);
   }
-  if (format === 'table') {
+  return { value, isList, layout: false };
+}
+
+export async function print(out: Output, raw: unknown, opts: PrintOptions = {}): Promise<void> {
+  const { value, isList, layout } = await prepare(out, raw, opts);
+  if (out.format === 'table') {
     const { renderTable } = await import('./table.js');
-    write(deps, renderTable(deps, value, {}));
-  } else if (format === 'ndjson') {
-    if (isList && Array.isArray(value)) for (const r of value) write(deps, `${JSON.stringify(r)}\n`);
-    else write(deps, `${JSON.stringify(value)}\n`);
-  } else if (format === 'yaml') {
+    // After --query the result has no known layout.
+    out.stdout.write(renderTable(out, value, layout ? opts : {}));
+  } else if (out.format === 'ndjson') {
+    if (isList && Array.isArray(value)) for (const r of value) out.stdout.write(`${JSON.stringify(r)}\n`);
+    else out.stdout.write(`${JSON.stringify(value)}\n`);
+  } else if (out.format === 'yaml') {
     const { stringify } = await loadYaml();
-    write(deps, stringify(value ?? null));
+    out.stdout.write(stringify(value ?? null));
   } else {
-    write(deps, `${JSON.stringify(value ?? null, null, 2)}\n`);
+    out.stdout.write(`${JSON.stringify(value ?? null, null, 2)}\n`);
   }
 }
 

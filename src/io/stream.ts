@@ -1,13 +1,14 @@
-// Writes records one at a time as they arrive (--all, --paginate): ndjson lines, a JSON array that is
-// valid even when the stream stops early, YAML sequence items, or a table per page. Memory stays
-// constant whatever the number of records. --query is the exception: it applies to the whole result
-// (cli.md), so with it the records are held and the query runs once at the end; an endless stream
-// (events watch) applies it to each record instead.
-import type { Deps } from '../deps.js';
-import { maskData } from '../core/mask.js';
-import { applyQuery, keyInUse, pickFields, print } from './output.js';
-import type { ViewName } from './views.js';
+// Writes records one at a time as they arrive (--all, --paginate, events watch): ndjson lines, a JSON
+// array that is valid even when the stream stops early, YAML sequence items, or a table per page. Every
+// record goes through the same preparation as a whole result (output.ts): masked, --fields, --query.
+// Memory stays constant whatever the number of records. --query is the exception: it applies to the
+// whole result (cli.md), so with it the records are held and the query runs once at the end; an endless
+// stream (events watch) applies it to each record instead.
 import { loadYaml } from '../core/lazy.js';
+import { applyQuery, mask, print } from './output.js';
+import { pickFields } from './paths.js';
+import type { Output } from './types.js';
+import type { ViewName } from './views.js';
 
 export interface RecordWriter {
   /** Writes one page of records. */
@@ -23,23 +24,20 @@ export interface WriterOptions {
   queryEach?: boolean;
 }
 
-export async function createRecordWriter(deps: Deps, opts: WriterOptions = {}): Promise<RecordWriter> {
+export async function createRecordWriter(out: Output, opts: WriterOptions = {}): Promise<RecordWriter> {
   const { view } = opts;
-  const g = deps.globals;
-  const held: unknown[] | undefined = g.query && !opts.queryEach ? [] : undefined;
-  const format = g.query && !g.output ? 'json' : deps.format();
-  const out = deps.io.stdout;
+  const held: unknown[] | undefined = out.query && !opts.queryEach ? [] : undefined;
+  const stdout = out.stdout;
   let count = 0;
   let ended = false;
-  const yaml = format === 'yaml' ? await loadYaml() : undefined;
-  const table = format === 'table' ? await import('./table.js') : undefined;
-
+  const yaml = out.format === 'yaml' ? await loadYaml() : undefined;
+  const table = out.format === 'table' && !out.query ? await import('./table.js') : undefined;
   const tableStream = {};
-  const secrets = keyInUse(deps);
+
   const prepare = async (record: unknown): Promise<unknown> => {
-    let r = g.showSecrets ? record : maskData(record, { knownSecrets: secrets });
-    if (g.fields?.length) r = pickFields(r, g.fields);
-    if (g.query) r = await applyQuery(r, g.query);
+    let r = mask(out, record);
+    if (out.fields?.length) r = pickFields(r, out.fields);
+    if (out.query) r = await applyQuery(r, out.query);
     return r;
   };
 
@@ -54,16 +52,17 @@ export async function createRecordWriter(deps: Deps, opts: WriterOptions = {}): 
         return;
       }
       if (table) {
-        if (records.length) out.write(table.renderTable(deps, { data: records }, { list: true, ...(view ? { view } : {}) }, tableStream));
+        // A table shows --fields as its columns: the records are masked, not reshaped.
+        if (records.length) stdout.write(table.renderTable(out, { data: records.map((r) => mask(out, r)) }, { list: true, ...(view ? { view } : {}) }, tableStream));
         count += records.length;
         return;
       }
       for (const rec of records) {
         const r = await prepare(rec);
-        if (g.query && (r === null || r === undefined)) continue;
-        if (format === 'ndjson') out.write(`${JSON.stringify(r)}\n`);
-        else if (yaml) out.write(yaml.stringify([r]));
-        else out.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`);
+        if (out.query && (r === null || r === undefined)) continue;
+        if (out.format === 'ndjson') stdout.write(`${JSON.stringify(r)}\n`);
+        else if (yaml) stdout.write(yaml.stringify([r]));
+        else stdout.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`);
         count++;
       }
     },
@@ -71,11 +70,11 @@ export async function createRecordWriter(deps: Deps, opts: WriterOptions = {}): 
       if (ended) return;
       ended = true;
       if (held) {
-        await print(deps, { data: held }, { list: true, ...(view ? { view } : {}) });
+        await print(out, { data: held }, { list: true, ...(view ? { view } : {}) });
         return;
       }
-      if (format === 'json') out.write(count === 0 ? '[]\n' : '\n]\n');
-      else if (yaml && count === 0) out.write('[]\n');
+      if (out.format === 'json') stdout.write(count === 0 ? '[]\n' : '\n]\n');
+      else if (yaml && count === 0) stdout.write('[]\n');
     },
   };
 }

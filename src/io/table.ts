@@ -3,10 +3,11 @@
 import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Deps } from '../deps.js';
-import { getPath, type PrintOptions } from './output.js';
+import { getPath } from './paths.js';
+import type { Output, PrintOptions } from './types.js';
 import { LIST_VIEWS, type Column } from './views.js';
 import { statusOf, lastDetail, type JobLike } from '../core/activity.js';
+import { OBJECT_ID_RE } from '../core/object-id.js';
 
 type Rec = Record<string, unknown>;
 
@@ -86,28 +87,28 @@ function table(c: ChalkInstance, head: string[] | undefined, rows: string[][], s
     .join('\n');
 }
 
-function widthFor(deps: Deps, columns: number): number {
-  const total = deps.io.stdout.columns ?? 120;
+function widthFor(out: Output, columns: number): number {
+  const total = out.stdout.columns ?? 120;
   return Math.max(12, Math.min(48, Math.floor((total - 2 * columns) / Math.max(1, columns)) + 8));
 }
 
-function renderList(deps: Deps, c: ChalkInstance, records: Rec[], view: PrintOptions['view'], stream?: TableStream): string {
+function renderList(out: Output, c: ChalkInstance, records: Rec[], view: PrintOptions['view'], stream?: TableStream): string {
   if (records.length === 0) {
     // Not data: stdout stays empty, as it does for an empty list in the other formats' records.
-    deps.info('(no results)');
+    out.note('(no results)');
     return '';
   }
-  const fields = deps.globals.fields;
+  const fields = out.fields;
   const columns: Column[] = fields?.length
     ? fields.map((f) => ({ header: f.toUpperCase(), value: f, status: /status$/i.test(f) }))
     : (view && LIST_VIEWS[view]) ?? genericColumns(records);
-  const max = widthFor(deps, columns.length);
+  const max = widthFor(out, columns.length);
   const rows = records.map((r, i) =>
     columns.map((col) => {
       const raw = typeof col.value === 'string' ? getPath(r, col.value) : col.value({ ...r, __index: i });
       const value = col.time ? shortTime(raw) : cell(raw);
       // Ids are never cut: a shortened id cannot be copied into the next command.
-      const text = col.full || /^[0-9a-f]{24}$/.test(value) ? value : shorten(value, max);
+      const text = col.full || OBJECT_ID_RE.test(value) ? value : shorten(value, max);
       return col.status && text ? colourStatus(c, text) : text;
     }),
   );
@@ -133,11 +134,11 @@ export function flatten(value: unknown, prefix = '', out: [string, unknown][] = 
   return out;
 }
 
-function renderRecord(deps: Deps, c: ChalkInstance, record: unknown): string {
+function renderRecord(out: Output, c: ChalkInstance, record: unknown): string {
   if (!record || typeof record !== 'object') return `${cell(record)}\n`;
-  const fields = deps.globals.fields;
+  const fields = out.fields;
   const pairs: [string, unknown][] = fields?.length ? fields.map((f) => [f, getPath(record, f)]) : flatten(record);
-  const max = Math.max(20, (deps.io.stdout.columns ?? 120) - 30);
+  const max = Math.max(20, (out.stdout.columns ?? 120) - 30);
   const rows = pairs.map(([k, v]) => {
     const text = shorten(cell(v), max);
     return [c.bold(k), /(^|\.)status$/.test(k) && text ? colourStatus(c, text) : text];
@@ -201,8 +202,8 @@ function renderWait(c: ChalkInstance, w: Rec): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderWorkflow(deps: Deps, c: ChalkInstance, w: Rec): string {
-  const head = renderRecord(deps, c, {
+function renderWorkflow(out: Output, c: ChalkInstance, w: Rec): string {
+  const head = renderRecord(out, c, {
     workflowId: w.workflowId, name: w.name, status: w.status, active: w.active, severity: w.severity,
     tags: w.tags, updatedAt: w.updatedAt, lastTriggeredAt: w.lastTriggeredAt,
   });
@@ -217,7 +218,7 @@ function renderWorkflow(deps: Deps, c: ChalkInstance, w: Rec): string {
   return `${head}\n${table(c, ['#', 'STEP ID', 'TYPE', 'NAME', 'ISSUES'], rows)}\n`;
 }
 
-function renderPreview(deps: Deps, c: ChalkInstance, p: Rec): string {
+function renderPreview(out: Output, c: ChalkInstance, p: Rec): string {
   const result = (p.result ?? {}) as Rec;
   const lines = [`${c.bold('Preview')} ${result.type ? String(result.type) : ''}`];
   const error = result.error as Rec | undefined;
@@ -226,36 +227,36 @@ function renderPreview(deps: Deps, c: ChalkInstance, p: Rec): string {
     if (error.hint) lines.push(`  ${c.dim('hint:')} ${String(error.hint)}`);
   }
   const preview = result.preview ?? (error ? undefined : result);
-  let out = `${lines.join('\n')}\n`;
-  if (preview && typeof preview === 'object') out += renderRecord(deps, c, preview);
-  if (typeof p.svcSignature === 'string') out += `${c.dim('svc-signature:')} ${p.svcSignature}\n`;
-  return out;
+  let text = `${lines.join('\n')}\n`;
+  if (preview && typeof preview === 'object') text += renderRecord(out, c, preview);
+  if (typeof p.svcSignature === 'string') text += `${c.dim('svc-signature:')} ${p.svcSignature}\n`;
+  return text;
 }
 
 function renderSettings(c: ChalkInstance, rows: Rec[]): string {
   return `${table(c, ['SETTING', 'VALUE', 'SOURCE'], rows.map((r) => [String(r.setting), cell(r.value), c.dim(String(r.source))]))}\n`;
 }
 
-export function renderTable(deps: Deps, value: unknown, opts: PrintOptions, stream?: TableStream): string {
-  const c = new Chalk({ level: deps.color() ? 1 : 0 });
+export function renderTable(out: Output, value: unknown, opts: PrintOptions, stream?: TableStream): string {
+  const c = new Chalk({ level: out.color ? 1 : 0 });
   const view = opts.view;
   if (opts.list && value && typeof value === 'object' && Array.isArray((value as Rec).data)) {
-    return renderList(deps, c, (value as { data: Rec[] }).data, view, stream);
+    return renderList(out, c, (value as { data: Rec[] }).data, view, stream);
   }
   if (Array.isArray(value)) {
     if (value.every((x) => x && typeof x === 'object')) {
       if (view === 'settings') return renderSettings(c, value as Rec[]);
-      return renderList(deps, c, value as Rec[], view);
+      return renderList(out, c, value as Rec[], view);
     }
     return `${value.map(cell).join('\n')}\n`;
   }
-  if (value && typeof value === 'object' && !deps.globals.fields?.length) {
+  if (value && typeof value === 'object' && !out.fields?.length) {
     const r = value as Rec;
     if (view === 'event') return renderTimeline(c, r);
     if (view === 'trigger') return renderTrigger(c, r);
     if (view === 'wait') return renderWait(c, r);
-    if (view === 'workflow') return renderWorkflow(deps, c, r);
-    if (view === 'preview') return renderPreview(deps, c, r);
+    if (view === 'workflow') return renderWorkflow(out, c, r);
+    if (view === 'preview') return renderPreview(out, c, r);
   }
-  return renderRecord(deps, c, value);
+  return renderRecord(out, c, value);
 }

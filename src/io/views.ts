@@ -1,6 +1,6 @@
 // Table layouts: which columns a list of each kind of record shows. Data only; table.ts renders them.
 import { statusOf } from '../core/activity.js';
-import { getPath } from './output.js';
+import { getPath } from './paths.js';
 
 export type ViewName =
   | 'events' | 'event' | 'subscribers' | 'integrations' | 'endpoints' | 'connections' | 'messages' | 'contexts'

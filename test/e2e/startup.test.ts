@@ -34,8 +34,11 @@ async function packagesLoaded(args: string[]): Promise<Set<string>> {
 }
 
 describe('what each command loads', () => {
+  test('--version loads no package at all', async () => {
+    expect([...(await packagesLoaded(['--version']))]).toEqual([]);
+  });
+
   test.each([
-    [['--version']],
     [['--help']],
     [['events', 'list', '--help']],
     [['completion', 'bash']],

@@ -2,9 +2,9 @@
 // body, and the coercions that let one query schema accept both typed values (client) and the strings
 // of a query string (local service).
 import { z } from 'zod';
+import { OBJECT_ID_RE } from '../enum-values.js';
 
-/** Database ids are 24 hexadecimal characters (ground truth, "Response envelopes"). */
-export const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/;
+export { OBJECT_ID_RE };
 export const ObjectId = z.string().regex(OBJECT_ID_RE, 'must be a 24-character hexadecimal id');
 
 export const IsoDate = z.string();

@@ -1,8 +1,14 @@
 // svc connections list [filters] → GET /v1/channel-connections
+import { ENDPOINT_ORDER_BY } from '../../api/enum-values.js';
 import type { Deps } from '../../deps.js';
-import { operations } from '../../api/operations.js';
-import { channelQuery, runList, type ChannelFilterOptions } from '../shared.js';
+import { about, channelFilters, Command, cursorPaging, examples, type OptsOf } from '../define.js';
+import { channelQuery, runList } from '../shared.js';
 
-export async function run(deps: Deps, opts: ChannelFilterOptions): Promise<void> {
-  await runList(deps, operations.listChannelConnections, channelQuery(opts), { view: 'connections', mode: 'cursor', all: opts.all, allLimit: 100 });
+export const command = () =>
+  examples(cursorPaging(channelFilters(new Command('list').description(about('list channel connections', 'listChannelConnections'))), ENDPOINT_ORDER_BY, 100), [
+    'svc connections list --subscriber user-1',
+  ]);
+
+export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
+  await runList(deps, 'listChannelConnections', channelQuery(opts), { view: 'connections', mode: 'cursor', all: opts.all, allLimit: 100 });
 }

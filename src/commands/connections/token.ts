@@ -1,13 +1,22 @@
-// The access token of a channel connection: from --access-token-stdin (preferred: not visible in the
-// process list), --access-token, or a masked prompt when a person is there.
-import type { Deps } from '../../deps.js';
+// The workspace and access token flags of `connections create` and `connections update`.
 import { UsageError } from '../../core/errors.js';
+import type { Deps } from '../../deps.js';
+import type { Command } from '../define.js';
+import type * as Typed from '@commander-js/extra-typings';
 
 export interface TokenOptions {
   workspaceId: string;
   workspaceName?: string;
   accessToken?: string;
   accessTokenStdin?: boolean;
+}
+
+export function tokenOptions<A extends unknown[], O extends Typed.OptionValues>(cmd: Command<A, O>) {
+  return cmd
+    .requiredOption('--workspace-id <id>', 'workspace id')
+    .option('--workspace-name <name>', 'workspace name')
+    .option('--access-token <token>', 'access token (visible to other users of this machine; prefer --access-token-stdin)')
+    .option('--access-token-stdin', 'read the access token from stdin');
 }
 
 export async function accessToken(deps: Deps, opts: TokenOptions): Promise<string> {

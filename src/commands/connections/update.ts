@@ -1,17 +1,26 @@
 // svc connections update IDENTIFIER --workspace-id W (--access-token T | --access-token-stdin)
 // → PATCH /v1/channel-connections/{identifier}; the service replaces workspace and auth together.
-import type { Deps } from '../../deps.js';
 import { checkId } from '../../core/input.js';
 import { parseOrUsage } from '../../core/validate.js';
-import { operations } from '../../api/operations.js';
-import { call } from '../../api/call.js';
-import { UpdateConnectionBody } from '../../api/schemas/requests.js';
-import { accessToken, workspace, type TokenOptions } from './token.js';
+import type { Deps } from '../../deps.js';
+import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 import { LABELS } from './create.js';
+import { accessToken, tokenOptions, workspace } from './token.js';
 
-export async function run(deps: Deps, opts: TokenOptions, args: unknown[]): Promise<void> {
-  const identifier = checkId('IDENTIFIER', String(args[0]));
+export const command = () =>
+  examples(
+    tokenOptions(
+      new Command('update')
+        .description(about("replace a connection's workspace and token", 'updateChannelConnection'))
+        .argument('<identifier>', 'connection identifier'),
+    ),
+    ['svc connections update chconn_abc123def456 --workspace-id T123 --access-token-stdin < token.txt'],
+  );
+
+export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
+  const identifier = checkId('IDENTIFIER', id);
+  const { UpdateConnectionBody } = await import('../../api/schemas/requests.js');
   const body = parseOrUsage(UpdateConnectionBody, { workspace: workspace(opts), auth: { accessToken: await accessToken(deps, opts) } }, LABELS);
-  const res = await call(deps, operations.updateChannelConnection, { params: { identifier }, body });
+  const res = await (await deps.client()).call('updateChannelConnection', { params: { identifier }, body });
   if (res) await deps.print(res.data, { view: 'connections' });
 }

@@ -1,23 +1,27 @@
 // svc endpoints create --subscriber S --integration I --type T --endpoint JSON → POST /v1/channel-endpoints
-import type { Deps } from '../../deps.js';
+import { CHANNEL_ENDPOINT_TYPES } from '../../api/enum-values.js';
+import { collect } from '../../cli-args.js';
 import { checkId } from '../../core/input.js';
 import { flagLabels, parseOrUsage } from '../../core/validate.js';
-import { operations } from '../../api/operations.js';
-import { call } from '../../api/call.js';
-import { CreateEndpointBody } from '../../api/schemas/requests.js';
+import type { Deps } from '../../deps.js';
+import { about, Command, examples, Option, type OptsOf } from '../define.js';
 import { contextMap } from '../shared.js';
 
-export interface CreateOptions {
-  subscriber: string;
-  integration: string;
-  type: string;
-  endpoint: string;
-  connection?: string;
-  context?: string[];
-  identifier?: string;
-}
+export const command = () =>
+  examples(
+    new Command('create')
+      .description(about('create a channel endpoint', 'createChannelEndpoint'))
+      .requiredOption('--subscriber <id>', 'subscriber id')
+      .requiredOption('--integration <identifier>', 'integration identifier')
+      .addOption(new Option('--type <type>', 'endpoint type').choices(CHANNEL_ENDPOINT_TYPES).makeOptionMandatory())
+      .requiredOption('--endpoint <json>', 'the endpoint as JSON, e.g. {"channelId":"C123"} or {"phoneNumber":"+15551234567"}')
+      .option('--connection <identifier>', 'channel connection identifier')
+      .option('--context <type=id>', 'context entry TYPE=ID (repeatable)', collect)
+      .option('--identifier <id>', 'identifier (generated when absent)'),
+    ['svc endpoints create --subscriber user-1 --integration slack --type slack_channel --endpoint \'{"channelId":"C123"}\''],
+  );
 
-export async function run(deps: Deps, opts: CreateOptions): Promise<void> {
+export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
   const body: Record<string, unknown> = {
     subscriberId: checkId('--subscriber', opts.subscriber),
     integrationIdentifier: checkId('--integration', opts.integration),
@@ -28,6 +32,7 @@ export async function run(deps: Deps, opts: CreateOptions): Promise<void> {
   if (opts.identifier !== undefined) body.identifier = checkId('--identifier', opts.identifier);
   const context = await contextMap(deps, '--context', opts.context);
   if (context) body.context = context;
+  const { CreateEndpointBody } = await import('../../api/schemas/requests.js');
   const valid = parseOrUsage(
     CreateEndpointBody,
     body,
@@ -36,6 +41,6 @@ export async function run(deps: Deps, opts: CreateOptions): Promise<void> {
       connectionIdentifier: '--connection', identifier: '--identifier', context: '--context',
     }),
   );
-  const res = await call(deps, operations.createChannelEndpoint, { body: valid });
+  const res = await (await deps.client()).call('createChannelEndpoint', { body: valid });
   if (res) await deps.print(res.data, { view: 'endpoints' });
 }

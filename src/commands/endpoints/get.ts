@@ -1,11 +1,13 @@
 // svc endpoints get IDENTIFIER → GET /v1/channel-endpoints/{identifier}
-import type { Deps } from '../../deps.js';
 import { checkId } from '../../core/input.js';
-import { operations } from '../../api/operations.js';
-import { call } from '../../api/call.js';
+import type { Deps } from '../../deps.js';
+import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 
-export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
-  const identifier = checkId('IDENTIFIER', String(args[0]));
-  const res = await call(deps, operations.getChannelEndpoint, { params: { identifier } });
+export const command = () =>
+  examples(new Command('get').description(about('show a channel endpoint', 'getChannelEndpoint')).argument('<identifier>'), ['svc endpoints get chendp_abc123def456']);
+
+export async function run(deps: Deps, _opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
+  const identifier = checkId('IDENTIFIER', id);
+  const res = await (await deps.client()).call('getChannelEndpoint', { params: { identifier } });
   if (res) await deps.print(res.data, { view: 'endpoints' });
 }

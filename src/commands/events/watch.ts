@@ -1,12 +1,28 @@
 // svc events watch [filters]: polls the activity feed and prints each new event once, as it arrives
 // (table lines on a terminal, NDJSON when piped). Polls every --interval, slower when the rate limit
 // runs low; Ctrl-C stops it and says how to continue from where it got to (--since).
-import type { Deps } from '../../deps.js';
-import { InterruptedError } from '../../core/errors.js';
-import { operations } from '../../api/operations.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { durationArg } from '../../cli-args.js';
 import { statusOf } from '../../core/activity.js';
-import { eventsQuery, resolveWorkflows, type EventFilterOptions } from './list.js';
-import { getPath } from '../../io/output.js';
+import { InterruptedError } from '../../core/errors.js';
+import type { Deps } from '../../deps.js';
+import { getPath } from '../../io/paths.js';
+import { about, Command, examples, type OptsOf } from '../define.js';
+import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
+
+export const command = () =>
+  examples(
+    eventFilters(new Command('watch').description(about('print new events as they arrive', 'listEvents', 'polls '))).option(
+      '--interval <duration>',
+      'time between polls (default 2s; slower when the rate limit runs low)',
+      durationArg,
+    ),
+    [
+      'svc events watch --subscriber user-1',
+      'svc events watch --workflow welcome -o ndjson | jq .transactionId',
+      'svc events watch --since 2026-11-22T10:00:00Z   # continue where an earlier watch stopped',
+    ],
+  );
 
 interface Event {
   _id?: string;
@@ -16,18 +32,6 @@ interface Event {
   template?: { name?: string; triggers?: { identifier?: string }[] };
   jobs?: { status?: string }[];
 }
-
-/** Waits between polls; Ctrl-C ends the wait at once. The listener goes with the wait (a watch polls for hours). */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /** Ids already printed; only the most recent are remembered (overlapping polls repeat a few). */
 class Seen {
@@ -41,24 +45,22 @@ class Seen {
   }
 }
 
-export async function run(deps: Deps, opts: EventFilterOptions & { interval?: number }): Promise<void> {
+export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
   const started = deps.now();
   const query = await resolveWorkflows(deps, eventsQuery(opts, started));
-  let watermark = query.after as string | undefined ?? new Date(started).toISOString();
+  let watermark = (query.after as string | undefined) ?? new Date(started).toISOString();
+  const api = await deps.client();
   if (deps.globals.dryRun) {
     // The first poll, printed instead of sent; a dry run does not watch.
-    const { call } = await import('../../api/call.js');
-    await call(deps, operations.listEvents, { query: { ...query, after: watermark, page: 0, limit: 50 } });
+    await api.call('listEvents', { query: { ...query, after: watermark, page: 0, limit: 50 } });
     return;
   }
   const base = opts.interval ?? 2000;
   let interval = base;
   const seen = new Seen();
-  const client = await deps.client();
   const explicit = deps.globals.output !== undefined || deps.globals.json || deps.globals.query !== undefined;
   const lines = !explicit && deps.format() === 'table';
-  const { createRecordWriter } = await import('../../io/stream.js');
-  const writer = lines ? undefined : await createRecordWriter(deps.globals.output ? deps : { ...deps, format: () => 'ndjson' }, { view: 'events', queryEach: true });
+  const writer = lines ? undefined : await deps.records({ view: 'events', queryEach: true, ...(deps.globals.output ? {} : { format: 'ndjson' }) });
   const chalk = lines ? new (await import('chalk')).Chalk({ level: deps.color() ? 1 : 0 }) : undefined;
   const colour = lines ? (await import('../../io/table.js')).colourStatus : undefined;
   deps.info(`watching events after ${watermark} (every ${Math.round(base / 100) / 10}s; Ctrl-C to stop)`);
@@ -68,7 +70,8 @@ export async function run(deps: Deps, opts: EventFilterOptions & { interval?: nu
       const fresh: Event[] = [];
       let rateLow = false;
       for (let page = 0; page < 100; page++) {
-        const res = await client.call<{ data: Event[]; hasMore?: boolean }>(operations.listEvents, { query: { ...query, after: watermark, page, limit: 50 } });
+        const res = await api.call<{ data: Event[]; hasMore?: boolean }>('listEvents', { query: { ...query, after: watermark, page, limit: 50 } });
+        if (!res) break;
         for (const e of res.data.data) if (e._id && !seen.has(e._id)) fresh.push(e);
         const rl = res.rateLimit;
         if (rl.limit !== undefined && rl.remaining !== undefined && rl.remaining < rl.limit * 0.2) rateLow = true;
@@ -82,7 +85,8 @@ export async function run(deps: Deps, opts: EventFilterOptions & { interval?: nu
         else deps.io.stdout.write(`${line(e, chalk!, colour!)}\n`);
       }
       interval = rateLow ? Math.min(30_000, interval * 2) : base;
-      await sleep(interval, deps.signal);
+      // Ctrl-C ends the wait at once; the timer's listener goes with it (a watch polls for hours).
+      await sleep(interval, undefined, { signal: deps.signal });
     }
   } catch (e) {
     if (!(e instanceof InterruptedError) && !deps.signal.aborted) {

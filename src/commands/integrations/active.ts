@@ -1,9 +1,14 @@
 // svc integrations active → GET /v1/integrations/active
 import type { Deps } from '../../deps.js';
-import { operations } from '../../api/operations.js';
-import { call } from '../../api/call.js';
+import { about, Command, examples } from '../define.js';
+
+export const command = () =>
+  examples(new Command('active').description(about('list active integrations', 'listActiveIntegrations')), [
+    'svc integrations active',
+    'svc integrations active --query "[?channel==\'email\'].identifier"',
+  ]);
 
 export async function run(deps: Deps): Promise<void> {
-  const res = await call(deps, operations.listActiveIntegrations);
+  const res = await (await deps.client()).call('listActiveIntegrations');
   if (res) await deps.print(res.data, { view: 'integrations' });
 }

@@ -1,21 +1,27 @@
 // svc messages mark-as SUBSCRIBER_ID read|seen|unread|unseen MESSAGE_ID... → POST /v1/subscribers/{id}/messages/mark-as
-import type { Deps } from '../../deps.js';
+import { MARK_AS, OBJECT_ID_RE } from '../../api/enum-values.js';
 import { UsageError } from '../../core/errors.js';
 import { checkId } from '../../core/input.js';
-import { operations } from '../../api/operations.js';
-import { call } from '../../api/call.js';
+import type { Deps } from '../../deps.js';
+import { about, Argument, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 
-const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/;
+export const command = () =>
+  examples(
+    new Command('mark-as')
+      .description(about('mark in-app messages read, seen, unread or unseen', 'markMessagesAs'))
+      .argument('<subscriberId>', 'subscriber id')
+      .addArgument(new Argument('<state>', 'read, seen, unread or unseen').choices(MARK_AS))
+      .argument('<messageIds...>', 'one or more 24-character message ids'),
+    ['svc messages mark-as user-1 read 6761f0c2a3b4c5d6e7f80912', 'svc messages mark-as user-1 seen 6761f0c2a3b4c5d6e7f80912 6761f0c2a3b4c5d6e7f80913'],
+  );
 
-export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
-  const subscriberId = checkId('SUBSCRIBER_ID', String(args[0]));
-  const markAs = String(args[1]);
-  const ids = (args[2] as string[]) ?? [];
+export async function run(deps: Deps, _opts: OptsOf<typeof command>, [subscriber, markAs, ids]: ArgsOf<typeof command>): Promise<void> {
+  const subscriberId = checkId('SUBSCRIBER_ID', subscriber);
   for (const id of ids) {
     if (!OBJECT_ID_RE.test(id)) throw new UsageError(`MESSAGE_ID: expected 24-character hexadecimal ids, got "${id.slice(0, 40)}"`);
   }
   const messageId = ids.length === 1 ? ids[0] : ids;
-  const res = await call<unknown[]>(deps, operations.markMessagesAs, { params: { subscriberId }, body: { messageId, markAs } });
+  const res = await (await deps.client()).call<unknown[]>('markMessagesAs', { params: { subscriberId }, body: { messageId, markAs } });
   if (!res) return;
   await deps.print(res.data, { view: 'messages' });
   const changed = Array.isArray(res.data) ? res.data.length : 0;

@@ -4,9 +4,21 @@ import { UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/mask.js';
 import { validateProfileName } from '../../config/profiles.js';
 import { readKeyFromStdin, saved } from './key.js';
+import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
+export const command = () =>
+  examples(
+    new Command('add')
+      .description('add or replace a profile; --base-url and --api-key or --with-key give its values')
+      .argument('<name>', 'profile name')
+      .option('--with-key', 'read the API key from stdin')
+      .option('--read-only', 'refuse commands that change state with this profile')
+      .option('--use', 'make it the current profile'),
+    ['svc profile add prod --base-url https://api.novu.co --with-key --read-only < key.txt', 'svc profile add local --base-url http://127.0.0.1:2999 --api-key sk_test_...'],
+  );
 
-export async function run(deps: Deps, opts: { withKey?: boolean; readOnly?: boolean; use?: boolean }, args: unknown[]): Promise<void> {
-  const name = validateProfileName(String(args[0]));
+
+export async function run(deps: Deps, opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>): Promise<void> {
+  const name = validateProfileName(given);
   const baseUrl = deps.globals.baseUrl;
   if (!baseUrl) throw new UsageError('missing --base-url: the service URL of this profile, e.g. https://api.novu.co or http://127.0.0.1:2999');
   if (deps.globals.apiKey !== undefined && opts.withKey) throw new UsageError('--api-key and --with-key cannot be used together');

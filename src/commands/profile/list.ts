@@ -1,5 +1,8 @@
 // svc profile list
 import type { Deps } from '../../deps.js';
+import { Command, examples } from '../define.js';
+export const command = () => examples(new Command('list').description('list profiles'), ['svc profile list']);
+
 
 export async function run(deps: Deps): Promise<void> {
   const file = deps.profiles().read();

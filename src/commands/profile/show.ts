@@ -3,9 +3,16 @@ import type { Deps } from '../../deps.js';
 import { maskKey } from '../../core/mask.js';
 import { UsageError } from '../../core/errors.js';
 import { resolveSettings, validateProfileName } from '../../config/profiles.js';
+import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
+export const command = () =>
+  examples(new Command('show').description('show the resolved settings and where each came from').argument('[name]', 'profile to show (default: as resolved)'), [
+    'svc profile show',
+    'SVC_API_KEY=sk_x svc profile show prod',
+  ]);
 
-export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
-  const name = args[0] === undefined ? undefined : validateProfileName(String(args[0]));
+
+export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>): Promise<void> {
+  const name = given === undefined ? undefined : validateProfileName(given);
   const g = deps.globals;
   if (name !== undefined) {
     const known = Object.keys(deps.profiles().read().profiles);

@@ -1,12 +1,20 @@
 // svc subscribers online ID true|false → PATCH /v1/subscribers/{id}/online-status
-import type { Deps } from '../../deps.js';
+import { booleanArg } from '../../cli-args.js';
 import { checkId } from '../../core/input.js';
-import { operations } from '../../api/operations.js';
-import { call } from '../../api/call.js';
+import type { Deps } from '../../deps.js';
+import { about, Argument, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 
-export async function run(deps: Deps, _opts: unknown, args: unknown[]): Promise<void> {
-  const subscriberId = checkId('SUBSCRIBER_ID', String(args[0]));
-  const isOnline = args[1] === true;
-  const res = await call(deps, operations.updateOnlineStatus, { params: { subscriberId }, body: { isOnline } });
+export const command = () =>
+  examples(
+    new Command('online')
+      .description(about('set a subscriber online or offline', 'updateOnlineStatus'))
+      .argument('<subscriberId>', 'subscriber id')
+      .addArgument(new Argument('<online>', 'true or false').choices(['true', 'false']).argParser(booleanArg)),
+    ['svc subscribers online user-1 true', 'svc subscribers online user-1 false'],
+  );
+
+export async function run(deps: Deps, _opts: OptsOf<typeof command>, [id, online]: ArgsOf<typeof command>): Promise<void> {
+  const subscriberId = checkId('SUBSCRIBER_ID', id);
+  const res = await (await deps.client()).call('updateOnlineStatus', { params: { subscriberId }, body: { isOnline: online === true } });
   if (res) await deps.print(res.data);
 }

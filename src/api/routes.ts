@@ -1,0 +1,80 @@
+// The table of operations without their schemas: name, method, path, success status and rate-limit
+// category. No dependencies, so the command tree reads its help text ("(GET /v1/notifications)") from it
+// at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+/** Rate-limit categories of the service (ground truth, "Rate limits"). */
+export type RateCategory = 'trigger' | 'configuration' | 'global';
+
+export interface Route {
+  /** Stable name, used by the client, the server's handler table and the tests. */
+  name: string;
+  method: HttpMethod;
+  /** Path template with `{param}` placeholders. */
+  path: string;
+  summary: string;
+  /** The operation's number in api-spec.md, when it has one. */
+  specNumber?: number;
+  status: number;
+  category: RateCategory;
+  /** Bulk calls cost this many tokens of the rate limit. */
+  cost?: number;
+}
+
+const route = <T extends Route>(r: T): T => r;
+
+export const routes = {
+  listChannelEndpoints: route({ name: 'listChannelEndpoints', specNumber: 1, method: 'GET', path: '/v1/channel-endpoints', summary: 'List channel endpoints', status: 200, category: 'configuration' }),
+  previewStep: route({ name: 'previewStep', specNumber: 2, method: 'POST', path: '/v2/workflows/{workflowId}/step/{stepId}/preview', summary: 'Generate step preview', status: 201, category: 'configuration' }),
+  updateOnlineStatus: route({ name: 'updateOnlineStatus', specNumber: 3, method: 'PATCH', path: '/v1/subscribers/{subscriberId}/online-status', summary: 'Update subscriber online status', status: 200, category: 'configuration' }),
+  updateChannelConnection: route({ name: 'updateChannelConnection', specNumber: 4, method: 'PATCH', path: '/v1/channel-connections/{identifier}', summary: 'Update channel connection', status: 200, category: 'configuration' }),
+  searchSubscribers: route({ name: 'searchSubscribers', specNumber: 5, method: 'GET', path: '/v2/subscribers', summary: 'Search subscribers', status: 200, category: 'configuration' }),
+  listActiveIntegrations: route({ name: 'listActiveIntegrations', specNumber: 6, method: 'GET', path: '/v1/integrations/active', summary: 'List active integrations', status: 200, category: 'global' }),
+  markMessagesAs: route({ name: 'markMessagesAs', specNumber: 7, method: 'POST', path: '/v1/subscribers/{subscriberId}/messages/mark-as', summary: 'Update notifications state', status: 201, category: 'configuration' }),
+  createContext: route({ name: 'createContext', specNumber: 8, method: 'POST', path: '/v2/contexts', summary: 'Create context', status: 201, category: 'global' }),
+  createChannelConnection: route({ name: 'createChannelConnection', specNumber: 9, method: 'POST', path: '/v1/channel-connections', summary: 'Create channel connection', status: 201, category: 'configuration' }),
+  setPrimaryIntegration: route({ name: 'setPrimaryIntegration', specNumber: 10, method: 'POST', path: '/v1/integrations/{integrationId}/set-primary', summary: 'Update integration as primary', status: 200, category: 'global' }),
+  getWorkflow: route({ name: 'getWorkflow', specNumber: 11, method: 'GET', path: '/v2/workflows/{workflowId}', summary: 'Retrieve workflow', status: 200, category: 'configuration' }),
+  getEvent: route({ name: 'getEvent', specNumber: 12, method: 'GET', path: '/v1/notifications/{notificationId}', summary: 'Retrieve event', status: 200, category: 'global' }),
+  triggerEvent: route({ name: 'triggerEvent', specNumber: 13, method: 'POST', path: '/v1/events/trigger', summary: 'Trigger event', status: 201, category: 'trigger' }),
+  listEvents: route({ name: 'listEvents', specNumber: 14, method: 'GET', path: '/v1/notifications', summary: 'List events', status: 200, category: 'global' }),
+  triggerBulk: route({ name: 'triggerBulk', method: 'POST', path: '/v1/events/trigger/bulk', summary: 'Bulk trigger events', status: 201, category: 'trigger', cost: 100 }),
+  listChannelConnections: route({ name: 'listChannelConnections', method: 'GET', path: '/v1/channel-connections', summary: 'List channel connections', status: 200, category: 'configuration' }),
+  getChannelConnection: route({ name: 'getChannelConnection', method: 'GET', path: '/v1/channel-connections/{identifier}', summary: 'Retrieve channel connection', status: 200, category: 'configuration' }),
+  deleteChannelConnection: route({ name: 'deleteChannelConnection', method: 'DELETE', path: '/v1/channel-connections/{identifier}', summary: 'Delete channel connection', status: 204, category: 'configuration' }),
+  createChannelEndpoint: route({ name: 'createChannelEndpoint', method: 'POST', path: '/v1/channel-endpoints', summary: 'Create channel endpoint', status: 201, category: 'configuration' }),
+  getChannelEndpoint: route({ name: 'getChannelEndpoint', method: 'GET', path: '/v1/channel-endpoints/{identifier}', summary: 'Retrieve channel endpoint', status: 200, category: 'configuration' }),
+  updateChannelEndpoint: route({ name: 'updateChannelEndpoint', method: 'PATCH', path: '/v1/channel-endpoints/{identifier}', summary: 'Update channel endpoint', status: 200, category: 'configuration' }),
+  deleteChannelEndpoint: route({ name: 'deleteChannelEndpoint', method: 'DELETE', path: '/v1/channel-endpoints/{identifier}', summary: 'Delete channel endpoint', status: 204, category: 'configuration' }),
+  createWorkflow: route({ name: 'createWorkflow', method: 'POST', path: '/v2/workflows', summary: 'Create workflow', status: 201, category: 'configuration' }),
+  listMessages: route({ name: 'listMessages', method: 'GET', path: '/v1/messages', summary: 'List messages', status: 200, category: 'global' }),
+} satisfies Record<string, Route>;
+
+export type RouteName = keyof typeof routes;
+
+/** `GET /v1/notifications`: how help text names an operation. */
+export function routeLabel(name: RouteName): string {
+  const r = routes[name];
+  return `${r.method} ${r.path}`;
+}
+
+/** Fills a path template; every value is URI-encoded. Throws on a missing parameter. */
+export function buildPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === '') throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(v);
+  });
+}
+
+/** Names of the `{param}` placeholders of a path template, in order. */
+export function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+/** The rate-limit category of any path, for operations outside the table (raw `svc api`). */
+export function categoryOfPath(path: string): RateCategory {
+  if (path.startsWith('/v1/events')) return 'trigger';
+  if (/^\/v[12]\/(subscribers|workflows|channel-connections|channel-endpoints|topics)/.test(path)) return 'configuration';
+  return 'global';
+}

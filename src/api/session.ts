@@ -1,0 +1,165 @@
+// The API as commands see it: the HTTP core (client.ts) with every rule of the CLI inside. A state
+// change under a read-only profile is refused; under --dry-run the request is printed instead of sent;
+// --idempotency-key is applied; a replayed answer is noted; an answer that does not match its schema is
+// warned about (and printed as received). The dependency bag's client() is the only way to get one.
+import { ReadOnlyError } from '../core/errors.js';
+import { maskData, maskHeaders } from '../core/mask.js';
+import { problemsOf } from '../core/validate.js';
+import { ApiClient, type ApiResponse, type ClientConfig, type OperationInput } from './client.js';
+import { type Operation, type OperationName, operations } from './operations.js';
+import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
+import { buildPath } from './routes.js';
+
+export type { ApiResponse, OperationInput, RateLimitInfo } from './client.js';
+export type { QueryInput, SendOptions } from './request.js';
+
+export interface CallOptions {
+  /** Whether the call changes state (default: any method but GET). Previews are POSTs that do not. */
+  mutates?: boolean;
+}
+
+/** What the factory knows of the invocation; the session imports neither the entry nor the renderers. */
+export interface SessionPolicy {
+  /** The profile in use when it is read-only: state changes are refused. */
+  readOnlyProfile?: string;
+  /** e.g. "svc connections delete", for the read-only refusal. */
+  command: string;
+  dryRun: boolean;
+  /** --idempotency-key: used for this invocation's state changes instead of a generated key. */
+  idempotencyKey?: string;
+  showSecrets: boolean;
+  /** A line on stderr unless --quiet. */
+  note(message: string): void;
+  warn(message: string): void;
+  /** Prints the request --dry-run shows instead of sending it. */
+  showRequest(request: Record<string, unknown>): Promise<void>;
+}
+
+export type PagingMode = 'cursor' | 'page';
+
+export interface PageResult {
+  records: unknown[];
+  /** How to ask for the page after this one (a flag for the hint), if there is one. */
+  next?: { after?: string; page?: number };
+}
+
+/** Which paging a list answer uses, read from its envelope. */
+export function pagingOf(body: unknown): PagingMode | undefined {
+  if (!body || typeof body !== 'object' || !Array.isArray((body as { data?: unknown }).data)) return undefined;
+  if ('next' in body) return 'cursor';
+  if ('hasMore' in body) return 'page';
+  return undefined;
+}
+
+function nextOf(body: unknown, mode: PagingMode, currentPage: number): PageResult['next'] {
+  const b = body as { next?: unknown; hasMore?: unknown; data: unknown[] };
+  if (mode === 'cursor') return typeof b.next === 'string' && b.next ? { after: b.next } : undefined;
+  return b.hasMore === true && b.data.length > 0 ? { page: currentPage + 1 } : undefined;
+}
+
+export class Api {
+  readonly http: ApiClient;
+
+  constructor(
+    config: ClientConfig,
+    private readonly policy: SessionPolicy,
+  ) {
+    this.http = new ApiClient(config);
+  }
+
+  /** Refuses a state change under a read-only profile (a dry run changes nothing and is allowed). */
+  checkWritable(mutates = true): void {
+    if (!mutates || this.policy.dryRun) return;
+    if (this.policy.readOnlyProfile !== undefined) throw new ReadOnlyError(this.policy.readOnlyProfile, this.policy.command);
+  }
+
+  /** The request --dry-run prints: method, URL, headers and body, secrets masked. */
+  describe(req: SendOptions): Record<string, unknown> {
+    const key = this.http.config.apiKey;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (key) headers.authorization = `ApiKey ${key}`;
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    const idempotencyKey = idempotencyKeyFor(req);
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const secrets = key ? [key] : [];
+    const out: Record<string, unknown> = {
+      method: req.method,
+      url: joinUrl(this.http.config.baseUrl, req.path) + buildQuery(req.query),
+      headers: maskHeaders(headers, { knownSecrets: secrets }),
+    };
+    if (req.body !== undefined) out.body = this.policy.showSecrets ? req.body : maskData(req.body, { knownSecrets: secrets });
+    return out;
+  }
+
+  /** Sends a request (svc api, bulk); undefined under --dry-run, after printing it. */
+  async send<T = unknown>(req: SendOptions, opts: CallOptions = {}): Promise<ApiResponse<T> | undefined> {
+    this.checkWritable(opts.mutates ?? req.method.toUpperCase() !== 'GET');
+    const withKey = { ...req, idempotencyKey: this.policy.idempotencyKey ?? req.idempotencyKey };
+    if (this.policy.dryRun) {
+      await this.policy.showRequest(this.describe(withKey));
+      return undefined;
+    }
+    const res = await this.http.send<T>(withKey);
+    if (res.replayed) this.policy.note('note: the service replayed its earlier answer for this idempotency key');
+    return res;
+  }
+
+  /** Calls an operation of the table; undefined under --dry-run. The answer's shape is checked. */
+  async call<T = unknown>(name: OperationName | Operation, input: OperationInput = {}, opts: CallOptions = {}): Promise<ApiResponse<T> | undefined> {
+    const op: Operation = typeof name === 'string' ? operations[name] : name;
+    const res = await this.send<T>(
+      { method: op.method, path: buildPath(op.path, input.params ?? {}), query: input.query, body: input.body, idempotencyKey: input.idempotencyKey },
+      opts,
+    );
+    if (res && op.response) this.checkShape(`${op.method} ${op.path}`, op.response, res.data);
+    return res;
+  }
+
+  /** Warns when an answer does not match its schema; the answer itself is untouched. */
+  private checkShape(request: string, schema: NonNullable<Operation['response']>, data: unknown): void {
+    const r = schema.safeParse(data);
+    if (r.success) return;
+    const first = problemsOf(r.error)[0];
+    const where = first ? ` (${first.field || 'body'}: ${first.message})` : '';
+    this.policy.warn(`the answer to ${request} does not match the documented shape${where}; printed as received`);
+  }
+
+  /**
+   * Yields every page of a list request. `mode` may be left to the first answer's envelope (svc api
+   * --paginate). Stops on a repeated cursor rather than looping forever on a misbehaving server.
+   */
+  async *pages(req: SendOptions, mode?: PagingMode): AsyncGenerator<PageResult> {
+    let query: QueryInput = { ...req.query };
+    let page = typeof query.page === 'number' ? query.page : Number(query.page ?? 0) || 0;
+    const seen = new Set<string>();
+    for (;;) {
+      const res = await this.send({ ...req, query });
+      if (!res) return;
+      const body = res.data;
+      const m = mode ?? pagingOf(body);
+      const records = Array.isArray(body) ? body : ((body as { data?: unknown[] })?.data ?? [body]);
+      if (!m) {
+        yield { records };
+        return;
+      }
+      const next = nextOf(body, m, page);
+      yield { records, ...(next ? { next } : {}) };
+      if (!next) return;
+      if (next.after !== undefined) {
+        if (seen.has(next.after)) {
+          this.policy.warn(`the service returned cursor ${next.after} twice; stopping`);
+          return;
+        }
+        seen.add(next.after);
+        query = { ...query, after: next.after, before: undefined, includeCursor: undefined };
+      } else if (next.page !== undefined) {
+        page = next.page;
+        query = { ...query, page };
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -1,0 +1,37 @@
+// What the renderers need to know, and nothing more: where to write, in which format, with which
+// --fields/--query/--show-secrets, and how wide and colourful the terminal is. The dependency bag
+// (deps.ts) builds one; the renderers never see the bag itself.
+import type { Readable, Writable } from 'node:stream';
+import type { ViewName } from './views.js';
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml';
+
+export interface OutStream extends Writable {
+  isTTY?: boolean;
+  columns?: number;
+}
+export interface InStream extends Readable {
+  isTTY?: boolean;
+}
+
+export interface PrintOptions {
+  /** Which table layout to use for records of this kind. */
+  view?: ViewName;
+  /** The value is a paging envelope (`data` plus next/previous or page/hasMore). */
+  list?: boolean;
+}
+
+/** The narrow writer every renderer takes. */
+export interface Output {
+  readonly stdout: OutStream;
+  readonly format: OutputFormat;
+  readonly fields?: string[];
+  readonly query?: string;
+  /** --show-secrets: print what the service returned, unmasked. */
+  readonly showSecrets?: boolean;
+  /** Strings scrubbed wherever they appear (the API key in use). */
+  readonly secrets: readonly string[];
+  readonly color: boolean;
+  /** A line on stderr unless --quiet ("(no results)"). */
+  note(message: string): void;
+}

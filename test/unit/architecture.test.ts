@@ -1,0 +1,76 @@
+// The layers of the CLI, read from the import statements of src/ (type imports included): the API
+// layer and the output layer import neither the entry (main, cli, runtime, deps, commands) nor each
+// other, core imports no layer above it, and nothing of the CLI imports in a circle.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** src-relative path → the src-relative paths it imports (static, type-only and dynamic). */
+function graph(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const file of files(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g)].map((m) =>
+      relative(SRC, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts'),
+    );
+    out.set(relative(SRC, file), targets);
+  }
+  return out;
+}
+
+const g = graph();
+const ENTRY = /^(main|execute|cli|runtime|deps)\.ts$|^commands\//;
+const layer = (prefix: string) => [...g.entries()].filter(([f]) => f.startsWith(prefix));
+
+describe('layers', () => {
+  test('api/ imports neither the entry nor io/', () => {
+    const bad = layer('api/').flatMap(([f, ts]) => ts.filter((t) => ENTRY.test(t) || t.startsWith('io/')).map((t) => `${f} → ${t}`));
+    expect(bad).toEqual([]);
+  });
+
+  test('io/ imports neither the entry nor api/', () => {
+    const bad = layer('io/').flatMap(([f, ts]) => ts.filter((t) => ENTRY.test(t) || t.startsWith('api/')).map((t) => `${f} → ${t}`));
+    expect(bad).toEqual([]);
+  });
+
+  test('core/ and config/ import no layer above them', () => {
+    const bad = [...layer('core/'), ...layer('config/')].flatMap(([f, ts]) =>
+      ts.filter((t) => ENTRY.test(t) || t.startsWith('io/') || t.startsWith('bulk/') || t.startsWith('server/')).map((t) => `${f} → ${t}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  test('no import cycle in the CLI', () => {
+    const cli = new Map([...g].filter(([f]) => !f.startsWith('server/')));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (f: string, path: string[]) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        cycles.push([...path.slice(path.indexOf(f)), f].join(' → '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const t of cli.get(f) ?? []) if (cli.has(t)) visit(t, [...path, f]);
+      state.set(f, 'done');
+    };
+    for (const f of cli.keys()) visit(f, []);
+    expect(cycles).toEqual([]);
+  });
+
+  test('the only API client is the one the dependencies hand out', () => {
+    // ApiClient (the bare HTTP core) is constructed by api/session.ts alone; commands ask deps.client().
+    const bad = [...g.keys()].filter((f) => f !== 'api/session.ts' && /new ApiClient\(/.test(readFileSync(join(SRC, f), 'utf8')));
+    expect(bad.filter((f) => !f.startsWith('bulk/'))).toEqual([]);
+  });
+});
