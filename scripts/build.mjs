@@ -73,8 +73,9 @@ await build({
   minifySyntax: true,
   chunkNames: 'chunks/[name]-[hash]',
   // Native addon and the server framework stay as packages: fastify resolves plugins at run time and
-  // better-sqlite3 loads a compiled .node file.
-  external: ['better-sqlite3', 'fastify'],
+  // better-sqlite3 loads a compiled .node file. Ink (events browse) imports react-devtools-core only in
+  // its devtools chunk, loaded when DEV=true; the package is not installed.
+  external: ['better-sqlite3', 'fastify', 'react-devtools-core'],
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },

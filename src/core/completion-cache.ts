@@ -1,0 +1,143 @@
+// A short-lived local cache of workflow ids and subscriber ids for shell completion, filled by the
+// commands that see them anyway (events list/get/watch/browse, workflow list, subscribers search):
+// pressing Tab never waits on the network while the cache is fresh. Only when it is empty (or stale)
+// and a profile exists does completion ask the service, bounded to 300 ms; a slow or failing service
+// gives no candidates rather than a hung shell.
+//
+// The file is `completion-cache.json` (mode 0600) in the config directory, one entry per profile. It
+// holds ids only: no keys, no personal data beyond what a person types on the command line anyway.
+// Every failure to read or write it is ignored: the cache is an aid, never a reason to fail.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type CacheKind = 'workflows' | 'subscribers';
+
+/** How long ids stay fresh. */
+export const CACHE_TTL_MS = 10 * 60_000;
+/** The most ids kept per kind and profile (the newest). */
+export const CACHE_MAX_IDS = 500;
+/** The most a Tab waits for the service when the cache is empty. */
+export const FETCH_BUDGET_MS = 300;
+
+interface Entry {
+  ids: string[];
+  at: number;
+}
+type CacheFile = Record<string, Partial<Record<CacheKind, Entry>>>;
+
+export interface CacheOptions {
+  /** The config directory (SVC_CONFIG_DIR or the user's). */
+  dir: string;
+  /** The profile the ids belong to ('' without one). */
+  profile: string;
+  now?: number;
+}
+
+const FILE = 'completion-cache.json';
+
+function read(dir: string): CacheFile {
+  try {
+    const v = JSON.parse(readFileSync(join(dir, FILE), 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as CacheFile) : {};
+  } catch {
+    return {};
+  }
+}
+
+function write(dir: string, data: CacheFile): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = join(dir, `${FILE}.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
+    renameSync(tmp, join(dir, FILE));
+  } catch {
+    // best effort
+  }
+}
+
+const ID_RE = /^[A-Za-z0-9][\w.@:+-]{0,127}$/;
+
+/** Adds ids seen by a command (the newest first), keeping at most CACHE_MAX_IDS. */
+export function remember(kind: CacheKind, ids: readonly unknown[], opts: CacheOptions): void {
+  const fresh = ids.filter((x): x is string => typeof x === 'string' && ID_RE.test(x));
+  if (fresh.length === 0) return;
+  const now = opts.now ?? Date.now();
+  const data = read(opts.dir);
+  const entry = data[opts.profile]?.[kind];
+  const old = entry && now - entry.at < CACHE_TTL_MS ? entry.ids : [];
+  const merged = [...new Set([...fresh, ...old])].slice(0, CACHE_MAX_IDS);
+  data[opts.profile] = { ...data[opts.profile], [kind]: { ids: merged, at: now } };
+  write(opts.dir, data);
+}
+
+/** The fresh ids of a kind, or undefined when there are none (empty or stale). */
+export function lookup(kind: CacheKind, opts: CacheOptions): string[] | undefined {
+  const now = opts.now ?? Date.now();
+  const entry = read(opts.dir)[opts.profile]?.[kind];
+  if (!entry || !Array.isArray(entry.ids) || entry.ids.length === 0 || now - entry.at >= CACHE_TTL_MS) return undefined;
+  return entry.ids.filter((x) => typeof x === 'string');
+}
+
+/** Workflow and subscriber ids in records a command printed (events, workflows, subscribers). */
+export function idsIn(records: readonly unknown[]): Record<CacheKind, string[]> {
+  const workflows: string[] = [];
+  const subscribers: string[] = [];
+  for (const r of records) {
+    if (!r || typeof r !== 'object') continue;
+    const o = r as Record<string, unknown>;
+    const template = o.template as { triggers?: { identifier?: unknown }[] } | undefined;
+    const sub = o.subscriber as { subscriberId?: unknown } | undefined;
+    if (typeof template?.triggers?.[0]?.identifier === 'string') workflows.push(template.triggers[0].identifier);
+    if (typeof sub?.subscriberId === 'string') subscribers.push(sub.subscriberId);
+    // A workflow (v2) has workflowId; a subscriber has subscriberId.
+    if (typeof o.workflowId === 'string') workflows.push(o.workflowId);
+    else if (typeof o.subscriberId === 'string' && !o.channel && !o.type) subscribers.push(o.subscriberId);
+  }
+  return { workflows, subscribers };
+}
+
+/** Remembers the ids in printed records. */
+export function rememberRecords(records: readonly unknown[], opts: CacheOptions): void {
+  const ids = idsIn(records);
+  if (ids.workflows.length) remember('workflows', ids.workflows, opts);
+  if (ids.subscribers.length) remember('subscribers', ids.subscribers, opts);
+}
+
+export interface CompleteOptions extends CacheOptions {
+  /** A profile (or key) exists to ask the service with. */
+  canFetch: boolean;
+  /** Asks the service for ids; must stop when the signal aborts. */
+  fetch?: (signal: AbortSignal) => Promise<string[]>;
+  budgetMs?: number;
+}
+
+/**
+ * Candidates for a Tab: from the cache; when it has none and a profile exists, from the service
+ * within the budget (what it returns is cached); otherwise nothing.
+ */
+export async function complete(kind: CacheKind, prefix: string, opts: CompleteOptions): Promise<string[]> {
+  const match = (ids: string[]) => ids.filter((x) => x.startsWith(prefix)).sort();
+  const cached = lookup(kind, opts);
+  if (cached) return match(cached);
+  if (!opts.canFetch || !opts.fetch) return [];
+  const budget = opts.budgetMs ?? FETCH_BUDGET_MS;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const ids = await Promise.race([
+      opts.fetch(controller.signal),
+      new Promise<string[]>((resolve) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          resolve([]);
+        }, budget);
+      }),
+    ]);
+    if (ids.length) remember(kind, ids, opts);
+    return match(ids);
+  } catch {
+    return [];
+  } finally {
+    clearTimeout(timer);
+  }
+}

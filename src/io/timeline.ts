@@ -1,0 +1,180 @@
+// The event timeline (`events get`) and the delivery report of `trigger --wait`, laid out for the
+// terminal's width: wrapped text continues under its own column (never at column 0), a failure is said
+// once and in red, `raw:` provider answers wrap too, and "Channels" lists only the channel steps.
+// Pure: a record, a colour instance and the width in, text out.
+import type { ChalkInstance } from 'chalk';
+import { CHANNEL_STEPS, eventStatus, reasonOf } from '../core/status.js';
+import { wrap } from './fit.js';
+import { formatTime, type TimeOptions } from './time.js';
+
+type Rec = Record<string, unknown>;
+
+export interface LayoutOptions extends TimeOptions {
+  /** The terminal's width (80 when unknown). */
+  width?: number;
+}
+
+const CHANNEL = CHANNEL_STEPS;
+
+const get = (o: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Rec)[k] : undefined), o);
+
+const GREEN = new Set(['completed', 'sent', 'processed', 'success', 'delivered', 'read', 'done']);
+const RED = new Set(['failed', 'error', 'canceled']);
+const YELLOW = new Set(['pending', 'queued', 'running', 'delayed', 'warning']);
+const DIM = new Set(['skipped', 'merged', 'throttled', 'none', '-']);
+
+export function paint(c: ChalkInstance, status: string, text = status): string {
+  const k = status.toLowerCase();
+  if (GREEN.has(k)) return c.green(text);
+  if (RED.has(k)) return c.red(text);
+  if (YELLOW.has(k)) return c.yellow(text);
+  if (DIM.has(k)) return c.dim(text);
+  return text;
+}
+
+/** Lines of `text` wrapped to `width`, continuing at `indent`; `style` colours each line. */
+function block(text: string, width: number, indent: number, style: (s: string) => string = (s) => s): string[] {
+  return wrap(text, width, indent).map((s) => style(s));
+}
+
+/** The channel steps an event has: from its jobs when it has them, else its `channels` less the action steps. */
+export function channelsOf(n: Rec): string[] {
+  const jobs = Array.isArray(n.jobs) ? (n.jobs as Rec[]) : [];
+  const from = jobs.length ? jobs.map((j) => String(j.type ?? '')) : Array.isArray(n.channels) ? n.channels.map(String) : [];
+  return [...new Set(from.filter((t) => CHANNEL.has(t)))];
+}
+
+export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {}): string {
+  const width = Math.max(40, opts.width ?? 80);
+  const jobs = (Array.isArray(n.jobs) ? n.jobs : []) as Rec[];
+  const workflow = get(n, 'template.triggers.0.identifier') ?? get(n, 'template.name') ?? n._templateId ?? '?';
+  const subscriber = get(n, 'subscriber.subscriberId') ?? n._subscriberId ?? '?';
+  const status = eventStatus(jobs as never);
+  const out: string[] = [];
+  out.push(...block(`Event ${String(n._id ?? '')} · workflow ${String(workflow)} · subscriber ${String(subscriber)}`, width, 6, c.bold));
+  const channels = channelsOf(n);
+  const meta: [string, string | undefined][] = [
+    ['Transaction', typeof n.transactionId === 'string' ? n.transactionId : undefined],
+    ['Created', n.createdAt ? formatTime(n.createdAt, 'full', opts) : undefined],
+    ['Channels', channels.length ? channels.join(', ') : undefined],
+    ['Context', Array.isArray(n.contextKeys) && n.contextKeys.length ? n.contextKeys.join(', ') : undefined],
+  ];
+  for (const [k, v] of meta) if (v) out.push(...block(`${k.padEnd(12)}${v}`, width, 12).map((l, i) => (i === 0 ? c.dim(l.slice(0, 12)) + l.slice(12) : l)));
+  // Why nothing went out, when nothing did (the failure itself is shown once, at its step).
+  const why = status === 'skipped' || status === 'throttled' || status === 'merged' ? reasonOf(jobs as never) : undefined;
+  out.push(`${c.dim('Status'.padEnd(12))}${paint(c, status)}${status === 'failed' ? c.red(` (${jobs.filter((j) => j.status === 'failed').length} of ${jobs.length} steps)`) : ''}`);
+  if (why) out.push(...block(`${' '.repeat(12)}${why}`, width, 12, c.dim));
+  if (jobs.length === 0) out.push('', c.dim('No jobs recorded for this event.'));
+
+  const details = jobs.flatMap((j) => (Array.isArray(j.executionDetails) ? (j.executionDetails as Rec[]) : []));
+  const statusWidth = Math.max(7, ...details.map((d) => String(d.status ?? '').length));
+  jobs.forEach((job, i) => {
+    const failed = job.status === 'failed';
+    const name = get(job, 'step.name');
+    const head = `${i + 1}. ${String(job.type ?? 'step')}${name ? ` (${String(name)})` : ''}${job.providerId ? ` via ${String(job.providerId)}` : ''}  ${String(job.status ?? '?')}`;
+    out.push('');
+    out.push(...block(head, width, 3, failed ? (s) => c.red(c.bold(s)) : (s) => c.bold(s)));
+    const list = Array.isArray(job.executionDetails) ? (job.executionDetails as Rec[]) : [];
+    if (list.length === 0) out.push(`   ${c.dim('no execution details yet')}`);
+    for (const d of list) {
+      const when = formatTime(d.createdAt, 'clock-ms', opts);
+      const st = String(d.status ?? '');
+      const indent = 3 + when.length + 2 + statusWidth + 1;
+      const bad = /^(failed|error)$/i.test(st);
+      const text = `   ${when}  ${st.padEnd(statusWidth)} ${String(d.detail ?? '')}`;
+      const lines = wrap(text, width, indent);
+      lines.forEach((l, k) => {
+        if (k > 0) return out.push(bad ? c.red(l) : l);
+        const pre = `   ${when}  `;
+        out.push(`${c.dim(pre)}${paint(c, st, st.padEnd(statusWidth))}${bad ? c.red(l.slice(pre.length + statusWidth)) : l.slice(pre.length + statusWidth)}`);
+      });
+      if (typeof d.raw === 'string' && d.raw) out.push(...block(`${' '.repeat(indent)}raw: ${d.raw}`, width, indent + 5, c.dim));
+    }
+  });
+  return `${out.join('\n')}\n`;
+}
+
+/** One line per step whose state changed since the last poll, for `trigger --wait` on a terminal. */
+export function stepChanges(
+  seen: Map<string, string>,
+  recipients: { subscriberId: string | null; notificationId: string | null; steps: { type: string; status: string; providerId: string | null }[] }[],
+): string[] {
+  const lines: string[] = [];
+  for (const r of recipients) {
+    r.steps.forEach((s, i) => {
+      const key = `${r.notificationId ?? r.subscriberId}:${i}`;
+      if (seen.get(key) === s.status) return;
+      seen.set(key, s.status);
+      lines.push(`${r.subscriberId ?? '?'}  ${i + 1}. ${s.type}  ${s.status}${s.providerId ? ` via ${s.providerId}` : ''}`);
+    });
+  }
+  return lines;
+}
+
+export function renderWaitReport(c: ChalkInstance, w: Rec, opts: LayoutOptions = {}): string {
+  const width = Math.max(40, opts.width ?? 80);
+  const lines: string[] = [];
+  const trigger = (w.trigger ?? {}) as Rec;
+  const ok = trigger.status === 'processed';
+  lines.push(`${ok ? c.green('✓') : c.red('✗')} ${paint(c, String(trigger.status ?? ''))}${trigger.transactionId ? `  transaction ${String(trigger.transactionId)}` : ''}`);
+  if (Array.isArray(trigger.error)) for (const e of trigger.error) lines.push(...block(`  ${String(e)}`, width, 2, c.red));
+  if (typeof trigger.activityFeedLink === 'string') lines.push(...block(`  activity: ${trigger.activityFeedLink}`, width, 12, c.dim));
+  const recipients = (Array.isArray(w.recipients) ? w.recipients : []) as Rec[];
+  const outcome = String(w.outcome);
+  const label = outcome === 'skipped' || outcome === 'throttled' ? `nothing delivered (${outcome})` : outcome;
+  lines.push(`${paint(c, outcome, label)} after ${((Number(w.waitedMs) || 0) / 1000).toFixed(1)}s · ${recipients.length} recipient${recipients.length === 1 ? '' : 's'}`);
+  const mark: Record<string, string> = {
+    delivered: c.green('✓'), completed: c.green('✓'), merged: c.dim('↪'), skipped: c.dim('–'), throttled: c.dim('–'), canceled: c.red('✗'),
+    failed: c.red('✗'), pending: c.yellow('…'), empty: c.dim('?'), none: c.dim('?'),
+  };
+  for (const r of recipients) {
+    lines.push('');
+    lines.push(`${mark[String(r.outcome)] ?? ' '} ${c.bold(String(r.subscriberId ?? '?'))}  ${paint(c, String(r.outcome))}  ${c.dim(String(r.notificationId ?? ''))}`);
+    for (const s of (Array.isArray(r.steps) ? r.steps : []) as Rec[]) {
+      const st = String(s.status);
+      const pre = `   ${String(s.type).padEnd(8)} `;
+      const via = s.providerId ? ` via ${String(s.providerId)}` : '';
+      const head = `${pre}${st.padEnd(9)}${via}`;
+      const text = `${head}${s.detail ? `  ${String(s.detail)}` : ''}`;
+      wrap(text, width, pre.length + 10).forEach((l, k) => {
+        if (k > 0) return lines.push(st === 'failed' ? c.red(l) : c.dim(l));
+        const rest = l.slice(head.length);
+        lines.push(`${pre}${paint(c, st, st.padEnd(9))}${l.slice(pre.length + 9, head.length)}${st === 'failed' ? c.red(rest) : c.dim(rest)}`);
+      });
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export interface WatchEvent {
+  _id?: string;
+  createdAt?: string;
+  transactionId?: string;
+  subscriber?: { subscriberId?: string };
+  template?: { name?: string; triggers?: { identifier?: string }[] };
+  jobs?: unknown[];
+}
+
+/**
+ * One `events watch` line, no wider than the terminal: time, a 10-character id prefix (which `events
+ * get` accepts), workflow, subscriber, status, and as much of the reason as fits. `wide` keeps the
+ * whole id and adds the transaction id.
+ */
+export function watchLine(c: ChalkInstance, e: WatchEvent, opts: LayoutOptions & { wide?: boolean } = {}): string {
+  const width = opts.width ?? 80;
+  const status = eventStatus(e.jobs as never);
+  const cutTo = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
+  const when = formatTime(e.createdAt, opts.wide ? 'full' : 'clock', opts);
+  const workflow = String(e.template?.triggers?.[0]?.identifier ?? e.template?.name ?? '?');
+  const subscriber = String(e.subscriber?.subscriberId ?? '?');
+  if (opts.wide) {
+    return [c.dim(when), e._id ?? '', workflow, subscriber, paint(c, status), c.dim(e.transactionId ?? ''), reasonOf(e.jobs as never) ?? ''].join('  ').trimEnd();
+  }
+  const head = [when, (e._id ?? '').slice(0, 10).padEnd(10), cutTo(workflow, 12), cutTo(subscriber, 10)];
+  const used = head.reduce((n, s) => n + s.length + 2, 0) + 9 + 2;
+  const reason = reasonOf(e.jobs as never) ?? '';
+  const room = width - used;
+  const tail = reason && room >= 8 ? cutTo(reason, room).trimEnd() : '';
+  return `${c.dim(head[0]!)}  ${head.slice(1).join('  ')}  ${paint(c, status, status.padEnd(9))}  ${c.dim(tail)}`.trimEnd();
+}

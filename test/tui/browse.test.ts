@@ -1,0 +1,92 @@
+// `svc events browse` as a person uses it: a real 80×24 terminal (tmux), the built binary, the local
+// service with its demo data. Keys are sent as a person presses them; the screen is read back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
+import { svcBin } from '../helpers/bin.js';
+import { hasTmux, openScreen, type Screen } from './terminal.js';
+
+let dev: DevProcess;
+const env = () => ({ SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey, SVC_CONFIG_DIR: dev.configDir, TZ: 'UTC' });
+const trigger = (name: string, to: string, payload: Record<string, unknown> = {}) => api(dev, 'POST', '/v1/events/trigger', { name, to, payload });
+
+async function settle(count: number) {
+  for (let i = 0; i < 100; i++) {
+    const r = await api(dev, 'GET', '/v1/notifications?limit=50');
+    const list = r.body.data as { jobs?: { status: string }[] }[];
+    if (list.length >= count && list.every((n) => (n.jobs ?? []).every((j) => !['pending', 'queued', 'running'].includes(j.status)))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  dev = await startDev();
+  await trigger('welcome', 'ada');
+  await trigger('otp', 'alan', { code: '123456' });
+  await trigger('incident', 'grace', { service: 'api' });
+  await settle(3);
+});
+afterAll(async () => {
+  await dev?.stop();
+});
+
+describe.skipIf(!hasTmux)('svc events browse in an 80×24 terminal', () => {
+  let screen: Screen;
+  afterAll(() => screen?.close());
+
+  it('lists the feed fitted to 80 columns, with status and reason', async () => {
+    screen = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '500ms'], env());
+    await screen.waitFor(/svc events browse +3 events/);
+    const lines = screen.lines();
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(lines[1]).toMatch(/WORKFLOW\s+SUBSCRIBER\s+STATUS\s+REASON/);
+    expect(lines.find((l) => l.includes('otp'))).toMatch(/alan\s+failed\s+sms: Subscriber does not have a phone/);
+    expect(lines.find((l) => l.includes('welcome'))).toMatch(/ada\s+delivered/);
+    expect(lines.at(-1)).toMatch(/q quit/);
+  });
+
+  it('/ filters by status; Enter opens the timeline; Esc comes back', async () => {
+    screen.keys('/');
+    screen.type('status:failed');
+    screen.keys('Enter');
+    await screen.waitFor('2 of 3 events  [status:failed]');
+    expect(screen.text()).not.toContain('welcome');
+    screen.keys('Down', 'Enter');
+    const shown = await screen.waitFor(/Timeline of [0-9a-f]{24}\n/);
+    expect(shown).toMatch(/Failed +Subscriber does not have a phone number|Failed +Subscriber has no chat/);
+    for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
+    screen.keys('Escape');
+    await screen.waitFor('[status:failed]');
+    screen.keys('/');
+    screen.keys('C-u');
+    for (let i = 0; i < 20; i++) screen.keys('BSpace');
+    screen.keys('Enter');
+    await screen.waitFor(/svc events browse +3 events/);
+  });
+
+  it('shows new events as they arrive, and r re-triggers to the same subscriber', async () => {
+    await trigger('welcome', 'grace');
+    await screen.waitFor(/svc events browse +4 events/);
+    expect(screen.lines()[2]).toMatch(/welcome\s+grace/);
+    screen.keys('g', 'r');
+    await screen.waitFor(/re-trigger welcome to grace with the same payload\? y\/n/);
+    screen.keys('y');
+    await screen.waitFor(/re-triggered welcome to grace: transaction [0-9a-f-]{36}/);
+    await screen.waitFor(/svc events browse +5 events/);
+  });
+
+  it('q quits and gives the terminal back', async () => {
+    screen.keys('q');
+    const s = await screen.waitFor('EXIT=0');
+    expect(s).not.toContain('svc events browse');
+  });
+});
+
+describe('svc events browse without a terminal', () => {
+  it('never starts: exit 2 and one clear line', async () => {
+    const r = await svcBin(['events', 'browse'], { env: { SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/events browse needs a terminal.*svc events list/);
+  });
+});

@@ -1,0 +1,55 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CACHE_TTL_MS, complete, idsIn, lookup, remember, rememberRecords } from '../../src/core/completion-cache.js';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'svc-cc-'));
+
+describe('completion cache', () => {
+  it('remembers ids per profile, newest first, in a 0600 file, and forgets them when stale', () => {
+    const d = dir();
+    remember('workflows', ['welcome', 'otp'], { dir: d, profile: 'local', now: 1000 });
+    remember('workflows', ['incident', 'otp'], { dir: d, profile: 'local', now: 2000 });
+    expect(lookup('workflows', { dir: d, profile: 'local', now: 3000 })).toEqual(['incident', 'otp', 'welcome']);
+    expect(lookup('workflows', { dir: d, profile: 'prod', now: 3000 })).toBeUndefined();
+    expect(lookup('workflows', { dir: d, profile: 'local', now: 2000 + CACHE_TTL_MS })).toBeUndefined();
+    expect(statSync(join(d, 'completion-cache.json')).mode & 0o777).toBe(0o600);
+  });
+  it('takes workflow and subscriber ids from events, workflows and subscribers', () => {
+    const ids = idsIn([
+      { template: { triggers: [{ identifier: 'welcome' }] }, subscriber: { subscriberId: 'ada' } },
+      { workflowId: 'otp', name: 'OTP' },
+      { subscriberId: 'grace', email: 'g@example.com' },
+      { identifier: 'ep', type: 'webhook', subscriberId: 'not-a-subscriber-record' },
+    ]);
+    expect(ids).toEqual({ workflows: ['welcome', 'otp'], subscribers: ['ada', 'grace'] });
+    const d = dir();
+    rememberRecords([{ workflowId: 'otp' }], { dir: d, profile: '' });
+    expect(readFileSync(join(d, 'completion-cache.json'), 'utf8')).toContain('otp');
+  });
+  it('a fresh cache answers without asking the service', async () => {
+    const d = dir();
+    remember('subscribers', ['ada', 'alan', 'grace'], { dir: d, profile: 'p' });
+    let asked = 0;
+    const got = await complete('subscribers', 'a', { dir: d, profile: 'p', canFetch: true, fetch: async () => (asked++, []) });
+    expect(got).toEqual(['ada', 'alan']);
+    expect(asked).toBe(0);
+  });
+  it('an empty cache asks only with a profile, within 300 ms, and caches the answer', async () => {
+    const d = dir();
+    expect(await complete('workflows', '', { dir: d, profile: '', canFetch: false, fetch: async () => ['x'] })).toEqual([]);
+    expect(await complete('workflows', 'w', { dir: d, profile: 'p', canFetch: true, fetch: async () => ['welcome', 'otp'] })).toEqual(['welcome']);
+    expect(lookup('workflows', { dir: d, profile: 'p' })).toEqual(['welcome', 'otp']);
+    const slow = dir();
+    let aborted = false;
+    const t = Date.now();
+    const got = await complete('workflows', '', {
+      dir: slow, profile: 'p', canFetch: true,
+      fetch: (signal) => new Promise((resolve) => { signal.addEventListener('abort', () => { aborted = true; }); setTimeout(() => resolve(['late']), 2000); }),
+    });
+    expect(got).toEqual([]);
+    expect(aborted).toBe(true);
+    expect(Date.now() - t).toBeLessThan(1000);
+  });
+});

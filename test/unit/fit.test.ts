@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { cutAnsi, fitTable, layout, shortIds, type FitColumn } from '../../src/io/fit.js';
+
+const columns: FitColumn[] = [
+  { header: 'ID', kind: 'id' },
+  { header: 'CREATED', dropOrder: 3 },
+  { header: 'WORKFLOW', min: 10 },
+  { header: 'SUBSCRIBER', min: 8 },
+  { header: 'CHANNELS', dropOrder: 2 },
+  { header: 'STATUS', kind: 'status' },
+  { header: 'REASON', flex: true },
+  { header: 'TRANSACTION', kind: 'id', dropOrder: 1 },
+];
+const row = (i: number, status: string, reason = '') => [
+  `6b0576${i}1a${i}d94bd2f7aa29${String(i).padStart(2, '0')}`,
+  ['2026-11-24 12:34:41+01:00', '12:34:41+01:00', '5m ago'],
+  'comment-digest',
+  'ada',
+  'digest, in_app',
+  status,
+  reason,
+  `21f40285-db44-4941-8e46-3def11c2ef${String(i).padStart(2, '0')}`,
+];
+const cells = [row(1, 'delivered'), row(2, 'failed', 'chat: Subscriber has no chat destination for slack (integration slack)'), row(3, 'merged')];
+
+describe('fitting a table to the terminal', () => {
+  it('fits 80 columns, keeps status and reason, shortens ids like git', () => {
+    const fit = fitTable(columns, cells, 80);
+    const lines = layout(fit, 80);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(fit.headers).toContain('STATUS');
+    expect(fit.headers).toContain('REASON');
+    expect(fit.dropped).toContain('TRANSACTION');
+    expect(fit.rows[0]![0]).toBe('6b05761a1d94bd2f7aa2901'.slice(0, 7));
+    
+    expect(fit.rows[1]!.join(' ')).toMatch(/chat: Subscriber/);
+    expect(fit.shortened).toBe(true);
+  });
+  it('--wide shows every column whole', () => {
+    const fit = fitTable(columns, cells, 80, true);
+    expect(fit.headers).toHaveLength(columns.length);
+    expect(fit.rows[1]).toContain('21f40285-db44-4941-8e46-3def11c2ef02');
+    expect(fit.rows[1]).toContain('2026-11-24 12:34:41+01:00');
+  });
+  it('a wide terminal needs no change', () => {
+    const fit = fitTable(columns, cells, 250);
+    expect(fit.dropped).toEqual([]);
+    expect(fit.shortened).toBe(false);
+  });
+  it('at 40 columns every line still fits', () => {
+    const lines = layout(fitTable(columns, cells, 40), 40);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
+  });
+  it('a key column (an id the next command needs) is never shortened: text is cut instead', () => {
+    const cols: FitColumn[] = [{ header: 'ID', kind: 'key' }, { header: 'NAME' }, { header: 'CHANNEL' }];
+    const fit = fitTable(cols, [['6b05748aa5d94bd2f7aa2912', 'Firebase Cloud Messaging for the mobile apps', 'push']], 50);
+    expect(fit.rows[0]![0]).toBe('6b05748aa5d94bd2f7aa2912');
+    expect(fit.rows[0]![1]).toMatch(/…$/);
+    expect(layout(fit, 50).every((l) => l.length <= 50)).toBe(true);
+  });
+  it('short ids: the shortest unique prefix, at least 7', () => {
+    expect(shortIds(['abcdef0123', 'abcdef0199'])).toEqual(['abcdef01', 'abcdef01'].map((_, i) => ['abcdef0123', 'abcdef0199'][i]!.slice(0, 9)));
+    expect(shortIds(['1234567890', 'abcdefghij'])).toEqual(['1234567', 'abcdefg']);
+  });
+  it('cuts coloured lines by what is visible', () => {
+    expect(cutAnsi('\u001b[31mfailed\u001b[39m and more', 4)).toBe('\u001b[31mfail\u001b[0m');
+  });
+});
+
+describe('later pages of --all', () => {
+  it('keep the first page’s columns, forms and widths', async () => {
+    const { fitMore } = await import('../../src/io/fit.js');
+    const first = fitTable(columns, cells, 80);
+    const more = fitMore(columns, [row(7, 'failed', 'sms: Subscriber does not have a phone number at all, none')], first);
+    expect(more.rows[0]).toHaveLength(first.shown.length);
+    const lines = layout(more, 80);
+    expect(lines[1]!.length).toBeLessThanOrEqual(80);
+    expect(more.rows[0]![0]).toHaveLength(first.rows[0]![0]!.length);
+  });
+});

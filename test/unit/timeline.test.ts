@@ -1,0 +1,99 @@
+// The timeline of `events get` and the `trigger --wait` report at 80 columns.
+import { stripVTControlCharacters } from 'node:util';
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { channelsOf, renderTimeline, renderWaitReport, stepChanges } from '../../src/io/timeline.js';
+
+const plain = new Chalk({ level: 0 });
+const colour = new Chalk({ level: 1 });
+const LONG = "Subscriber has no chat destination for slack (integration 'slack'): a channels[].credentials.webhookUrl or a channel endpoint";
+const event = {
+  _id: '6b057651a5d94bd2f7aa2955',
+  transactionId: '21f40285-db44-4941-8e46-3def11c2ef4b',
+  createdAt: '2026-11-24T11:34:41.473Z',
+  channels: ['digest', 'chat', 'push'],
+  template: { triggers: [{ identifier: 'incident' }] },
+  subscriber: { subscriberId: 'alan' },
+  jobs: [
+    { type: 'digest', status: 'completed', executionDetails: [{ status: 'Success', detail: 'Digest complete', createdAt: '2026-11-24T11:34:41.473Z' }] },
+    {
+      type: 'chat', status: 'failed', providerId: 'slack', step: { name: 'Chat alert' },
+      executionDetails: [
+        { status: 'Pending', detail: 'Step queued', createdAt: '2026-11-24T11:34:41.473Z' },
+        { status: 'Failed', detail: LONG, createdAt: '2026-11-24T11:34:41.533Z', raw: `{"ok":false,"error":"channel_not_found","response_metadata":{"messages":["${'x'.repeat(120)}"]}}` },
+      ],
+    },
+    { type: 'push', status: 'completed', providerId: 'fcm', executionDetails: [{ status: 'Success', detail: 'Message sent', createdAt: '2026-11-24T11:34:41.600Z' }] },
+  ],
+};
+
+describe('events get timeline at 80 columns', () => {
+  const text = renderTimeline(plain, event, { width: 80, utc: true });
+  const lines = text.trimEnd().split('\n');
+  it('no line is wider than the terminal', () => {
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+  });
+  it('wrapped details and raw continue under their column, never at column 0', () => {
+    const at = lines.findIndex((l) => l.includes('Failed  Subscriber has no chat'));
+    const col = lines[at]!.indexOf('Subscriber');
+    expect(lines[at + 1]!.search(/\S/)).toBe(col);
+    const raw = lines.findIndex((l) => l.trimStart().startsWith('raw: '));
+    expect(raw).toBeGreaterThan(at);
+    expect(lines[raw + 1]!.search(/\S/)).toBeGreaterThan(col);
+  });
+  it('the failure is said once', () => {
+    expect(text.split('Subscriber has no chat').length - 1).toBe(1);
+  });
+  it('Channels lists only the channel steps; times are UTC with Z', () => {
+    expect(lines.find((l) => l.startsWith('Channels'))).toBe('Channels    chat, push');
+    expect(channelsOf({ channels: ['delay', 'throttle', 'email'] })).toEqual(['email']);
+    expect(text).toContain('2026-11-24 11:34:41Z');
+    expect(text).toContain('11:34:41.533Z');
+    expect(lines.find((l) => l.startsWith('Status'))).toMatch(/failed \(1 of 3 steps\)/);
+  });
+  it('failed rows are red', () => {
+    const c = renderTimeline(colour, event, { width: 80, utc: true }).split('\n');
+    const head = c.find((l) => stripVTControlCharacters(l).startsWith('2. chat'))!;
+    expect(head).toContain('\u001b[31m');
+    const ok = c.find((l) => stripVTControlCharacters(l).startsWith('3. push'))!;
+    expect(ok).not.toContain('\u001b[31m');
+    const next = c[c.findIndex((l) => l.includes('Subscriber has no chat')) + 1]!;
+    expect(next).toContain('\u001b[31m');
+  });
+  it('an event where nothing went out says why', () => {
+    const skipped = { ...event, jobs: [{ type: 'email', status: 'skipped', executionDetails: [{ status: 'Success', detail: 'Step skipped: its skip condition holds: {"==":[1,1]}' }] }] };
+    const t = renderTimeline(plain, skipped, { width: 80, utc: true });
+    expect(t).toMatch(/Status\s+skipped\n\s+Step skipped: its skip condition holds/);
+  });
+});
+
+describe('trigger --wait report', () => {
+  it('nothing delivered is said plainly, and lines fit 80 columns', () => {
+    const t = renderWaitReport(plain, {
+      trigger: { status: 'processed', transactionId: 'tx-1', activityFeedLink: `http://127.0.0.1:3000/v1/notifications?transactionId=${'a'.repeat(36)}` },
+      outcome: 'skipped', waitedMs: 1200,
+      recipients: [{ subscriberId: 'ada', notificationId: 'n1', outcome: 'skipped', steps: [{ type: 'email', status: 'skipped', providerId: null, detail: `Step skipped: ${'because '.repeat(20)}` }] }],
+    }, { width: 80 });
+    expect(t).toContain('nothing delivered (skipped) after 1.2s · 1 recipient');
+    for (const l of t.split('\n')) expect(l.length).toBeLessThanOrEqual(80);
+  });
+  it('step changes are reported once each', () => {
+    const seen = new Map<string, string>();
+    const r = (status: string) => [{ subscriberId: 'ada', notificationId: 'n1', steps: [{ type: 'email', status, providerId: 'sendgrid' }] }];
+    expect(stepChanges(seen, r('queued'))).toEqual(['ada  1. email  queued via sendgrid']);
+    expect(stepChanges(seen, r('queued'))).toEqual([]);
+    expect(stepChanges(seen, r('completed'))).toEqual(['ada  1. email  completed via sendgrid']);
+  });
+});
+
+describe('events watch lines', () => {
+  it('fit 80 columns with the reason cut, and --wide keeps everything', async () => {
+    const { watchLine } = await import('../../src/io/timeline.js');
+    const l = watchLine(plain, event, { width: 80, utc: true });
+    expect(l.length).toBeLessThanOrEqual(80);
+    expect(l).toMatch(/^11:34:41Z  6b057651a5  incident\s+alan\s+failed\s+chat: Subscriber ha…$/);
+    const w = watchLine(plain, event, { width: 80, utc: true, wide: true });
+    expect(w).toContain('6b057651a5d94bd2f7aa2955');
+    expect(w).toContain('21f40285-db44-4941-8e46-3def11c2ef4b');
+  });
+});
