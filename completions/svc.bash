@@ -5,7 +5,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -28,6 +28,10 @@ _svc_complete() {
       'events/watch') node='events watch'; npos=0 ;;
       'events/get') node='events get'; npos=0 ;;
       'subscribers/search') node='subscribers search'; npos=0 ;;
+      'subscribers/get') node='subscribers get'; npos=0 ;;
+      'subscribers/create') node='subscribers create'; npos=0 ;;
+      'subscribers/update') node='subscribers update'; npos=0 ;;
+      'subscribers/delete') node='subscribers delete'; npos=0 ;;
       'subscribers/online') node='subscribers online'; npos=0 ;;
       'integrations/active') node='integrations active'; npos=0 ;;
       'integrations/primary') node='integrations primary'; npos=0 ;;
@@ -41,9 +45,14 @@ _svc_complete() {
       'endpoints/create') node='endpoints create'; npos=0 ;;
       'endpoints/get') node='endpoints get'; npos=0 ;;
       'endpoints/delete') node='endpoints delete'; npos=0 ;;
+      'workflow/list') node='workflow list'; npos=0 ;;
       'workflow/get') node='workflow get'; npos=0 ;;
       'workflow/preview') node='workflow preview'; npos=0 ;;
       'workflow/create') node='workflow create'; npos=0 ;;
+      'workflow/update') node='workflow update'; npos=0 ;;
+      'workflow/activate') node='workflow activate'; npos=0 ;;
+      'workflow/deactivate') node='workflow deactivate'; npos=0 ;;
+      'workflow/delete') node='workflow delete'; npos=0 ;;
       'messages/mark-as') node='messages mark-as'; npos=0 ;;
       'messages/list') node='messages list'; npos=0 ;;
       'profile/add') node='profile add'; npos=0 ;;
@@ -70,6 +79,10 @@ _svc_complete() {
     'subscribers search/--order-by') choices='_id updatedAt' ;;
     'subscribers search/--order-direction') choices='ASC DESC' ;;
     'subscribers search/-o'|'subscribers search/--output') choices='table json ndjson yaml' ;;
+    'subscribers get/-o'|'subscribers get/--output') choices='table json ndjson yaml' ;;
+    'subscribers create/-o'|'subscribers create/--output') choices='table json ndjson yaml' ;;
+    'subscribers update/-o'|'subscribers update/--output') choices='table json ndjson yaml' ;;
+    'subscribers delete/-o'|'subscribers delete/--output') choices='table json ndjson yaml' ;;
     'subscribers online/-o'|'subscribers online/--output') choices='table json ndjson yaml' ;;
     'integrations/-o'|'integrations/--output') choices='table json ndjson yaml' ;;
     'integrations active/-o'|'integrations active/--output') choices='table json ndjson yaml' ;;
@@ -98,9 +111,17 @@ _svc_complete() {
     'endpoints get/-o'|'endpoints get/--output') choices='table json ndjson yaml' ;;
     'endpoints delete/-o'|'endpoints delete/--output') choices='table json ndjson yaml' ;;
     'workflow/-o'|'workflow/--output') choices='table json ndjson yaml' ;;
+    'workflow list/--status') choices='ACTIVE INACTIVE ERROR' ;;
+    'workflow list/--order-by') choices='createdAt updatedAt name lastTriggeredAt' ;;
+    'workflow list/--order-direction') choices='ASC DESC' ;;
+    'workflow list/-o'|'workflow list/--output') choices='table json ndjson yaml' ;;
     'workflow get/-o'|'workflow get/--output') choices='table json ndjson yaml' ;;
     'workflow preview/-o'|'workflow preview/--output') choices='table json ndjson yaml' ;;
     'workflow create/-o'|'workflow create/--output') choices='table json ndjson yaml' ;;
+    'workflow update/-o'|'workflow update/--output') choices='table json ndjson yaml' ;;
+    'workflow activate/-o'|'workflow activate/--output') choices='table json ndjson yaml' ;;
+    'workflow deactivate/-o'|'workflow deactivate/--output') choices='table json ndjson yaml' ;;
+    'workflow delete/-o'|'workflow delete/--output') choices='table json ndjson yaml' ;;
     'messages/-o'|'messages/--output') choices='table json ndjson yaml' ;;
     'messages mark-as/-o'|'messages mark-as/--output') choices='table json ndjson yaml' ;;
     'messages list/--channel') choices='in_app email sms chat push' ;;
@@ -119,7 +140,7 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--actor|--after|--api-key|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--limit|--max-time|--mode|--name|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--seed|--set|--severity|--since|--subscriber|--subscriber-id|--subscription-id|--tenant|--time-scale|--timeout|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
@@ -142,9 +163,21 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'search online' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'search get create update delete online' -- "$cur")); return ;;
     'subscribers search')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--email --name --phone --subscriber-id --limit --after --before --order-by --order-direction --include-cursor --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'subscribers get')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'subscribers create')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--first-name --last-name --email --phone --avatar --locale --timezone --data --fail-if-exists -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'subscribers update')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--first-name --last-name --email --phone --avatar --locale --timezone --data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'subscribers delete')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers online')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -200,7 +233,10 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'get preview create' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'list get preview create update activate deactivate delete' -- "$cur")); return ;;
+    'workflow list')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--search --tag --status --order-by --order-direction --limit --offset --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--environment-id -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -209,6 +245,18 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow create')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'workflow update')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'workflow activate')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'workflow deactivate')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'workflow delete')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --api-key --base-url --profile -h --help' -- "$cur")); return; fi

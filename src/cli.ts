@@ -31,12 +31,21 @@ import * as profileList from './commands/profile/list.js';
 import * as profileRemove from './commands/profile/remove.js';
 import * as profileShow from './commands/profile/show.js';
 import * as profileUse from './commands/profile/use.js';
+import * as subscribersCreate from './commands/subscribers/create.js';
+import * as subscribersDelete from './commands/subscribers/delete.js';
+import * as subscribersGet from './commands/subscribers/get.js';
 import * as subscribersOnline from './commands/subscribers/online.js';
 import * as subscribersSearch from './commands/subscribers/search.js';
+import * as subscribersUpdate from './commands/subscribers/update.js';
 import * as trigger from './commands/trigger.js';
+import * as workflowActivate from './commands/workflow/activate.js';
 import * as workflowCreate from './commands/workflow/create.js';
+import * as workflowDeactivate from './commands/workflow/deactivate.js';
+import * as workflowDelete from './commands/workflow/delete.js';
 import * as workflowGet from './commands/workflow/get.js';
+import * as workflowList from './commands/workflow/list.js';
 import * as workflowPreview from './commands/workflow/preview.js';
+import * as workflowUpdate from './commands/workflow/update.js';
 
 export type { CommandModule } from './commands/define.js';
 
@@ -49,7 +58,7 @@ const group = (name: string, description: string, commands: Entry[]): Group => (
 const TREE: Entry[] = [
   trigger,
   group('events', 'read the activity feed of triggered events', [eventsList, eventsWatch, eventsGet]),
-  group('subscribers', 'search subscribers and set their online status', [subscribersSearch, subscribersOnline]),
+  group('subscribers', 'search, create, show, update and delete subscribers; set their online status', [subscribersSearch, subscribersGet, subscribersCreate, subscribersUpdate, subscribersDelete, subscribersOnline]),
   group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary]),
   group('contexts', 'typed key/value scopes', [contextsCreate]),
   group('connections', 'chat workspace authorizations (channel connections)', [
@@ -60,7 +69,7 @@ const TREE: Entry[] = [
     connectionsDelete,
   ]),
   group('endpoints', 'concrete destinations: chat channels and users, webhooks, phones', [endpointsList, endpointsCreate, endpointsGet, endpointsDelete]),
-  group('workflow', 'retrieve, create and preview workflows', [workflowGet, workflowPreview, workflowCreate]),
+  group('workflow', 'list, show, create, update, activate, deactivate, delete and preview workflows', [workflowList, workflowGet, workflowPreview, workflowCreate, workflowUpdate, workflowActivate, workflowDeactivate, workflowDelete]),
   group('messages', 'messages delivered to subscribers, and in-app read/seen state', [messagesMarkAs, messagesList]),
   api,
   login,

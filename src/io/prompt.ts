@@ -40,3 +40,9 @@ export async function askChoice<T extends string>(deps: PromptHost, message: str
   const { select } = await import('@inquirer/prompts');
   return guard(select<T>({ message, choices, ...(def !== undefined ? { default: def } : {}) }, context(deps)));
 }
+
+/** A yes/no question; `def` is the answer to a bare Enter. */
+export async function askConfirm(deps: PromptHost, message: string, def = false): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts');
+  return guard(confirm({ message, default: def }, context(deps)));
+}

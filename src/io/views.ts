@@ -4,7 +4,7 @@ import { getPath } from './paths.js';
 
 export type ViewName =
   | 'events' | 'event' | 'subscribers' | 'integrations' | 'endpoints' | 'connections' | 'messages' | 'contexts'
-  | 'trigger' | 'triggers' | 'wait' | 'workflow' | 'preview' | 'profiles' | 'settings' | 'record';
+  | 'trigger' | 'triggers' | 'wait' | 'workflow' | 'workflows' | 'preview' | 'profiles' | 'settings' | 'record';
 
 export interface Column {
   header: string;
@@ -80,6 +80,14 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
       header: 'CONTENT',
       value: (r) => r.subject ?? (typeof r.content === 'string' ? r.content : Array.isArray(r.content) ? '[blocks]' : ''),
     },
+  ],
+  workflows: [
+    { header: 'WORKFLOW ID', value: 'workflowId', full: true },
+    { header: 'NAME', value: 'name' },
+    { header: 'STATUS', value: 'status', status: true },
+    { header: 'STEPS', value: (r) => joinList(r.stepTypeOverviews) },
+    { header: 'TAGS', value: (r) => joinList(r.tags) },
+    { header: 'UPDATED', value: 'updatedAt', time: true },
   ],
   triggers: [
     { header: '#', value: (r) => r.__index },
