@@ -17,6 +17,7 @@ import * as endpointsCreate from './commands/endpoints/create.js';
 import * as endpointsDelete from './commands/endpoints/delete.js';
 import * as endpointsGet from './commands/endpoints/get.js';
 import * as endpointsList from './commands/endpoints/list.js';
+import * as eventsBrowse from './commands/events/browse.js';
 import * as eventsGet from './commands/events/get.js';
 import * as eventsList from './commands/events/list.js';
 import * as eventsWatch from './commands/events/watch.js';
@@ -57,7 +58,7 @@ const group = (name: string, description: string, commands: Entry[]): Group => (
 /** Every command, in the order of `svc --help`. */
 const TREE: Entry[] = [
   trigger,
-  group('events', 'read the activity feed of triggered events', [eventsList, eventsWatch, eventsGet]),
+  group('events', 'read the activity feed of triggered events', [eventsList, eventsWatch, eventsGet, eventsBrowse]),
   group('subscribers', 'search, create, show, update and delete subscribers; set their online status', [subscribersSearch, subscribersGet, subscribersCreate, subscribersUpdate, subscribersDelete, subscribersOnline]),
   group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary]),
   group('contexts', 'typed key/value scopes', [contextsCreate]),
@@ -111,6 +112,8 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt (also when not a terminal or CI is set)')
     .option('-q, --quiet', 'print nothing but the requested data')
+    .option('--wide', 'tables: every column, whole (not fitted to the terminal)')
+    .option('--utc', 'times in UTC (Z) rather than local time with its offset')
     .option('--api-key <key>', 'API key (env SVC_API_KEY)')
     .option('--base-url <url>', 'service base URL (env SVC_BASE_URL)', urlArg)
     .option('--profile <name>', 'profile to use (env SVC_PROFILE)')

@@ -28,6 +28,10 @@ export interface GlobalOptions {
   /** false with --no-input. */
   input?: boolean;
   quiet?: boolean;
+  /** --wide: tables show every column whole. */
+  wide?: boolean;
+  /** --utc: times in UTC (Z) rather than local with the offset. */
+  utc?: boolean;
   apiKey?: string;
   baseUrl?: string;
   profile?: string;

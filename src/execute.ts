@@ -44,6 +44,8 @@ export function globalsOf(cmd: Command): GlobalOptions {
   if (root.getOptionValueSource('color') === 'cli') g.color = false;
   if (root.getOptionValueSource('input') === 'cli') g.input = false;
   if (o.quiet) g.quiet = true;
+  if (o.wide) g.wide = true;
+  if (o.utc) g.utc = true;
   if (o.apiKey !== undefined) g.apiKey = o.apiKey;
   if (o.baseUrl !== undefined) g.baseUrl = o.baseUrl;
   if (o.profile !== undefined) g.profile = o.profile;

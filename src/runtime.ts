@@ -129,6 +129,8 @@ export function createRuntime(init: RuntimeInit): Runtime {
       showSecrets: Boolean(globals.showSecrets),
       secrets: keyInUse(),
       color: color(),
+      ...(globals.wide ? { wide: true } : {}),
+      ...(globals.utc ? { utc: true } : {}),
       note: (m) => deps.info(m),
     }),
     print: async (value: unknown, opts?: PrintOptions) => {

@@ -1,11 +1,14 @@
 // trigger --wait: follows a transaction's activity until every job of every recipient has finished (or
-// the wait times out), then reports each recipient's outcome, step by step.
+// the wait times out), then reports each recipient's outcome, step by step. On a terminal, each step's
+// state is shown on stderr as it changes. When nothing went out (every channel step skipped or
+// throttled), the outcome says so and the exit code is 10 (cli.md, README).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from '../api/session.js';
 import { isTerminal, lastDetail, outcomeOf, type JobLike, type Outcome } from '../core/activity.js';
 import { formatDuration } from '../core/duration.js';
-import { InterruptedError, WaitOutcomeError } from '../core/errors.js';
+import { InterruptedError, SvcError, WaitOutcomeError } from '../core/errors.js';
 import type { Deps } from '../deps.js';
+import { stepChanges } from '../io/timeline.js';
 
 export interface StepOutcome {
   type: string;
@@ -21,7 +24,8 @@ export interface RecipientOutcome {
 }
 export interface WaitResult {
   transactionId: string;
-  outcome: 'delivered' | 'merged' | 'failed' | 'pending';
+  /** skipped, throttled, canceled: nothing was delivered (exit 10). */
+  outcome: 'delivered' | 'merged' | 'failed' | 'pending' | 'skipped' | 'throttled' | 'canceled';
   waitedMs: number;
   recipients: RecipientOutcome[];
 }
@@ -84,6 +88,9 @@ function recipientOutcome(n: Notification): RecipientOutcome {
 export async function waitForTransaction(deps: Deps, transactionId: string, expected: number | undefined, timeoutMs: number): Promise<WaitResult> {
   const api = await deps.client();
   const started = deps.now();
+  // Each step's state as it changes, for a person watching (stderr on a terminal, not with --quiet).
+  const progress = deps.io.stderr.isTTY === true && !deps.globals.quiet;
+  const seen = new Map<string, string>();
   let interval = 250;
   let stableRounds = 0;
   let lastCount = -1;
@@ -93,23 +100,38 @@ export async function waitForTransaction(deps: Deps, transactionId: string, expe
     const enough = expected !== undefined ? notifications.length >= expected : (stableRounds = notifications.length === lastCount ? stableRounds + 1 : 0) >= 1;
     lastCount = notifications.length;
     const waited = deps.now() - started;
+    if (progress) for (const line of stepChanges(seen, notifications.map(recipientOutcome))) deps.io.stderr.write(`${line}\n`);
     if ((allDone && enough) || waited >= timeoutMs) {
       const recipients = notifications.map(recipientOutcome);
-      const outcome = recipients.some((r) => r.outcome === 'failed')
-        ? 'failed'
-        : !(allDone && enough)
-          ? 'pending'
-          : recipients.some((r) => r.outcome === 'merged')
-            ? 'merged'
-            : 'delivered';
-      return { transactionId, outcome, waitedMs: waited, recipients };
+      return { transactionId, outcome: overall(recipients, allDone && enough), waitedMs: waited, recipients };
     }
     await pause(Math.min(interval, Math.max(0, timeoutMs - waited)), deps.signal);
     interval = Math.min(2000, Math.round(interval * 1.5));
   }
 }
 
-/** Exit 9 when a job failed, 8 when some are still pending (cli.md). */
+/** The transaction's outcome: failed, pending, delivered to someone, merged, or nothing delivered and why. */
+export function overall(recipients: RecipientOutcome[], finished: boolean): WaitResult['outcome'] {
+  if (recipients.some((r) => r.outcome === 'failed')) return 'failed';
+  if (!finished) return 'pending';
+  if (recipients.some((r) => r.outcome === 'delivered')) return 'delivered';
+  if (recipients.some((r) => r.outcome === 'merged')) return 'merged';
+  if (recipients.some((r) => r.outcome === 'throttled')) return 'throttled';
+  if (recipients.some((r) => r.outcome === 'skipped')) return 'skipped';
+  if (recipients.some((r) => r.outcome === 'canceled')) return 'canceled';
+  return 'delivered';
+}
+
+/** `trigger --wait`: every job finished and nothing was delivered (every channel step skipped or throttled). */
+export const EXIT_NOTHING_DELIVERED = 10;
+
+export class NothingDeliveredError extends SvcError {
+  constructor(message: string) {
+    super(message, 'nothing_delivered', EXIT_NOTHING_DELIVERED);
+  }
+}
+
+/** Exit 9 when a job failed, 8 when some are still pending, 10 when nothing was delivered (cli.md, README). */
 export function checkOutcome(r: WaitResult, timeoutMs: number): void {
   if (r.outcome === 'failed') {
     const failed = r.recipients.filter((x) => x.outcome === 'failed');
@@ -119,5 +141,11 @@ export function checkOutcome(r: WaitResult, timeoutMs: number): void {
   if (r.outcome === 'pending') {
     const n = r.recipients.filter((x) => x.outcome === 'pending' || x.outcome === 'empty').length;
     throw new WaitOutcomeError('pending', `still pending after ${formatDuration(timeoutMs)}: ${n || 'some'} recipient(s) have jobs that have not finished`);
+  }
+  if (r.outcome === 'skipped' || r.outcome === 'throttled' || r.outcome === 'canceled') {
+    const first = r.recipients.flatMap((x) => x.steps).find((s) => s.status === 'skipped' || s.status === 'canceled');
+    throw new NothingDeliveredError(
+      `nothing delivered: every channel step was ${r.outcome} for ${r.recipients.length} recipient(s)${first?.detail ? `: ${first.detail}` : ''}`,
+    );
   }
 }

@@ -1,6 +1,8 @@
 // Reading the activity feed: the overall state of a notification from its jobs. Used by the tables,
-// `events get`, and `trigger --wait`.
+// `events get`, and `trigger --wait`. The rules are core/status.ts's (skipped, throttled and merged
+// events are not "completed": nothing went out for them).
 import { TERMINAL_JOB_STATUSES } from '../api/enum-values.js';
+import { eventStatus } from './status.js';
 
 export interface JobLike {
   _id?: string;
@@ -11,7 +13,8 @@ export interface JobLike {
   step?: { name?: string; stepId?: string };
 }
 
-export type Outcome = 'delivered' | 'merged' | 'failed' | 'pending' | 'empty';
+/** A recipient's outcome in `trigger --wait`; skipped, throttled and canceled mean nothing was delivered. */
+export type Outcome = 'delivered' | 'merged' | 'failed' | 'pending' | 'empty' | 'skipped' | 'throttled' | 'canceled';
 
 const TERMINAL = new Set<string>(TERMINAL_JOB_STATUSES);
 
@@ -20,25 +23,22 @@ export function isTerminal(status: string | undefined): boolean {
 }
 
 /**
- * failed if any job failed; pending while any job can still change; merged when its steps were merged
- * into an earlier digest of the same window (they go out with it: nothing more happens here);
- * delivered once all are done.
+ * failed if any job failed; pending while any job can still change; delivered once a channel step was
+ * sent (or, for a workflow of action steps only, once all completed); merged when its steps were merged
+ * into an earlier digest of the same window (they go out with it); skipped, throttled or canceled when
+ * nothing was sent.
  */
 export function outcomeOf(jobs: JobLike[] | undefined): Outcome {
-  if (!jobs || jobs.length === 0) return 'empty';
-  if (jobs.some((j) => j.status === 'failed')) return 'failed';
-  if (jobs.some((j) => !isTerminal(j.status))) return 'pending';
-  if (jobs.some((j) => j.status === 'merged')) return 'merged';
-  return 'delivered';
+  const s = eventStatus(jobs);
+  if (s === 'none') return 'empty';
+  if (s === 'completed') return 'delivered';
+  return s;
 }
 
-/** A one-word status for a notification row. */
+/** A one-word status for a notification row: delivered, failed, pending, merged, throttled, skipped... */
 export function statusOf(jobs: JobLike[] | undefined): string {
-  if (!jobs || jobs.length === 0) return '-';
-  if (jobs.some((j) => j.status === 'failed')) return 'failed';
-  const open = jobs.find((j) => !isTerminal(j.status));
-  if (open) return open.status ?? 'pending';
-  return 'completed';
+  const s = eventStatus(jobs);
+  return s === 'none' ? '-' : s;
 }
 
 export function lastDetail(job: JobLike): { status?: string; detail?: string; createdAt?: string } | undefined {

@@ -1,20 +1,23 @@
-// Human output for a terminal: aligned borderless tables (cli-table3), coloured statuses (chalk), long
-// values shortened, and the special layouts: the event timeline, trigger results, workflows, previews.
+// Human output for a terminal: tables fitted to the terminal's width (io/list-table.ts, io/fit.ts; --wide
+// shows every column whole), coloured statuses (chalk), times in the one display (io/time.ts), and the
+// special layouts: the event timeline and the --wait report (io/timeline.ts), trigger results,
+// workflows, previews.
 import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { getPath } from './paths.js';
 import type { Output, PrintOptions } from './types.js';
 import { LIST_VIEWS, type Column } from './views.js';
-import { statusOf, lastDetail, type JobLike } from '../core/activity.js';
-import { OBJECT_ID_RE } from '../core/object-id.js';
+import { renderFitted, type FitStream, type ListColumn } from './list-table.js';
+import { formatTime } from './time.js';
+import { renderTimeline, renderWaitReport } from './timeline.js';
 
 type Rec = Record<string, unknown>;
 
 const GREEN = new Set(['completed', 'sent', 'processed', 'success', 'active', 'delivered', 'true', 'read', 'done']);
 const RED = new Set(['failed', 'error', 'canceled', 'invalid_recipients', 'no_tenant_found', 'trigger_not_active']);
 const YELLOW = new Set(['pending', 'queued', 'running', 'delayed', 'warning', 'readconfirmation']);
-const DIM = new Set(['skipped', 'merged', 'inactive', '-']);
+const DIM = new Set(['skipped', 'merged', 'throttled', 'inactive', 'none', '-']);
 
 export function colourStatus(c: ChalkInstance, s: string): string {
   const k = s.toLowerCase();
@@ -30,14 +33,9 @@ export function shorten(s: string, max: number): string {
   return one.length > max ? `${one.slice(0, Math.max(1, max - 1))}…` : one;
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
-export function shortTime(iso: unknown, withMs = false): string {
-  if (typeof iso !== 'string') return iso === undefined || iso === null ? '' : String(iso);
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const date = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
-  const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
-  return withMs ? `${time}.${String(d.getMilliseconds()).padStart(3, '0')}` : `${date} ${time}`;
+/** A time as everywhere else (io/time.ts): local with its offset, or UTC with Z. */
+export function shortTime(iso: unknown, withMs = false, utc = false): string {
+  return formatTime(iso, withMs ? 'clock-ms' : 'full', { utc });
 }
 
 function cell(v: unknown): string {
@@ -57,7 +55,7 @@ const BORDERLESS = {
  * The state of a table printed page by page (--all): the first page sets the columns' widths, later
  * pages keep them and print no header, so the pages read as one table.
  */
-export interface TableStream {
+export interface TableStream extends FitStream {
   widths?: number[];
 }
 
@@ -87,10 +85,8 @@ function table(c: ChalkInstance, head: string[] | undefined, rows: string[][], s
     .join('\n');
 }
 
-function widthFor(out: Output, columns: number): number {
-  const total = out.stdout.columns ?? 120;
-  return Math.max(12, Math.min(48, Math.floor((total - 2 * columns) / Math.max(1, columns)) + 8));
-}
+/** The terminal's width; a table written to a pipe or file is not fitted (nothing wraps there). */
+const widthOf = (out: Output): number | undefined => (out.stdout.isTTY && out.stdout.columns ? out.stdout.columns : undefined);
 
 function renderList(out: Output, c: ChalkInstance, records: Rec[], view: PrintOptions['view'], stream?: TableStream): string {
   if (records.length === 0) {
@@ -99,20 +95,17 @@ function renderList(out: Output, c: ChalkInstance, records: Rec[], view: PrintOp
     return '';
   }
   const fields = out.fields;
-  const columns: Column[] = fields?.length
-    ? fields.map((f) => ({ header: f.toUpperCase(), value: f, status: /status$/i.test(f) }))
+  const columns: ListColumn[] = fields?.length
+    ? fields.map((f) => ({ header: f.toUpperCase(), value: f, status: /status$/i.test(f), time: /At$/.test(f) }))
     : (view && LIST_VIEWS[view]) ?? genericColumns(records);
-  const max = widthFor(out, columns.length);
-  const rows = records.map((r, i) =>
-    columns.map((col) => {
-      const raw = typeof col.value === 'string' ? getPath(r, col.value) : col.value({ ...r, __index: i });
-      const value = col.time ? shortTime(raw) : cell(raw);
-      // Ids are never cut: a shortened id cannot be copied into the next command.
-      const text = col.full || OBJECT_ID_RE.test(value) ? value : shorten(value, max);
-      return col.status && text ? colourStatus(c, text) : text;
-    }),
-  );
-  return `${table(c, columns.map((col) => col.header), rows, stream)}\n`;
+  const width = widthOf(out);
+  const first = !stream?.fit;
+  const { text, fit } = renderFitted(c, columns, records, { width: width ?? 100_000, wide: out.wide === true || width === undefined, utc: out.utc === true }, colourStatus, stream);
+  if (first && width !== undefined && (fit.dropped.length || fit.shortened)) {
+    const left = fit.dropped.length ? `${fit.dropped.map((h) => h.toLowerCase()).join(', ')} left out` : '';
+    out.note(`(${[left, fit.shortened ? 'some values shortened' : ''].filter(Boolean).join('; ')} to fit ${width} columns; --wide shows everything)`);
+  }
+  return text;
 }
 
 function genericColumns(records: Rec[]): Column[] {
@@ -123,7 +116,7 @@ function genericColumns(records: Rec[]): Column[] {
       keys.push(k);
     }
   }
-  return keys.slice(0, 8).map((k) => ({ header: k.toUpperCase(), value: k, status: /status$/i.test(k) }));
+  return keys.slice(0, 8).map((k) => ({ header: k.toUpperCase(), value: k, status: /status$/i.test(k), time: /At$/.test(k) }));
 }
 
 /** Nested records flattened to dot paths, for a two-column table. */
@@ -140,43 +133,10 @@ function renderRecord(out: Output, c: ChalkInstance, record: unknown): string {
   const pairs: [string, unknown][] = fields?.length ? fields.map((f) => [f, getPath(record, f)]) : flatten(record);
   const max = Math.max(20, (out.stdout.columns ?? 120) - 30);
   const rows = pairs.map(([k, v]) => {
-    const text = shorten(cell(v), max);
+    const text = shorten(/At$/.test(k) && typeof v === 'string' ? formatTime(v, 'full', { utc: out.utc === true }) : cell(v), max);
     return [c.bold(k), /(^|\.)status$/.test(k) && text ? colourStatus(c, text) : text];
   });
   return `${table(c, undefined, rows)}\n`;
-}
-
-function renderTimeline(c: ChalkInstance, n: Rec): string {
-  const jobs = (Array.isArray(n.jobs) ? n.jobs : []) as (JobLike & Rec)[];
-  const workflow = getPath(n, 'template.triggers.0.identifier') ?? getPath(n, 'template.name') ?? n._templateId ?? '?';
-  const subscriber = getPath(n, 'subscriber.subscriberId') ?? n._subscriberId ?? '?';
-  const lines: string[] = [];
-  lines.push(`${c.bold('Event')} ${n._id ?? ''}  ${c.dim('·')}  workflow ${c.bold(String(workflow))}  ${c.dim('·')}  subscriber ${c.bold(String(subscriber))}`);
-  const meta: [string, unknown][] = [
-    ['Transaction', n.transactionId],
-    ['Created', shortTime(n.createdAt)],
-    ['Channels', Array.isArray(n.channels) ? n.channels.join(', ') : undefined],
-    ['Context', Array.isArray(n.contextKeys) && n.contextKeys.length ? n.contextKeys.join(', ') : undefined],
-    ['Status', colourStatus(c, statusOf(jobs))],
-  ];
-  for (const [k, v] of meta) if (v !== undefined && v !== '') lines.push(`${c.dim(k.padEnd(12))}${String(v)}`);
-  if (jobs.length === 0) lines.push('', c.dim('No jobs recorded for this event.'));
-  jobs.forEach((job, i) => {
-    const name = getPath(job, 'step.name');
-    const provider = job.providerId ? `  ${c.dim('via')} ${job.providerId}` : '';
-    lines.push('');
-    lines.push(`${c.bold(`${i + 1}. ${job.type ?? 'step'}`)}${name ? c.dim(` (${String(name)})`) : ''}${provider}  ${colourStatus(c, job.status ?? '?')}`);
-    const details = job.executionDetails ?? [];
-    if (details.length === 0) lines.push(`   ${c.dim('no execution details yet')}`);
-    for (const d of details as Rec[]) {
-      const status = String(d.status ?? '');
-      lines.push(`   ${c.dim(shortTime(d.createdAt, true))}  ${colourStatus(c, status.padEnd(17))} ${String(d.detail ?? '')}`);
-      if (typeof d.raw === 'string' && d.raw) lines.push(`   ${' '.repeat(14)}${c.dim(shorten(`raw: ${d.raw}`, 110))}`);
-    }
-    const last = lastDetail(job);
-    if (job.status === 'failed' && last?.detail) lines.push(`   ${c.red('✗')} ${last.detail}`);
-  });
-  return `${lines.join('\n')}\n`;
 }
 
 function renderTrigger(c: ChalkInstance, r: Rec): string {
@@ -184,21 +144,6 @@ function renderTrigger(c: ChalkInstance, r: Rec): string {
   const lines = [`${ok ? c.green('✓') : c.red('✗')} ${colourStatus(c, String(r.status))}${r.transactionId ? `  transaction ${r.transactionId}` : ''}`];
   if (Array.isArray(r.error)) for (const e of r.error) lines.push(`  ${c.red(String(e))}`);
   if (typeof r.activityFeedLink === 'string') lines.push(`  ${c.dim('activity:')} ${r.activityFeedLink}`);
-  return `${lines.join('\n')}\n`;
-}
-
-function renderWait(c: ChalkInstance, w: Rec): string {
-  const lines = [renderTrigger(c, (w.trigger ?? {}) as Rec).trimEnd()];
-  const recipients = (Array.isArray(w.recipients) ? w.recipients : []) as Rec[];
-  const mark: Record<string, string> = { delivered: c.green('✓'), merged: c.green('↪'), failed: c.red('✗'), pending: c.yellow('…'), empty: c.dim('?') };
-  lines.push(`${colourStatus(c, String(w.outcome))} after ${((Number(w.waitedMs) || 0) / 1000).toFixed(1)}s · ${recipients.length} recipient${recipients.length === 1 ? '' : 's'}`);
-  for (const r of recipients) {
-    lines.push('', `${mark[String(r.outcome)] ?? ''} ${c.bold(String(r.subscriberId ?? '?'))}  ${colourStatus(c, String(r.outcome))}  ${c.dim(String(r.notificationId ?? ''))}`);
-    for (const s of (Array.isArray(r.steps) ? r.steps : []) as Rec[]) {
-      const provider = s.providerId ? ` ${c.dim('via')} ${String(s.providerId)}` : '';
-      lines.push(`   ${String(s.type).padEnd(12)} ${colourStatus(c, String(s.status).padEnd(10))}${provider}${s.detail ? `  ${c.dim(String(s.detail))}` : ''}`);
-    }
-  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -237,6 +182,8 @@ function renderSettings(c: ChalkInstance, rows: Rec[]): string {
   return `${table(c, ['SETTING', 'VALUE', 'SOURCE'], rows.map((r) => [String(r.setting), cell(r.value), c.dim(String(r.source))]))}\n`;
 }
 
+const layoutOf = (out: Output) => ({ width: out.wide ? 100_000 : (widthOf(out) ?? 100_000), utc: out.utc === true });
+
 export function renderTable(out: Output, value: unknown, opts: PrintOptions, stream?: TableStream): string {
   const c = new Chalk({ level: out.color ? 1 : 0 });
   const view = opts.view;
@@ -246,15 +193,17 @@ export function renderTable(out: Output, value: unknown, opts: PrintOptions, str
   if (Array.isArray(value)) {
     if (value.every((x) => x && typeof x === 'object')) {
       if (view === 'settings') return renderSettings(c, value as Rec[]);
+      // Several events (a transaction's recipients): each one's timeline.
+      if (view === 'event' && !out.fields?.length) return value.map((n) => renderTimeline(c, n as Rec, layoutOf(out))).join('\n');
       return renderList(out, c, value as Rec[], view);
     }
     return `${value.map(cell).join('\n')}\n`;
   }
   if (value && typeof value === 'object' && !out.fields?.length) {
     const r = value as Rec;
-    if (view === 'event') return renderTimeline(c, r);
+    if (view === 'event') return renderTimeline(c, r, layoutOf(out));
     if (view === 'trigger') return renderTrigger(c, r);
-    if (view === 'wait') return renderWait(c, r);
+    if (view === 'wait') return renderWaitReport(c, r, layoutOf(out));
     if (view === 'workflow') return renderWorkflow(out, c, r);
     if (view === 'preview') return renderPreview(out, c, r);
   }

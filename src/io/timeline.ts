@@ -85,7 +85,10 @@ export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {
       const text = `   ${when}  ${st.padEnd(statusWidth)} ${String(d.detail ?? '')}`;
       const lines = wrap(text, width, indent);
       lines.forEach((l, k) => {
-        if (k > 0) return out.push(bad ? c.red(l) : l);
+        if (k > 0) {
+          out.push(bad ? c.red(l) : l);
+          return;
+        }
         const pre = `   ${when}  `;
         out.push(`${c.dim(pre)}${paint(c, st, st.padEnd(statusWidth))}${bad ? c.red(l.slice(pre.length + statusWidth)) : l.slice(pre.length + statusWidth)}`);
       });
@@ -138,7 +141,10 @@ export function renderWaitReport(c: ChalkInstance, w: Rec, opts: LayoutOptions =
       const head = `${pre}${st.padEnd(9)}${via}`;
       const text = `${head}${s.detail ? `  ${String(s.detail)}` : ''}`;
       wrap(text, width, pre.length + 10).forEach((l, k) => {
-        if (k > 0) return lines.push(st === 'failed' ? c.red(l) : c.dim(l));
+        if (k > 0) {
+          lines.push(st === 'failed' ? c.red(l) : c.dim(l));
+          return;
+        }
         const rest = l.slice(head.length);
         lines.push(`${pre}${paint(c, st, st.padEnd(9))}${l.slice(pre.length + 9, head.length)}${st === 'failed' ? c.red(rest) : c.dim(rest)}`);
       });

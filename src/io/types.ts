@@ -32,6 +32,10 @@ export interface Output {
   /** Strings scrubbed wherever they appear (the API key in use). */
   readonly secrets: readonly string[];
   readonly color: boolean;
+  /** --wide: every column whole, not fitted to the terminal. */
+  readonly wide?: boolean;
+  /** --utc: times in UTC (Z) rather than local with the offset. */
+  readonly utc?: boolean;
   /** A line on stderr unless --quiet ("(no results)"). */
   note(message: string): void;
 }

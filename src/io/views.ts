@@ -1,6 +1,9 @@
-// Table layouts: which columns a list of each kind of record shows. Data only; table.ts renders them.
-import { statusOf } from '../core/activity.js';
+// Table layouts: which columns a list of each kind of record shows, and how each gives way when the
+// terminal is narrow (io/fit.ts): ids shortened or kept whole, columns dropped in order, text cut, the
+// reason taking what is left. Data only; table.ts renders them.
+import { eventStatus, reasonOf } from '../core/status.js';
 import { getPath } from './paths.js';
+import { channelsOf } from './timeline.js';
 
 export type ViewName =
   | 'events' | 'event' | 'subscribers' | 'integrations' | 'endpoints' | 'connections' | 'messages' | 'contexts'
@@ -16,30 +19,41 @@ export interface Column {
   time?: boolean;
   /** Never shortened: ids are copied into the next command. */
   full?: boolean;
+  /** `id`: shortened git-style when the terminal is narrow (the command that takes it accepts a prefix). */
+  kind?: 'id' | 'key' | 'status' | 'text';
+  /** Dropped when the table does not fit, the lowest first (never when absent). */
+  dropOrder?: number;
+  /** Takes the width that is left (the failure reason). */
+  flex?: boolean;
+  /** The narrowest a text column is cut to. */
+  min?: number;
 }
 
 const joinList = (v: unknown) => (Array.isArray(v) ? v.join(', ') : v);
 
 export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
   events: [
-    { header: 'ID', value: '_id', full: true },
-    { header: 'CREATED', value: 'createdAt', time: true },
+    // `events get` accepts the short id a narrow table shows.
+    { header: 'ID', value: '_id', kind: 'id' },
+    { header: 'CREATED', value: 'createdAt', time: true, dropOrder: 4 },
     {
       header: 'WORKFLOW',
       value: (r) => getPath(r, 'template.triggers.0.identifier') ?? getPath(r, 'template.name') ?? r._templateId,
+      min: 10,
     },
-    { header: 'SUBSCRIBER', value: 'subscriber.subscriberId' },
-    { header: 'CHANNELS', value: (r) => joinList(r.channels) },
-    { header: 'STATUS', value: (r) => statusOf(r.jobs as never), status: true },
-    { header: 'TRANSACTION', value: 'transactionId', full: true },
+    { header: 'SUBSCRIBER', value: 'subscriber.subscriberId', min: 8 },
+    { header: 'CHANNELS', value: (r) => channelsOf(r).join(', '), dropOrder: 2 },
+    { header: 'STATUS', value: (r) => (Array.isArray(r.jobs) ? eventStatus(r.jobs as never) : '-'), status: true },
+    { header: 'REASON', value: (r) => reasonOf(r.jobs as never) ?? '', flex: true, min: 16 },
+    { header: 'TRANSACTION', value: 'transactionId', full: true, dropOrder: 1 },
   ],
   subscribers: [
     { header: 'SUBSCRIBER ID', value: 'subscriberId', full: true },
     { header: 'NAME', value: (r) => [r.firstName, r.lastName].filter(Boolean).join(' ') },
-    { header: 'EMAIL', value: 'email' },
-    { header: 'PHONE', value: 'phone' },
-    { header: 'ONLINE', value: 'isOnline' },
-    { header: 'UPDATED', value: 'updatedAt', time: true },
+    { header: 'EMAIL', value: 'email', min: 12 },
+    { header: 'PHONE', value: 'phone', dropOrder: 2 },
+    { header: 'ONLINE', value: 'isOnline', dropOrder: 1 },
+    { header: 'UPDATED', value: 'updatedAt', time: true, dropOrder: 3 },
   ],
   integrations: [
     { header: 'ID', value: '_id', full: true },
@@ -48,7 +62,8 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'CHANNEL', value: 'channel' },
     { header: 'PROVIDER', value: 'providerId' },
     { header: 'PRIMARY', value: 'primary' },
-    { header: 'ACTIVE', value: 'active' },
+    // The list is of active integrations: the column says little.
+    { header: 'ACTIVE', value: 'active', dropOrder: 1 },
   ],
   endpoints: [
     { header: 'IDENTIFIER', value: 'identifier', full: true },
@@ -56,8 +71,8 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'CHANNEL', value: 'channel' },
     { header: 'PROVIDER', value: 'providerId' },
     { header: 'SUBSCRIBER', value: 'subscriberId' },
-    { header: 'ENDPOINT', value: (r) => Object.values((r.endpoint as Record<string, unknown>) ?? {}).join(' ') },
-    { header: 'CONTEXT', value: (r) => joinList(r.contextKeys) },
+    { header: 'ENDPOINT', value: (r) => Object.values((r.endpoint as Record<string, unknown>) ?? {}).join(' '), min: 12 },
+    { header: 'CONTEXT', value: (r) => joinList(r.contextKeys), dropOrder: 1 },
   ],
   connections: [
     { header: 'IDENTIFIER', value: 'identifier', full: true },
@@ -65,20 +80,21 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'PROVIDER', value: 'providerId' },
     { header: 'INTEGRATION', value: 'integrationIdentifier' },
     { header: 'SUBSCRIBER', value: 'subscriberId' },
-    { header: 'WORKSPACE', value: (r) => getPath(r, 'workspace.name') ?? getPath(r, 'workspace.id') },
-    { header: 'CONTEXT', value: (r) => joinList(r.contextKeys) },
+    { header: 'WORKSPACE', value: (r) => getPath(r, 'workspace.name') ?? getPath(r, 'workspace.id'), min: 10 },
+    { header: 'CONTEXT', value: (r) => joinList(r.contextKeys), dropOrder: 1 },
   ],
   messages: [
     { header: 'ID', value: '_id', full: true },
-    { header: 'CREATED', value: 'createdAt', time: true },
+    { header: 'CREATED', value: 'createdAt', time: true, dropOrder: 2 },
     { header: 'CHANNEL', value: 'channel' },
     { header: 'SUBSCRIBER', value: (r) => getPath(r, 'subscriber.subscriberId') ?? r._subscriberId },
     { header: 'STATUS', value: 'status', status: true },
     { header: 'READ', value: 'read' },
-    { header: 'SEEN', value: 'seen' },
+    { header: 'SEEN', value: 'seen', dropOrder: 1 },
     {
       header: 'CONTENT',
       value: (r) => r.subject ?? (typeof r.content === 'string' ? r.content : Array.isArray(r.content) ? '[blocks]' : ''),
+      flex: true,
     },
   ],
   workflows: [
@@ -93,7 +109,7 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: '#', value: (r) => r.__index },
     { header: 'STATUS', value: 'status', status: true },
     { header: 'TRANSACTION', value: 'transactionId', full: true },
-    { header: 'ERROR', value: (r) => joinList(r.error) },
+    { header: 'ERROR', value: (r) => joinList(r.error), flex: true },
   ],
   profiles: [
     { header: '', value: (r) => (r.current ? '*' : '') },

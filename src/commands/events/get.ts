@@ -1,17 +1,55 @@
-// svc events get ID → GET /v1/notifications/{id}, shown as a timeline of jobs and execution details.
-import { OBJECT_ID_RE } from '../../api/enum-values.js';
-import { UsageError } from '../../core/errors.js';
+// svc events get REF → GET /v1/notifications/{id}, shown as a timeline of jobs and execution details.
+// REF is a notification id, a transaction id (every recipient's event, via GET /v1/notifications
+// ?transactionId=), or a short id a table printed (core/event-ref.ts).
+import { ApiError } from '../../core/errors.js';
+import { resolveEvents } from '../../core/event-ref.js';
 import type { Deps } from '../../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
+import { rememberIds } from './cache.js';
 
 export const command = () =>
   examples(
-    new Command('get').description(about('show one event with every job and its execution details', 'getEvent')).argument('<notificationId>', '24-character id of the event'),
-    ['svc events get 6761f0c2a3b4c5d6e7f80912', 'svc events get 6761f0c2a3b4c5d6e7f80912 --json | jq .jobs'],
+    new Command('get')
+      .description(about('show one event with every job and its execution details', 'getEvent'))
+      .argument('<id>', 'notification id, transaction id, or a short id from svc events list'),
+    [
+      'svc events get 6761f0c2a3b4c5d6e7f80912',
+      'svc events get 3f1c2a4e-9b7d-4c1e-8a2f-5d6e7f809123   # a transaction: every recipient',
+      'svc events get 6761f0c2a3b4c5d6e7f80912 --json | jq .jobs',
+    ],
   );
 
-export async function run(deps: Deps, _opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
-  if (!OBJECT_ID_RE.test(id)) throw new UsageError(`NOTIFICATION_ID: expected a 24-character hexadecimal id, got "${id.slice(0, 40)}"`);
-  const res = await (await deps.client()).call('getEvent', { params: { notificationId: id } });
-  if (res) await deps.print(res.data, { view: 'event' });
+type Event = { _id?: string };
+
+export async function run(deps: Deps, _opts: OptsOf<typeof command>, [ref]: ArgsOf<typeof command>): Promise<void> {
+  const api = await deps.client();
+  if (deps.globals.dryRun) {
+    // What would be sent for the common case: the notification id, else the transaction lookup.
+    if (/^[0-9a-f]{24}$/i.test(ref)) await api.call('getEvent', { params: { notificationId: ref } });
+    else await api.call('listEvents', { query: { transactionId: ref, page: 0, limit: 50 } });
+    return;
+  }
+  const found = await resolveEvents<Event>(
+    {
+      async get(id) {
+        try {
+          return (await api.call<Event>('getEvent', { params: { notificationId: id } }))?.data;
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 404) return undefined;
+          throw e;
+        }
+      },
+      async list(query) {
+        const res = await api.call<{ data: Event[]; hasMore?: boolean }>('listEvents', { query });
+        return res?.data ?? { data: [] };
+      },
+    },
+    ref,
+  );
+  // A notification id (or short id) prints the record as before; a transaction prints each of its
+  // events (JSON: an array when there are several).
+  await rememberIds(deps, found.events);
+  if (found.events.length === 1) return void (await deps.print(found.events[0], { view: 'event' }));
+  deps.info(`transaction ${ref}: ${found.events.length} events (one per recipient)`);
+  await deps.print(found.events, { view: 'event' });
 }

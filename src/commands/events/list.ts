@@ -1,8 +1,14 @@
 // svc events list [filters] → GET /v1/notifications
+// --status keeps the events of an overall status (core/status.ts: delivered, failed, pending, merged,
+// throttled, skipped, ...): the feed has no such filter, so it applies to each page as it arrives.
+// --all on a terminal counts the events on stderr as pages arrive.
 import { intArg } from '../../cli-args.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
+import { eventStatus, matchesStatus, STATUS_FILTERS } from '../../core/status.js';
 import type { Deps } from '../../deps.js';
+import { routes } from '../../api/routes.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
-import { runList } from '../shared.js';
+import { rememberIds } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 
 /** The feed's largest page (api-spec.md, operation 14). */
@@ -11,17 +17,78 @@ const EVENTS_MAX_LIMIT = 50;
 export const command = () =>
   examples(
     eventFilters(new Command('list').description(about('list triggered events', 'listEvents')))
+      .option('--status <status>', `overall status (repeatable or comma list): ${STATUS_FILTERS.join(', ')}`, statusList)
       .option('--page <n>', 'page number, from 0', intArg(0))
       .option('--limit <n>', `events per page, 1 to ${EVENTS_MAX_LIMIT}`, intArg(1, EVENTS_MAX_LIMIT))
       .option('--all', 'follow every page to the end, streaming records'),
     [
       'svc events list --subscriber user-1 --since 2h',
+      'svc events list --status failed --since 1d --all',
       'svc events list --channel email --channel sms --limit 50',
       'svc events list --all -o ndjson > events.ndjson',
     ],
   );
 
+function statusList(value: string, previous: string[] | undefined): string[] {
+  const out = [...(previous ?? [])];
+  for (const v of value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    if (!STATUS_FILTERS.includes(v)) throw new UsageError(`--status: expected one of ${STATUS_FILTERS.join(', ')}, got "${v.slice(0, 40)}"`);
+    out.push(v);
+  }
+  return out;
+}
+
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
   const query = await resolveWorkflows(deps, { ...eventsQuery(opts, deps.now()), page: opts.page, limit: opts.limit });
-  await runList(deps, 'listEvents', query, { view: 'events', mode: 'page', all: opts.all, allLimit: EVENTS_MAX_LIMIT });
+  const wanted = opts.status;
+  // A count on stderr as pages arrive, for a person waiting on --all.
+  const tty = deps.io.stderr.isTTY === true && !deps.globals.quiet && !deps.globals.dryRun;
+  const keep = (records: unknown[]) =>
+    wanted?.length ? records.filter((r) => wanted.some((w) => matchesStatus(eventStatus((r as { jobs?: never }).jobs), w))) : records;
+  const api = await deps.client();
+  if (!opts.all) {
+    const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number }>('listEvents', { query });
+    if (!res) return;
+    const shown = keep(res.data.data);
+    await rememberIds(deps, res.data.data);
+    await deps.print(wanted?.length ? { ...res.data, data: shown } : res.data, { view: 'events', list: true });
+    const { pagingHint } = await import('../../io/output.js');
+    const hint = pagingHint(res.data);
+    if (wanted?.length) {
+      deps.info(`${shown.length} of ${res.data.data.length} events on this page with status ${wanted.join(' or ')}${res.data.hasMore ? '; --all looks through every page' : ''}`);
+    }
+    if (hint) deps.info(hint);
+    return;
+  }
+  const writer = await deps.records({ view: 'events' });
+  const { method, path } = routes.listEvents;
+  let seen = 0;
+  let next: number | undefined;
+  const progress = (final = false) => {
+    if (!tty) return;
+    const text = wanted?.length ? `${writer.count} of ${seen} events with status ${wanted.join(' or ')}` : `${seen} events`;
+    deps.io.stderr.write(`\r\u001b[2K${text}${final ? '\n' : '…'}`);
+  };
+  try {
+    for await (const page of api.pages({ method, path, query: { ...query, limit: query.limit ?? EVENTS_MAX_LIMIT } }, 'page')) {
+      seen += page.records.length;
+      next = page.next?.page;
+      const shown = keep(page.records);
+      if (seen <= 500) await rememberIds(deps, page.records);
+      // The count line is cleared before records go to the same terminal, then drawn again.
+      if (tty && deps.io.stdout.isTTY) deps.io.stderr.write('\r\u001b[2K');
+      await writer.page(shown);
+      progress();
+    }
+    await writer.end();
+    if (tty) progress(true);
+    else if (!deps.globals.dryRun) deps.info(`${writer.count} record${writer.count === 1 ? '' : 's'}${wanted?.length ? ` of ${seen}` : ''}`);
+  } catch (err) {
+    await writer.end();
+    if (tty) deps.io.stderr.write('\n');
+    if (err instanceof InterruptedError || deps.signal.aborted) {
+      throw new InterruptedError(`interrupted after ${writer.count} record${writer.count === 1 ? '' : 's'}`, next !== undefined ? `to continue, run the same command with --page ${next}` : 'nothing to continue from');
+    }
+    throw err;
+  }
 }
