@@ -36,12 +36,14 @@ if (process.argv[2] !== 'throughput') {
   await tiers();
   process.exit(0);
 }
-const sizes = (process.argv[3] ?? '10000,100000').split(',').map(Number).filter((n) => n > 0);
+const sizes = (process.argv[3] ?? '10000,100000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const CHUNK = 100;
 function rate(count, ms) {
   return Math.round((count / ms) * 1000);
 }
-
 
 function bodies(n, workflow) {
   const out = [];
@@ -58,7 +60,10 @@ async function measureSvc(n) {
   const wf = await createBenchWorkflow(dev);
   const file = csv(dev.dir, n);
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'trigger', wf, '--recipients-file', file, '-o', 'json', '-q'], { env: dev.env, encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'trigger', wf, '--recipients-file', file, '-o', 'json', '-q'], {
+    env: dev.env,
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t0;
   await dev.stop();
   if (r.status !== 0) throw new Error(`svc bulk failed: ${r.stderr}`);
@@ -77,17 +82,19 @@ async function measureAutocannon(n) {
     url: `${dev.baseUrl}/v1/events/trigger`,
     connections: 10,
     amount: all.length,
-    requests: [{
-      method: 'POST',
-      setupRequest: (req) => {
-        const body = all[i++ % all.length];
-        return {
-          ...req,
-          headers: { authorization: `ApiKey ${dev.apiKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          body: JSON.stringify({ ...body, transactionId: randomUUID() }),
-        };
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const body = all[i++ % all.length];
+          return {
+            ...req,
+            headers: { authorization: `ApiKey ${dev.apiKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            body: JSON.stringify({ ...body, transactionId: randomUUID() }),
+          };
+        },
       },
-    }],
+    ],
   });
   const ms = performance.now() - t0;
   await dev.stop();
@@ -121,11 +128,21 @@ for (const n of sizes) {
   const ac = await measureAutocannon(n);
   const loop = await measureLoop(n);
   console.log(`${n.toLocaleString('en')} recipients (${n / CHUNK} requests)`);
-  console.log(`  svc trigger --recipients-file   ${(svc.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(svc.sent, svc.ms)).padStart(6)} recipients/s  ${String(rate(svc.requests, svc.ms)).padStart(5)} req/s  peak RSS ${svc.rssMb.toFixed(0)} MB (whole process)`);
-  console.log(`    of which sending              ${(svc.sendingMs / 1000).toFixed(1).padStart(6)} s  ${String(rate(svc.sent, svc.sendingMs)).padStart(6)} recipients/s  ${String(rate(svc.requests, svc.sendingMs)).padStart(5)} req/s  (without start-up, as autocannon is timed)`);
-  console.log(`  autocannon, 10 connections      ${(ac.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(ac.requests * CHUNK, ac.ms)).padStart(6)} recipients/s  ${String(rate(ac.requests, ac.ms)).padStart(5)} req/s`);
-  console.log(`  one request at a time           ${(loop.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(loop.requests * CHUNK, loop.ms)).padStart(6)} recipients/s  ${String(rate(loop.requests, loop.ms)).padStart(5)} req/s`);
-  console.log(`  svc / autocannon: ${((rate(svc.requests, svc.sendingMs) / rate(ac.requests, ac.ms)) * 100).toFixed(0)}% of the server's limit while sending, ${((rate(svc.requests, svc.ms) / rate(ac.requests, ac.ms)) * 100).toFixed(0)}% counting process start-up (goal ≥ 80%)\n`);
+  console.log(
+    `  svc trigger --recipients-file   ${(svc.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(svc.sent, svc.ms)).padStart(6)} recipients/s  ${String(rate(svc.requests, svc.ms)).padStart(5)} req/s  peak RSS ${svc.rssMb.toFixed(0)} MB (whole process)`,
+  );
+  console.log(
+    `    of which sending              ${(svc.sendingMs / 1000).toFixed(1).padStart(6)} s  ${String(rate(svc.sent, svc.sendingMs)).padStart(6)} recipients/s  ${String(rate(svc.requests, svc.sendingMs)).padStart(5)} req/s  (without start-up, as autocannon is timed)`,
+  );
+  console.log(
+    `  autocannon, 10 connections      ${(ac.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(ac.requests * CHUNK, ac.ms)).padStart(6)} recipients/s  ${String(rate(ac.requests, ac.ms)).padStart(5)} req/s`,
+  );
+  console.log(
+    `  one request at a time           ${(loop.ms / 1000).toFixed(1).padStart(6)} s  ${String(rate(loop.requests * CHUNK, loop.ms)).padStart(6)} recipients/s  ${String(rate(loop.requests, loop.ms)).padStart(5)} req/s`,
+  );
+  console.log(
+    `  svc / autocannon: ${((rate(svc.requests, svc.sendingMs) / rate(ac.requests, ac.ms)) * 100).toFixed(0)}% of the server's limit while sending, ${((rate(svc.requests, svc.ms) / rate(ac.requests, ac.ms)) * 100).toFixed(0)}% counting process start-up (goal ≥ 80%)\n`,
+  );
 }
 
 // Constant memory: the whole file is read and cut into chunks (--dry-run sends nothing). Peak RSS is
@@ -135,7 +152,11 @@ for (const n of sizes) {
   const dev = await startDev({ inMemory: true });
   const wf = await createBenchWorkflow(dev);
   const run = (file, nodeArgs = []) => {
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...nodeArgs, BIN, 'trigger', wf, '--recipients-file', file, '--dry-run', '-o', 'json', '-q'], { env: dev.env, encoding: 'utf8' });
+    const r = spawnSync(
+      '/usr/bin/time',
+      ['-f', '%M', process.execPath, ...nodeArgs, BIN, 'trigger', wf, '--recipients-file', file, '--dry-run', '-o', 'json', '-q'],
+      { env: dev.env, encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr.slice(-500)}`);
     return Number(r.stderr.trim().split('\n').pop()) / 1024;
   };
@@ -145,7 +166,9 @@ for (const n of sizes) {
   const capped = run(bigFile, ['--max-old-space-size=32']);
   await dev.stop();
   console.log(`reading the file (--dry-run): peak RSS ${small.toFixed(0)} MB at 10,000 rows, ${big.toFixed(0)} MB at 1,000,000 rows;`);
-  console.log(`  1,000,000 rows with a 32 MB old-space cap: completes at ${capped.toFixed(0)} MB peak RSS (memory is bounded; the rest is V8 growing its heap because it may)`);
+  console.log(
+    `  1,000,000 rows with a 32 MB old-space cap: completes at ${capped.toFixed(0)} MB peak RSS (memory is bounded; the rest is V8 growing its heap because it may)`,
+  );
 }
 
 async function tiers() {
@@ -155,7 +178,8 @@ async function tiers() {
   const ndjson = (dir, n) => {
     const path = join(dir, `own-${n}.ndjson`);
     const lines = [];
-    for (let i = 0; i < n; i++) lines.push(JSON.stringify({ subscriberId: `user-${i}`, firstName: `Name ${i}`, payload: { n: i, plan: i % 3 ? 'pro' : 'free' } }));
+    for (let i = 0; i < n; i++)
+      lines.push(JSON.stringify({ subscriberId: `user-${i}`, firstName: `Name ${i}`, payload: { n: i, plan: i % 3 ? 'pro' : 'free' } }));
     writeFileSync(path, `${lines.join('\n')}\n`);
     return path;
   };
@@ -184,7 +208,9 @@ async function tiers() {
   console.log(`node ${process.version}, ${cpus().length} cores, shared with other work (figures are noisy); a fresh svc dev for each run\n`);
   const base = await runOne([], (dir) => csv(dir, 20_000));
   const baseRate = rate(base.summary.recipients.sent, base.summary.elapsedMs);
-  console.log(`baseline: 20,000 CSV rows, svc dev without --rate-limit: ${baseRate} recipients/s while sending, ${base.summary.recipients.failed} failed, exit ${base.exit}\n`);
+  console.log(
+    `baseline: 20,000 CSV rows, svc dev without --rate-limit: ${baseRate} recipients/s while sending, ${base.summary.recipients.failed} failed, exit ${base.exit}\n`,
+  );
   let ok = true;
   for (const [tier, perSecond] of Object.entries(TIERS)) {
     for (const [label, n, make, costPer] of [
@@ -200,8 +226,12 @@ async function tiers() {
       const pct = Math.round((got / bar) * 100);
       const pass = s.recipients.failed === 0 && s.recipients.sent === n && pct >= 90;
       ok &&= pass;
-      console.log(`${tier} tier (trigger ${perSecond}/s), ${label}: exit ${r.exit}, ${s.recipients.sent} sent, ${s.recipients.failed} failed, ${s.requests.sent} requests in ${(s.elapsedMs / 1000).toFixed(1)} s`);
-      console.log(`  ${got} recipients/s; the tier allows ${Number.isFinite(allow) ? `${allow}/s (burst ${Math.round(perSecond * WINDOW * (1 + BURST))} tokens, then ${Math.round(perSecond / costPer)}/s)` : `any rate (${Math.round(n * costPer)} tokens fit in the burst): bar is the baseline ${baseRate}/s`} → ${pct}% ${pass ? 'ok' : 'BELOW GOAL (0 failed, ≥ 90%)'}`);
+      console.log(
+        `${tier} tier (trigger ${perSecond}/s), ${label}: exit ${r.exit}, ${s.recipients.sent} sent, ${s.recipients.failed} failed, ${s.requests.sent} requests in ${(s.elapsedMs / 1000).toFixed(1)} s`,
+      );
+      console.log(
+        `  ${got} recipients/s; the tier allows ${Number.isFinite(allow) ? `${allow}/s (burst ${Math.round(perSecond * WINDOW * (1 + BURST))} tokens, then ${Math.round(perSecond / costPer)}/s)` : `any rate (${Math.round(n * costPer)} tokens fit in the burst): bar is the baseline ${baseRate}/s`} → ${pct}% ${pass ? 'ok' : 'BELOW GOAL (0 failed, ≥ 90%)'}`,
+      );
     }
   }
   if (!ok) process.exitCode = 1;

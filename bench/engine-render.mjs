@@ -14,14 +14,26 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-engine-bench-'));
 const outfile = join(dir, 'engine.mjs');
 await build({
   entryPoints: [new URL('../src/server/engine/index.ts', import.meta.url).pathname],
-  outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error',
+  outfile,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'error',
   banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
 });
 const engine = await import(pathToFileURL(outfile).href);
 const { Liquid } = await import('liquidjs');
 
-const inApp = { subject: 'Hi {{ subscriber.firstName }}', body: '{{ payload.actor }} commented on {{ payload.post.title }}: {{ payload.comment | truncate: 80 }}', primaryAction: { label: 'Open', redirect: { url: '/posts/{{ payload.post.id }}' } } };
-const email = { subject: 'New comment on {{ payload.post.title }}', body: '<p>Hi {{ subscriber.firstName }},</p><p>{{ payload.actor }} wrote:</p><blockquote>{{ payload.comment }}</blockquote><p><a href="https://app.example.com/posts/{{ payload.post.id }}">Reply</a></p>' };
+const inApp = {
+  subject: 'Hi {{ subscriber.firstName }}',
+  body: '{{ payload.actor }} commented on {{ payload.post.title }}: {{ payload.comment | truncate: 80 }}',
+  primaryAction: { label: 'Open', redirect: { url: '/posts/{{ payload.post.id }}' } },
+};
+const email = {
+  subject: 'New comment on {{ payload.post.title }}',
+  body: '<p>Hi {{ subscriber.firstName }},</p><p>{{ payload.actor }} wrote:</p><blockquote>{{ payload.comment }}</blockquote><p><a href="https://app.example.com/posts/{{ payload.post.id }}">Reply</a></p>',
+};
 const scopes = Array.from({ length: recipients }, (_, i) => ({
   subscriber: { subscriberId: `user-${i}`, firstName: `User ${i}`, email: `user${i}@example.com` },
   payload: { actor: 'Ada', comment: 'Looks great, ship it! '.repeat(3), post: { id: i, title: 'Release notes' } },
@@ -49,7 +61,15 @@ const bareMs = timeIt((list) => {
   }
 });
 
-const wf = { workflowId: 'comments', name: 'Comments', active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: inApp }, { name: 'Email', type: 'email', controlValues: email }] };
+const wf = {
+  workflowId: 'comments',
+  name: 'Comments',
+  active: true,
+  steps: [
+    { name: 'Inbox', type: 'in_app', controlValues: inApp },
+    { name: 'Email', type: 'email', controlValues: email },
+  ],
+};
 const viewStart = performance.now();
 for (let i = 0; i < 100; i += 1) engine.toWorkflowResponse(wf, { environmentId: 'e', activeIntegrations: [], createdAt: 'c', updatedAt: 'u' });
 const viewMs = (performance.now() - viewStart) / 100;

@@ -23,14 +23,23 @@ const src = (p) => fileURLToPath(new URL(`../src/server/${p}`, import.meta.url))
 // resolve from the project's node_modules; it is removed at the end.
 const dir = mkdtempSync(fileURLToPath(new URL('./.tmp-engine-throughput-', import.meta.url)));
 const entry = join(dir, 'entry.ts');
-writeFileSync(entry, [
-  `export { createLocalService } from ${JSON.stringify(src('index.ts'))};`,
-  `export { defaultRegistry } from ${JSON.stringify(src('runner/index.ts'))};`,
-].join('\n'));
+writeFileSync(
+  entry,
+  [`export { createLocalService } from ${JSON.stringify(src('index.ts'))};`, `export { defaultRegistry } from ${JSON.stringify(src('runner/index.ts'))};`].join(
+    '\n',
+  ),
+);
 const outfile = join(dir, 'server.mjs');
 await build({
-  entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error',
-  external: ['better-sqlite3', 'fastify'], define: { __SVC_VERSION__: '"bench"' },
+  entryPoints: [entry],
+  outfile,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'error',
+  external: ['better-sqlite3', 'fastify'],
+  define: { __SVC_VERSION__: '"bench"' },
   banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
 });
 const { createLocalService, defaultRegistry } = await import(pathToFileURL(outfile).href);
@@ -72,10 +81,29 @@ function rawChannel(channel) {
       ctx.setProviderId(providerId);
       ctx.detail({ status: 'Pending', detail: 'Message created', source: 'Internal', providerId });
       ctx.store.messages.create(job.id, {
-        _id: ctx.store.messages.newMessageId(), _templateId: wf._id, _environmentId: n.envId, _messageTemplateId: job.step._id,
-        _organizationId: n.orgId, _notificationId: n.id, _subscriberId: subscriber._id, _jobId: job.id, templateIdentifier: wf.workflowId,
-        createdAt: now, updatedAt: now, deliveredAt: [now], transactionId: n.transactionId, channel, read: false, seen: false, cta: {},
-        _feedId: null, status: 'sent', providerId, payload: n.doc.payload, subject: c.subject, content: typeof c.body === 'string' ? c.body : '',
+        _id: ctx.store.messages.newMessageId(),
+        _templateId: wf._id,
+        _environmentId: n.envId,
+        _messageTemplateId: job.step._id,
+        _organizationId: n.orgId,
+        _notificationId: n.id,
+        _subscriberId: subscriber._id,
+        _jobId: job.id,
+        templateIdentifier: wf.workflowId,
+        createdAt: now,
+        updatedAt: now,
+        deliveredAt: [now],
+        transactionId: n.transactionId,
+        channel,
+        read: false,
+        seen: false,
+        cta: {},
+        _feedId: null,
+        status: 'sent',
+        providerId,
+        payload: n.doc.payload,
+        subject: c.subject,
+        content: typeof c.body === 'string' ? c.body : '',
         ...(channel === 'email' && { email: subscriber.email }),
       });
       ctx.detail({ status: 'Success', detail: 'Message sent', source: 'Internal', providerId });
@@ -89,11 +117,28 @@ async function measure(recipients, mode) {
   const data = join(dir, `${mode}-${recipients}-${++runs}.sqlite`);
   const registry = defaultRegistry();
   if (mode === 'baseline') registry.register('in_app', rawChannel('in_app')).register('email', rawChannel('email'));
-  const svc = createLocalService({ data, apiKey: KEY, registry, empty: true, seed: { workflows: [workflow], integrations: [{ identifier: 'sendgrid', providerId: 'sendgrid', channel: 'email', active: true, primary: true }], subscribers: [], contexts: [], tenants: [], topics: [], environments: [] } });
-  const inject = (body) => svc.app.inject({
-    method: 'POST', url: '/v1/events/trigger', payload: JSON.stringify(body),
-    headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' },
+  const svc = createLocalService({
+    data,
+    apiKey: KEY,
+    registry,
+    empty: true,
+    seed: {
+      workflows: [workflow],
+      integrations: [{ identifier: 'sendgrid', providerId: 'sendgrid', channel: 'email', active: true, primary: true }],
+      subscribers: [],
+      contexts: [],
+      tenants: [],
+      topics: [],
+      environments: [],
+    },
   });
+  const inject = (body) =>
+    svc.app.inject({
+      method: 'POST',
+      url: '/v1/events/trigger',
+      payload: JSON.stringify(body),
+      headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' },
+    });
   const started = performance.now();
   for (let t = 0; t < recipients / 100; t++) {
     const to = Array.from({ length: 100 }, (_, i) => ({ subscriberId: `u-${t}-${i}`, firstName: `User ${i}`, email: `u${t}.${i}@example.com` }));
@@ -123,7 +168,9 @@ try {
     const baseline = await measure(n, 'baseline');
     if (!engine.rendered.includes('Ada commented on Release notes')) throw new Error(`engine did not render: ${engine.rendered}`);
     rows.push({ n, engine, baseline });
-    console.log(`${String(n).padStart(10)}  ${`${rate(n, engine.elapsed)} notif/s (${(engine.elapsed / 1000).toFixed(2)} s)`.padStart(22)}  ${`${rate(n, baseline.elapsed)} notif/s (${(baseline.elapsed / 1000).toFixed(2)} s)`.padStart(24)}  ${(baseline.elapsed / engine.elapsed * 100).toFixed(0)}%`);
+    console.log(
+      `${String(n).padStart(10)}  ${`${rate(n, engine.elapsed)} notif/s (${(engine.elapsed / 1000).toFixed(2)} s)`.padStart(22)}  ${`${rate(n, baseline.elapsed)} notif/s (${(baseline.elapsed / 1000).toFixed(2)} s)`.padStart(24)}  ${((baseline.elapsed / engine.elapsed) * 100).toFixed(0)}%`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

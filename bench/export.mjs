@@ -34,7 +34,10 @@ async function settle() {
 
 function exportWithSvc() {
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', `/usr/bin/time -f %M ${process.execPath} ${BIN} events list --all -o ndjson -q > /dev/null`], { env: dev.env, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', `/usr/bin/time -f %M ${process.execPath} ${BIN} events list --all -o ndjson -q > /dev/null`], {
+    env: dev.env,
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(r.stderr);
   return { ms, rssMb: Number(r.stderr.trim().split('\n').pop()) / 1024 };
@@ -51,7 +54,10 @@ function exportWithCurl(count) {
 
 console.log(`node ${process.version}, ${cpus().length} cores; svc dev with a file store; 50 events per page\n`);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
-const targets = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const targets = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 if (targets.length === 0) targets.push(1000, 50000);
 const results = {};
 for (const target of targets) {
@@ -67,9 +73,17 @@ for (const target of targets) {
   const svc = { ms: median(runs.svc, 'ms'), rssMb: median(runs.svc, 'rssMb') };
   const curl = { ms: median(runs.curl, 'ms') };
   results[target] = svc;
-  const each = ROUNDS > 1 ? `  (svc ${runs.svc.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s, curl ${runs.curl.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s)` : '';
-  console.log(`${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB   |   curl loop ${(curl.ms / 1000).toFixed(2)} s   svc is ${(curl.ms / svc.ms).toFixed(2)}× as fast (goal ≥ 1.5×)${each}`);
+  const each =
+    ROUNDS > 1
+      ? `  (svc ${runs.svc.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s, curl ${runs.curl.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s)`
+      : '';
+  console.log(
+    `${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB   |   curl loop ${(curl.ms / 1000).toFixed(2)} s   svc is ${(curl.ms / svc.ms).toFixed(2)}× as fast (goal ≥ 1.5×)${each}`,
+  );
 }
 const [small, large] = [targets[0], targets[targets.length - 1]];
-if (large !== small) console.log(`\npeak RSS at ${large.toLocaleString('en')} / at ${small.toLocaleString('en')}: ${(results[large].rssMb / results[small].rssMb).toFixed(2)}× (goal ≤ 1.2×)`);
+if (large !== small)
+  console.log(
+    `\npeak RSS at ${large.toLocaleString('en')} / at ${small.toLocaleString('en')}: ${(results[large].rssMb / results[small].rssMb).toFixed(2)}× (goal ≤ 1.2×)`,
+  );
 await dev.stop();

@@ -20,7 +20,10 @@ const loads = [
   (i) => ({ name: 'welcome', payload: { appName: 'Acme' } }),
   (i) => ({ name: 'otp', payload: { code: String(100000 + i) } }),
   (i) => ({ name: 'incident', payload: { service: 'api', status: 'degraded', summary: 'Error rate above 5%' } }),
-  (i) => ({ name: 'comment-digest', payload: { postId: `p${i % 50}`, author: 'Ada', comment: 'Nice work on this one', postTitle: 'Roadmap', postUrl: '/posts/1' } }),
+  (i) => ({
+    name: 'comment-digest',
+    payload: { postId: `p${i % 50}`, author: 'Ada', comment: 'Nice work on this one', postTitle: 'Roadmap', postUrl: '/posts/1' },
+  }),
 ];
 
 async function measure(label, srcDir) {
@@ -36,9 +39,16 @@ async function measure(label, srcDir) {
   const started = performance.now();
   for (let t = 0; t < N / 10; t++) {
     const load = loads[t % loads.length](t);
-    const to = Array.from({ length: 10 }, (_, i) => ({ subscriberId: `user-${(t * 10 + i) % 2000}`, firstName: 'Sam', email: `user${(t * 10 + i) % 2000}@example.com`, phone: '+15555550100' }));
+    const to = Array.from({ length: 10 }, (_, i) => ({
+      subscriberId: `user-${(t * 10 + i) % 2000}`,
+      firstName: 'Sam',
+      email: `user${(t * 10 + i) % 2000}@example.com`,
+      phone: '+15555550100',
+    }));
     const r = await svc.app.inject({
-      method: 'POST', url: '/v1/events/trigger', payload: JSON.stringify({ ...load, to }),
+      method: 'POST',
+      url: '/v1/events/trigger',
+      payload: JSON.stringify({ ...load, to }),
       headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' },
     });
     if (r.statusCode !== 201) throw new Error(`${label}: trigger answered ${r.statusCode}: ${r.body}`);
@@ -52,7 +62,10 @@ async function measure(label, srcDir) {
   const seconds = (performance.now() - started) / 1000;
   const after = size();
   await svc.close();
-  if (process.env.KEEP_STORE) { const { copyFileSync } = await import('node:fs'); copyFileSync(file, process.env.KEEP_STORE + label + '.sqlite'); }
+  if (process.env.KEEP_STORE) {
+    const { copyFileSync } = await import('node:fs');
+    copyFileSync(file, process.env.KEEP_STORE + label + '.sqlite');
+  }
   // Where the bytes are: per table and index, from SQLite's dbstat.
   const db = new Database(file, { readonly: true });
   const parts = db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8').all();
@@ -70,6 +83,8 @@ try {
 console.log(`demo workflows, ${N} notifications (triggers of 10 recipients), every job run; file checkpointed`);
 for (const r of results) {
   const per = (r.after - r.before) / N;
-  console.log(`${r.label.padEnd(9)} ${(per).toFixed(0).padStart(6)} B/notification   store ${(r.after / 1e6).toFixed(1)} MB (empty ${(r.before / 1e6).toFixed(2)} MB)   ${r.notifications} notifications, ${r.open} jobs open, ${r.seconds.toFixed(1)} s`);
+  console.log(
+    `${r.label.padEnd(9)} ${per.toFixed(0).padStart(6)} B/notification   store ${(r.after / 1e6).toFixed(1)} MB (empty ${(r.before / 1e6).toFixed(2)} MB)   ${r.notifications} notifications, ${r.open} jobs open, ${r.seconds.toFixed(1)} s`,
+  );
   console.log(`          ${r.parts.map((p) => `${p.name} ${(p.bytes / N).toFixed(0)}`).join(', ')}  (B/notification)`);
 }

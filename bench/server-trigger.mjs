@@ -97,7 +97,10 @@ const request = { method: 'POST', headers: { 'content-type': 'application/json',
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // --baseline-bin a/bin/svc.js or label=a/bin/svc.js,label2=b/bin/svc.js: other builds, same run.
-const others = (baselineBin ?? '').split(',').filter(Boolean).map((e, i) => (e.includes('=') ? e.split('=') : [i ? `baseline ${i + 1}` : 'baseline', e]));
+const others = (baselineBin ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((e, i) => (e.includes('=') ? e.split('=') : [i ? `baseline ${i + 1}` : 'baseline', e]));
 const targets = [['bare', null], ['svc', BIN], ...others];
 const all = new Map(targets.map(([k]) => [k, []]));
 let n = 0;
@@ -132,5 +135,11 @@ for (const [kind] of targets) {
   const rs = all.get(kind);
   const m = (f) => median(rs.map(f));
   const drain = kind === 'bare' ? '' : `   runner backlog done ${m((r) => r.drain).toFixed(1)} s after`;
-  console.log(`${rs[0].title.padEnd(34)} ${m((r) => r.rps).toFixed(0).padStart(7)} req/s   p99 ${String(m((r) => r.p99)).padStart(4)} ms   cpu/req ${(m((r) => r.cpu) * 1000).toFixed(0).padStart(4)} µs   non-2xx ${m((r) => r.non2xx)}   errors ${m((r) => r.errors)}${drain}`);
+  console.log(
+    `${rs[0].title.padEnd(34)} ${m((r) => r.rps)
+      .toFixed(0)
+      .padStart(
+        7,
+      )} req/s   p99 ${String(m((r) => r.p99)).padStart(4)} ms   cpu/req ${(m((r) => r.cpu) * 1000).toFixed(0).padStart(4)} µs   non-2xx ${m((r) => r.non2xx)}   errors ${m((r) => r.errors)}${drain}`,
+  );
 }

@@ -25,7 +25,13 @@ const node0 = timeCommand(process.execPath, ['-e', '0'], { runs });
 console.log(row('baseline: node -e 0', node0));
 console.log(row('svc --version', timeCommand(process.execPath, [bin, '--version'], { runs }), node0));
 console.log(row('svc events list --help', timeCommand(process.execPath, [bin, 'events', 'list', '--help'], { runs }), node0));
-console.log(row('svc events list --limit 0 (usage error, exit 2)', timeCommand(process.execPath, [bin, 'events', 'list', '--limit', '0'], { runs, expectCode: 2 }), node0));
+console.log(
+  row(
+    'svc events list --limit 0 (usage error, exit 2)',
+    timeCommand(process.execPath, [bin, 'events', 'list', '--limit', '0'], { runs, expectCode: 2 }),
+    node0,
+  ),
+);
 console.log('');
 const bare = timeCommand(process.execPath, [here('./lib/bare-undici.mjs')], { runs, env });
 console.log(row('baseline: bare undici script, same request', bare));
@@ -61,4 +67,3 @@ for (const [label, argv, floorArgs] of oneShot) {
   if (b) console.log(`  ${''.padEnd(20)} ${''.padEnd(40)}before ${cell(b)}   before/floor: ${ratio(b, f)}`);
 }
 server.kill('SIGTERM');
-

@@ -24,17 +24,32 @@ const CACHED = {
 const cachedFiles = {};
 for (const [name, contents] of Object.entries(CACHED)) {
   const out = `dist/${name}.cjs`;
-  await build({ stdin: { contents, resolveDir: root }, outfile: out, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' });
+  await build({
+    stdin: { contents, resolveDir: root },
+    outfile: out,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
   const file = `${name}-${createHash('sha256').update(readFileSync(out)).digest('hex').slice(0, 12)}.cjs`;
   renameSync(out, `dist/${file}`);
-  const names = Object.keys(await import(name)).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && (() => {
-    try {
-      new Function(`const ${k} = 1;`);
-      return true;
-    } catch {
-      return false;
-    }
-  })());
+  const names = Object.keys(await import(name)).filter(
+    (k) =>
+      k !== 'default' &&
+      /^[A-Za-z_$][\w$]*$/.test(k) &&
+      (() => {
+        try {
+          new Function(`const ${k} = 1;`);
+          return true;
+        } catch {
+          return false;
+        }
+      })(),
+  );
   cachedFiles[name] = { file, names };
 }
 const codeCache = fileURLToPath(new URL('../src/core/code-cache.ts', import.meta.url));

@@ -64,14 +64,28 @@ try {
 
   say('Trigger welcome for a new subscriber and follow its delivery');
   const txn = `demo-${randomBytes(4).toString('hex')}`;
-  svc(['trigger', 'welcome', '--to-json', '{"subscriberId":"demo-user","firstName":"Ada","email":"ada@example.com"}', '--payload', '{"company":"Acme"}', '--transaction-id', txn, '--wait', '--wait-timeout', '20s']);
+  svc([
+    'trigger',
+    'welcome',
+    '--to-json',
+    '{"subscriberId":"demo-user","firstName":"Ada","email":"ada@example.com"}',
+    '--payload',
+    '{"company":"Acme"}',
+    '--transaction-id',
+    txn,
+    '--wait',
+    '--wait-timeout',
+    '20s',
+  ]);
 
   say('The event, job by job, with every execution detail');
   const events = JSON.parse(svc(['events', 'list', '--transaction-id', txn], { json: true, show: false }));
   svc(['events', 'get', events[0]._id]);
 
   say('The in-app message it created, marked read');
-  const messages = JSON.parse(svc(['messages', 'list', '--subscriber', 'demo-user', '--channel', 'in_app', '--transaction-id', txn], { json: true, show: false }));
+  const messages = JSON.parse(
+    svc(['messages', 'list', '--subscriber', 'demo-user', '--channel', 'in_app', '--transaction-id', txn], { json: true, show: false }),
+  );
   svc(['messages', 'list', '--subscriber', 'demo-user', '--transaction-id', txn]);
   if (messages[0]?._id) svc(['messages', 'mark-as', 'demo-user', 'read', messages[0]._id]);
 

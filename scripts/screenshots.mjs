@@ -57,11 +57,24 @@ try {
     headless: true,
     timeout: 30_000,
     viewport: { width: 1440, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   await api('POST', '/v1/events/trigger', { name: 'welcome', to: 'ada', payload: { appName: 'Acme Cloud' } });
   await api('POST', '/v1/events/trigger', { name: 'otp', to: 'grace', payload: { code: '482913' } });
-  await api('POST', '/v1/events/trigger', { name: 'incident', to: 'ada', payload: { service: 'billing-api', status: 'degraded', summary: 'Error rate above 5% for 10 minutes' } });
+  await api('POST', '/v1/events/trigger', {
+    name: 'incident',
+    to: 'ada',
+    payload: { service: 'billing-api', status: 'degraded', summary: 'Error rate above 5% for 10 minutes' },
+  });
   await api('POST', '/v1/events/trigger', { name: 'welcome', to: 'grace', payload: {} });
   // Alan has no chat or push credentials: a failed event for the feed to show.
   await api('POST', '/v1/events/trigger', { name: 'incident', to: 'alan', payload: { service: 'search', summary: 'Index rebuild stalled' } });

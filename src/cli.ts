@@ -59,7 +59,14 @@ const group = (name: string, description: string, commands: Entry[]): Group => (
 const TREE: Entry[] = [
   trigger,
   group('events', 'read the activity feed of triggered events', [eventsList, eventsWatch, eventsGet, eventsBrowse]),
-  group('subscribers', 'search, create, show, update and delete subscribers; set their online status', [subscribersSearch, subscribersGet, subscribersCreate, subscribersUpdate, subscribersDelete, subscribersOnline]),
+  group('subscribers', 'search, create, show, update and delete subscribers; set their online status', [
+    subscribersSearch,
+    subscribersGet,
+    subscribersCreate,
+    subscribersUpdate,
+    subscribersDelete,
+    subscribersOnline,
+  ]),
   group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary]),
   group('contexts', 'typed key/value scopes', [contextsCreate]),
   group('connections', 'chat workspace authorizations (channel connections)', [
@@ -70,7 +77,16 @@ const TREE: Entry[] = [
     connectionsDelete,
   ]),
   group('endpoints', 'concrete destinations: chat channels and users, webhooks, phones', [endpointsList, endpointsCreate, endpointsGet, endpointsDelete]),
-  group('workflow', 'list, show, create, update, activate, deactivate, delete and preview workflows', [workflowList, workflowGet, workflowPreview, workflowCreate, workflowUpdate, workflowActivate, workflowDeactivate, workflowDelete]),
+  group('workflow', 'list, show, create, update, activate, deactivate, delete and preview workflows', [
+    workflowList,
+    workflowGet,
+    workflowPreview,
+    workflowCreate,
+    workflowUpdate,
+    workflowActivate,
+    workflowDeactivate,
+    workflowDelete,
+  ]),
   group('messages', 'messages delivered to subscribers, and in-app read/seen state', [messagesMarkAs, messagesList]),
   api,
   login,

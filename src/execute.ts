@@ -52,6 +52,30 @@ export function globalsOf(cmd: Command): GlobalOptions {
   return g;
 }
 
+/**
+ * A command may declare a flag a global flag also has (cli.md: `svc workflow list --query Q` searches,
+ * while the global `--query` is JMESPath). Commander hands such a flag to the root wherever it appears;
+ * written after the command's name it is the command's own, so it moves there from the globals.
+ */
+function claimShadowed(command: Command, argv: string[], globals: GlobalOptions, opts: Record<string, unknown>): void {
+  const root = rootOf(command);
+  if (root === command) return;
+  const names = commandPath(command).split(' ');
+  let at = -1;
+  for (let i = 0, k = 0; i < argv.length && k < names.length; i++) if (argv[i] === names[k]) k++, (at = i);
+  for (const own of command.options) {
+    const key = own.attributeName();
+    const global = root.options.find((o) => o.long === own.long);
+    if (!global || !own.long || root.getOptionValueSource(key) !== 'cli') continue;
+    const after = argv.slice(at + 1);
+    const end = after.indexOf('--');
+    const written = (end < 0 ? after : after.slice(0, end)).some((a) => a === own.long || a.startsWith(`${own.long}=`));
+    if (!written) continue;
+    opts[key] = root.getOptionValue(key);
+    delete (globals as unknown as Record<string, unknown>)[key];
+  }
+}
+
 /** Whether the user asked for JSON output, read from argv so it works even when parsing failed. */
 function wantsJsonErrors(argv: string[]): boolean {
   for (let i = 0; i < argv.length; i++) {
@@ -80,10 +104,12 @@ export async function execute(argv: string[], host: Host): Promise<number> {
 
   let runtime: Runtime | undefined;
   const invoke: Invoke = async (command, mod, opts, args) => {
+    const globals = globalsOf(command);
+    claimShadowed(command, argv, globals, opts);
     runtime = createRuntime({
       io,
       env: host.env,
-      globals: globalsOf(command),
+      globals,
       commandPath: commandPath(command),
       signal: controller.signal,
       cwd: host.cwd,

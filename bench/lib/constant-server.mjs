@@ -7,7 +7,20 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const integrations = JSON.stringify({
-  data: [{ _id: '6761f0c2a3b4c5d6e7f80912', _environmentId: 'e', _organizationId: 'o', name: 'Mail', identifier: 'mail', providerId: 'sendgrid', channel: 'email', active: true, deleted: false, primary: true }],
+  data: [
+    {
+      _id: '6761f0c2a3b4c5d6e7f80912',
+      _environmentId: 'e',
+      _organizationId: 'o',
+      name: 'Mail',
+      identifier: 'mail',
+      providerId: 'sendgrid',
+      channel: 'email',
+      active: true,
+      deleted: false,
+      primary: true,
+    },
+  ],
 });
 const trigger = JSON.stringify({ data: { acknowledged: true, status: 'processed', transactionId: 'b9f6fa9d-0fd7-44f3-a4c0-9bf0aebb0e76' } });
 const event = JSON.stringify(JSON.parse(readFileSync(new URL('./event-fixture.json', import.meta.url), 'utf8')));

@@ -31,10 +31,11 @@ export async function startDev({ inMemory = false, extraArgs = [] } = {}) {
     apiKey,
     dir,
     env: { ...process.env, SVC_BASE_URL: ready.baseUrl, SVC_API_KEY: apiKey, SVC_CONFIG_DIR: dir, NO_COLOR: '1' },
-    stop: () => new Promise((r) => {
-      proc.once('exit', r);
-      proc.kill('SIGINT');
-    }),
+    stop: () =>
+      new Promise((r) => {
+        proc.once('exit', r);
+        proc.kill('SIGINT');
+      }),
   };
 }
 
@@ -52,7 +53,9 @@ export async function api(dev, method, path, body) {
 /** A one-step in-app workflow: the cheapest work per recipient the service can do. */
 export async function createBenchWorkflow(dev, workflowId = 'bench-note') {
   await api(dev, 'POST', '/v2/workflows', {
-    name: 'Bench note', workflowId, active: true,
+    name: 'Bench note',
+    workflowId,
+    active: true,
     steps: [{ name: 'Note', type: 'in_app', controlValues: { body: 'Hello {{ subscriber.firstName }}' } }],
   });
   return workflowId;

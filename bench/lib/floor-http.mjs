@@ -7,9 +7,11 @@ import { request } from 'node:http';
 
 const [what, a, b] = process.argv.slice(2);
 const req =
-  what === 'trigger' ? { method: 'POST', path: '/v1/events/trigger', body: JSON.stringify({ name: a, to: [b] }) }
-  : what === 'event' ? { method: 'GET', path: `/v1/notifications/${a}` }
-  : { method: 'GET', path: '/v1/integrations/active' };
+  what === 'trigger'
+    ? { method: 'POST', path: '/v1/events/trigger', body: JSON.stringify({ name: a, to: [b] }) }
+    : what === 'event'
+      ? { method: 'GET', path: `/v1/notifications/${a}` }
+      : { method: 'GET', path: '/v1/integrations/active' };
 const headers = { authorization: `ApiKey ${process.env.SVC_API_KEY}`, accept: 'application/json', 'user-agent': 'floor' };
 if (req.body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(req.body) });
 

@@ -17,15 +17,25 @@ export async function loadServer(srcDir = fileURLToPath(new URL('../../src', imp
   const dir = mkdtempSync(fileURLToPath(new URL('../.tmp-server-bundle-', import.meta.url)));
   made.push(dir);
   const entry = join(dir, 'entry.ts');
-  writeFileSync(entry, [
-    `export { createLocalService } from ${JSON.stringify(src('index.ts'))};`,
-    `export { defaultRegistry } from ${JSON.stringify(src('runner/index.ts'))};`,
-    `export { ManualClock } from ${JSON.stringify(src('clock.ts'))};`,
-  ].join('\n'));
+  writeFileSync(
+    entry,
+    [
+      `export { createLocalService } from ${JSON.stringify(src('index.ts'))};`,
+      `export { defaultRegistry } from ${JSON.stringify(src('runner/index.ts'))};`,
+      `export { ManualClock } from ${JSON.stringify(src('clock.ts'))};`,
+    ].join('\n'),
+  );
   const outfile = join(dir, 'server.mjs');
   await build({
-    entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error',
-    external: ['better-sqlite3', 'fastify'], define: { __SVC_VERSION__: '"bench"' },
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    external: ['better-sqlite3', 'fastify'],
+    define: { __SVC_VERSION__: '"bench"' },
     banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
   });
   return import(pathToFileURL(outfile).href);

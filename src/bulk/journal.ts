@@ -59,7 +59,11 @@ export class Journal {
 }
 
 /** Checks that --resume continues the same run: same workflow, same file, same chunking. */
-export function checkResumable(state: JournalState, journalPath: string, want: { workflow: string; file: string; size?: number; chunkSize: number }): RunRecord {
+export function checkResumable(
+  state: JournalState,
+  journalPath: string,
+  want: { workflow: string; file: string; size?: number; chunkSize: number },
+): RunRecord {
   const run = state.run;
   if (!run) throw new UsageError(`--resume: no journal of an earlier run at ${journalPath}`);
   const diffs: string[] = [];

@@ -190,7 +190,9 @@ export async function checkRecipientsFile(path: string): Promise<number | undefi
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    return fail(code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link loop' : (e as Error).message);
+    return fail(
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link loop' : (e as Error).message,
+    );
   }
 }
 
@@ -203,7 +205,9 @@ export async function openRecipients(path: string, stdin: Readable, sizeOf: (p: 
       total = await sizeOf(path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(`--recipients-file: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+      throw new UsageError(
+        `--recipients-file: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+      );
     }
     input = createReadStream(path);
   }
@@ -220,7 +224,11 @@ export async function openRecipients(path: string, stdin: Readable, sizeOf: (p: 
     const onError = (e: Error) => {
       cleanup();
       const code = (e as NodeJS.ErrnoException).code;
-      reject(new UsageError(`--recipients-file: cannot read ${path}: ${code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : e.message}`));
+      reject(
+        new UsageError(
+          `--recipients-file: cannot read ${path}: ${code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : e.message}`,
+        ),
+      );
     };
     const cleanup = () => {
       input.off('readable', onReadable);
@@ -232,7 +240,16 @@ export async function openRecipients(path: string, stdin: Readable, sizeOf: (p: 
     input.once('error', onError);
   });
   if (first !== undefined) input.unshift(first);
-  const firstChar = first === undefined ? undefined : String(first).replace(/^\uFEFF/, '').trimStart()[0];
+  const firstChar =
+    first === undefined
+      ? undefined
+      : String(first)
+          .replace(/^\uFEFF/, '')
+          .trimStart()[0];
   const format = formatOf(path, firstChar);
-  return { format, rows: format === 'csv' ? csvRows(input) : ndjsonRows(input), progress: () => ({ read: (input as Readable & { bytesRead?: number }).bytesRead ?? 0, ...(total !== undefined ? { total } : {}) }) };
+  return {
+    format,
+    rows: format === 'csv' ? csvRows(input) : ndjsonRows(input),
+    progress: () => ({ read: (input as Readable & { bytesRead?: number }).bytesRead ?? 0, ...(total !== undefined ? { total } : {}) }),
+  };
 }

@@ -78,7 +78,8 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const reportPath = opts.report === undefined ? undefined : resolve(deps.cwd, opts.report);
   // Checked before anything is written beside it (the journal).
   const size = file === '-' ? undefined : await checkRecipientsFile(file);
-  const journalPath = opts.journal !== undefined ? resolve(deps.cwd, opts.journal) : reportPath ? `${reportPath}.journal` : file !== '-' ? `${file}.svc-journal` : undefined;
+  const journalPath =
+    opts.journal !== undefined ? resolve(deps.cwd, opts.journal) : reportPath ? `${reportPath}.journal` : file !== '-' ? `${file}.svc-journal` : undefined;
 
   // --- the run: fresh or resumed ----------------------------------------------------------------------
   let run: RunRecord;
@@ -93,8 +94,14 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       throw new UsageError(`an unfinished run of this file is journaled in ${journalPath}: continue it with --resume, or delete the journal to start over`);
     }
     run = {
-      type: 'run', version: 1, runId: randomBytes(6).toString('hex'), workflow: opts.workflow, file,
-      ...(size !== undefined ? { size } : {}), chunkSize: opts.chunkSize, startedAt: new Date(started).toISOString(),
+      type: 'run',
+      version: 1,
+      runId: randomBytes(6).toString('hex'),
+      workflow: opts.workflow,
+      file,
+      ...(size !== undefined ? { size } : {}),
+      chunkSize: opts.chunkSize,
+      startedAt: new Date(started).toISOString(),
     };
   }
   if (opts.strict && file !== '-') await validateWholeFile(deps, file);
@@ -173,8 +180,12 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
     if (sent) counts.sent++;
     else counts.failed++;
     return {
-      row: row.row, subscriberId: row.subscriberId, transactionId, status: sent ? 'sent' : 'failed',
-      error: sent ? null : `${r.status ?? 'no result'}${r.error?.length ? `: ${r.error.join('; ')}` : ''}`, chunk,
+      row: row.row,
+      subscriberId: row.subscriberId,
+      transactionId,
+      status: sent ? 'sent' : 'failed',
+      error: sent ? null : `${r.status ?? 'no result'}${r.error?.length ? `: ${r.error.join('; ')}` : ''}`,
+      chunk,
     };
   };
 
@@ -197,7 +208,12 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
           counts.requests++;
           const results = chunk.kind === 'trigger' ? chunk.rows.map(() => data) : (data as unknown[]);
           lines = chunk.rows.map((row, i) =>
-            resultLine(row, (results[i] ?? {}) as { status?: string }, chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, i), chunk.index),
+            resultLine(
+              row,
+              (results[i] ?? {}) as { status?: string },
+              chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, i),
+              chunk.index,
+            ),
           );
         } catch (e) {
           if (!(e instanceof TooExpensive) || chunk.kind !== 'bulk') throw e;
@@ -243,11 +259,16 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       counts.failed += rest.length;
       if (e instanceof NetworkError) counts.networkFailures += rest.length;
       const message = e instanceof SvcError ? e.message : String(e);
-      report.write(rest.map((row, i) => ({
-        row: row.row, subscriberId: row.subscriberId,
-        transactionId: chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, sentRows + i),
-        status: 'failed' as const, error: message, chunk: chunk.index,
-      })));
+      report.write(
+        rest.map((row, i) => ({
+          row: row.row,
+          subscriberId: row.subscriberId,
+          transactionId: chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, sentRows + i),
+          status: 'failed' as const,
+          error: message,
+          chunk: chunk.index,
+        })),
+      );
       // Problems every other chunk would meet too end the run.
       if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404 || /workflow_not_found/.test(e.message))) fatal ??= e;
       if (e instanceof NetworkError && counts.answered === 0) fatal ??= e;
@@ -326,7 +347,13 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const summary: BulkSummary = {
     workflow: opts.workflow,
     runId: run.runId,
-    recipients: { sent: counts.sent, failed: counts.failed, skipped: counts.skipped, alreadySent: counts.alreadySent, ...(counts.notSent ? { notSent: counts.notSent } : {}) },
+    recipients: {
+      sent: counts.sent,
+      failed: counts.failed,
+      skipped: counts.skipped,
+      alreadySent: counts.alreadySent,
+      ...(counts.notSent ? { notSent: counts.notSent } : {}),
+    },
     requests: { sent: counts.requests, failed: counts.failedRequests },
     elapsedMs,
     recipientsPerSecond: elapsedMs > 0 ? Math.round((counts.sent / elapsedMs) * 1000) : counts.sent,
@@ -352,7 +379,9 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   if (outOfTime) {
     throw new SvcError(
       `--max-time ${formatDuration(opts.maxTimeMs ?? 0)} ran out waiting for the rate limit: ${counts.notSent} recipient${counts.notSent === 1 ? '' : 's'} not sent yet`,
-      'rate_limited', EXIT.rateLimited, resumeHint,
+      'rate_limited',
+      EXIT.rateLimited,
+      resumeHint,
     );
   }
   if (counts.failed > 0 || counts.skipped > 0) {
@@ -373,7 +402,11 @@ async function countRows(path: string): Promise<number | undefined> {
   let first: number | undefined;
   try {
     for await (const buf of createReadStream(path) as AsyncIterable<Buffer>) {
-      first ??= buf.toString('utf8', 0, 64).replace(/^\uFEFF/, '').trimStart().charCodeAt(0);
+      first ??= buf
+        .toString('utf8', 0, 64)
+        .replace(/^\uFEFF/, '')
+        .trimStart()
+        .charCodeAt(0);
       for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
       if (buf.length) last = buf[buf.length - 1]!;
     }
@@ -388,11 +421,20 @@ function requestOf(runId: string, workflow: string, common: Record<string, unkno
   const key = `svc-bulk-${runId}-${chunk.index}`;
   if (chunk.kind === 'trigger') {
     const transactionId = transactionIdOf(runId, chunk.index);
-    return { path: operations.triggerEvent.path, key, transactionId, body: { name: workflow, ...common, to: chunk.rows.map((r) => r.recipient), transactionId } };
+    return {
+      path: operations.triggerEvent.path,
+      key,
+      transactionId,
+      body: { name: workflow, ...common, to: chunk.rows.map((r) => r.recipient), transactionId },
+    };
   }
   const commonPayload = (common.payload as Record<string, unknown> | undefined) ?? {};
   const events = chunk.rows.map((r, i) => ({
-    name: workflow, ...common, to: [r.recipient], payload: { ...commonPayload, ...r.payload }, transactionId: transactionIdOf(runId, chunk.index, i),
+    name: workflow,
+    ...common,
+    to: [r.recipient],
+    payload: { ...commonPayload, ...r.payload },
+    transactionId: transactionIdOf(runId, chunk.index, i),
   }));
   return { path: operations.triggerBulk.path, key, transactionId: null, body: { events } };
 }
@@ -441,7 +483,10 @@ async function startProgress(deps: Deps, counts: { sent: number; failed: number 
   let drawn = 0;
   const draw = () => {
     drawn = Date.now();
-    const line = progressLine({ sent: counts.sent, failed: counts.failed, ...(total !== undefined ? { total } : {}), elapsedMs: drawn - t0, waitMs: Math.max(0, waitUntil - drawn) }, out.columns || 80);
+    const line = progressLine(
+      { sent: counts.sent, failed: counts.failed, ...(total !== undefined ? { total } : {}), elapsedMs: drawn - t0, waitMs: Math.max(0, waitUntil - drawn) },
+      out.columns || 80,
+    );
     out.write(`\r\x1b[2K${line}`);
   };
   const timer = setInterval(draw, 1000);

@@ -23,6 +23,8 @@ const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   7    rate limited (429) after all retries
   8    trigger --wait: some job still pending when the wait ended
   9    trigger --wait: at least one job failed
+  10   trigger --wait: every job finished but nothing was delivered (every channel
+       step skipped, throttled or canceled)
   130  interrupted (Ctrl-C)
 
 With -o json, an error is one JSON object on stderr:

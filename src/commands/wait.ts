@@ -136,7 +136,10 @@ export function checkOutcome(r: WaitResult, timeoutMs: number): void {
   if (r.outcome === 'failed') {
     const failed = r.recipients.filter((x) => x.outcome === 'failed');
     const first = failed[0]?.steps.find((s) => s.status === 'failed');
-    throw new WaitOutcomeError('failed', `delivery failed for ${failed.length} of ${r.recipients.length} recipient(s)${first ? `: ${first.type}: ${first.detail ?? 'failed'}` : ''}`);
+    throw new WaitOutcomeError(
+      'failed',
+      `delivery failed for ${failed.length} of ${r.recipients.length} recipient(s)${first ? `: ${first.type}: ${first.detail ?? 'failed'}` : ''}`,
+    );
   }
   if (r.outcome === 'pending') {
     const n = r.recipients.filter((x) => x.outcome === 'pending' || x.outcome === 'empty').length;

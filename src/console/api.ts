@@ -105,7 +105,8 @@ export const api = {
     data(call<{ data: PreviewResponse }>('POST', `/v2/workflows/${encodeURIComponent(workflowId)}/step/${encodeURIComponent(stepId)}/preview`, { body })),
   trigger: (body: unknown) =>
     data(call<{ data: { acknowledged: boolean; status: string; transactionId?: string; error?: string[] } }>('POST', '/v1/events/trigger', { body })),
-  activeIntegrations: () => data(call<{ data: Array<{ identifier: string; name: string; providerId: string; channel: string }> }>('GET', '/v1/integrations/active')),
+  activeIntegrations: () =>
+    data(call<{ data: Array<{ identifier: string; name: string; providerId: string; channel: string }> }>('GET', '/v1/integrations/active')),
 };
 
 /** Trades the one-time code of `svc dev`'s link for the key (the code works once). */
@@ -164,7 +165,11 @@ export function startLive(): void {
     while (!ac.signal.aborted) {
       setLive('connecting');
       try {
-        const res = await fetch('/console/live', { headers: { authorization: `ApiKey ${key}`, accept: 'text/event-stream' }, signal: ac.signal, cache: 'no-store' });
+        const res = await fetch('/console/live', {
+          headers: { authorization: `ApiKey ${key}`, accept: 'text/event-stream' },
+          signal: ac.signal,
+          cache: 'no-store',
+        });
         if (res.status === 401) {
           onUnauthorized();
           return;

@@ -96,7 +96,11 @@ function App() {
   }, [signedIn]);
 
   if (signedIn === null) return html`<main class="signin"><p class="muted">Signing in…</p></main>`;
-  if (!signedIn) return html`<${SignIn} note=${note} onDone=${() => { setNote(undefined); setSignedIn(true); }} />`;
+  if (!signedIn)
+    return html`<${SignIn} note=${note} onDone=${() => {
+      setNote(undefined);
+      setSignedIn(true);
+    }} />`;
   const page = PAGES.find((p) => p.id === route.page) ?? PAGES[0];
   const Page = page.component;
   return html`<div class="shell">
@@ -107,7 +111,11 @@ function App() {
       </nav>
       <span class="spacer"></span>
       <${LiveDot} />
-      <button class="link" type="button" onClick=${() => { session.clear(); stopLive(); setSignedIn(false); }}>Sign out</button>
+      <button class="link" type="button" onClick=${() => {
+        session.clear();
+        stopLive();
+        setSignedIn(false);
+      }}>Sign out</button>
     </header>
     <${Page} key=${page.id} params=${route.params} />
   </div>`;

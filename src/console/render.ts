@@ -5,8 +5,7 @@ import { useState } from 'preact/hooks';
 import { html } from './ui.js';
 
 // GSM 03.38: the basic set, and the extension set whose characters take two septets.
-const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXT = '^{}\\[~]|€\f';
 
 export interface Segments {
@@ -83,10 +82,12 @@ export function InAppCard(props: {
     <div class="inapp-main">
       ${props.subject && html`<div class="inapp-subject">${props.subject}</div>`}
       <div class="inapp-body">${props.body}</div>
-      ${actions.length > 0 &&
-      html`<div class="inapp-actions">
+      ${
+        actions.length > 0 &&
+        html`<div class="inapp-actions">
         ${actions.map((a, i) => html`<button class=${i === 0 || a.type === 'primary' ? 'primary' : ''} type="button">${a.label ?? a.content}</button>`)}
-      </div>`}
+      </div>`
+      }
       ${props.time && html`<div class="inapp-time">${props.time}</div>`}
     </div>
     ${props.read === false && html`<span class="dot" title="unread"></span>`}

@@ -41,9 +41,23 @@ export function eventStatus(n: { jobs?: Array<{ status: string }> | undefined })
 }
 
 const TONE: Record<string, string> = {
-  completed: 'ok', sent: 'ok', Success: 'ok', delivered: 'ok', read: 'ok',
-  ReadConfirmation: 'accent', failed: 'bad', error: 'bad', Failed: 'bad', warning: 'warn', Warning: 'warn',
-  pending: 'wait', queued: 'wait', running: 'wait', delayed: 'wait', Pending: 'wait', Queued: 'wait',
+  completed: 'ok',
+  sent: 'ok',
+  Success: 'ok',
+  delivered: 'ok',
+  read: 'ok',
+  ReadConfirmation: 'accent',
+  failed: 'bad',
+  error: 'bad',
+  Failed: 'bad',
+  warning: 'warn',
+  Warning: 'warn',
+  pending: 'wait',
+  queued: 'wait',
+  running: 'wait',
+  delayed: 'wait',
+  Pending: 'wait',
+  Queued: 'wait',
 };
 export const Badge = ({ value }: { value: string }) => html`<span class=${`badge ${TONE[value] ?? 'plain'}`}>${value}</span>`;
 

@@ -7,6 +7,7 @@
 // The file is `completion-cache.json` (mode 0600) in the config directory, one entry per profile. It
 // holds ids only: no keys, no personal data beyond what a person types on the command line anyway.
 // Every failure to read or write it is ignored: the cache is an aid, never a reason to fail.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -121,23 +122,15 @@ export async function complete(kind: CacheKind, prefix: string, opts: CompleteOp
   if (cached) return match(cached);
   if (!opts.canFetch || !opts.fetch) return [];
   const budget = opts.budgetMs ?? FETCH_BUDGET_MS;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  // The request is abandoned at the budget; the race's own timer stops as soon as either side settles.
+  const settled = new AbortController();
   try {
-    const ids = await Promise.race([
-      opts.fetch(controller.signal),
-      new Promise<string[]>((resolve) => {
-        timer = setTimeout(() => {
-          controller.abort();
-          resolve([]);
-        }, budget);
-      }),
-    ]);
+    const ids = await Promise.race([opts.fetch(AbortSignal.timeout(budget)), sleep(budget, [] as string[], { signal: settled.signal })]);
     if (ids.length) remember(kind, ids, opts);
     return match(ids);
   } catch {
     return [];
   } finally {
-    clearTimeout(timer);
+    settled.abort();
   }
 }

@@ -20,7 +20,7 @@ export type Ref = { kind: 'id' | 'short' | 'transaction'; value: string };
 
 export function classify(ref: string): Ref {
   const value = ref.trim();
-  if (value === '') throw new UsageError('ID: expected a notification id, a transaction id, or a short id from a table');
+  if (value === '') throw new UsageError('NOTIFICATION_ID|TRANSACTION_ID: expected a notification id, a transaction id, or a short id from a table');
   if (OBJECT_ID.test(value)) return { kind: 'id', value };
   if (SHORT_ID.test(value)) return { kind: 'short', value: value.toLowerCase() };
   return { kind: 'transaction', value };
@@ -67,7 +67,10 @@ export async function resolveEvents<N extends { _id?: string }>(api: EventLookup
       if (!res.hasMore || res.data.length === 0) break;
     }
     const ids = [...new Set(found.map((n) => n._id!))];
-    if (ids.length > 1) throw new UsageError(`ID: ${r.value} is the start of ${ids.length} events (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', …' : ''}); give more characters`);
+    if (ids.length > 1)
+      throw new UsageError(
+        `NOTIFICATION_ID: ${r.value} is the start of ${ids.length} events (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', …' : ''}); give more characters`,
+      );
     if (ids.length === 1) {
       const full = await api.get(ids[0]!);
       if (full) return { kind: 'short', events: [full] };

@@ -36,8 +36,7 @@ const last = (job: StatusJob) => {
   return d && d.length ? d[d.length - 1] : undefined;
 };
 const throttledBy = (job: StatusJob) =>
-  (job.type === 'throttle' && /^throttled\b/i.test(last(job)?.detail ?? '')) ||
-  (job.status === 'skipped' && /\bthrottled by\b/i.test(last(job)?.detail ?? ''));
+  (job.type === 'throttle' && /^throttled\b/i.test(last(job)?.detail ?? '')) || (job.status === 'skipped' && /\bthrottled by\b/i.test(last(job)?.detail ?? ''));
 
 export function eventStatus(jobs: readonly StatusJob[] | undefined): EventStatus {
   if (!jobs || jobs.length === 0) return 'none';

@@ -1,6 +1,7 @@
 // A list of records as a table that fits the terminal (io/fit.ts decides what to narrow, drop or cut):
 // the view's columns, times in the one display (io/time.ts), statuses coloured, and with --all the
 // later pages in the first page's layout. `wide` shows every column whole.
+import { getPath } from './paths.js';
 import type { ChalkInstance } from 'chalk';
 import { fitMore, fitTable, layout, type FitCell, type FitColumn, type FitResult } from './fit.js';
 import { formatTime, type TimeOptions } from './time.js';
@@ -38,12 +39,15 @@ function cellText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-const getPath = (o: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Rec)[k] : undefined), o);
-
 export function fitColumnOf(col: ListColumn): FitColumn {
   const kind = col.kind ?? (col.status ? 'status' : col.full ? 'key' : undefined);
-  return { header: col.header, ...(kind ? { kind } : {}), ...(col.dropOrder !== undefined ? { dropOrder: col.dropOrder } : {}), ...(col.flex ? { flex: true } : {}), ...(col.min !== undefined ? { min: col.min } : {}) };
+  return {
+    header: col.header,
+    ...(kind ? { kind } : {}),
+    ...(col.dropOrder !== undefined ? { dropOrder: col.dropOrder } : {}),
+    ...(col.flex ? { flex: true } : {}),
+    ...(col.min !== undefined ? { min: col.min } : {}),
+  };
 }
 
 export function cellsOf(columns: readonly ListColumn[], records: readonly Rec[], opts: ListLayout): FitCell[][] {

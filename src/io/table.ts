@@ -47,8 +47,21 @@ function cell(v: unknown): string {
 }
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
-  'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 /**
@@ -68,7 +81,11 @@ function table(c: ChalkInstance, head: string[] | undefined, rows: string[][], s
     const widths: (number | null)[] = [...stream.widths.slice(0, -1), null];
     const t = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 }, wordWrap: false, colWidths: widths });
     t.push(...rows);
-    return t.toString().split('\n').map((l) => l.trimEnd()).join('\n');
+    return t
+      .toString()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n');
   }
   if (stream) stream.widths = (head ?? rows[0] ?? []).map((_, i) => Math.max(head ? visible(head[i]!) : 0, ...rows.map((r) => visible(r[i] ?? ''))));
   const t = new Table({
@@ -97,10 +114,17 @@ function renderList(out: Output, c: ChalkInstance, records: Rec[], view: PrintOp
   const fields = out.fields;
   const columns: ListColumn[] = fields?.length
     ? fields.map((f) => ({ header: f.toUpperCase(), value: f, status: /status$/i.test(f), time: /At$/.test(f) }))
-    : (view && LIST_VIEWS[view]) ?? genericColumns(records);
+    : ((view && LIST_VIEWS[view]) ?? genericColumns(records));
   const width = widthOf(out);
   const first = !stream?.fit;
-  const { text, fit } = renderFitted(c, columns, records, { width: width ?? 100_000, wide: out.wide === true || width === undefined, utc: out.utc === true }, colourStatus, stream);
+  const { text, fit } = renderFitted(
+    c,
+    columns,
+    records,
+    { width: width ?? 100_000, wide: out.wide === true || width === undefined, utc: out.utc === true },
+    colourStatus,
+    stream,
+  );
   if (first && width !== undefined && (fit.dropped.length || fit.shortened)) {
     const left = fit.dropped.length ? `${fit.dropped.map((h) => h.toLowerCase()).join(', ')} left out` : '';
     out.note(`(${[left, fit.shortened ? 'some values shortened' : ''].filter(Boolean).join('; ')} to fit ${width} columns; --wide shows everything)`);
@@ -149,15 +173,19 @@ function renderTrigger(c: ChalkInstance, r: Rec): string {
 
 function renderWorkflow(out: Output, c: ChalkInstance, w: Rec): string {
   const head = renderRecord(out, c, {
-    workflowId: w.workflowId, name: w.name, status: w.status, active: w.active, severity: w.severity,
-    tags: w.tags, updatedAt: w.updatedAt, lastTriggeredAt: w.lastTriggeredAt,
+    workflowId: w.workflowId,
+    name: w.name,
+    status: w.status,
+    active: w.active,
+    severity: w.severity,
+    tags: w.tags,
+    updatedAt: w.updatedAt,
+    lastTriggeredAt: w.lastTriggeredAt,
   });
   const steps = (Array.isArray(w.steps) ? w.steps : []) as Rec[];
   const rows = steps.map((s, i) => {
     const issues = s.issues as { controls?: Rec; integration?: Rec } | undefined;
-    const list = [...Object.values(issues?.controls ?? {}), ...Object.values(issues?.integration ?? {})]
-      .flat()
-      .map((x) => String((x as Rec).issueType ?? ''));
+    const list = [...Object.values(issues?.controls ?? {}), ...Object.values(issues?.integration ?? {})].flat().map((x) => String((x as Rec).issueType ?? ''));
     return [String(i + 1), String(s.stepId ?? ''), String(s.type ?? ''), String(s.name ?? ''), list.length ? c.red(list.join(', ')) : c.dim('none')];
   });
   return `${head}\n${table(c, ['#', 'STEP ID', 'TYPE', 'NAME', 'ISSUES'], rows)}\n`;
@@ -179,7 +207,11 @@ function renderPreview(out: Output, c: ChalkInstance, p: Rec): string {
 }
 
 function renderSettings(c: ChalkInstance, rows: Rec[]): string {
-  return `${table(c, ['SETTING', 'VALUE', 'SOURCE'], rows.map((r) => [String(r.setting), cell(r.value), c.dim(String(r.source))]))}\n`;
+  return `${table(
+    c,
+    ['SETTING', 'VALUE', 'SOURCE'],
+    rows.map((r) => [String(r.setting), cell(r.value), c.dim(String(r.source))]),
+  )}\n`;
 }
 
 const layoutOf = (out: Output) => ({ width: out.wide ? 100_000 : (widthOf(out) ?? 100_000), utc: out.utc === true });

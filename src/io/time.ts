@@ -25,15 +25,27 @@ interface Parts {
 function parts(date: Date, utc: boolean): Parts {
   if (utc) {
     return {
-      y: date.getUTCFullYear(), mo: date.getUTCMonth() + 1, d: date.getUTCDate(), h: date.getUTCHours(), mi: date.getUTCMinutes(),
-      s: date.getUTCSeconds(), ms: date.getUTCMilliseconds(), zone: 'Z',
+      y: date.getUTCFullYear(),
+      mo: date.getUTCMonth() + 1,
+      d: date.getUTCDate(),
+      h: date.getUTCHours(),
+      mi: date.getUTCMinutes(),
+      s: date.getUTCSeconds(),
+      ms: date.getUTCMilliseconds(),
+      zone: 'Z',
     };
   }
   const off = -date.getTimezoneOffset();
   const zone = off === 0 ? '+00:00' : `${off > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
   return {
-    y: date.getFullYear(), mo: date.getMonth() + 1, d: date.getDate(), h: date.getHours(), mi: date.getMinutes(),
-    s: date.getSeconds(), ms: date.getMilliseconds(), zone,
+    y: date.getFullYear(),
+    mo: date.getMonth() + 1,
+    d: date.getDate(),
+    h: date.getHours(),
+    mi: date.getMinutes(),
+    s: date.getSeconds(),
+    ms: date.getMilliseconds(),
+    zone,
   };
 }
 
@@ -47,7 +59,8 @@ export function parseInstant(value: unknown): Date | undefined {
 export function relativeTime(date: Date, now: number): string {
   const diff = now - date.getTime();
   const abs = Math.abs(diff) / 1000;
-  const unit = abs < 60 ? `${Math.floor(abs)}s` : abs < 3600 ? `${Math.floor(abs / 60)}m` : abs < 86_400 ? `${Math.floor(abs / 3600)}h` : `${Math.floor(abs / 86_400)}d`;
+  const unit =
+    abs < 60 ? `${Math.floor(abs)}s` : abs < 3600 ? `${Math.floor(abs / 60)}m` : abs < 86_400 ? `${Math.floor(abs / 3600)}h` : `${Math.floor(abs / 86_400)}d`;
   return diff >= 0 ? `${unit} ago` : `in ${unit}`;
 }
 

@@ -16,8 +16,7 @@ export interface LayoutOptions extends TimeOptions {
 
 const CHANNEL = CHANNEL_STEPS;
 
-const get = (o: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Rec)[k] : undefined), o);
+const get = (o: unknown, path: string): unknown => path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Rec)[k] : undefined), o);
 
 const GREEN = new Set(['completed', 'sent', 'processed', 'success', 'delivered', 'read', 'done']);
 const RED = new Set(['failed', 'error', 'canceled']);
@@ -63,7 +62,9 @@ export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {
   for (const [k, v] of meta) if (v) out.push(...block(`${k.padEnd(12)}${v}`, width, 12).map((l, i) => (i === 0 ? c.dim(l.slice(0, 12)) + l.slice(12) : l)));
   // Why nothing went out, when nothing did (the failure itself is shown once, at its step).
   const why = status === 'skipped' || status === 'throttled' || status === 'merged' ? reasonOf(jobs as never) : undefined;
-  out.push(`${c.dim('Status'.padEnd(12))}${paint(c, status)}${status === 'failed' ? c.red(` (${jobs.filter((j) => j.status === 'failed').length} of ${jobs.length} steps)`) : ''}`);
+  out.push(
+    `${c.dim('Status'.padEnd(12))}${paint(c, status)}${status === 'failed' ? c.red(` (${jobs.filter((j) => j.status === 'failed').length} of ${jobs.length} steps)`) : ''}`,
+  );
   if (why) out.push(...block(`${' '.repeat(12)}${why}`, width, 12, c.dim));
   if (jobs.length === 0) out.push('', c.dim('No jobs recorded for this event.'));
 
@@ -120,20 +121,34 @@ export function renderWaitReport(c: ChalkInstance, w: Rec, opts: LayoutOptions =
   const lines: string[] = [];
   const trigger = (w.trigger ?? {}) as Rec;
   const ok = trigger.status === 'processed';
-  lines.push(`${ok ? c.green('✓') : c.red('✗')} ${paint(c, String(trigger.status ?? ''))}${trigger.transactionId ? `  transaction ${String(trigger.transactionId)}` : ''}`);
+  lines.push(
+    `${ok ? c.green('✓') : c.red('✗')} ${paint(c, String(trigger.status ?? ''))}${trigger.transactionId ? `  transaction ${String(trigger.transactionId)}` : ''}`,
+  );
   if (Array.isArray(trigger.error)) for (const e of trigger.error) lines.push(...block(`  ${String(e)}`, width, 2, c.red));
   if (typeof trigger.activityFeedLink === 'string') lines.push(...block(`  activity: ${trigger.activityFeedLink}`, width, 12, c.dim));
   const recipients = (Array.isArray(w.recipients) ? w.recipients : []) as Rec[];
   const outcome = String(w.outcome);
   const label = outcome === 'skipped' || outcome === 'throttled' ? `nothing delivered (${outcome})` : outcome;
-  lines.push(`${paint(c, outcome, label)} after ${((Number(w.waitedMs) || 0) / 1000).toFixed(1)}s · ${recipients.length} recipient${recipients.length === 1 ? '' : 's'}`);
+  lines.push(
+    `${paint(c, outcome, label)} after ${((Number(w.waitedMs) || 0) / 1000).toFixed(1)}s · ${recipients.length} recipient${recipients.length === 1 ? '' : 's'}`,
+  );
   const mark: Record<string, string> = {
-    delivered: c.green('✓'), completed: c.green('✓'), merged: c.dim('↪'), skipped: c.dim('–'), throttled: c.dim('–'), canceled: c.red('✗'),
-    failed: c.red('✗'), pending: c.yellow('…'), empty: c.dim('?'), none: c.dim('?'),
+    delivered: c.green('✓'),
+    completed: c.green('✓'),
+    merged: c.dim('↪'),
+    skipped: c.dim('–'),
+    throttled: c.dim('–'),
+    canceled: c.red('✗'),
+    failed: c.red('✗'),
+    pending: c.yellow('…'),
+    empty: c.dim('?'),
+    none: c.dim('?'),
   };
   for (const r of recipients) {
     lines.push('');
-    lines.push(`${mark[String(r.outcome)] ?? ' '} ${c.bold(String(r.subscriberId ?? '?'))}  ${paint(c, String(r.outcome))}  ${c.dim(String(r.notificationId ?? ''))}`);
+    lines.push(
+      `${mark[String(r.outcome)] ?? ' '} ${c.bold(String(r.subscriberId ?? '?'))}  ${paint(c, String(r.outcome))}  ${c.dim(String(r.notificationId ?? ''))}`,
+    );
     for (const s of (Array.isArray(r.steps) ? r.steps : []) as Rec[]) {
       const st = String(s.status);
       const pre = `   ${String(s.type).padEnd(8)} `;
@@ -175,7 +190,9 @@ export function watchLine(c: ChalkInstance, e: WatchEvent, opts: LayoutOptions &
   const workflow = String(e.template?.triggers?.[0]?.identifier ?? e.template?.name ?? '?');
   const subscriber = String(e.subscriber?.subscriberId ?? '?');
   if (opts.wide) {
-    return [c.dim(when), e._id ?? '', workflow, subscriber, paint(c, status), c.dim(e.transactionId ?? ''), reasonOf(e.jobs as never) ?? ''].join('  ').trimEnd();
+    return [c.dim(when), e._id ?? '', workflow, subscriber, paint(c, status), c.dim(e.transactionId ?? ''), reasonOf(e.jobs as never) ?? '']
+      .join('  ')
+      .trimEnd();
   }
   const head = [when, (e._id ?? '').slice(0, 10).padEnd(10), cutTo(workflow, 12), cutTo(subscriber, 10)];
   const used = head.reduce((n, s) => n + s.length + 2, 0) + 9 + 2;

@@ -6,8 +6,23 @@ import { getPath } from './paths.js';
 import { channelsOf } from './timeline.js';
 
 export type ViewName =
-  | 'events' | 'event' | 'subscribers' | 'integrations' | 'endpoints' | 'connections' | 'messages' | 'contexts'
-  | 'trigger' | 'triggers' | 'wait' | 'workflow' | 'workflows' | 'preview' | 'profiles' | 'settings' | 'record';
+  | 'events'
+  | 'event'
+  | 'subscribers'
+  | 'integrations'
+  | 'endpoints'
+  | 'connections'
+  | 'messages'
+  | 'contexts'
+  | 'trigger'
+  | 'triggers'
+  | 'wait'
+  | 'workflow'
+  | 'workflows'
+  | 'preview'
+  | 'profiles'
+  | 'settings'
+  | 'record';
 
 export interface Column {
   header: string;

@@ -19,11 +19,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  * A timer of any length on top of one limited to MAX_TIMER_MS: it sleeps at most that long, then
  * re-arms for what is left, until the deadline (in the raw timer's own time) is reached.
  */
-export function longTimer(
-  raw: { now(): number; set(fn: () => void, ms: number): () => void },
-  fn: () => void,
-  ms: number,
-): () => void {
+export function longTimer(raw: { now(): number; set(fn: () => void, ms: number): () => void }, fn: () => void, ms: number): () => void {
   const deadline = raw.now() + Math.max(0, Number.isFinite(ms) ? ms : MAX_TIMER_MS);
   let cancel: () => void;
   const arm = () => {

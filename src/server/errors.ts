@@ -46,8 +46,7 @@ export class HttpError extends Error {
 export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const unprocessable = (message: string, errors?: FieldErrors) =>
-  new HttpError(422, message, errors ? { ctx: {}, errors } : {});
+export const unprocessable = (message: string, errors?: FieldErrors) => new HttpError(422, message, errors ? { ctx: {}, errors } : {});
 
 export interface ErrorBody {
   statusCode: number;

@@ -7,12 +7,12 @@ import type { Store } from './store/index.js';
 
 export const MAX_KEY_LENGTH = 255;
 
-export type IdempotencyOutcome =
-  | { kind: 'proceed' }
-  | { kind: 'replay'; status: number; body: string };
+export type IdempotencyOutcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: string };
 
 export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
 }
 
 export function checkIdempotency(store: Store, orgId: string, key: string, body: unknown): IdempotencyOutcome {

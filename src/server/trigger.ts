@@ -55,9 +55,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
     }
 
     const actor =
-      body.actor === undefined
-        ? undefined
-        : upsertSubscriber(store, env, typeof body.actor === 'string' ? { subscriberId: body.actor } : body.actor);
+      body.actor === undefined ? undefined : upsertSubscriber(store, env, typeof body.actor === 'string' ? { subscriberId: body.actor } : body.actor);
     const { recipients, topics, problems } = resolveRecipients(store, env, body.to, actor?.subscriberId);
     if (recipients.length === 0) {
       return { acknowledged: true, status: 'invalid_recipients', error: problems.length ? problems : ['No valid recipients'] };
@@ -72,7 +70,9 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
     // Every job names a provider from the start (the API requires one): the integration its channel
     // would deliver through, else the service itself; delivery records the one actually used.
     const providers = workflow.steps.map((s) =>
-      CHANNEL_TYPES.has(s.type) && s.type !== 'in_app' ? (store.integrations.forChannel(env.id, s.type as Channel)?.providerId ?? SERVICE_PROVIDER) : SERVICE_PROVIDER,
+      CHANNEL_TYPES.has(s.type) && s.type !== 'in_app'
+        ? (store.integrations.forChannel(env.id, s.type as Channel)?.providerId ?? SERVICE_PROVIDER)
+        : SERVICE_PROVIDER,
     );
     for (const r of recipients) {
       const subscriber = upsertSubscriber(store, env, r);
@@ -97,21 +97,24 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         },
       });
       workflow.steps.forEach((step, stepIndex) => {
-        store.jobs.createJob({
-          envId: env.id,
-          orgId: env.orgId,
-          notificationId: notification.id,
-          subscriberId: subscriber._id!,
-          workflowId: workflow._id,
-          stepIndex,
-          type: step.type,
-          // The first step is due now; each later one is queued when the one before it finishes.
-          status: stepIndex === 0 ? 'queued' : 'pending',
-          runAt: now,
-          providerId: providers[stepIndex]!,
-          state: {},
-          step,
-        }, stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined);
+        store.jobs.createJob(
+          {
+            envId: env.id,
+            orgId: env.orgId,
+            notificationId: notification.id,
+            subscriberId: subscriber._id!,
+            workflowId: workflow._id,
+            stepIndex,
+            type: step.type,
+            // The first step is due now; each later one is queued when the one before it finishes.
+            status: stepIndex === 0 ? 'queued' : 'pending',
+            runAt: now,
+            providerId: providers[stepIndex]!,
+            state: {},
+            step,
+          },
+          stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined,
+        );
       });
     }
     store.workflows.markTriggered(workflow._id);

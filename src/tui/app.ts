@@ -4,12 +4,25 @@
 //   ↑/↓ (j/k), PgUp/PgDn, g/G   move          Enter   the event's timeline (Esc back)
 //   /   filter (status:failed workflow:welcome subscriber:ada, or words)     r   re-trigger   q   quit
 import React, { useCallback, useEffect, useRef, useState } from 'react';
-import { Box, Text, render, useApp, useInput, useStdout } from 'ink';
+import { Box, type Key, Text, render, useApp, useInput, useStdout } from 'ink';
 import { eventStatus, nothingDelivered } from '../core/status.js';
 import { formatTime, type TimeOptions } from '../io/time.js';
 import {
-  filterText, initialState, listLines, move, parseFilter, selectedEvent, setFilter, subscriberOf, timelineLines, visibleEvents,
-  withEvents, workflowOf, type BrowseEvent, type Filter, type State,
+  filterText,
+  initialState,
+  listLines,
+  move,
+  parseFilter,
+  selectedEvent,
+  setFilter,
+  subscriberOf,
+  timelineLines,
+  visibleEvents,
+  withEvents,
+  workflowOf,
+  type BrowseEvent,
+  type Filter,
+  type State,
 } from './model.js';
 
 export interface BrowseSource {
@@ -116,16 +129,32 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     );
   };
 
+  // A terminal delivers what arrives together as one chunk: typed-ahead keys ("gr") or text and its
+  // Enter ("status:failed\r"). Each character is a key press of its own, in order.
   useInput((input, key) => {
+    if (input.length > 1 && !key.ctrl && !key.meta && !input.includes('\u001b')) {
+      const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
+      for (const ch of input) {
+        if (ch === '\r' || ch === '\n') onKey('', { ...plain, return: true });
+        else if (ch === '\u007f' || ch === '\b') onKey('', { ...plain, backspace: true });
+        else onKey(ch, plain);
+      }
+      return;
+    }
+    onKey(input, key);
+  });
+  function onKey(input: string, key: Key): void {
     const state = current.current;
     const mode = state.mode;
     if (key.ctrl && input === 'c') return exit();
     if (mode.kind === 'filter') {
       if (key.escape) return update((s) => ({ ...s, mode: { kind: 'list' } }));
       // Keys can arrive faster than renders: each change reads the state it changes.
-      const edit = (f: (text: string) => string) => update((s) => (s.mode.kind === 'filter' ? { ...s, mode: { kind: 'filter' as const, input: f(s.mode.input) } } : s));
+      const edit = (f: (text: string) => string) =>
+        update((s) => (s.mode.kind === 'filter' ? { ...s, mode: { kind: 'filter' as const, input: f(s.mode.input) } } : s));
       if (key.return) return update((s) => (s.mode.kind === 'filter' ? setFilter(s, parseFilter(s.mode.input)) : s));
       if (key.backspace || key.delete) return edit((t) => t.slice(0, -1));
+      if (key.ctrl && input === 'u') return edit(() => '');
       if (input && !key.ctrl && !key.meta) return edit((t) => t + input.replace(/[\r\n]/g, ''));
       return;
     }
@@ -165,7 +194,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
       return;
     }
     if (input === 'R') return void load();
-  });
+  }
 
   const lines: React.ReactElement[] = [];
   const mode = state.mode;
@@ -186,10 +215,16 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     });
     for (let i = shown.length; i < rows - 3; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
     lines.push(
-      h(Text, { key: 'help', dimColor: true }, oneLine(
-        mode.kind === 'confirm' ? `re-trigger ${workflowOf(e)} to ${subscriberOf(e)} with the same payload? y/n` : `↑↓ scroll  Esc back  r re-trigger  ${scroll + shown.length}/${all.length}`,
-        width,
-      )),
+      h(
+        Text,
+        { key: 'help', dimColor: true },
+        oneLine(
+          mode.kind === 'confirm'
+            ? `re-trigger ${workflowOf(e)} to ${subscriberOf(e)} with the same payload? y/n`
+            : `↑↓ scroll  Esc back  r re-trigger  ${scroll + shown.length}/${all.length}`,
+          width,
+        ),
+      ),
     );
   } else {
     const head = `svc events browse  ${list.length}${list.length !== state.events.length ? ` of ${state.events.length}` : ''} events${filter ? `  [${filter}]` : ''}  updated ${updated}`;
@@ -202,9 +237,18 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
       const selected = top + i === state.cursor;
       const status = table.statuses[i] ?? eventStatus(e.jobs);
       const row = (table.rows[i] ?? '').padEnd(width);
-      lines.push(h(Text, { key: e._id ?? `r${i}`, inverse: selected, color: colourFor(status), dimColor: !selected && nothingDelivered(status as never) }, row));
+      lines.push(
+        h(Text, { key: e._id ?? `r${i}`, inverse: selected, color: colourFor(status), dimColor: !selected && nothingDelivered(status as never) }, row),
+      );
     });
-    if (list.length === 0) lines.push(h(Text, { key: 'empty', dimColor: true }, state.loading ? 'loading…' : state.events.length ? 'no event matches the filter (/ to change it)' : 'no events yet'));
+    if (list.length === 0)
+      lines.push(
+        h(
+          Text,
+          { key: 'empty', dimColor: true },
+          state.loading ? 'loading…' : state.events.length ? 'no event matches the filter (/ to change it)' : 'no events yet',
+        ),
+      );
     for (let i = Math.max(1, page.length); i < pageRows; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
     lines.push(h(Text, { key: 'msg', color: state.message?.includes('failed') ? 'red' : undefined }, oneLine(state.message ?? ' ', width) || ' '));
     let help = '↑↓ move  Enter timeline  / filter  r re-trigger  q quit';

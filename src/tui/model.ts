@@ -25,11 +25,7 @@ export interface Filter {
   text?: string;
 }
 
-export type Mode =
-  | { kind: 'list' }
-  | { kind: 'filter'; input: string }
-  | { kind: 'detail'; id: string; scroll: number }
-  | { kind: 'confirm'; id: string };
+export type Mode = { kind: 'list' } | { kind: 'filter'; input: string } | { kind: 'detail'; id: string; scroll: number } | { kind: 'confirm'; id: string };
 
 export interface State {
   events: BrowseEvent[];
@@ -73,12 +69,9 @@ export function parseFilter(input: string): Filter {
 }
 
 export function filterText(f: Filter): string {
-  return [
-    f.status ? `status:${f.status}` : '',
-    f.workflow ? `workflow:${f.workflow}` : '',
-    f.subscriber ? `subscriber:${f.subscriber}` : '',
-    f.text ?? '',
-  ].filter(Boolean).join(' ');
+  return [f.status ? `status:${f.status}` : '', f.workflow ? `workflow:${f.workflow}` : '', f.subscriber ? `subscriber:${f.subscriber}` : '', f.text ?? '']
+    .filter(Boolean)
+    .join(' ');
 }
 
 export function matches(e: BrowseEvent, f: Filter): boolean {

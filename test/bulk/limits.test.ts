@@ -69,7 +69,11 @@ function bucket(rate: number) {
   stub.on('POST', '/v1/events/trigger/bulk', (req): StubAnswer => {
     const d = take(100);
     if (!d.ok) return { status: 429, headers: d.headers, body: limited };
-    return { status: 201, headers: d.headers, body: { data: (req.body as { events: { transactionId: string }[] }).events.map((e) => processed(e.transactionId)) } };
+    return {
+      status: 201,
+      headers: d.headers,
+      body: { data: (req.body as { events: { transactionId: string }[] }).events.map((e) => processed(e.transactionId)) },
+    };
   });
   return stats;
 }
@@ -110,7 +114,9 @@ describe('bulk: one client factory, the truth, exit codes', () => {
     stub.on('POST', '/v1/events/trigger', (req) => {
       const key = String(req.headers['idempotency-key']);
       const txn = (req.body as { transactionId: string }).transactionId;
-      const body = answers.get(key) ?? { data: active || txn.endsWith('-0') ? processed(txn) : { acknowledged: true, status: 'trigger_not_active', transactionId: txn } };
+      const body = answers.get(key) ?? {
+        data: active || txn.endsWith('-0') ? processed(txn) : { acknowledged: true, status: 'trigger_not_active', transactionId: txn },
+      };
       answers.set(key, body);
       return { status: 201, body };
     });
@@ -130,7 +136,10 @@ describe('bulk: one client factory, the truth, exit codes', () => {
     expect(resent).toHaveLength(1);
     const firstKey = stub.requests.slice(0, before).find((q) => (q.body as { transactionId: string }).transactionId.endsWith('-1'))!.headers['idempotency-key'];
     expect(resent[0]!.headers['idempotency-key']).not.toBe(firstKey);
-    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rep).toHaveLength(200);
     expect(rep.every((l) => l.status === 'sent')).toBe(true);
   });
@@ -279,7 +288,8 @@ describe('progress line', () => {
     const b = progressLine({ sent: 1200, failed: 3, total: 5000, elapsedMs: 20_000, waitMs: 11_200 }, 80);
     expect(b).toContain('rate limited, resuming in 12 s');
     expect(b).toContain('3 failed');
-    for (const cols of [40, 80, 200]) expect(progressLine({ sent: 123456, failed: 1234, total: 999999, elapsedMs: 1000, waitMs: 59_000 }, cols).length).toBeLessThan(cols);
+    for (const cols of [40, 80, 200])
+      expect(progressLine({ sent: 123456, failed: 1234, total: 999999, elapsedMs: 1000, waitMs: 59_000 }, cols).length).toBeLessThan(cols);
   });
 });
 
@@ -288,7 +298,10 @@ describe.skipIf(!hasTmux)('progress bar in a terminal of 80 columns', () => {
     bucket(20); // capacity 22: the 60 rows wait for the bucket
     writeFileSync(join(dir, 'users.ndjson'), ndjson(60));
     const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-    const term = openTerminal(['sh', '-c', `stty cols 80 rows 24; cd '${dir}' && exec '${process.execPath}' '${bin}' trigger welcome --recipients-file users.ndjson -o json`], { ...env, SVC_CONFIG_DIR: dir });
+    const term = openTerminal(
+      ['sh', '-c', `stty cols 80 rows 24; cd '${dir}' && exec '${process.execPath}' '${bin}' trigger welcome --recipients-file users.ndjson -o json`],
+      { ...env, SVC_CONFIG_DIR: dir },
+    );
     try {
       await term.waitFor('/60 sent');
       const lines = term.screen().split('\n');

@@ -43,8 +43,14 @@ function csv(rows: number, extra: (i: number) => string = () => ''): string {
 
 describe('--recipients-file', () => {
   test('CSV: shared-payload rows go 100 per trigger, own-payload rows through bulk; everyone once; report matches', async () => {
-    writeFileSync(join(dir, 'users.csv'), csv(250, (i) => (i % 5 === 0 ? 'pro' : '')));
-    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'report.ndjson', '--payload', '{"from":"svc"}'], { env, cwd: dir });
+    writeFileSync(
+      join(dir, 'users.csv'),
+      csv(250, (i) => (i % 5 === 0 ? 'pro' : '')),
+    );
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'report.ndjson', '--payload', '{"from":"svc"}'], {
+      env,
+      cwd: dir,
+    });
     expect(r.stderr).toContain('250 recipients sent, 0 failed, 0 skipped');
     expect(r.code).toBe(0);
     const all = stub.requests.flatMap(recipientsOf);
@@ -58,7 +64,10 @@ describe('--recipients-file', () => {
     expect(ev.payload).toEqual({ from: 'svc', plan: 'pro' });
     expect(ev.to).toEqual([{ subscriberId: 'user-0', firstName: 'Name 0' }]);
     expect((triggers[0]!.body as { payload: unknown }).payload).toEqual({ from: 'svc' });
-    const report = readFileSync(join(dir, 'report.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const report = readFileSync(join(dir, 'report.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(report).toHaveLength(250);
     expect(report.every((l) => l.status === 'sent' && l.transactionId && l.error === null)).toBe(true);
     expect(report.find((l) => l.subscriberId === 'user-1').row).toBe(3);
@@ -67,7 +76,15 @@ describe('--recipients-file', () => {
   });
 
   test('NDJSON with bad rows: each reported with its line, the rest sent, exit 1', async () => {
-    const lines = ['{"subscriberId":"a"}', '{"subscriberId":', '{"firstName":"no id"}', '', '{"subscriberId":"b","payload":{"x":1}}', '{"subscriberId":"c","colour":"red"}', '[1]'];
+    const lines = [
+      '{"subscriberId":"a"}',
+      '{"subscriberId":',
+      '{"firstName":"no id"}',
+      '',
+      '{"subscriberId":"b","payload":{"x":1}}',
+      '{"subscriberId":"c","colour":"red"}',
+      '[1]',
+    ];
     writeFileSync(join(dir, 'r.ndjson'), lines.join('\n'));
     const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'r.ndjson', '--report', 'rep.ndjson'], { env, cwd: dir });
     expect(r.code).toBe(1);
@@ -77,7 +94,10 @@ describe('--recipients-file', () => {
     expect(r.stderr).toContain('row 7: expected a JSON object');
     expect(r.stderr).toMatch(/^error: not every row was sent: 4 bad rows were skipped \(see rep\.ndjson\)$/m);
     expect(stub.requests.flatMap(recipientsOf).sort()).toEqual(['a', 'b']);
-    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rep.filter((l) => l.status === 'skipped').map((l) => l.row)).toEqual([2, 3, 6, 7]);
   });
 
@@ -135,7 +155,10 @@ describe('--recipients-file', () => {
       seen.set(txn, (seen.get(txn) ?? 0) + 1);
       return { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: txn } } };
     });
-    const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson', '--retries', '0', '--concurrency', '1'], { env, cwd: dir });
+    const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson', '--retries', '0', '--concurrency', '1'], {
+      env,
+      cwd: dir,
+    });
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('200 recipients sent, 100 failed');
     const failedTxn = stub.requests.find((q) => (q.body as { transactionId: string }).transactionId.endsWith('-1'))!;
@@ -154,7 +177,10 @@ describe('--recipients-file', () => {
     expect(resent).toHaveLength(1);
     expect((resent[0]!.body as { transactionId: string }).transactionId).toBe(txn);
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
-    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rep).toHaveLength(300);
     expect(rep.every((l) => l.status === 'sent')).toBe(true);
     expect(new Set(rep.map((l) => l.subscriberId)).size).toBe(300);
@@ -183,11 +209,20 @@ describe('--recipients-file', () => {
       const reset = String(Math.max(0.05, (windowEnds - now) / 1000));
       if (tokens <= 0) {
         refused++;
-        return { status: 429, headers: { 'retry-after': reset, 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': reset }, body: { statusCode: 429, message: 'API rate limit exceeded', path: '/', timestamp: 'x' } };
+        return {
+          status: 429,
+          headers: { 'retry-after': reset, 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': reset },
+          body: { statusCode: 429, message: 'API rate limit exceeded', path: '/', timestamp: 'x' },
+        };
       }
       tokens--;
       const txn = (req.body as { transactionId: string }).transactionId;
-      return { status: 201, delayMs: 5, headers: { 'ratelimit-limit': '10', 'ratelimit-remaining': String(tokens), 'ratelimit-reset': reset }, body: { data: { acknowledged: true, status: 'processed', transactionId: txn } } };
+      return {
+        status: 201,
+        delayMs: 5,
+        headers: { 'ratelimit-limit': '10', 'ratelimit-remaining': String(tokens), 'ratelimit-reset': reset },
+        body: { data: { acknowledged: true, status: 'processed', transactionId: txn } },
+      };
     });
     writeFileSync(join(dir, 'users.csv'), csv(300));
     const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--chunk', '10'], { env, cwd: dir });

@@ -19,7 +19,7 @@ describe('svc completion', () => {
       return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).trim();
     };
     expect(complete('svc', 'ev')).toBe('events');
-    expect(complete('svc', 'events', '')).toBe('list watch get');
+    expect(complete('svc', 'events', '')).toBe('list watch get browse');
     expect(complete('svc', 'events', 'list', '--channel', '')).toBe('in_app email sms chat push');
     expect(complete('svc', 'messages', 'mark-as', 'u1', '')).toBe('read seen unread unseen');
     expect(complete('svc', '--output', 'nd')).toBe('ndjson');

@@ -47,10 +47,18 @@ describe('svc dev --open', () => {
     expect(link + printed).not.toContain(dev.apiKey);
 
     const code = link.split('#code=')[1];
-    const first = await fetch(`${dev.baseUrl}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const first = await fetch(`${dev.baseUrl}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(first.status).toBe(201);
     expect(((await first.json()) as { data: { apiKey: string } }).data.apiKey).toBe(dev.apiKey);
-    const second = await fetch(`${dev.baseUrl}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const second = await fetch(`${dev.baseUrl}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(second.status).toBe(401);
     // The printed link is still good: each link has its own code.
     expect((await api({ baseUrl: dev.baseUrl, apiKey: '' }, 'POST', '/console/session', { code: printed.split('#code=')[1] })).status).toBe(201);
@@ -61,7 +69,9 @@ describe('svc dev --open', () => {
     started.push(dev);
     const deadline = Date.now() + 5000;
     while (!dev.stderr().includes('could not open a browser') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    expect(dev.stderr()).toMatch(/could not open a browser \(\/nonexistent\/browser: ENOENT\): open http:\/\/127\.0\.0\.1:\d+\/console\/ and use the link above/);
+    expect(dev.stderr()).toMatch(
+      /could not open a browser \(\/nonexistent\/browser: ENOENT\): open http:\/\/127\.0\.0\.1:\d+\/console\/ and use the link above/,
+    );
     expect((await api(dev, 'GET', '/v1/integrations/active')).status).toBe(200);
   });
 });

@@ -15,8 +15,25 @@ import { hasTmux, openTerminal } from '../helpers/tmux.js';
 import { tempConfigDir } from '../helpers/run.js';
 
 const KEY = 'sk_test_bundle_0123456789';
-const INTEGRATION = { _id: '6761f0c2a3b4c5d6e7f80912', identifier: 'mail', name: 'Mail', providerId: 'sendgrid', channel: 'email', active: true, primary: true, deleted: false, _environmentId: 'e', _organizationId: 'o' };
-const event = (i: number) => ({ _id: `6761f0c2a3b4c5d6e7f8${String(i).padStart(4, '0')}`, transactionId: `txn-${i}`, channels: ['email'], createdAt: '2026-11-22T08:00:00.000Z', jobs: [] });
+const INTEGRATION = {
+  _id: '6761f0c2a3b4c5d6e7f80912',
+  identifier: 'mail',
+  name: 'Mail',
+  providerId: 'sendgrid',
+  channel: 'email',
+  active: true,
+  primary: true,
+  deleted: false,
+  _environmentId: 'e',
+  _organizationId: 'o',
+};
+const event = (i: number) => ({
+  _id: `6761f0c2a3b4c5d6e7f8${String(i).padStart(4, '0')}`,
+  transactionId: `txn-${i}`,
+  channels: ['email'],
+  createdAt: '2026-11-22T08:00:00.000Z',
+  jobs: [],
+});
 
 let stub: Stub;
 let env: Record<string, string>;
@@ -107,7 +124,10 @@ describe('the built svc, library by library', () => {
 
   test.skipIf(!hasTmux)('cli-progress: a bulk trigger at a terminal runs with its progress bar', async () => {
     const term = openTerminal([process.execPath, BIN, 'trigger', 'welcome', '--recipients-file', join(dir, 'users.csv')], {
-      SVC_API_KEY: KEY, SVC_BASE_URL: stub.url, SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1',
+      SVC_API_KEY: KEY,
+      SVC_BASE_URL: stub.url,
+      SVC_CONFIG_DIR: tempConfigDir(),
+      NO_COLOR: '1',
     });
     try {
       await term.waitFor('EXIT=');

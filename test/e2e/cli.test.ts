@@ -13,9 +13,31 @@ let stub: Stub;
 let env: Record<string, string>;
 beforeAll(async () => {
   stub = await startStub();
-  stub.on('GET', '/v1/integrations/active', { body: { data: [{ _id: '6761f0c2a3b4c5d6e7f80912', identifier: 'mail', name: 'Mail', providerId: 'sendgrid', channel: 'email', active: true, primary: true, deleted: false, _environmentId: 'e', _organizationId: 'o' }] } });
+  stub.on('GET', '/v1/integrations/active', {
+    body: {
+      data: [
+        {
+          _id: '6761f0c2a3b4c5d6e7f80912',
+          identifier: 'mail',
+          name: 'Mail',
+          providerId: 'sendgrid',
+          channel: 'email',
+          active: true,
+          primary: true,
+          deleted: false,
+          _environmentId: 'e',
+          _organizationId: 'o',
+        },
+      ],
+    },
+  });
   stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: 'txn-e2e' } } });
-  stub.on('GET', '/v1/notifications/6761f0c2a3b4c5d6e7f80999', { status: 404, body: { statusCode: 404, message: 'Notification not found', path: '/', timestamp: 'x' } });
+  stub.on('GET', '/v1/notifications/6761f0c2a3b4c5d6e7f80999', {
+    status: 404,
+    body: { statusCode: 404, message: 'Notification not found', path: '/', timestamp: 'x' },
+  });
+  // No transaction has that id either (events get tries both).
+  stub.on('GET', '/v1/notifications', { body: { data: [], hasMore: false, page: 0, pageSize: 50 } });
   env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url, PATH: process.env.PATH ?? '' };
 });
 afterAll(async () => stub.close());
@@ -104,4 +126,3 @@ describe('svc binary', () => {
     }
   });
 });
-

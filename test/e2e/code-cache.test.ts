@@ -88,7 +88,9 @@ describe('a command that loads undici', () => {
     expect(String(r.stderr)).toMatch(/could not reach 127\.0\.0\.1:9: connection refused \(2 attempts\)/);
     expect(readdirSync(dir)).toEqual([]);
     // One attempt (node:http only): the caches are written.
-    await svcBin(['integrations', 'active', '--retries', '0', '-o', 'json'], { env: { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CACHE_DIR: dir } });
+    await svcBin(['integrations', 'active', '--retries', '0', '-o', 'json'], {
+      env: { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CACHE_DIR: dir },
+    });
     expect(readdirSync(dir)).toHaveLength(2);
   });
 });

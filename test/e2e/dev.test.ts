@@ -56,7 +56,9 @@ describe('svc dev (built binary)', () => {
       ['Step queued', 'Message created', 'Message sent'],
     ]);
 
-    const msgs = operations.listMessages.response.parse((await api(dev, 'GET', `/v1/messages?subscriberId=ada&transactionId=${transactionId}&channel=in_app`)).body);
+    const msgs = operations.listMessages.response.parse(
+      (await api(dev, 'GET', `/v1/messages?subscriberId=ada&transactionId=${transactionId}&channel=in_app`)).body,
+    );
     expect(msgs.data).toHaveLength(1);
     const marked = await api(dev, 'POST', '/v1/subscribers/ada/messages/mark-as', { messageId: msgs.data[0]!._id, markAs: 'read' });
     expect(marked.status).toBe(201);

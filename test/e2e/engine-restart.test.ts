@@ -23,13 +23,18 @@ describe('svc dev restarted in the middle of a delay', () => {
     const apiKey = 'sk_e2e_restart_delay_key';
     const workflow = join(dir, 'wf.json');
     // 30 minutes of service time: 3 s of real time at --time-scale 600.
-    writeFileSync(workflow, JSON.stringify({
-      name: 'Later', workflowId: 'later', active: true,
-      steps: [
-        { name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'minutes' } },
-        { name: 'Note', type: 'in_app', controlValues: { body: 'after the delay, {{ subscriber.firstName }}' } },
-      ],
-    }));
+    writeFileSync(
+      workflow,
+      JSON.stringify({
+        name: 'Later',
+        workflowId: 'later',
+        active: true,
+        steps: [
+          { name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'minutes' } },
+          { name: 'Note', type: 'in_app', controlValues: { body: 'after the delay, {{ subscriber.firstName }}' } },
+        ],
+      }),
+    );
 
     const first = await startDev({ dataFile, apiKey, args });
     try {

@@ -68,7 +68,19 @@ const settled = (events: any[]) => events.length > 0 && events.every((e) => e.jo
 
 describe('svc dev runs workflows through the engine (built binaries)', () => {
   it('welcome: in-app and email content rendered with the subscriber and payload', async () => {
-    const t = await svc(['trigger', 'welcome', '--to', 'ada', '--payload', '{"appName":"E2E"}', '--transaction-id', 'e2e-welcome', '--wait', '--wait-timeout', '20s']);
+    const t = await svc([
+      'trigger',
+      'welcome',
+      '--to',
+      'ada',
+      '--payload',
+      '{"appName":"E2E"}',
+      '--transaction-id',
+      'e2e-welcome',
+      '--wait',
+      '--wait-timeout',
+      '20s',
+    ]);
     expect(t.code, t.stderr).toBe(0);
     expect(t.json()).toMatchObject({ outcome: 'delivered' });
     const byChannel = Object.fromEntries((await messagesOf('e2e-welcome')).map((m) => [m.channel, m]));
@@ -86,11 +98,19 @@ describe('svc dev runs workflows through the engine (built binaries)', () => {
       {
         name: 'Summary',
         type: 'in_app',
-        controlValues: { subject: '{{ steps.digest.eventCount }} comments', body: '{% for e in steps.digest.events %}{{ e.payload.author }}: {{ e.payload.text }}; {% endfor %}' },
+        controlValues: {
+          subject: '{{ steps.digest.eventCount }} comments',
+          body: '{% for e in steps.digest.events %}{{ e.payload.author }}: {{ e.payload.text }}; {% endfor %}',
+        },
       },
     ]);
     const authors = ['Ann', 'Bob', 'Cy', 'Di', 'Ed'];
-    const events = authors.map((author, i) => ({ name: 'e2e-digest', to: 'dg-user', transactionId: `e2e-dg-${i}`, payload: { author, text: `comment ${i + 1}` } }));
+    const events = authors.map((author, i) => ({
+      name: 'e2e-digest',
+      to: 'dg-user',
+      transactionId: `e2e-dg-${i}`,
+      payload: { author, text: `comment ${i + 1}` },
+    }));
     const bulk = await svc(['api', 'POST', '/v1/events/trigger/bulk', '--data', file({ events })]);
     expect(bulk.code, bulk.stderr).toBe(0);
     expect(bulk.json().map((r: any) => r.status)).toEqual(Array(5).fill('processed'));
@@ -146,16 +166,20 @@ describe('svc dev runs workflows through the engine (built binaries)', () => {
   it('a skip condition skips its step, and the timeline names the condition', async () => {
     await createWorkflow('e2e-skip', [{ name: 'Note', type: 'in_app', controlValues: { body: 'hi', skip: { '==': [{ var: 'payload.muted' }, true] } } }]);
     const muted = await svc(['trigger', 'e2e-skip', '--to', 'ada', '--set', 'muted:=true', '--transaction-id', 'e2e-skip-1', '--wait']);
-    expect(muted.code, muted.stderr).toBe(0);
+    // Nothing went out: --wait says so with its own exit code (10), not "delivered".
+    expect(muted.code, muted.stderr).toBe(10);
+    expect(muted.stderr).toMatch(/nothing delivered: every channel step was skipped/);
     const [e] = await eventsOf('e2e-skip-1');
     expect(e.jobs[0].status).toBe('skipped');
-    expect((await svc(['events', 'get', e._id, '-o', 'table'])).stdout).toContain('Step skipped: its skip condition holds: {"==":[{"var":"payload.muted"},true]}');
+    expect((await svc(['events', 'get', e._id, '-o', 'table'])).stdout).toContain(
+      'Step skipped: its skip condition holds: {"==":[{"var":"payload.muted"},true]}',
+    );
     expect(await messagesOf('e2e-skip-1')).toEqual([]);
     expect((await svc(['trigger', 'e2e-skip', '--to', 'ada', '--set', 'muted:=false', '--transaction-id', 'e2e-skip-2', '--wait'])).code).toBe(0);
     expect(await messagesOf('e2e-skip-2')).toHaveLength(1);
   });
 
-  it('a template error shows in the timeline and in the workflow\'s issues', async () => {
+  it("a template error shows in the timeline and in the workflow's issues", async () => {
     await createWorkflow('e2e-broken', [{ name: 'Note', type: 'in_app', controlValues: { body: 'Hello {% if payload.vip %}VIP' } }]);
     const t = await svc(['trigger', 'e2e-broken', '--to', 'ada', '--transaction-id', 'e2e-broken-1', '--wait']);
     expect(t.code).toBe(9); // cli.md: trigger --wait with a failed job
@@ -187,7 +211,12 @@ describe('webhook step', () => {
   it('http_request delivers to a receiver with a verifiable signature; its answer feeds the next step', async () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tickets`;
     await createWorkflow('e2e-webhook', [
-      { stepId: 'open', name: 'Open ticket', type: 'http_request', controlValues: { method: 'POST', url, body: '{"title": "{{ payload.title }}", "by": "{{ subscriber.firstName }}"}' } },
+      {
+        stepId: 'open',
+        name: 'Open ticket',
+        type: 'http_request',
+        controlValues: { method: 'POST', url, body: '{"title": "{{ payload.title }}", "by": "{{ subscriber.firstName }}"}' },
+      },
       { name: 'Note', type: 'in_app', controlValues: { body: 'Ticket {{ steps.open.body.ticket }} opened ({{ steps.open.status }})' } },
     ]);
     const t = await svc(['trigger', 'e2e-webhook', '--to', 'ada', '--set', 'title=Disk full', '--transaction-id', 'e2e-hook-1', '--wait']);
@@ -210,20 +239,48 @@ describe('svc workflow preview, every step type', () => {
   beforeAll(async () => {
     await createWorkflow('e2e-all', [
       { stepId: 'digest', name: 'Digest', type: 'digest', controlValues: { amount: 15, unit: 'minutes', digestKey: 'payload.postId' } },
-      { stepId: 'in-app', name: 'Inbox', type: 'in_app', controlValues: { subject: 'Hi {{ subscriber.firstName }}', body: '{{ steps.digest.eventCount }} new', primaryAction: { label: 'Open', redirect: { url: '/p/{{ payload.postId }}' } } } },
-      { stepId: 'email', name: 'Mail', type: 'email', controlValues: { subject: 'Post {{ payload.postId }}', body: '<p>{{ payload.title }}</p>', layoutId: null } },
+      {
+        stepId: 'in-app',
+        name: 'Inbox',
+        type: 'in_app',
+        controlValues: {
+          subject: 'Hi {{ subscriber.firstName }}',
+          body: '{{ steps.digest.eventCount }} new',
+          primaryAction: { label: 'Open', redirect: { url: '/p/{{ payload.postId }}' } },
+        },
+      },
+      {
+        stepId: 'email',
+        name: 'Mail',
+        type: 'email',
+        controlValues: { subject: 'Post {{ payload.postId }}', body: '<p>{{ payload.title }}</p>', layoutId: null },
+      },
       { stepId: 'sms', name: 'Sms', type: 'sms', controlValues: { body: 'Code {{ payload.code }}' } },
       { stepId: 'push', name: 'Push', type: 'push', controlValues: { subject: 'Push {{ payload.title }}', body: 'Body' } },
       { stepId: 'chat', name: 'Chat', type: 'chat', controlValues: { body: 'Chat {{ payload.title | upcase }}' } },
       { stepId: 'delay', name: 'Delay', type: 'delay', controlValues: { amount: 2, unit: 'hours' } },
       { stepId: 'throttle', name: 'Throttle', type: 'throttle', controlValues: { type: 'fixed', amount: 1, unit: 'days', threshold: 3 } },
       { stepId: 'custom', name: 'Custom', type: 'custom', controlValues: { custom: { greeting: 'Hello {{ subscriber.firstName }}' } } },
-      { stepId: 'call', name: 'Call', type: 'http_request', controlValues: { method: 'POST', url: 'http://127.0.0.1:9/x', body: '{"post": "{{ payload.postId }}"}' } },
+      {
+        stepId: 'call',
+        name: 'Call',
+        type: 'http_request',
+        controlValues: { method: 'POST', url: 'http://127.0.0.1:9/x', body: '{"post": "{{ payload.postId }}"}' },
+      },
     ]);
   });
 
   const preview = async (step: string) => {
-    const r = await svc(['workflow', 'preview', 'e2e-all', step, '--payload', '{"postId":"p1","title":"Launch","code":"123"}', '--subscriber', '{"firstName":"Zoe"}']);
+    const r = await svc([
+      'workflow',
+      'preview',
+      'e2e-all',
+      step,
+      '--payload',
+      '{"postId":"p1","title":"Launch","code":"123"}',
+      '--subscriber',
+      '{"firstName":"Zoe"}',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     return r.json();
   };
@@ -246,10 +303,14 @@ describe('svc workflow preview, every step type', () => {
     if (step === 'call') expect(verifySignature(dev.apiKey, p.svcSignature, JSON.stringify({ post: 'p1' })).ok).toBe(true);
   });
 
-  it('a preview error is the spec\'s {title, message, hint}; an unknown step is an empty preview, as the service answers', async () => {
+  it("a preview error is the spec's {title, message, hint}; an unknown step is an empty preview, as the service answers", async () => {
     const r = await svc(['workflow', 'preview', 'e2e-all', 'sms', '--controls', '{"body":"{% if x %}"}']);
     expect(r.code).toBe(0);
-    expect(r.json().result.error).toMatchObject({ title: 'Template syntax error', message: expect.stringContaining('line 1, column 1'), hint: expect.any(String) });
+    expect(r.json().result.error).toMatchObject({
+      title: 'Template syntax error',
+      message: expect.stringContaining('line 1, column 1'),
+      hint: expect.any(String),
+    });
     const missing = await svc(['workflow', 'preview', 'e2e-all', 'nope']);
     expect(missing.code).toBe(0);
     expect(missing.json()).toMatchObject({ result: { preview: {} }, previewPayloadExample: {} });

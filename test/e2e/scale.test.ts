@@ -18,10 +18,15 @@ beforeAll(async () => {
   env = { SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey, PATH: process.env.PATH ?? '' };
   dir = tempConfigDir();
   // One cheap in-app step keeps the service's work per recipient small.
-  writeFileSync(join(dir, 'wf.json'), JSON.stringify({
-    name: 'Bulk note', workflowId: 'bulk-note', active: true,
-    steps: [{ name: 'Note', type: 'in_app', controlValues: { body: 'Hello {{ subscriber.firstName }}' } }],
-  }));
+  writeFileSync(
+    join(dir, 'wf.json'),
+    JSON.stringify({
+      name: 'Bulk note',
+      workflowId: 'bulk-note',
+      active: true,
+      steps: [{ name: 'Note', type: 'in_app', controlValues: { body: 'Hello {{ subscriber.firstName }}' } }],
+    }),
+  );
   const r = await svcBin(['workflow', 'create', '--data', `@${join(dir, 'wf.json')}`], { env });
   expect(r.exitCode, String(r.stderr)).toBe(0);
 }, 60_000);
@@ -33,7 +38,11 @@ afterAll(async () => {
 async function allEvents(extra: string[] = []): Promise<{ _id: string; transactionId: string; subscriber?: { subscriberId: string } }[]> {
   const r = await svcBin(['events', 'list', '--all', '-o', 'ndjson', ...extra], { env });
   expect(r.exitCode, String(r.stderr)).toBe(0);
-  return String(r.stdout).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return String(r.stdout)
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 function writeCsv(name: string, prefix: string, n: number): string {
@@ -64,7 +73,10 @@ describe('bulk trigger against svc dev', () => {
     const counts = countBySubscriber(await allEvents(['--workflow', 'bulk-note']), 'bulk');
     expect(counts.size).toBe(1000);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
-    const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1000);
     expect(new Set(lines.map((l) => l.subscriberId)).size).toBe(1000);
     expect(lines.every((l) => l.status === 'sent' && typeof l.transactionId === 'string')).toBe(true);
@@ -75,18 +87,26 @@ describe('bulk trigger against svc dev', () => {
     const report = join(dir, 'crash-report.ndjson');
     const journal = `${report}.journal`;
     const run = execa('node', [BIN, 'trigger', 'bulk-note', '--recipients-file', file, '--report', report, '--concurrency', '2', '--chunk', '20'], {
-      env: { ...env, SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' }, extendEnv: false, reject: false,
+      env: { ...env, SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
+      extendEnv: false,
+      reject: false,
     });
     // Kill it once some chunks are journaled but well before the end.
     for (let i = 0; i < 400; i++) {
-      const done = existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes('"chunk"')).length : 0;
+      const done = existsSync(journal)
+        ? readFileSync(journal, 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('"chunk"')).length
+        : 0;
       if (done >= 10) break;
       await new Promise((r) => setTimeout(r, 25));
     }
     run.kill('SIGKILL');
     const killed = await run;
     expect(killed.signal).toBe('SIGKILL');
-    const partial = readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes('"chunk"')).length;
+    const partial = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"chunk"')).length;
     expect(partial).toBeGreaterThanOrEqual(10);
     expect(partial).toBeLessThan(150);
 
@@ -100,7 +120,10 @@ describe('bulk trigger against svc dev', () => {
     expect(counts.size).toBe(3000);
     const dupes = [...counts.entries()].filter(([, n]) => n !== 1);
     expect(dupes).toEqual([]);
-    const lines = readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3000);
     expect(new Set(lines.map((l) => l.subscriberId)).size).toBe(3000);
   }, 180_000);
@@ -138,13 +161,18 @@ describe('trigger --wait', () => {
   });
 
   test('still pending at the timeout: exit 8', async () => {
-    writeFileSync(join(dir, 'slow.json'), JSON.stringify({
-      name: 'Slow', workflowId: 'slow-note', active: true,
-      steps: [
-        { name: 'Wait an hour', type: 'delay', controlValues: { type: 'regular', amount: 1, unit: 'hours' } },
-        { name: 'Note', type: 'in_app', controlValues: { body: 'Later' } },
-      ],
-    }));
+    writeFileSync(
+      join(dir, 'slow.json'),
+      JSON.stringify({
+        name: 'Slow',
+        workflowId: 'slow-note',
+        active: true,
+        steps: [
+          { name: 'Wait an hour', type: 'delay', controlValues: { type: 'regular', amount: 1, unit: 'hours' } },
+          { name: 'Note', type: 'in_app', controlValues: { body: 'Later' } },
+        ],
+      }),
+    );
     expect((await svcBin(['workflow', 'create', '--data', `@${join(dir, 'slow.json')}`], { env })).exitCode).toBe(0);
     const r = await svcBin(['trigger', 'slow-note', '--to', 'waiter-2', '--wait', '--wait-timeout', '1500ms'], { env });
     expect(r.exitCode, String(r.stderr)).toBe(8);

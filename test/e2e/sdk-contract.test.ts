@@ -36,7 +36,11 @@ afterAll(async () => {
 describe('the official SDK against svc dev', () => {
   test('calls the 14 operations of the spec and every answer passes its validation', async () => {
     // 13. Trigger event
-    const trig = await novu.trigger({ workflowId: 'welcome', to: [{ subscriberId: 'sdk-user', firstName: 'Ada', email: 'ada@example.com' }], payload: { company: 'Acme' } });
+    const trig = await novu.trigger({
+      workflowId: 'welcome',
+      to: [{ subscriberId: 'sdk-user', firstName: 'Ada', email: 'ada@example.com' }],
+      payload: { company: 'Acme' },
+    });
     expect(trig.result.status).toBe('processed');
     const txn = trig.result.transactionId!;
 
@@ -84,7 +88,10 @@ describe('the official SDK against svc dev', () => {
     // 9. Create channel connection; 4. Update channel connection
     const slack = active.result.find((i) => i.providerId === 'slack')!;
     const conn = await novu.channelConnections.create({
-      integrationIdentifier: slack.identifier, subscriberId: 'sdk-user', workspace: { id: 'T1', name: 'Acme' }, auth: { accessToken: 'xoxb-sdk-token-0001' },
+      integrationIdentifier: slack.identifier,
+      subscriberId: 'sdk-user',
+      workspace: { id: 'T1', name: 'Acme' },
+      auth: { accessToken: 'xoxb-sdk-token-0001' },
     });
     expect(conn.result.workspace.id).toBe('T1');
     const updated = await novu.channelConnections.update({ workspace: { id: 'T2' }, auth: { accessToken: 'xoxb-sdk-token-0002' } }, conn.result.identifier);
@@ -92,7 +99,10 @@ describe('the official SDK against svc dev', () => {
 
     // 1. List channel endpoints
     await novu.channelEndpoints.create({
-      subscriberId: 'sdk-user', integrationIdentifier: slack.identifier, type: 'slack_channel', endpoint: { channelId: 'C123' },
+      subscriberId: 'sdk-user',
+      integrationIdentifier: slack.identifier,
+      type: 'slack_channel',
+      endpoint: { channelId: 'C123' },
     } as never);
     const endpoints = await novu.channelEndpoints.list({ subscriberId: 'sdk-user', limit: 10 });
     expect(endpoints.result.data.map((e) => e.type)).toEqual(['slack_channel']);
@@ -102,7 +112,8 @@ describe('the official SDK against svc dev', () => {
     expect(wf.result.workflowId).toBe('welcome');
     const step = wf.result.steps[0]!;
     const preview = await novu.workflows.steps.generatePreview({
-      workflowId: 'welcome', stepId: step.stepId,
+      workflowId: 'welcome',
+      stepId: step.stepId,
       generatePreviewRequestDto: { previewPayload: { payload: { company: 'Acme' }, subscriber: { firstName: 'Ada' } } },
     });
     expect(preview.result.result).toBeTruthy();

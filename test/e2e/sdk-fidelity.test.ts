@@ -66,7 +66,8 @@ describe('trigger: overrides', () => {
   test('email.toRecipient replaces the address; email.integrationIdentifier routes through that integration', async () => {
     await novu.workflows.create({ workflowId: 'ov-mail', name: 'Overrides', active: true, steps: [emailStep({ subject: 'Hi', body: '<p>Hi</p>' })] });
     const t = await novu.trigger({
-      workflowId: 'ov-mail', to: 'ada',
+      workflowId: 'ov-mail',
+      to: 'ada',
       overrides: { email: { toRecipient: 'elsewhere@example.com', integrationIdentifier: 'postmark' } },
     });
     const event = await settled(t.result.transactionId!);
@@ -91,7 +92,9 @@ describe('trigger: overrides', () => {
 describe('trigger: email rendering', () => {
   test('html editor without layoutId: the body as written; subject entities decoded; body escapes < > & only', async () => {
     await novu.workflows.create({
-      workflowId: 'html-mail', name: 'HTML mail', active: true,
+      workflowId: 'html-mail',
+      name: 'HTML mail',
+      active: true,
       steps: [emailStep({ subject: 'Hello {{ payload.x }} &amp;', body: '<p>Hello {{ payload.x }}</p>', editorType: 'html' })],
     });
     const t = await novu.trigger({ workflowId: 'html-mail', to: 'ada', payload: { x: `< > & " '` } });
@@ -105,18 +108,33 @@ describe('trigger: email rendering', () => {
 describe('trigger: skip rules', () => {
   test("the rule editor's operators (containsAny, startsWith, ...) skip a step", async () => {
     await novu.workflows.create({
-      workflowId: 'skip-ops', name: 'Skip ops', active: true,
-      steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi', skip: { or: [{ containsAny: [{ var: 'payload.tags' }, ['vip', 'beta']] }, { startsWith: [{ var: 'payload.code' }, 'X-'] }] } } }],
+      workflowId: 'skip-ops',
+      name: 'Skip ops',
+      active: true,
+      steps: [
+        {
+          name: 'Inbox',
+          type: 'in_app',
+          controlValues: {
+            body: 'Hi',
+            skip: { or: [{ containsAny: [{ var: 'payload.tags' }, ['vip', 'beta']] }, { startsWith: [{ var: 'payload.code' }, 'X-'] }] },
+          },
+        },
+      ],
     });
-    const statusOf = async (payload: Record<string, unknown>) => (await settled((await novu.trigger({ workflowId: 'skip-ops', to: 'ada', payload })).result.transactionId!)).jobs?.[0]?.status;
+    const statusOf = async (payload: Record<string, unknown>) =>
+      (await settled((await novu.trigger({ workflowId: 'skip-ops', to: 'ada', payload })).result.transactionId!)).jobs?.[0]?.status;
     expect(await statusOf({ tags: ['beta'], code: 'A-1' })).toBe('skipped');
     expect(await statusOf({ tags: ['plain'], code: 'X-9' })).toBe('skipped');
     expect(await statusOf({ tags: ['plain'], code: 'A-1' })).toBe('completed');
   });
 
-  test('a rule that cannot be evaluated fails the step, with the reason in the detail\'s raw', async () => {
+  test("a rule that cannot be evaluated fails the step, with the reason in the detail's raw", async () => {
     await api(dev, 'POST', '/v2/workflows', {
-      workflowId: 'skip-bad', name: 'Skip bad', active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi', skip: { nope: [1] } } }],
+      workflowId: 'skip-bad',
+      name: 'Skip bad',
+      active: true,
+      steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi', skip: { nope: [1] } } }],
     });
     const event = await settled((await novu.trigger({ workflowId: 'skip-bad', to: 'ada' })).result.transactionId!);
     const failed = event.jobs?.[0]?.executionDetails.find((d) => d.status === 'Failed');
@@ -140,7 +158,13 @@ describe('workflows', () => {
       expect(r.status).toBe(422);
       expect(Object.keys(r.body.errors)).toEqual([field]);
     }
-    const ok = await novu.workflows.create({ workflowId: 'limits', name: 'n'.repeat(64), description: 'd'.repeat(256), tags: Array.from({ length: 16 }, (_, i) => `t${i}`), steps });
+    const ok = await novu.workflows.create({
+      workflowId: 'limits',
+      name: 'n'.repeat(64),
+      description: 'd'.repeat(256),
+      tags: Array.from({ length: 16 }, (_, i) => `t${i}`),
+      steps,
+    });
     expect(ok.result.workflowId).toBe('limits');
   });
 
@@ -155,7 +179,11 @@ describe('workflows', () => {
   });
 
   test('a control that does not compile names the offending variable', async () => {
-    const wf = await novu.workflows.create({ workflowId: 'broken', name: 'Broken', steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi {{ payload.name' } }] });
+    const wf = await novu.workflows.create({
+      workflowId: 'broken',
+      name: 'Broken',
+      steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi {{ payload.name' } }],
+    });
     expect(wf.result.steps[0]?.issues?.controls?.body?.[0]).toMatchObject({ issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: 'payload.name' });
   });
 
@@ -184,9 +212,11 @@ describe('workflows', () => {
 });
 
 describe('preview', () => {
-  test('the example has steps (digest eventCount and events), the service\'s subscriber shape, and a schema of all three', async () => {
+  test("the example has steps (digest eventCount and events), the service's subscriber shape, and a schema of all three", async () => {
     await novu.workflows.create({
-      workflowId: 'digest-preview', name: 'Digest preview', active: true,
+      workflowId: 'digest-preview',
+      name: 'Digest preview',
+      active: true,
       steps: [
         { name: 'Digest', type: 'digest', controlValues: { amount: 5, unit: 'minutes' } },
         { name: 'Inbox', type: 'in_app', controlValues: { body: '{{ steps.digest.eventCount }} new' } },
@@ -204,7 +234,10 @@ describe('preview', () => {
   });
 
   test('an unknown workflow or step answers 201 with an empty preview', async () => {
-    for (const [workflowId, stepId] of [['no-such-workflow', 'x'], ['digest-preview', 'no-such-step']] as const) {
+    for (const [workflowId, stepId] of [
+      ['no-such-workflow', 'x'],
+      ['digest-preview', 'no-such-step'],
+    ] as const) {
       const p = await novu.workflows.steps.generatePreview({ workflowId, stepId, generatePreviewRequestDto: {} });
       expect(p.result).toEqual({ result: { preview: {} }, previewPayloadExample: {}, schema: null });
     }
@@ -232,7 +265,7 @@ describe('subscribers', () => {
 });
 
 describe('integrations', () => {
-  test('set-primary: malformed id → 422 with errors.integrationId; unknown id → 404 in the service\'s words', async () => {
+  test("set-primary: malformed id → 422 with errors.integrationId; unknown id → 404 in the service's words", async () => {
     const bad = await failure(novu.integrations.setAsPrimary('not-an-id'));
     expect(bad.status).toBe(422);
     expect(bad.body.errors.integrationId).toMatchObject({ value: 'not-an-id' });
@@ -267,7 +300,10 @@ describe('messages', () => {
 describe('channel connections', () => {
   test('a context without subscriberId or connectionMode is accepted as a workspace shared by the context', async () => {
     const c = await novu.channelConnections.create({
-      integrationIdentifier: 'slack', context: { tenant: 'shared-acme' }, workspace: { id: 'T-shared' }, auth: { accessToken: 'xoxb-shared-0001' },
+      integrationIdentifier: 'slack',
+      context: { tenant: 'shared-acme' },
+      workspace: { id: 'T-shared' },
+      auth: { accessToken: 'xoxb-shared-0001' },
     });
     expect(c.result).toMatchObject({ subscriberId: null, contextKeys: ['tenant:shared-acme'], workspace: { id: 'T-shared' } });
   });

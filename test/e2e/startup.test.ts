@@ -41,35 +41,52 @@ describe('what each command loads', () => {
     expect([...(await packagesLoaded(['--version']))]).toEqual([]);
   });
 
-  test.each([
-    [['--help']],
-    [['events', 'list', '--help']],
-    [['completion', 'bash']],
-  ])('%j loads commander only', async (args) => {
+  test.each([[['--help']], [['events', 'list', '--help']], [['completion', 'bash']]])('%j loads commander only', async (args) => {
     const pkgs = await packagesLoaded(args);
     expect([...pkgs].sort()).toEqual(['commander']);
   });
 
-  test.each([
-    [['events', 'list', '--limit', '0']],
-    [['trigger', 'welcome', '--to', 'u1', '--payload', '{bad']],
-    [['events', 'get', 'not-an-id']],
-  ])('the input error of %j does not load undici', async (args) => {
-    const pkgs = await packagesLoaded(args);
-    expect(pkgs.has('undici')).toBe(false);
-    expect(pkgs.has('chalk')).toBe(false);
-    expect(pkgs.has('@inquirer/prompts')).toBe(false);
-  });
+  test.each([[['events', 'list', '--limit', '0']], [['trigger', 'welcome', '--to', 'u1', '--payload', '{bad']], [['events', 'get', 'not-an-id']]])(
+    'the input error of %j does not load undici',
+    async (args) => {
+      const pkgs = await packagesLoaded(args);
+      expect(pkgs.has('undici')).toBe(false);
+      expect(pkgs.has('chalk')).toBe(false);
+      expect(pkgs.has('@inquirer/prompts')).toBe(false);
+    },
+  );
 
   test('a one-request JSON command loads zod but not undici (its request goes through node:http), no renderer or prompt library', async () => {
-    const pkgs = await packagesLoaded(['integrations', 'active', '-o', 'json', '--base-url', 'http://127.0.0.1:9', '--api-key', 'sk_x_0123456789ab', '--retries', '0']);
+    const pkgs = await packagesLoaded([
+      'integrations',
+      'active',
+      '-o',
+      'json',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--api-key',
+      'sk_x_0123456789ab',
+      '--retries',
+      '0',
+    ]);
     expect(pkgs.has('undici')).toBe(false);
     expect(pkgs.has('zod')).toBe(true);
     for (const p of ['chalk', 'cli-table3', 'yaml', 'jmespath', '@inquirer/prompts', 'conf', 'fastify']) expect(pkgs.has(p)).toBe(false);
   });
 
   test('a second request (here a retry) loads undici', async () => {
-    const pkgs = await packagesLoaded(['integrations', 'active', '-o', 'json', '--base-url', 'http://127.0.0.1:9', '--api-key', 'sk_x_0123456789ab', '--retries', '1']);
+    const pkgs = await packagesLoaded([
+      'integrations',
+      'active',
+      '-o',
+      'json',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--api-key',
+      'sk_x_0123456789ab',
+      '--retries',
+      '1',
+    ]);
     expect(pkgs.has('undici')).toBe(true);
   });
 });

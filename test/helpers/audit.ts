@@ -79,7 +79,18 @@ export function auditProfileFile(from: string, configDir: string | undefined): v
   }
 }
 
-const SECRET_FIELDS = new Set(['accesstoken', 'apikey', 'token', 'secretkey', 'password', 'secret', 'clientsecret', 'refreshtoken', 'apitoken', 'signingsecret']);
+const SECRET_FIELDS = new Set([
+  'accesstoken',
+  'apikey',
+  'token',
+  'secretkey',
+  'password',
+  'secret',
+  'clientsecret',
+  'refreshtoken',
+  'apitoken',
+  'signingsecret',
+]);
 
 /** Secrets in a body a stub answers with: secret-named fields and everything under credentials/auth. */
 export function secretsInBody(body: unknown): string[] {
@@ -147,7 +158,10 @@ export function checkAudit(dir: string): AuditReport {
       const at = o.text.indexOf(secret);
       if (at < 0) continue;
       const shown = `${secret.slice(0, 4)}…(${secret.length} chars)`;
-      const context = o.text.slice(Math.max(0, at - 60), at + secret.length + 20).split(secret).join(`<${shown}>`);
+      const context = o.text
+        .slice(Math.max(0, at - 60), at + secret.length + 20)
+        .split(secret)
+        .join(`<${shown}>`);
       leaks.push({ source: o.source, secretFrom: from, secret: shown, context });
     }
   }

@@ -41,7 +41,17 @@ export type Fault =
   | 'truncate-clean';
 
 export const ALL_FAULTS: Exclude<Fault, 'none'>[] = [
-  'drop-before', 'drop-after', 'delay', '429', '429-retry-after', '503', '503-retry-after', '502', '502-retry-after', 'truncate', 'truncate-clean',
+  'drop-before',
+  'drop-after',
+  'delay',
+  '429',
+  '429-retry-after',
+  '503',
+  '503-retry-after',
+  '502',
+  '502-retry-after',
+  'truncate',
+  'truncate-clean',
 ];
 
 /** Faults after which the service has seen (and acted on) the request. */
@@ -124,7 +134,13 @@ export function seededRandom(seed: number): () => number {
  * and no request identity gets more than `maxFaultsPerKey` faults, so a client with more retries than
  * that always gets through and the test can demand that every command succeeds.
  */
-export function randomSchedule(opts: { seed: number; rate: number; faults?: readonly Fault[]; maxFaultsPerKey?: number; only?: (r: RequestInfo) => boolean }): Schedule {
+export function randomSchedule(opts: {
+  seed: number;
+  rate: number;
+  faults?: readonly Fault[];
+  maxFaultsPerKey?: number;
+  only?: (r: RequestInfo) => boolean;
+}): Schedule {
   const random = seededRandom(opts.seed);
   const kinds = opts.faults ?? ALL_FAULTS;
   const max = opts.maxFaultsPerKey ?? 2;
@@ -143,7 +159,10 @@ export function firstAttemptsFail(faults: readonly Fault[], count: number): Sche
   return (r) => (r.previousAttempts < count ? faults[i++ % faults.length]! : 'none');
 }
 
-export const always = (fault: Fault): Schedule => () => fault;
+export const always =
+  (fault: Fault): Schedule =>
+  () =>
+    fault;
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host']);
 const MAX_BODY = 8 * 1024 * 1024;
@@ -183,15 +202,12 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       const headers: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
       headers['content-length'] = String(body.length);
-      const up = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-          res.on('error', reject);
-        },
-      );
+      const up = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
       up.on('error', reject);
       up.end(body);
     });
@@ -208,8 +224,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     res.end(up.body);
   };
 
-  const errorJson = (status: number, message: string) =>
-    JSON.stringify({ statusCode: status, timestamp: new Date().toISOString(), path: '/', message });
+  const errorJson = (status: number, message: string) => JSON.stringify({ statusCode: status, timestamp: new Date().toISOString(), path: '/', message });
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const path = req.url ?? '/';

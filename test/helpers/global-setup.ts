@@ -48,7 +48,14 @@ function printFigures(dir: string): void {
   }
   if (rows.length === 0) return;
   const sum = (key: string) => rows.reduce((a, r) => a + (typeof r.values[key] === 'number' ? (r.values[key] as number) : 0), 0);
-  const lines = rows.sort((a, b) => a.title.localeCompare(b.title)).map((r) => `  ${r.title}: ${Object.entries(r.values).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ')}`);
+  const lines = rows
+    .sort((a, b) => a.title.localeCompare(b.title))
+    .map(
+      (r) =>
+        `  ${r.title}: ${Object.entries(r.values)
+          .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`)
+          .join(', ')}`,
+    );
   console.log(`reliability figures:\n${lines.join('\n')}`);
   console.log(
     `reliability totals: faults injected ${sum('faultsInjected')}, notifications counted ${sum('notifications')}, duplicates ${sum('duplicates')}, ` +

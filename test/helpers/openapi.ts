@@ -53,5 +53,5 @@ export function openApiProblems(method: string, path: string, status: number, bo
     cache.set(key, validate);
   }
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }

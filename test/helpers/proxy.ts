@@ -15,10 +15,13 @@ export async function startProxy(): Promise<Proxy> {
   const server = createServer((req, res) => {
     proxied.push(`${req.method} ${req.url}`);
     const target = new URL(req.url!);
-    const up = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode!, r.headers);
-      r.pipe(res);
-    });
+    const up = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      },
+    );
     req.pipe(up);
   });
   server.on('connect', (req, socket, head) => {

@@ -41,7 +41,13 @@ export async function runSvc(argv: string[], opts: RunOptions = {}): Promise<Run
   }
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: '1', ...opts.env };
   if (!env.SVC_CONFIG_DIR) env.SVC_CONFIG_DIR = tempConfigDir();
-  const code = await main(argv, { io: { stdout, stderr, stdin }, env, cwd: opts.cwd ?? process.cwd(), handleSignals: false, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const code = await main(argv, {
+    io: { stdout, stderr, stdin },
+    env,
+    cwd: opts.cwd ?? process.cwd(),
+    handleSignals: false,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   // For the suite's secrets audit (test/helpers/audit.ts).
   const source = `runSvc ${argv.slice(0, 4).join(' ')}`;
   auditInvocation(source, argv, env, opts.stdin);

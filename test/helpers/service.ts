@@ -6,7 +6,11 @@ export const TEST_KEY = 'sk_test_0123456789abcdef';
 
 export interface TestService extends LocalService {
   clock: ManualClock;
-  request(method: string, url: string, opts?: { body?: unknown; headers?: Record<string, string>; key?: string | null }): Promise<{
+  request(
+    method: string,
+    url: string,
+    opts?: { body?: unknown; headers?: Record<string, string>; key?: string | null },
+  ): Promise<{
     status: number;
     headers: Record<string, string | string[] | number | undefined>;
     body: any;

@@ -40,7 +40,9 @@ export function openTerminal(argv: string[], env: Record<string, string>): Termi
     script,
     [
       '#!/bin/sh',
-      `exec env -i ${Object.entries(fullEnv).map(([k, v]) => quote(`${k}=${v}`)).join(' ')} sh -c ${quote(`${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 120`)}`,
+      `exec env -i ${Object.entries(fullEnv)
+        .map(([k, v]) => quote(`${k}=${v}`))
+        .join(' ')} sh -c ${quote(`${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 120`)}`,
       '',
     ].join('\n'),
   );

@@ -32,7 +32,9 @@ const svc = testService({
             { identifier: 'in-app-staging', providerId: 'svc', channel: 'in_app' },
           ],
           subscribers: [{ subscriberId: 'zed', firstName: 'Zed', email: 'zed@example.com' }],
-          workflows: [{ workflowId: 'staging-only', name: 'Staging only', active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi' } }] }],
+          workflows: [
+            { workflowId: 'staging-only', name: 'Staging only', active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Hi' } }] },
+          ],
           contexts: [{ type: 'tenant', id: 'staging-co' }],
         },
       ],
@@ -80,18 +82,36 @@ async function populate(call: typeof A, env: { subscriber: string; workflow: str
   await svc.runner.idle();
   const events = (await call('GET', `/v1/notifications?transactionId=${env.tx}`)).body.data;
   const messages = (await call('GET', `/v1/messages?subscriberId=${env.subscriber}&channel=in_app`)).body.data;
-  const conn = await call('POST', '/v1/channel-connections', { integrationIdentifier: env.slack, subscriberId: env.subscriber, workspace: { id: 'T1' }, auth: { accessToken: `xoxb-${env.tx}` } });
+  const conn = await call('POST', '/v1/channel-connections', {
+    integrationIdentifier: env.slack,
+    subscriberId: env.subscriber,
+    workspace: { id: 'T1' },
+    auth: { accessToken: `xoxb-${env.tx}` },
+  });
   expect(conn.status, JSON.stringify(conn.body)).toBe(201);
-  const endp = await call('POST', '/v1/channel-endpoints', { subscriberId: env.subscriber, integrationIdentifier: env.slack, connectionIdentifier: conn.body.data.identifier, type: 'slack_channel', endpoint: { channelId: `C-${env.tx}` } });
+  const endp = await call('POST', '/v1/channel-endpoints', {
+    subscriberId: env.subscriber,
+    integrationIdentifier: env.slack,
+    connectionIdentifier: conn.body.data.identifier,
+    type: 'slack_channel',
+    endpoint: { channelId: `C-${env.tx}` },
+  });
   expect(endp.status, JSON.stringify(endp.body)).toBe(201);
   const ctx = await call('POST', '/v2/contexts', { type: 'project', id: `p-${env.tx}` });
   expect(ctx.status).toBe(201);
   const wf = await call('GET', `/v2/workflows/${env.workflow}`);
   const integration = (await call('GET', '/v1/integrations/active')).body.data.find((i: { identifier: string }) => i.identifier === env.slack);
   return {
-    subscriber: env.subscriber, workflow: env.workflow, workflowDbId: wf.body.data._id, notificationId: events[0]._id, transactionId: env.tx,
-    messageIds: messages.map((m: { _id: string }) => m._id), integrationId: integration._id, connection: conn.body.data.identifier,
-    endpoint: endp.body.data.identifier, context: `project:p-${env.tx}`,
+    subscriber: env.subscriber,
+    workflow: env.workflow,
+    workflowDbId: wf.body.data._id,
+    notificationId: events[0]._id,
+    transactionId: env.tx,
+    messageIds: messages.map((m: { _id: string }) => m._id),
+    integrationId: integration._id,
+    connection: conn.body.data.identifier,
+    endpoint: endp.body.data.identifier,
+    context: `project:p-${env.tx}`,
   };
 }
 
@@ -111,10 +131,16 @@ const idsOf = (o: Owned) => [o.notificationId, o.transactionId, ...o.messageIds,
  * returns what the intruder got; the test then checks that the owner's data is unchanged.
  */
 const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) => Promise<Answer[]>> = {
-  listChannelEndpoints: async (call, own) => [await call('GET', '/v1/channel-endpoints?limit=100'), await call('GET', `/v1/channel-endpoints?subscriberId=${own.subscriber}`), await call('GET', `/v1/channel-endpoints?connectionIdentifier=${own.connection}`)],
+  listChannelEndpoints: async (call, own) => [
+    await call('GET', '/v1/channel-endpoints?limit=100'),
+    await call('GET', `/v1/channel-endpoints?subscriberId=${own.subscriber}`),
+    await call('GET', `/v1/channel-endpoints?connectionIdentifier=${own.connection}`),
+  ],
   previewStep: async (call, own) => [await call('POST', `/v2/workflows/${own.workflow}/step/${own.workflow === 'welcome' ? 'in-app' : 'inbox'}/preview`, {})],
   updateOnlineStatus: async (call, own) => [await call('PATCH', `/v1/subscribers/${own.subscriber}/online-status`, { isOnline: false })],
-  updateChannelConnection: async (call, own) => [await call('PATCH', `/v1/channel-connections/${own.connection}`, { workspace: { id: 'STOLEN' }, auth: { accessToken: 'xoxb-stolen' } })],
+  updateChannelConnection: async (call, own) => [
+    await call('PATCH', `/v1/channel-connections/${own.connection}`, { workspace: { id: 'STOLEN' }, auth: { accessToken: 'xoxb-stolen' } }),
+  ],
   searchSubscribers: async (call, own) => [await call('GET', '/v2/subscribers?limit=100'), await call('GET', `/v2/subscribers?subscriberId=${own.subscriber}`)],
   listActiveIntegrations: async (call) => [await call('GET', '/v1/integrations/active')],
   markMessagesAs: async (call, own, mine) => [
@@ -123,24 +149,61 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   ],
   createContext: async (call, own) => [await call('POST', '/v2/contexts', { type: 'project', id: `p-${own.transactionId}` })],
   createChannelConnection: async (call, own) => [
-    await call('POST', '/v1/channel-connections', { integrationIdentifier: 'slack', subscriberId: own.subscriber, workspace: { id: 'T9' }, auth: { accessToken: 'xoxb-x' } }),
-    await call('POST', '/v1/channel-connections', { integrationIdentifier: 'slack', subscriberId: own.subscriber, identifier: own.connection, workspace: { id: 'T9' }, auth: { accessToken: 'xoxb-x' } }),
+    await call('POST', '/v1/channel-connections', {
+      integrationIdentifier: 'slack',
+      subscriberId: own.subscriber,
+      workspace: { id: 'T9' },
+      auth: { accessToken: 'xoxb-x' },
+    }),
+    await call('POST', '/v1/channel-connections', {
+      integrationIdentifier: 'slack',
+      subscriberId: own.subscriber,
+      identifier: own.connection,
+      workspace: { id: 'T9' },
+      auth: { accessToken: 'xoxb-x' },
+    }),
   ],
   setPrimaryIntegration: async (call, own) => [await call('POST', `/v1/integrations/${own.integrationId}/set-primary`)],
   getWorkflow: async (call, own) => [await call('GET', `/v2/workflows/${own.workflow}`), await call('GET', `/v2/workflows/${own.workflowDbId}`)],
   getEvent: async (call, own) => [await call('GET', `/v1/notifications/${own.notificationId}`)],
   triggerEvent: async (call, own) => [await call('POST', '/v1/events/trigger', { name: own.workflow, to: own.subscriber })],
-  listEvents: async (call, own) => [await call('GET', '/v1/notifications?limit=50'), await call('GET', `/v1/notifications?transactionId=${own.transactionId}`), await call('GET', `/v1/notifications?subscriberIds=${own.subscriber}`)],
+  listEvents: async (call, own) => [
+    await call('GET', '/v1/notifications?limit=50'),
+    await call('GET', `/v1/notifications?transactionId=${own.transactionId}`),
+    await call('GET', `/v1/notifications?subscriberIds=${own.subscriber}`),
+  ],
   triggerBulk: async (call, own) => [await call('POST', '/v1/events/trigger/bulk', { events: [{ name: own.workflow, to: own.subscriber }] })],
-  listChannelConnections: async (call, own) => [await call('GET', '/v1/channel-connections?limit=100'), await call('GET', `/v1/channel-connections?subscriberId=${own.subscriber}`)],
+  listChannelConnections: async (call, own) => [
+    await call('GET', '/v1/channel-connections?limit=100'),
+    await call('GET', `/v1/channel-connections?subscriberId=${own.subscriber}`),
+  ],
   getChannelConnection: async (call, own) => [await call('GET', `/v1/channel-connections/${own.connection}`)],
   deleteChannelConnection: async (call, own) => [await call('DELETE', `/v1/channel-connections/${own.connection}`)],
-  createChannelEndpoint: async (call, own) => [await call('POST', '/v1/channel-endpoints', { subscriberId: own.subscriber, integrationIdentifier: 'slack', connectionIdentifier: own.connection, type: 'slack_channel', endpoint: { channelId: 'C-x' } })],
+  createChannelEndpoint: async (call, own) => [
+    await call('POST', '/v1/channel-endpoints', {
+      subscriberId: own.subscriber,
+      integrationIdentifier: 'slack',
+      connectionIdentifier: own.connection,
+      type: 'slack_channel',
+      endpoint: { channelId: 'C-x' },
+    }),
+  ],
   getChannelEndpoint: async (call, own) => [await call('GET', `/v1/channel-endpoints/${own.endpoint}`)],
   updateChannelEndpoint: async (call, own) => [await call('PATCH', `/v1/channel-endpoints/${own.endpoint}`, { endpoint: { channelId: 'C-stolen' } })],
   deleteChannelEndpoint: async (call, own) => [await call('DELETE', `/v1/channel-endpoints/${own.endpoint}`)],
-  createWorkflow: async (call, own) => [await call('POST', '/v2/workflows', { workflowId: own.workflow, name: 'Shadow', active: true, steps: [{ name: 'x', type: 'in_app', controlValues: { body: 'x' } }] })],
-  listMessages: async (call, own) => [await call('GET', '/v1/messages?limit=1000'), await call('GET', `/v1/messages?subscriberId=${own.subscriber}`), await call('GET', `/v1/messages?transactionId=${own.transactionId}`)],
+  createWorkflow: async (call, own) => [
+    await call('POST', '/v2/workflows', {
+      workflowId: own.workflow,
+      name: 'Shadow',
+      active: true,
+      steps: [{ name: 'x', type: 'in_app', controlValues: { body: 'x' } }],
+    }),
+  ],
+  listMessages: async (call, own) => [
+    await call('GET', '/v1/messages?limit=1000'),
+    await call('GET', `/v1/messages?subscriberId=${own.subscriber}`),
+    await call('GET', `/v1/messages?transactionId=${own.transactionId}`),
+  ],
   listWorkflows: async (call, own) => [await call('GET', '/v2/workflows?limit=100'), await call('GET', `/v2/workflows?query=${own.workflow}`)],
   // By workflowId these may reach the intruder's own workflow of that id (the createWorkflow attempt
   // made one); by the other environment's database id they must find nothing.
@@ -149,8 +212,12 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     return refusedById(await call('PUT', `/v2/workflows/${own.workflowDbId}`, body), await call('PUT', `/v2/workflows/${own.workflow}`, body));
   },
   patchWorkflow: async (call, own) =>
-    refusedById(await call('PATCH', `/v2/workflows/${own.workflowDbId}`, { active: false }), await call('PATCH', `/v2/workflows/${own.workflow}`, { active: false })),
-  deleteWorkflow: async (call, own) => refusedById(await call('DELETE', `/v2/workflows/${own.workflowDbId}`), await call('DELETE', `/v2/workflows/${own.workflow}`)),
+    refusedById(
+      await call('PATCH', `/v2/workflows/${own.workflowDbId}`, { active: false }),
+      await call('PATCH', `/v2/workflows/${own.workflow}`, { active: false }),
+    ),
+  deleteWorkflow: async (call, own) =>
+    refusedById(await call('DELETE', `/v2/workflows/${own.workflowDbId}`), await call('DELETE', `/v2/workflows/${own.workflow}`)),
   // Creating the other environment's subscriberId lands in the intruder's own namespace; removed again
   // at once so that the retrieve/update/delete attempts below still find nothing.
   createSubscriber: async (call, own) => {
@@ -166,10 +233,24 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
  * trigger, an unknown workflow); the rest answer from the intruder's own namespace. */
 const refusedWith: Partial<Record<OperationName, number[]>> = {
-  previewStep: [201], updateOnlineStatus: [404], updateChannelConnection: [404], setPrimaryIntegration: [404], getWorkflow: [404, 404],
-  getEvent: [404], triggerEvent: [422], getChannelConnection: [404], deleteChannelConnection: [404], getChannelEndpoint: [404],
-  updateChannelEndpoint: [404], deleteChannelEndpoint: [404], createChannelConnection: [404, 404], createChannelEndpoint: [404], markMessagesAs: [404, 201],
-  getSubscriber: [404], patchSubscriber: [404], deleteSubscriber: [404],
+  previewStep: [201],
+  updateOnlineStatus: [404],
+  updateChannelConnection: [404],
+  setPrimaryIntegration: [404],
+  getWorkflow: [404, 404],
+  getEvent: [404],
+  triggerEvent: [422],
+  getChannelConnection: [404],
+  deleteChannelConnection: [404],
+  getChannelEndpoint: [404],
+  updateChannelEndpoint: [404],
+  deleteChannelEndpoint: [404],
+  createChannelConnection: [404, 404],
+  createChannelEndpoint: [404],
+  markMessagesAs: [404, 201],
+  getSubscriber: [404],
+  patchSubscriber: [404],
+  deleteSubscriber: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */
@@ -195,9 +276,14 @@ describe('two environments, every route', () => {
   let tried = 0;
   let leaks = 0;
   let changes = 0;
-  afterAll(() => figures('environment isolation', { routes: operationList.length, crossEnvironmentRequests: tried, leaks, changesAcrossEnvironments: changes }));
+  afterAll(() =>
+    figures('environment isolation', { routes: operationList.length, crossEnvironmentRequests: tried, leaks, changesAcrossEnvironments: changes }),
+  );
 
-  for (const [intruder, victim, call] of [['B', 'A', B], ['A', 'B', A]] as const) {
+  for (const [intruder, victim, call] of [
+    ['B', 'A', B],
+    ['A', 'B', A],
+  ] as const) {
     it.each(operationList.map((op) => [op.name as OperationName] as const))(`%s: ${intruder}'s key cannot read or change ${victim}'s data`, async (name) => {
       const own = owned[victim];
       const ownerCall = victim === 'A' ? A : B;
@@ -215,14 +301,18 @@ describe('two environments, every route', () => {
         expect(r.status, `${name}: ${text.slice(0, 300)}`).toBeLessThan(500);
         if (r.status >= 400) expect(ErrorBody.safeParse(r.body).success).toBe(true);
       }
-      if (refusedWith[name]) expect(got.map((r) => r.status), name).toEqual(refusedWith[name]);
+      if (refusedWith[name])
+        expect(
+          got.map((r) => r.status),
+          name,
+        ).toEqual(refusedWith[name]);
       const after = await snapshot(ownerCall, own);
       if (JSON.stringify(after) !== JSON.stringify(before)) changes++;
       expect(after, `${name} changed ${victim}'s data`).toEqual(before);
     });
   }
 
-  it('a mark-as with the other environment\'s message ids changes nothing and returns nothing', async () => {
+  it("a mark-as with the other environment's message ids changes nothing and returns nothing", async () => {
     const r = await B('POST', `/v1/subscribers/zed/messages/mark-as`, { messageId: owned.A.messageIds, markAs: 'read' });
     expect(r).toMatchObject({ status: 201, body: { data: [] } });
     const msgs = (await A('GET', '/v1/messages?subscriberId=ada&channel=in_app')).body.data;
@@ -246,15 +336,19 @@ describe('integration credentials', () => {
 });
 
 describe('bodies over the size limit', () => {
-  it('are refused with 413 in the service\'s error shape, and the CLI says so (exit 1)', async () => {
+  it("are refused with 413 in the service's error shape, and the CLI says so (exit 1)", async () => {
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = svc.app.server.address() as AddressInfo;
     const dir = mkdtempSync(join(tmpdir(), 'svc-rel-413-'));
     writeFileSync(join(dir, 'big.json'), JSON.stringify({ type: 'tenant', id: 'big', data: { blob: 'x'.repeat(2 * 1024 * 1024) } }));
-    const r = await runSvc(['contexts', 'create', 'tenant', 'big', '--data', `@${join(dir, 'big.json')}`], { env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` } });
+    const r = await runSvc(['contexts', 'create', 'tenant', 'big', '--data', `@${join(dir, 'big.json')}`], {
+      env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` },
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toBe('error: POST /v2/contexts failed: 413 Request body is larger than 1048576 bytes\n');
-    const j = await runSvc(['api', 'POST', '/v1/events/trigger', '--data', `@${join(dir, 'big.json')}`, '-o', 'json'], { env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` } });
+    const j = await runSvc(['api', 'POST', '/v1/events/trigger', '--data', `@${join(dir, 'big.json')}`, '-o', 'json'], {
+      env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` },
+    });
     expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'payload_too_large', status: 413 });
   });
 });
@@ -263,11 +357,31 @@ describe('webhook targets', () => {
   // The engine's guard (src/server/engine/webhook.ts), tested directly: the runner does not yet run
   // http_request steps (they pass over with a Warning), so there is no route to a webhook to test.
   const refused = [
-    'http://10.0.0.1/hook', 'http://192.168.1.10/', 'http://172.16.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://8.8.8.8/',
-    'http://0.0.0.0:8080/', 'http://[::]/', 'http://[fe80::1]/', 'http://[::ffff:10.0.0.1]/', 'http://[2001:db8::1]/', 'http://user:pass@10.0.0.1/',
-    'http://167772161/', 'http://0xa000001/', 'http://012.0.0.1/', 'https://10.0.0.1:443/',
+    'http://10.0.0.1/hook',
+    'http://192.168.1.10/',
+    'http://172.16.0.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://8.8.8.8/',
+    'http://0.0.0.0:8080/',
+    'http://[::]/',
+    'http://[fe80::1]/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://[2001:db8::1]/',
+    'http://user:pass@10.0.0.1/',
+    'http://167772161/',
+    'http://0xa000001/',
+    'http://012.0.0.1/',
+    'https://10.0.0.1:443/',
   ];
-  const allowed = ['http://127.0.0.1:9/hook', 'http://127.8.9.10/', 'http://[::1]:8080/', 'http://localhost:1/', 'http://2130706433/', 'http://0x7f000001/', 'http://127.1/'];
+  const allowed = [
+    'http://127.0.0.1:9/hook',
+    'http://127.8.9.10/',
+    'http://[::1]:8080/',
+    'http://localhost:1/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://127.1/',
+  ];
   const neverAllowed = ['file:///etc/passwd', 'ftp://127.0.0.1/', 'gopher://127.0.0.1/', 'javascript:alert(1)', 'not a url', 'http://'];
 
   it.each(refused)('%s is refused unless non-loopback webhooks are allowed', async (url) => {

@@ -69,7 +69,12 @@ const jsonFlags: { flag: string; base: string[]; object: boolean }[] = [
 function jsonFlagCases(): BadInput[] {
   const out: BadInput[] = [];
   for (const { flag, base, object } of jsonFlags) {
-    const at = (v: string, kind: string, stdin?: string): BadInput => ({ kind, argv: [...base, flag, v], names: flag, ...(stdin !== undefined ? { stdin } : {}) });
+    const at = (v: string, kind: string, stdin?: string): BadInput => ({
+      kind,
+      argv: [...base, flag, v],
+      names: flag,
+      ...(stdin !== undefined ? { stdin } : {}),
+    });
     out.push(
       at('{"name": "Ada",}', 'invalid JSON, inline'),
       at('{name: Ada}', 'invalid JSON, inline'),
@@ -122,8 +127,9 @@ export const CORPUS: BadInput[] = [
   { kind: 'nested thousands of levels deep', argv: [...TRIGGER, '--set', `deep:=${'['.repeat(5000)}${']'.repeat(5000)}`], names: '--set' },
   { kind: 'wrong type', argv: [...TRIGGER, '--payload', '{"a":{}}', '--set', 'a..b=1'], names: '--set' },
   { kind: 'wrong type', argv: ['subscribers', 'online', 'u1', 'maybe'], names: 'online' },
-  { kind: 'wrong type', argv: ['events', 'get', 'not-an-id'], names: 'NOTIFICATION_ID' },
-  { kind: 'wrong type', argv: ['events', 'get', `${ID}0`], names: 'NOTIFICATION_ID' },
+  // Any other non-empty string is a transaction id (cli.md: NOTIFICATION_ID|TRANSACTION_ID).
+  { kind: 'wrong type', argv: ['events', 'get', ''], names: 'NOTIFICATION_ID' },
+  { kind: 'wrong type', argv: ['events', 'get', '   '], names: 'TRANSACTION_ID' },
   { kind: 'wrong type', argv: ['messages', 'mark-as', 'u1', 'read', ID, 'zz'], names: 'MESSAGE_ID' },
   { kind: 'wrong type', argv: ['api', 'GET', 'v1/notifications'], names: 'PATH' },
   { kind: 'wrong type', argv: ['api', 'GET', '/v1/notifications', '--data', '{}'], names: '--data' },
@@ -178,7 +184,11 @@ export const CORPUS: BadInput[] = [
   { kind: 'over-long string', argv: [...TRIGGER, '--transaction-id', long(513)], names: '--transaction-id' },
   { kind: 'over-long string', argv: ['trigger', 'welcome', '--to', long(513)], names: '--to' },
   { kind: 'over-long string', argv: ['trigger', long(513), '--to', 'u1'], names: 'WORKFLOW' },
-  { kind: 'over-long string', argv: ['profile', 'add', long(65), '--base-url', 'http://127.0.0.1:1', '--api-key', 'sk_test_0123456789abcdef'], names: 'profile name' },
+  {
+    kind: 'over-long string',
+    argv: ['profile', 'add', long(65), '--base-url', 'http://127.0.0.1:1', '--api-key', 'sk_test_0123456789abcdef'],
+    names: 'profile name',
+  },
 
   // Unicode and control characters where they cannot go.
   { kind: 'unicode and control characters', argv: ['trigger', 'welcome', '--to', 'a\u0000b'], names: '--to' },
@@ -189,14 +199,26 @@ export const CORPUS: BadInput[] = [
   { kind: 'unicode and control characters', argv: ['contexts', 'create', 'tenant', 'ac me'], names: 'ID' },
   { kind: 'unicode and control characters', argv: ['contexts', 'create', 'tenant', 'acme\u200b'], names: 'ID' },
   { kind: 'unicode and control characters', argv: [...TRIGGER, '--context', 'tenant=🚀'], names: '--context' },
-  { kind: 'unicode and control characters', argv: ['--idempotency-key', 'key\nwith newline', 'contexts', 'create', 'tenant', 'acme'], names: '--idempotency-key' },
-  { kind: 'unicode and control characters', argv: ['profile', 'add', 'prod/eu', '--base-url', 'http://127.0.0.1:1', '--api-key', 'sk_test_0123456789abcdef'], names: 'profile name' },
+  {
+    kind: 'unicode and control characters',
+    argv: ['--idempotency-key', 'key\nwith newline', 'contexts', 'create', 'tenant', 'acme'],
+    names: '--idempotency-key',
+  },
+  {
+    kind: 'unicode and control characters',
+    argv: ['profile', 'add', 'prod/eu', '--base-url', 'http://127.0.0.1:1', '--api-key', 'sk_test_0123456789abcdef'],
+    names: 'profile name',
+  },
   { kind: 'unicode and control characters', argv: ['messages', 'mark-as', 'u1', 'read', '６７６１f0c2a3b4c5d6e7f80912'], names: 'MESSAGE_ID' },
 
   // Too many recipients for one trigger.
   { kind: '101 recipients', argv: ['trigger', 'welcome', ...hundredAndOne], names: '--to' },
   { kind: '101 recipients', argv: ['trigger', 'welcome', '--to-json', JSON.stringify(Array.from({ length: 101 }, (_, i) => `u${i}`))], names: '--to' },
-  { kind: '101 recipients', argv: ['trigger', 'welcome', '--to', 'u0', '--to-json', JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ subscriberId: `v${i}` })))], names: '--to' },
+  {
+    kind: '101 recipients',
+    argv: ['trigger', 'welcome', '--to', 'u0', '--to-json', JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ subscriberId: `v${i}` })))],
+    names: '--to',
+  },
 
   // Recipients files with bad rows, with --strict: the file is refused before anything is sent.
   ...[
@@ -215,7 +237,13 @@ export const CORPUS: BadInput[] = [
     ['number-id.ndjson', /row 1: missing subscriberId/],
     ['email-not-string.ndjson', /row 1: email must be a string/],
     ['deep.ndjson', /row 1: nests more than 100 levels deep/],
-  ].map(([file, names]): BadInput => ({ kind: 'malformed rows (--strict)', argv: ['trigger', 'welcome', '--recipients-file', `{dir}/${String(file)}`, '--strict'], names: names as RegExp })),
+  ].map(
+    ([file, names]): BadInput => ({
+      kind: 'malformed rows (--strict)',
+      argv: ['trigger', 'welcome', '--recipients-file', `{dir}/${String(file)}`, '--strict'],
+      names: names as RegExp,
+    }),
+  ),
   { kind: 'missing file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/does-not-exist.csv'], names: '--recipients-file' },
   { kind: 'unreadable file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/unreadable.json'], names: '--recipients-file' },
   { kind: 'a directory for a file', argv: ['trigger', 'welcome', '--recipients-file', '{dir}/a-directory'], names: '--recipients-file' },
@@ -248,7 +276,7 @@ export const CORPUS: BadInput[] = [
   { kind: 'unknown flag', argv: ['frobnicate'], names: 'frobnicate' },
   { kind: 'unknown flag', argv: ['integrations', 'active', 'extra'], names: /too many arguments for 'active'/ },
   { kind: 'missing argument', argv: ['trigger'], names: 'workflow' },
-  { kind: 'missing argument', argv: ['events', 'get'], names: 'notificationId' },
+  { kind: 'missing argument', argv: ['events', 'get'], names: 'notificationId|transactionId' },
   { kind: 'missing argument', argv: ['events', 'list', '--limit'], names: '--limit' },
   { kind: 'missing argument', argv: ['trigger', 'welcome'], names: /--to/ },
   { kind: 'missing argument', argv: ['endpoints', 'create', '--subscriber', 'u1', '--integration', 'i', '--type', 'phone'], names: '--endpoint' },

@@ -6,7 +6,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { always, ALL_FAULTS, firstAttemptsFail, FORWARDING_FAULTS, randomSchedule, startFaultProxy, type Fault, type FaultProxy, type LogEntry } from '../helpers/fault-proxy.js';
+import {
+  always,
+  ALL_FAULTS,
+  firstAttemptsFail,
+  FORWARDING_FAULTS,
+  randomSchedule,
+  startFaultProxy,
+  type Fault,
+  type FaultProxy,
+  type LogEntry,
+} from '../helpers/fault-proxy.js';
 import { startDev, type DevProcess } from '../helpers/dev.js';
 import { runSvc } from '../helpers/run.js';
 import { allNotifications, exactlyOnce, figures, pool, tally, tryJson } from './util.js';
@@ -48,7 +58,9 @@ describe('1,000 triggers through a faulty network', () => {
     const ids = Array.from({ length: N }, (_, i) => `rel-net-${i}`);
     const started = Date.now();
     const runs = await pool(N, 24, (i) =>
-      runSvc(['trigger', 'welcome', '--to', `rel-user-${i % 100}`, '--transaction-id', ids[i]!, '--timeout', '1s', '--retries', '5', '-o', 'json'], { env: svcVia(p) }),
+      runSvc(['trigger', 'welcome', '--to', `rel-user-${i % 100}`, '--transaction-id', ids[i]!, '--timeout', '1s', '--retries', '5', '-o', 'json'], {
+        env: svcVia(p),
+      }),
     );
     const elapsed = Date.now() - started;
 
@@ -58,7 +70,10 @@ describe('1,000 triggers through a faulty network', () => {
 
     // What the service holds: one notification per transaction id.
     const notifications = (await allNotifications(dev)).filter((n) => n.transactionId.startsWith('rel-net-'));
-    const counts = exactlyOnce(ids, tally(notifications, (n) => n.transactionId));
+    const counts = exactlyOnce(
+      ids,
+      tally(notifications, (n) => n.transactionId),
+    );
     expect(counts).toEqual({ found: N, duplicates: 0, lost: 0, unexpected: 0 });
 
     // Every retry of a trigger carried the key of its first attempt...
@@ -82,8 +97,17 @@ describe('1,000 triggers through a faulty network', () => {
     expect(p.faultCount()).toBeGreaterThan(N * 0.2);
     for (const f of ALL_FAULTS) expect(p.faults()[f] ?? 0, `fault ${f} injected`).toBeGreaterThan(0);
     figures('1,000 triggers through faults', {
-      triggers: N, attempts, faultsInjected: p.faultCount(), byKind: p.faults(), replaysByService: replays, replaysReportedByCli: replayedAnswers,
-      notifications: notifications.length, duplicates: counts.duplicates, lost: counts.lost, failedCommands: failed.length, elapsedMs: elapsed,
+      triggers: N,
+      attempts,
+      faultsInjected: p.faultCount(),
+      byKind: p.faults(),
+      replaysByService: replays,
+      replaysReportedByCli: replayedAnswers,
+      notifications: notifications.length,
+      duplicates: counts.duplicates,
+      lost: counts.lost,
+      failedCommands: failed.length,
+      elapsedMs: elapsed,
     });
   });
 });
@@ -97,11 +121,21 @@ describe('triggers without transaction ids', () => {
     expect(runs.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
     const ids = Array.from({ length: N }, (_, i) => `nokey-${i}`);
     const notifications = (await allNotifications(dev)).filter((n) => n.subscriber?.subscriberId?.startsWith('nokey-'));
-    const counts = exactlyOnce(ids, tally(notifications, (n) => n.subscriber.subscriberId));
+    const counts = exactlyOnce(
+      ids,
+      tally(notifications, (n) => n.subscriber.subscriberId),
+    );
     expect(counts).toEqual({ found: N, duplicates: 0, lost: 0, unexpected: 0 });
     // Some answers were lost after the service acted, so a naive retry would have duplicated them.
     expect(p.log.filter((e) => e.replayed).length).toBeGreaterThan(10);
-    figures('triggers without transaction ids', { triggers: N, faultsInjected: p.faultCount(), replays: p.log.filter((e) => e.replayed).length, notifications: notifications.length, duplicates: counts.duplicates, lost: counts.lost });
+    figures('triggers without transaction ids', {
+      triggers: N,
+      faultsInjected: p.faultCount(),
+      replays: p.log.filter((e) => e.replayed).length,
+      notifications: notifications.length,
+      duplicates: counts.duplicates,
+      lost: counts.lost,
+    });
   });
 });
 
@@ -115,14 +149,32 @@ describe('a bulk run from a file with 10% of the answers lost', () => {
     writeFileSync(join(dir, 'recipients.csv'), `subscriberId,firstName,payload.row\n${lines.join('\n')}\n`);
     const p = await proxy({ schedule: randomSchedule({ seed: 5, rate: 0.1, faults: ['drop-after'], maxFaultsPerKey: 2 }) });
     const r = await runSvc(
-      ['trigger', 'welcome', '--recipients-file', join(dir, 'recipients.csv'), '--chunk', '10', '--report', join(dir, 'report.ndjson'), '--retries', '5', '--timeout', '5s', '-o', 'json'],
+      [
+        'trigger',
+        'welcome',
+        '--recipients-file',
+        join(dir, 'recipients.csv'),
+        '--chunk',
+        '10',
+        '--report',
+        join(dir, 'report.ndjson'),
+        '--retries',
+        '5',
+        '--timeout',
+        '5s',
+        '-o',
+        'json',
+      ],
       { env: svcVia(p) },
     );
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.recipients).toEqual({ sent: rows, failed: 0, skipped: 0, alreadySent: 0 });
 
-    const report = readFileSync(join(dir, 'report.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const report = readFileSync(join(dir, 'report.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(report.filter((l) => l.status === 'sent')).toHaveLength(rows);
     const lost = p.log.filter((e) => e.fault === 'drop-after').length;
     expect(lost).toBeGreaterThanOrEqual(Math.floor(p.log.length * 0.05));
@@ -131,11 +183,19 @@ describe('a bulk run from a file with 10% of the answers lost', () => {
 
     const ids = Array.from({ length: rows }, (_, i) => `bulk-${i}`);
     const notifications = (await allNotifications(dev)).filter((n) => n.subscriber?.subscriberId?.startsWith('bulk-'));
-    const counts = exactlyOnce(ids, tally(notifications, (n) => n.subscriber.subscriberId));
+    const counts = exactlyOnce(
+      ids,
+      tally(notifications, (n) => n.subscriber.subscriberId),
+    );
     expect(counts).toEqual({ found: rows, duplicates: 0, lost: 0, unexpected: 0 });
     figures('bulk run with lost answers', {
-      recipients: rows, requests: p.log.length, answersLost: lost, replays: p.log.filter((e) => e.replayed).length,
-      notifications: notifications.length, duplicates: counts.duplicates, lost: counts.lost,
+      recipients: rows,
+      requests: p.log.length,
+      answersLost: lost,
+      replays: p.log.filter((e) => e.replayed).length,
+      notifications: notifications.length,
+      duplicates: counts.duplicates,
+      lost: counts.lost,
     });
   });
 });
@@ -176,7 +236,10 @@ describe('reads through a faulty network', () => {
     const clean = await runSvc(['events', 'list', '--all', '--limit', '50', '-o', 'ndjson'], { env });
     const faulty = await runSvc(['events', 'list', '--all', '--limit', '50', '-o', 'ndjson', '--retries', '4', '--timeout', '1s'], { env: svcVia(p) });
     expect(faulty.code, faulty.stderr).toBe(0);
-    const ids = faulty.stdout.trim().split('\n').map((l) => JSON.parse(l)._id);
+    const ids = faulty.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)._id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(faulty.stdout).toBe(clean.stdout);
     expect(ids.length).toBeGreaterThan(1000);
@@ -188,20 +251,80 @@ describe('reads through a faulty network', () => {
 describe('after the retries run out', () => {
   const HOST = String.raw`127\.0\.0\.1:\d+`;
   const cases: [Fault, string[], number, RegExp, { code: string; hint: boolean }][] = [
-    ['drop-before', ['integrations', 'active'], 4, new RegExp(`^error: GET /v1/integrations/active: lost the connection to ${HOST} before an answer: connection closed by the server \\(3 attempts\\)$`), { code: 'network_error', hint: false }],
-    ['drop-after', ['trigger', 'welcome', '--to', 'out-drop-after'], 4, new RegExp(`^error: POST /v1/events/trigger: lost the connection to ${HOST} before an answer: connection closed by the server \\(3 attempts\\)$`), { code: 'network_error', hint: true }],
-    ['delay', ['integrations', 'active'], 4, new RegExp(`^error: GET /v1/integrations/active: no answer from ${HOST} within 500ms \\(3 attempts\\)$`), { code: 'timeout', hint: false }],
-    ['delay', ['trigger', 'welcome', '--to', 'out-delay'], 4, new RegExp(`^error: POST /v1/events/trigger: no answer from ${HOST} within 500ms \\(3 attempts\\)$`), { code: 'timeout', hint: true }],
-    ['429', ['integrations', 'active'], 7, /^error: GET \/v1\/integrations\/active failed: 429 API rate limit exceeded$/, { code: 'rate_limited', hint: false }],
-    ['429-retry-after', ['trigger', 'welcome', '--to', 'out-429'], 7, /^error: POST \/v1\/events\/trigger failed: 429 API rate limit exceeded$/, { code: 'rate_limited', hint: false }],
+    [
+      'drop-before',
+      ['integrations', 'active'],
+      4,
+      new RegExp(`^error: GET /v1/integrations/active: lost the connection to ${HOST} before an answer: connection closed by the server \\(3 attempts\\)$`),
+      { code: 'network_error', hint: false },
+    ],
+    [
+      'drop-after',
+      ['trigger', 'welcome', '--to', 'out-drop-after'],
+      4,
+      new RegExp(`^error: POST /v1/events/trigger: lost the connection to ${HOST} before an answer: connection closed by the server \\(3 attempts\\)$`),
+      { code: 'network_error', hint: true },
+    ],
+    [
+      'delay',
+      ['integrations', 'active'],
+      4,
+      new RegExp(`^error: GET /v1/integrations/active: no answer from ${HOST} within 500ms \\(3 attempts\\)$`),
+      { code: 'timeout', hint: false },
+    ],
+    [
+      'delay',
+      ['trigger', 'welcome', '--to', 'out-delay'],
+      4,
+      new RegExp(`^error: POST /v1/events/trigger: no answer from ${HOST} within 500ms \\(3 attempts\\)$`),
+      { code: 'timeout', hint: true },
+    ],
+    [
+      '429',
+      ['integrations', 'active'],
+      7,
+      /^error: GET \/v1\/integrations\/active failed: 429 API rate limit exceeded$/,
+      { code: 'rate_limited', hint: false },
+    ],
+    [
+      '429-retry-after',
+      ['trigger', 'welcome', '--to', 'out-429'],
+      7,
+      /^error: POST \/v1\/events\/trigger failed: 429 API rate limit exceeded$/,
+      { code: 'rate_limited', hint: false },
+    ],
     ['503', ['integrations', 'active'], 1, /^error: GET \/v1\/integrations\/active failed: 503 Service Unavailable$/, { code: 'server_error', hint: false }],
     // A GET given a key anyway: a read changes nothing, so there is nothing to repeat safely.
-    ['503', ['--idempotency-key', 'a-key-on-a-read', 'integrations', 'active'], 1, /^error: GET \/v1\/integrations\/active failed: 503 Service Unavailable$/, { code: 'server_error', hint: false }],
+    [
+      '503',
+      ['--idempotency-key', 'a-key-on-a-read', 'integrations', 'active'],
+      1,
+      /^error: GET \/v1\/integrations\/active failed: 503 Service Unavailable$/,
+      { code: 'server_error', hint: false },
+    ],
     ['503-retry-after', ['subscribers', 'search'], 1, /^error: GET \/v2\/subscribers failed: 503 Service Unavailable$/, { code: 'server_error', hint: false }],
-    ['502', ['trigger', 'welcome', '--to', 'out-502'], 1, /^error: POST \/v1\/events\/trigger failed: 502 Bad Gateway: <html>.*502 Bad Gateway.*$/, { code: 'server_error', hint: true }],
+    [
+      '502',
+      ['trigger', 'welcome', '--to', 'out-502'],
+      1,
+      /^error: POST \/v1\/events\/trigger failed: 502 Bad Gateway: <html>.*502 Bad Gateway.*$/,
+      { code: 'server_error', hint: true },
+    ],
     ['502-retry-after', ['events', 'list'], 1, /^error: GET \/v1\/notifications failed: 502 Bad Gateway: .*$/, { code: 'server_error', hint: false }],
-    ['truncate', ['trigger', 'welcome', '--to', 'out-truncate'], 4, new RegExp(`^error: POST /v1/events/trigger: the answer from ${HOST} \\(HTTP 201\\) was cut short: connection closed by the server \\(3 attempts\\)$`), { code: 'network_error', hint: true }],
-    ['truncate-clean', ['integrations', 'active'], 4, new RegExp(`^error: GET /v1/integrations/active: the answer from ${HOST} \\(HTTP 200\\) was not valid JSON: cut short\\? \\(3 attempts\\)$`), { code: 'network_error', hint: false }],
+    [
+      'truncate',
+      ['trigger', 'welcome', '--to', 'out-truncate'],
+      4,
+      new RegExp(`^error: POST /v1/events/trigger: the answer from ${HOST} \\(HTTP 201\\) was cut short: connection closed by the server \\(3 attempts\\)$`),
+      { code: 'network_error', hint: true },
+    ],
+    [
+      'truncate-clean',
+      ['integrations', 'active'],
+      4,
+      new RegExp(`^error: GET /v1/integrations/active: the answer from ${HOST} \\(HTTP 200\\) was not valid JSON: cut short\\? \\(3 attempts\\)$`),
+      { code: 'network_error', hint: false },
+    ],
   ];
   const ran: { fault: Fault; attempts: number }[] = [];
   // Every attempt of these got a fault.
@@ -223,7 +346,9 @@ describe('after the retries run out', () => {
     expect(keys.size, 'every attempt carried the same key').toBe(1);
     const key = [...keys][0];
     if (json.hint) {
-      expect(hint).toBe(`the service may have acted on it. To try again safely, run the same command with --idempotency-key ${key}: a repeat is answered from the first attempt instead of acting twice.`);
+      expect(hint).toBe(
+        `the service may have acted on it. To try again safely, run the same command with --idempotency-key ${key}: a repeat is answered from the first attempt instead of acting twice.`,
+      );
     } else expect(hint).toBeUndefined();
     // What reached the service: only forwarding faults let it act, and then exactly once.
     const acted = [...processedPerKey(p.log).values()].reduce((a, b) => a + b, 0);

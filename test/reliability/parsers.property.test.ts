@@ -61,10 +61,16 @@ async function acceptsOrRefusesAsync(label: string, fn: () => Promise<unknown>):
 const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.json(), fc.constantFrom('', '-', '@', '{', '[1,', 'null', '1e999', '__proto__'));
 
 describe('flag value parsers (run by commander while it reads the command line)', () => {
-  it('accept a value or refuse it with commander\'s InvalidArgumentError, never anything else', () => {
+  it("accept a value or refuse it with commander's InvalidArgumentError, never anything else", () => {
     const parsers: [string, (v: string) => unknown][] = [
-      ['int', intArg(1, 50)], ['int≥0', intArg(0)], ['duration', durationArg], ['url', urlArg], ['fields', fieldsArg],
-      ['idempotency key', idempotencyKeyArg], ['positive number', positiveNumberArg], ['choices', (v) => choiceList(['email', 'sms'])(v, undefined)],
+      ['int', intArg(1, 50)],
+      ['int≥0', intArg(0)],
+      ['duration', durationArg],
+      ['url', urlArg],
+      ['fields', fieldsArg],
+      ['idempotency key', idempotencyKeyArg],
+      ['positive number', positiveNumberArg],
+      ['choices', (v) => choiceList(['email', 'sms'])(v, undefined)],
     ];
     fc.assert(
       fc.property(anyText, (text) => {
@@ -87,7 +93,7 @@ describe('flag value parsers (run by commander while it reads the command line)'
 describe('JSON flags, --set and contexts', () => {
   const reader = () => new InputReader(Readable.from([]), process.cwd());
 
-  it('a JSON flag\'s value parses or is refused naming the flag', async () => {
+  it("a JSON flag's value parses or is refused naming the flag", async () => {
     await fc.assert(
       fc.asyncProperty(anyText, async (text) => {
         count(text);
@@ -102,7 +108,9 @@ describe('JSON flags, --set and contexts', () => {
 
   it('--set pairs with any keys and values build an object or are refused, and never pollute prototypes', () => {
     const segment = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'a', 'b', ''));
-    const pair = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.constantFrom('=', ':=', ''), anyText).map(([k, op, v]) => `${k.join('.')}${op}${v}`);
+    const pair = fc
+      .tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.constantFrom('=', ':=', ''), anyText)
+      .map(([k, op, v]) => `${k.join('.')}${op}${v}`);
     fc.assert(
       fc.property(fc.array(pair, { maxLength: 5 }), (pairs) => {
         count(pairs);
@@ -131,7 +139,12 @@ describe('JSON flags, --set and contexts', () => {
   });
 
   it('a trigger body of any shape is accepted by the schema or refused naming a flag', () => {
-    const recipient = fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 2 }), fc.record({ subscriberId: fc.jsonValue({ maxDepth: 1 }), email: fc.jsonValue({ maxDepth: 1 }) }), fc.record({ type: fc.constant('Topic'), topicKey: fc.jsonValue({ maxDepth: 1 }) }));
+    const recipient = fc.oneof(
+      fc.string(),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.record({ subscriberId: fc.jsonValue({ maxDepth: 1 }), email: fc.jsonValue({ maxDepth: 1 }) }),
+      fc.record({ type: fc.constant('Topic'), topicKey: fc.jsonValue({ maxDepth: 1 }) }),
+    );
     const body = fc.record(
       {
         name: fc.oneof(fc.constant('welcome'), fc.jsonValue({ maxDepth: 1 })),
@@ -165,25 +178,46 @@ describe('JSON flags, --set and contexts', () => {
 describe('recipients files', () => {
   it('any NDJSON line becomes a good row or a bad row with a reason; a good row has a usable subscriberId', () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)), fc.record({ subscriberId: fc.jsonValue({ maxDepth: 1 }), payload: fc.jsonValue({ maxDepth: 2 }), email: fc.jsonValue({ maxDepth: 1 }) }).map((v) => JSON.stringify(v))), (line) => {
-        count(line);
-        const row = ndjsonLineToRow(line, 7);
-        expect(row.row).toBe(7);
-        if (row.kind === 'bad') expect(row.error).toMatch(/\S/);
-        else {
-          expect(row.subscriberId.trim()).not.toBe('');
-          expect(row.subscriberId).not.toMatch(/[\u0000-\u001f]/);
-          if (row.payload) expect(typeof row.payload).toBe('object');
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          anyText,
+          fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+          fc
+            .record({ subscriberId: fc.jsonValue({ maxDepth: 1 }), payload: fc.jsonValue({ maxDepth: 2 }), email: fc.jsonValue({ maxDepth: 1 }) })
+            .map((v) => JSON.stringify(v)),
+        ),
+        (line) => {
+          count(line);
+          const row = ndjsonLineToRow(line, 7);
+          expect(row.row).toBe(7);
+          if (row.kind === 'bad') expect(row.error).toMatch(/\S/);
+          else {
+            expect(row.subscriberId.trim()).not.toBe('');
+            expect(row.subscriberId).not.toMatch(/[\u0000-\u001f]/);
+            if (row.payload) expect(typeof row.payload).toBe('object');
+          }
+        },
+      ),
       { ...RUNS, numRuns: 500 },
     );
   });
 
   it('any CSV text yields rows and bad rows, or one usage error about the file; never a crash or a lost good row', async () => {
     const cell = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('"', '""', ',', '\n', '\r\n', 'a"b', ' '));
-    const header = fc.oneof(fc.constant('subscriberId,firstName,payload.x'), fc.constant('subscriberId'), fc.array(cell, { minLength: 1, maxLength: 3 }).map((c) => c.join(',')));
-    const csv = fc.tuple(header, fc.array(fc.array(cell, { maxLength: 4 }).map((c) => c.join(',')), { maxLength: 6 })).map(([h, rows]) => [h, ...rows].join('\n'));
+    const header = fc.oneof(
+      fc.constant('subscriberId,firstName,payload.x'),
+      fc.constant('subscriberId'),
+      fc.array(cell, { minLength: 1, maxLength: 3 }).map((c) => c.join(',')),
+    );
+    const csv = fc
+      .tuple(
+        header,
+        fc.array(
+          fc.array(cell, { maxLength: 4 }).map((c) => c.join(',')),
+          { maxLength: 6 },
+        ),
+      )
+      .map(([h, rows]) => [h, ...rows].join('\n'));
     await fc.assert(
       fc.asyncProperty(csv, async (text) => {
         count(text);
@@ -214,15 +248,20 @@ describe('recipients files', () => {
 describe('what the HTTP core reads from answers', () => {
   it('error bodies, Retry-After values and envelopes of any shape never crash the reader', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.oneof(fc.string(), fc.constantFrom('0', '1.5', '-1', 'Wed, 21 Oct 2015 07:28:00 GMT', '1e308', '')), fc.integer({ min: 100, max: 599 }), (body, retryAfter, status) => {
-        count(body);
-        const line = describeErrorBody(body, status);
-        expect(typeof line).toBe('string');
-        expect(line).not.toContain('\n');
-        const wait = parseRetryAfter(retryAfter, Date.now());
-        if (wait !== undefined) expect(Number.isFinite(wait) && wait >= 0).toBe(true);
-        unwrapEnvelope(body);
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.oneof(fc.string(), fc.constantFrom('0', '1.5', '-1', 'Wed, 21 Oct 2015 07:28:00 GMT', '1e308', '')),
+        fc.integer({ min: 100, max: 599 }),
+        (body, retryAfter, status) => {
+          count(body);
+          const line = describeErrorBody(body, status);
+          expect(typeof line).toBe('string');
+          expect(line).not.toContain('\n');
+          const wait = parseRetryAfter(retryAfter, Date.now());
+          if (wait !== undefined) expect(Number.isFinite(wait) && wait >= 0).toBe(true);
+          unwrapEnvelope(body);
+        },
+      ),
       { ...RUNS, numRuns: 500 },
     );
   });
@@ -298,7 +337,35 @@ describe('whole command lines', () => {
   const globalFlags = program.options.map((o) => o.long!).filter((f) => !['--version', '--help'].includes(f));
   const value = fc.oneof(
     fc.string({ maxLength: 12 }),
-    fc.constantFrom('u1', 'welcome', '{}', '[]', '{"a":1}', '"x"', '5', '0', '-1', '101', 'email', 'json', 'table', 'yaml', 'ndjson', 'tenant=acme', 'a:b', '2h', 'x=1', 'n:=2', '@', '@/nonexistent', '-', 'http://127.0.0.1:1', '6761f0c2a3b4c5d6e7f80912', 'GET', '/v1/notifications'),
+    fc.constantFrom(
+      'u1',
+      'welcome',
+      '{}',
+      '[]',
+      '{"a":1}',
+      '"x"',
+      '5',
+      '0',
+      '-1',
+      '101',
+      'email',
+      'json',
+      'table',
+      'yaml',
+      'ndjson',
+      'tenant=acme',
+      'a:b',
+      '2h',
+      'x=1',
+      'n:=2',
+      '@',
+      '@/nonexistent',
+      '-',
+      'http://127.0.0.1:1',
+      '6761f0c2a3b4c5d6e7f80912',
+      'GET',
+      '/v1/notifications',
+    ),
   );
   // Keys and tokens get values of their own, used nowhere else on the line: the secrets audit then
   // checks that the tool never echoes them, without mistaking an echoed ordinary value for a leak.
@@ -308,7 +375,12 @@ describe('whole command lines', () => {
     const all = [...cmd.flags, ...globalFlags, '--frob'];
     const flag = fc.constantFrom(...all.filter((f) => !SECRET_FLAGS.includes(f)));
     const secret = fc.tuple(fc.constantFrom(...all.filter((f) => SECRET_FLAGS.includes(f))), secretValue).map(([f, v]) => [f, v]);
-    const token = fc.oneof(fc.tuple(flag, value).map(([f, v]) => [f, v]), value.map((v) => [v]), flag.map((f) => [f]), secret);
+    const token = fc.oneof(
+      fc.tuple(flag, value).map(([f, v]) => [f, v]),
+      value.map((v) => [v]),
+      flag.map((f) => [f]),
+      secret,
+    );
     return fc.array(token, { maxLength: 6 }).map((rest) => [...cmd.path, ...rest.flat()]);
   });
   let runs = 0;

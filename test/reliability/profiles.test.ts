@@ -88,7 +88,9 @@ describe('processes writing the store at once', () => {
     expect((await svcBin(['profile', 'add', 'base', '--base-url', stub.url, '--api-key', KEY], { env })).exitCode).toBe(0);
     const N = 10;
     const runs = await Promise.all([
-      ...Array.from({ length: N }, (_, i) => svcBin(['profile', 'add', `p${i}`, '--base-url', `http://127.0.0.1:${10000 + i}`, '--api-key', `${KEY}_${i}`], { env })),
+      ...Array.from({ length: N }, (_, i) =>
+        svcBin(['profile', 'add', `p${i}`, '--base-url', `http://127.0.0.1:${10000 + i}`, '--api-key', `${KEY}_${i}`], { env }),
+      ),
       ...Array.from({ length: 4 }, () => svcBin(['profile', 'use', 'base'], { env })),
     ]);
     expect(runs.map((r) => r.exitCode)).toEqual(Array(N + 4).fill(0));

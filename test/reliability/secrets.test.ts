@@ -45,7 +45,12 @@ describe('the secrets audit', () => {
   });
 
   it('knows which answer fields are secret', () => {
-    expect(secretsInBody({ data: { auth: { accessToken: 'a' }, credentials: { apiKey: 'b', nested: ['c'] }, name: 'n', token: 'd' } }).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(secretsInBody({ data: { auth: { accessToken: 'a' }, credentials: { apiKey: 'b', nested: ['c'] }, name: 'n', token: 'd' } }).sort()).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
   });
 });
 
@@ -54,11 +59,25 @@ describe('no output shows the key or a token', () => {
   let env: Record<string, string>;
   const connection = (token: string) => ({
     data: {
-      identifier: 'chconn_abc123def456', channel: 'chat', providerId: 'slack', integrationIdentifier: 'slack', subscriberId: 'u1',
-      contextKeys: [], workspace: { id: 'T1' }, auth: { accessToken: token }, createdAt: now(), updatedAt: now(),
+      identifier: 'chconn_abc123def456',
+      channel: 'chat',
+      providerId: 'slack',
+      integrationIdentifier: 'slack',
+      subscriberId: 'u1',
+      contextKeys: [],
+      workspace: { id: 'T1' },
+      auth: { accessToken: token },
+      createdAt: now(),
+      updatedAt: now(),
     },
   });
-  const error = (status: number, message: string, extra: Record<string, unknown> = {}) => ({ statusCode: status, timestamp: now(), path: '/', message, ...extra });
+  const error = (status: number, message: string, extra: Record<string, unknown> = {}) => ({
+    statusCode: status,
+    timestamp: now(),
+    path: '/',
+    message,
+    ...extra,
+  });
 
   beforeAll(async () => {
     stub = await startStub();
@@ -67,11 +86,16 @@ describe('no output shows the key or a token', () => {
       const token = (req.body as { auth?: { accessToken?: string } }).auth?.accessToken ?? '';
       // A service that echoes the offending value in its validation error, as the real one does.
       if (token.includes('reject')) {
-        return { status: 422, body: error(422, 'Validation Error', { errors: { 'auth.accessToken': { messages: ['accessToken is invalid'], value: token } } }) };
+        return {
+          status: 422,
+          body: error(422, 'Validation Error', { errors: { 'auth.accessToken': { messages: ['accessToken is invalid'], value: token } } }),
+        };
       }
       return { status: 201, body: connection(token) };
     });
-    stub.on('PATCH', '/v1/channel-connections/chconn_abc123def456', (req) => ({ body: connection((req.body as { auth: { accessToken: string } }).auth.accessToken) }));
+    stub.on('PATCH', '/v1/channel-connections/chconn_abc123def456', (req) => ({
+      body: connection((req.body as { auth: { accessToken: string } }).auth.accessToken),
+    }));
     stub.on('GET', '/v1/channel-connections/chconn_abc123def456', { body: connection(TOKEN) });
     // A service (or a proxy in front of it) that quotes the key it refused.
     stub.on('GET', '/v1/integrations/active', { status: 401, body: error(401, `API Key ${KEY} not found`) });
@@ -83,27 +107,75 @@ describe('no output shows the key or a token', () => {
 
   const rejected = 'xoxb-reject-me-4c2a9d77';
   const cases: [string, string[], { stdin?: string; secret: string; code: number }][] = [
-    ['connections create --debug (token in the request and the answer)', ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', TOKEN, '--debug'], { secret: TOKEN, code: 0 }],
-    ['connections create, token on stdin, -o yaml --debug', ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token-stdin', '-o', 'yaml', '--debug'], { stdin: STDIN_TOKEN, secret: STDIN_TOKEN, code: 0 }],
-    ['connections create --dry-run', ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', TOKEN, '--dry-run'], { secret: TOKEN, code: 0 }],
-    ['connections update --dry-run --debug', ['connections', 'update', 'chconn_abc123def456', '--workspace-id', 'T1', '--access-token', TOKEN, '--dry-run', '--debug'], { secret: TOKEN, code: 0 }],
-    ['connections update -o table', ['connections', 'update', 'chconn_abc123def456', '--workspace-id', 'T1', '--access-token', TOKEN, '-o', 'table'], { secret: TOKEN, code: 0 }],
+    [
+      'connections create --debug (token in the request and the answer)',
+      ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', TOKEN, '--debug'],
+      { secret: TOKEN, code: 0 },
+    ],
+    [
+      'connections create, token on stdin, -o yaml --debug',
+      ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token-stdin', '-o', 'yaml', '--debug'],
+      { stdin: STDIN_TOKEN, secret: STDIN_TOKEN, code: 0 },
+    ],
+    [
+      'connections create --dry-run',
+      ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', TOKEN, '--dry-run'],
+      { secret: TOKEN, code: 0 },
+    ],
+    [
+      'connections update --dry-run --debug',
+      ['connections', 'update', 'chconn_abc123def456', '--workspace-id', 'T1', '--access-token', TOKEN, '--dry-run', '--debug'],
+      { secret: TOKEN, code: 0 },
+    ],
+    [
+      'connections update -o table',
+      ['connections', 'update', 'chconn_abc123def456', '--workspace-id', 'T1', '--access-token', TOKEN, '-o', 'table'],
+      { secret: TOKEN, code: 0 },
+    ],
     ['connections get -o ndjson', ['connections', 'get', 'chconn_abc123def456', '-o', 'ndjson'], { secret: TOKEN, code: 0 }],
-    ['a validation error that quotes the token', ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', rejected], { secret: rejected, code: 6 }],
-    ['the same error with -o json', ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', rejected, '-o', 'json'], { secret: rejected, code: 6 }],
-    ['the same error with --debug', ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', rejected, '--debug'], { secret: rejected, code: 6 }],
+    [
+      'a validation error that quotes the token',
+      ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', rejected],
+      { secret: rejected, code: 6 },
+    ],
+    [
+      'the same error with -o json',
+      ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', rejected, '-o', 'json'],
+      { secret: rejected, code: 6 },
+    ],
+    [
+      'the same error with --debug',
+      ['connections', 'create', '--integration', 'slack', '--workspace-id', 'T1', '--subscriber', 'u1', '--access-token', rejected, '--debug'],
+      { secret: rejected, code: 6 },
+    ],
     ['a 401 that quotes the key', ['integrations', 'active', '--retries', '0'], { secret: KEY, code: 3 }],
     ['a 401 that quotes the key, -o json --debug', ['integrations', 'active', '--retries', '0', '-o', 'json', '--debug'], { secret: KEY, code: 3 }],
     ['an answer that quotes the key', ['workflow', 'get', 'echo'], { secret: KEY, code: 0 }],
     ['an answer that quotes the key, -o table', ['workflow', 'get', 'echo', '-o', 'table'], { secret: KEY, code: 0 }],
     ['a 500 text body that quotes the header', ['api', 'GET', '/v1/subscribers/echo', '--retries', '0'], { secret: KEY, code: 1 }],
-    ['a 500 "JSON" body that is not JSON and quotes the header, --debug', ['api', 'GET', '/v1/subscribers/echo-json', '--retries', '0', '--debug'], { secret: KEY, code: 1 }],
+    [
+      'a 500 "JSON" body that is not JSON and quotes the header, --debug',
+      ['api', 'GET', '/v1/subscribers/echo-json', '--retries', '0', '--debug'],
+      { secret: KEY, code: 1 },
+    ],
     ['trigger --dry-run --debug', ['trigger', 'welcome', '--to', 'u1', '--dry-run', '--debug'], { secret: KEY, code: 0 }],
-    ['api POST --dry-run with a token in the body', ['api', 'POST', '/v1/channel-connections', '--data', JSON.stringify({ auth: { accessToken: TOKEN } }), '--dry-run'], { secret: TOKEN, code: 0 }],
+    [
+      'api POST --dry-run with a token in the body',
+      ['api', 'POST', '/v1/channel-connections', '--data', JSON.stringify({ auth: { accessToken: TOKEN } }), '--dry-run'],
+      { secret: TOKEN, code: 0 },
+    ],
     ['profile show', ['profile', 'show'], { secret: KEY, code: 0 }],
-    ['a key that commander takes for an argument (a flag before it lacks its value)', ['--idempotency-key', '--api-key', KEY, 'integrations', 'active'], { secret: KEY, code: 2 }],
+    [
+      'a key that commander takes for an argument (a flag before it lacks its value)',
+      ['--idempotency-key', '--api-key', KEY, 'integrations', 'active'],
+      { secret: KEY, code: 2 },
+    ],
     ['the same in -o json with --debug', ['-o', 'json', '--debug', 'help', 'events', '--idempotency-key', '--api-key', KEY], { secret: KEY, code: 2 }],
-    ['a refused connection with --debug', ['integrations', 'active', '--retries', '0', '--debug', '--base-url', 'http://127.0.0.1:9'], { secret: KEY, code: 4 }],
+    [
+      'a refused connection with --debug',
+      ['integrations', 'active', '--retries', '0', '--debug', '--base-url', 'http://127.0.0.1:9'],
+      { secret: KEY, code: 4 },
+    ],
   ];
 
   it.each(cases)('%s', async (_name, argv, c) => {

@@ -89,28 +89,55 @@ describe('kill -9 of svc dev during a stream of triggers', () => {
 
     // Every trigger answered 2xx before the kill is there, and in the end every trigger exactly once.
     const notifications = await allNotifications(second);
-    const seen = tally(notifications.filter((n) => !n.transactionId.startsWith('kill-bulk-')), (n) => n.transactionId);
+    const seen = tally(
+      notifications.filter((n) => !n.transactionId.startsWith('kill-bulk-')),
+      (n) => n.transactionId,
+    );
     expect([...acknowledged].filter((t) => !seen.has(t))).toEqual([]);
     const counts = exactlyOnce(ids, seen);
     expect(counts).toEqual({ found: N, duplicates: 0, lost: 0, unexpected: 0 });
-    const bulkSeen = tally(notifications.filter((n) => n.transactionId.startsWith('kill-bulk-')), (n) => n.transactionId);
-    expect(bulkIds.filter((t) => bulkSeen.get(t) !== 5), 'each acknowledged bulk event has its five notifications').toEqual([]);
+    const bulkSeen = tally(
+      notifications.filter((n) => n.transactionId.startsWith('kill-bulk-')),
+      (n) => n.transactionId,
+    );
+    expect(
+      bulkIds.filter((t) => bulkSeen.get(t) !== 5),
+      'each acknowledged bulk event has its five notifications',
+    ).toEqual([]);
     // Pending jobs (queued when it died, or delayed by a digest) run after the restart.
-    await eventually('every job finished', async () => (await allNotifications(second)).every((n) => n.jobs.every((j: { status: string }) => TERMINAL.has(j.status))), 30_000);
+    await eventually(
+      'every job finished',
+      async () => (await allNotifications(second)).every((n) => n.jobs.every((j: { status: string }) => TERMINAL.has(j.status))),
+      30_000,
+    );
     expect(await second.stop()).toBe(0);
 
     const after = storeInvariants(dataFile);
     expect(after).toEqual({
-      notifications: N + 500, incompleteNotifications: 0, orphanJobs: 0, orphanDetails: 0, orphanMessages: 0, acceptedWithoutNotifications: 0,
-      unfinishedJobs: 0, idempotencyInProgress: 0,
+      notifications: N + 500,
+      incompleteNotifications: 0,
+      orphanJobs: 0,
+      orphanDetails: 0,
+      orphanMessages: 0,
+      acceptedWithoutNotifications: 0,
+      unfinishedJobs: 0,
+      idempotencyInProgress: 0,
     });
     // What the killed process left on disk was already whole: only unfinished jobs, never half a trigger.
     expect(atKill).toMatchObject({ incompleteNotifications: 0, orphanJobs: 0, orphanDetails: 0, orphanMessages: 0, acceptedWithoutNotifications: 0 });
     // There was pending work to resume.
     expect(atKill.unfinishedJobs).toBeGreaterThan(0);
     figures('kill -9 during triggers', {
-      faultsInjected: 1, triggers: N, bulkEventsJustBeforeKill: bulkIds.length, acknowledgedBeforeKill: acknowledged.size, notificationsOnDiskAtKill: atKill.notifications, jobsUnfinishedAtKill: atKill.unfinishedJobs,
-      requestsDuringOutage: proxy.log.filter((e) => e.upstreamError).length, notifications: notifications.length, duplicates: counts.duplicates, lost: counts.lost,
+      faultsInjected: 1,
+      triggers: N,
+      bulkEventsJustBeforeKill: bulkIds.length,
+      acknowledgedBeforeKill: acknowledged.size,
+      notificationsOnDiskAtKill: atKill.notifications,
+      jobsUnfinishedAtKill: atKill.unfinishedJobs,
+      requestsDuringOutage: proxy.log.filter((e) => e.upstreamError).length,
+      notifications: notifications.length,
+      duplicates: counts.duplicates,
+      lost: counts.lost,
     });
   });
 });
@@ -124,7 +151,9 @@ describe('svc dev killed between doing a request and recording its idempotency k
     const first = await dev({ dataFile, apiKey, args, env: { NODE_OPTIONS: `--import=${preload}` } });
     const proxy = await startFaultProxy({ target: first.baseUrl, lifetimeMs: 60_000 });
     proxies.push(proxy);
-    const trigger = runSvc(['trigger', 'welcome', '--to', 'idem-crash', '--retries', '8', '-o', 'json'], { env: { SVC_API_KEY: apiKey, SVC_BASE_URL: proxy.url } });
+    const trigger = runSvc(['trigger', 'welcome', '--to', 'idem-crash', '--retries', '8', '-o', 'json'], {
+      env: { SVC_API_KEY: apiKey, SVC_BASE_URL: proxy.url },
+    });
     // It dies on the trigger's first attempt; the client retries (502s from the proxy) meanwhile.
     await first.proc;
     expect(first.proc.signalCode).toBe('SIGKILL');
@@ -136,7 +165,12 @@ describe('svc dev killed between doing a request and recording its idempotency k
     expect(keys.size, 'every attempt carried the same key').toBe(1);
     const notifications = (await allNotifications(second)).filter((n) => n.subscriber?.subscriberId === 'idem-crash');
     expect(notifications, 'one trigger, one notification').toHaveLength(1);
-    figures('killed before the idempotency key was recorded', { faultsInjected: 1, attempts: proxy.log.length, notifications: notifications.length, duplicates: notifications.length - 1 });
+    figures('killed before the idempotency key was recorded', {
+      faultsInjected: 1,
+      attempts: proxy.log.length,
+      notifications: notifications.length,
+      duplicates: notifications.length - 1,
+    });
   });
 });
 
@@ -146,18 +180,25 @@ describe('several processes changing the same messages', () => {
     const sub = 'concurrent-reader';
     const M = 40;
     await pool(M, 8, (i) => api(d, 'POST', '/v1/events/trigger', { name: 'welcome', to: sub, transactionId: `mark-${i}` }));
-    const inbox = async () => (await api(d, 'GET', `/v1/messages?subscriberId=${sub}&channel=in_app&limit=1000`)).body.data as { _id: string; read: boolean; seen: boolean; transactionId: string }[];
+    const inbox = async () =>
+      (await api(d, 'GET', `/v1/messages?subscriberId=${sub}&channel=in_app&limit=1000`)).body.data as {
+        _id: string;
+        read: boolean;
+        seen: boolean;
+        transactionId: string;
+      }[];
     await eventually('the in-app messages exist', async () => (await inbox()).length === M);
     const ids = (await inbox()).sort((a, b) => a.transactionId.localeCompare(b.transactionId, 'en', { numeric: true })).map((m) => m._id);
     const env = { SVC_API_KEY: d.apiKey, SVC_BASE_URL: d.baseUrl };
     const readSet = ids.slice(0, 25);
     const seenSet = ids.slice(15);
     const rounds = 4;
-    const chain = (argv: () => string[]) => (async () => {
-      const codes: number[] = [];
-      for (let k = 0; k < rounds; k++) codes.push((await svcBin(argv(), { env })).exitCode ?? -1);
-      return codes;
-    })();
+    const chain = (argv: () => string[]) =>
+      (async () => {
+        const codes: number[] = [];
+        for (let k = 0; k < rounds; k++) codes.push((await svcBin(argv(), { env })).exitCode ?? -1);
+        return codes;
+      })();
 
     // Stage 1, overlapping sets, operations that commute: the final state is known whatever the order.
     const [a, b, c] = await Promise.all([
@@ -180,14 +221,18 @@ describe('several processes changing the same messages', () => {
 
     // Stage 2, conflicting operations on all of them: read against unread. Either may win, but one call
     // applies to every message it names at once, so the messages end all read or all unread.
-    const [r, u] = await Promise.all([
-      chain(() => ['messages', 'mark-as', sub, 'read', ...ids]),
-      chain(() => ['messages', 'mark-as', sub, 'unread', ...ids]),
-    ]);
+    const [r, u] = await Promise.all([chain(() => ['messages', 'mark-as', sub, 'read', ...ids]), chain(() => ['messages', 'mark-as', sub, 'unread', ...ids])]);
     expect([...r, ...u]).toEqual(Array(rounds * 2).fill(0));
     const final = (await inbox()).filter((m) => ids.includes(m._id));
     expect(new Set(final.map((m) => m.read)).size, 'all read or all unread').toBe(1);
     expect(final.every((m) => m.seen)).toBe(true);
-    figures('concurrent mark-as', { processes: 5, markAsCalls: rounds * 4, triggers: rounds, messages: byId.size, lostUpdates: lost.length, mixedFinalState: 0 });
+    figures('concurrent mark-as', {
+      processes: 5,
+      markAsCalls: rounds * 4,
+      triggers: rounds,
+      messages: byId.size,
+      lostUpdates: lost.length,
+      mixedFinalState: 0,
+    });
   });
 });

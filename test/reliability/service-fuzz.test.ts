@@ -18,7 +18,10 @@ afterAll(() => svc.close());
 const ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 /** A body each operation accepts (or at least validates), and values for its path parameters. */
 const valid: Record<string, { params?: Record<string, string>; body?: unknown }> = {
-  previewStep: { params: { workflowId: 'welcome', stepId: 'in-app' }, body: { previewPayload: { payload: { name: 'Ada' }, subscriber: { firstName: 'Ada' } }, controlValues: { body: 'Hi' } } },
+  previewStep: {
+    params: { workflowId: 'welcome', stepId: 'in-app' },
+    body: { previewPayload: { payload: { name: 'Ada' }, subscriber: { firstName: 'Ada' } }, controlValues: { body: 'Hi' } },
+  },
   updateOnlineStatus: { params: { subscriberId: 'ada' }, body: { isOnline: true } },
   updateChannelConnection: { params: { identifier: 'chconn_fuzz' }, body: { workspace: { id: 'T1', name: 'W' }, auth: { accessToken: 'xoxb-1' } } },
   markMessagesAs: { params: { subscriberId: 'ada' }, body: { messageId: [ID], markAs: 'read' } },
@@ -27,8 +30,24 @@ const valid: Record<string, { params?: Record<string, string>; body?: unknown }>
   setPrimaryIntegration: { params: { integrationId: ID } },
   getWorkflow: { params: { workflowId: 'welcome' } },
   getEvent: { params: { notificationId: ID } },
-  triggerEvent: { body: { name: 'welcome', to: [{ subscriberId: 'fuzz-1', email: 'f@example.com' }, 'ada'], payload: { a: 1 }, actor: 'grace', tenant: 'acme', context: { tenant: 'acme' } } },
-  triggerBulk: { body: { events: [{ name: 'welcome', to: 'ada' }, { name: 'otp', to: { subscriberId: 'fuzz-2', phone: '+15550100009' } }] } },
+  triggerEvent: {
+    body: {
+      name: 'welcome',
+      to: [{ subscriberId: 'fuzz-1', email: 'f@example.com' }, 'ada'],
+      payload: { a: 1 },
+      actor: 'grace',
+      tenant: 'acme',
+      context: { tenant: 'acme' },
+    },
+  },
+  triggerBulk: {
+    body: {
+      events: [
+        { name: 'welcome', to: 'ada' },
+        { name: 'otp', to: { subscriberId: 'fuzz-2', phone: '+15550100009' } },
+      ],
+    },
+  },
   getChannelConnection: { params: { identifier: 'chconn_fuzz' } },
   deleteChannelConnection: { params: { identifier: 'chconn_fuzz' } },
   createChannelEndpoint: { body: { subscriberId: 'ada', integrationIdentifier: 'slack', type: 'slack_channel', endpoint: { channelId: 'C1' } } },
@@ -91,7 +110,27 @@ function mutate(v: Json, path: (string | number)[], how: 'replace' | 'delete' | 
 const junk = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', 'x'.repeat(10_000), '\u0000', '<script>', '$where', '__proto__', -1, 0, 1e308, -0, true, null, [], {}, { __proto__: { polluted: 1 } }, ID, 'ada', 'welcome'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'x'.repeat(10_000),
+    '\u0000',
+    '<script>',
+    '$where',
+    '__proto__',
+    -1,
+    0,
+    1e308,
+    -0,
+    true,
+    null,
+    [],
+    {},
+    { __proto__: { polluted: 1 } },
+    ID,
+    'ada',
+    'welcome',
+  ),
 );
 
 const withBody = operationList.filter((op) => valid[op.name]?.body !== undefined);
@@ -116,9 +155,31 @@ describe('bodies valid but for one field', () => {
 describe('bodies that are not what any route reads', () => {
   const raw = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 60 }),
-    fc.constantFrom('{', '{"a":', 'null', '[]', '"text"', '1', 'true', '{"a":1}{"b":2}', '\u0000', '\ufeff{}', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'),
+    fc.constantFrom(
+      '{',
+      '{"a":',
+      'null',
+      '[]',
+      '"text"',
+      '1',
+      'true',
+      '{"a":1}{"b":2}',
+      '\u0000',
+      '\ufeff{}',
+      '{"__proto__":{"polluted":true}}',
+      '{"constructor":{"prototype":{"polluted":true}}}',
+    ),
   );
-  const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'APPLICATION/JSON');
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-16',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+    '',
+    'APPLICATION/JSON',
+  );
   it('garbage of any media type to every route', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...operationList), raw, contentType, async (op, payload, type) => {
@@ -133,7 +194,9 @@ describe('bodies that are not what any route reads', () => {
   it.each(withBody.map((op) => [op.name, op] as const))('%s: nested 10,000 levels deep, or larger than the limit', async (_name, op) => {
     const sample = valid[op.name]!;
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-    for (const place of paths(sample.body).filter((p) => p.length > 0).slice(0, 4)) {
+    for (const place of paths(sample.body)
+      .filter((p) => p.length > 0)
+      .slice(0, 4)) {
       const body = JSON.stringify(mutate(sample.body, place, 'replace', '__DEEP__')).replace('"__DEEP__"', deep);
       const res = await send(op.method, urlOf(op, sample.params), { payload: body });
       wellFormed(res, `${op.method} ${op.path} deep at ${place.join('.')}`);
@@ -163,8 +226,30 @@ describe('URLs, queries and headers', () => {
   });
 
   it('odd query keys and values on every route that reads a query', async () => {
-    const key = fc.constantFrom('limit', 'page', 'after', 'before', 'channels', 'channel', 'contextKeys', 'subscriberId', 'transactionId', 'orderBy', 'includeCursor', '__proto__', 'constructor', 'limit[]', 'a[b]', 'toString', 'hasOwnProperty', '');
-    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('-1', '1e3', '0x10', 'NaN', 'Infinity', '999999999999999999999', '', 'true', 'in_app', 'a:b', ':', '%', 'x'.repeat(5000)));
+    const key = fc.constantFrom(
+      'limit',
+      'page',
+      'after',
+      'before',
+      'channels',
+      'channel',
+      'contextKeys',
+      'subscriberId',
+      'transactionId',
+      'orderBy',
+      'includeCursor',
+      '__proto__',
+      'constructor',
+      'limit[]',
+      'a[b]',
+      'toString',
+      'hasOwnProperty',
+      '',
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('-1', '1e3', '0x10', 'NaN', 'Infinity', '999999999999999999999', '', 'true', 'in_app', 'a:b', ':', '%', 'x'.repeat(5000)),
+    );
     const reads = operationList.filter((op) => op.query);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...reads), fc.array(fc.tuple(key, value), { maxLength: 6 }), async (op, pairs) => {
@@ -182,7 +267,16 @@ describe('URLs, queries and headers', () => {
     const auth = fc.oneof(
       fc.constant(`ApiKey ${TEST_KEY}`),
       fc.string({ maxLength: 40 }),
-      fc.constantFrom('ApiKey', 'ApiKey ', `ApiKey  ${TEST_KEY}`, `apikey ${TEST_KEY}`, `Bearer ${TEST_KEY}`, `ApiKey ${TEST_KEY} extra`, `ApiKey ${'k'.repeat(5000)}`, 'Basic dXNlcjpwYXNz'),
+      fc.constantFrom(
+        'ApiKey',
+        'ApiKey ',
+        `ApiKey  ${TEST_KEY}`,
+        `apikey ${TEST_KEY}`,
+        `Bearer ${TEST_KEY}`,
+        `ApiKey ${TEST_KEY} extra`,
+        `ApiKey ${'k'.repeat(5000)}`,
+        'Basic dXNlcjpwYXNz',
+      ),
     );
     // Header values a client can send: no control characters but tab.
     const printable = (s: string) => s.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\uffff]/g, '');
@@ -201,6 +295,11 @@ describe('URLs, queries and headers', () => {
 });
 
 afterAll(() => {
-  figures('service fuzz', { fuzzedRequests: requests, statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])), serverErrors: [...statuses].filter(([s]) => s >= 500).reduce((a, [, n]) => a + n, 0), crashes: internal.length });
+  figures('service fuzz', {
+    fuzzedRequests: requests,
+    statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
+    serverErrors: [...statuses].filter(([s]) => s >= 500).reduce((a, [, n]) => a + n, 0),
+    crashes: internal.length,
+  });
   expect(internal).toEqual([]);
 });

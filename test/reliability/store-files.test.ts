@@ -41,37 +41,60 @@ const startOn = (file: string) => svcBin(['dev', '--port', '0', '--data', file, 
 
 describe('a store svc dev must not use', () => {
   const cases: [string, () => string, RegExp][] = [
-    ['a newer schema version', () => variant('newer', (f) => {
-      const db = new Database(f);
-      db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
-      db.close();
-    }), new RegExp(`has schema version ${SCHEMA_VERSION + 1}, newer than this svc understands \\(${SCHEMA_VERSION}\\)`)],
-    ['another program\'s SQLite database', () => {
-      const f = join(dir, 'foreign.sqlite');
-      const db = new Database(f);
-      db.exec('CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO photos (path) VALUES (\'a.jpg\')');
-      db.close();
-      return f;
-    }, /is an SQLite database but not an svc store/],
-    ['a store cut in half (a copy that stopped part-way)', () => variant('half', (f) => {
-      const b = readFileSync(f);
-      writeFileSync(f, b.subarray(0, Math.floor(b.length / 2)));
-    }), /is not a readable svc store \(.*malformed.*\)/],
-    ['a store with damaged pages (its header intact)', () => variant('damaged', (f) => {
-      const b = readFileSync(f);
-      const random = seededRandom(3);
-      // Bytes flipped inside the b-tree pages, past the first page: the file opens, the damage is within.
-      for (let i = 0; i < 64; i++) {
-        const at = 4096 + Math.floor(random() * (b.length - 4096));
-        b[at] = b[at]! ^ 0xff;
-      }
-      writeFileSync(f, b);
-    }), /is not a readable svc store \((corrupt: |malformed ).*\)/],
-    ['a directory', () => {
-      const d = join(dir, 'a-directory.sqlite');
-      mkdirSync(d);
-      return d;
-    }, /cannot open the store .*a-directory\.sqlite/],
+    [
+      'a newer schema version',
+      () =>
+        variant('newer', (f) => {
+          const db = new Database(f);
+          db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+          db.close();
+        }),
+      new RegExp(`has schema version ${SCHEMA_VERSION + 1}, newer than this svc understands \\(${SCHEMA_VERSION}\\)`),
+    ],
+    [
+      "another program's SQLite database",
+      () => {
+        const f = join(dir, 'foreign.sqlite');
+        const db = new Database(f);
+        db.exec("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO photos (path) VALUES ('a.jpg')");
+        db.close();
+        return f;
+      },
+      /is an SQLite database but not an svc store/,
+    ],
+    [
+      'a store cut in half (a copy that stopped part-way)',
+      () =>
+        variant('half', (f) => {
+          const b = readFileSync(f);
+          writeFileSync(f, b.subarray(0, Math.floor(b.length / 2)));
+        }),
+      /is not a readable svc store \(.*malformed.*\)/,
+    ],
+    [
+      'a store with damaged pages (its header intact)',
+      () =>
+        variant('damaged', (f) => {
+          const b = readFileSync(f);
+          const random = seededRandom(3);
+          // Bytes flipped inside the b-tree pages, past the first page: the file opens, the damage is within.
+          for (let i = 0; i < 64; i++) {
+            const at = 4096 + Math.floor(random() * (b.length - 4096));
+            b[at] = b[at]! ^ 0xff;
+          }
+          writeFileSync(f, b);
+        }),
+      /is not a readable svc store \((corrupt: |malformed ).*\)/,
+    ],
+    [
+      'a directory',
+      () => {
+        const d = join(dir, 'a-directory.sqlite');
+        mkdirSync(d);
+        return d;
+      },
+      /cannot open the store .*a-directory\.sqlite/,
+    ],
   ];
 
   const refused: string[] = [];
@@ -119,7 +142,7 @@ describe('a damaged record in a sound file', () => {
   it('answers 500 with an error id (the service is at fault), never "your request body is not valid JSON"', async () => {
     const f = variant('bad-record', (file) => {
       const db = new Database(file);
-      db.prepare("UPDATE notifications SET doc = '{\"payload\": {' WHERE id = (SELECT id FROM notifications ORDER BY created_at DESC, id DESC LIMIT 1)").run();
+      db.prepare('UPDATE notifications SET doc = \'{"payload": {\' WHERE id = (SELECT id FROM notifications ORDER BY created_at DESC, id DESC LIMIT 1)').run();
       db.close();
     });
     d = await startDev({ dataFile: f, apiKey, args: ['--no-save-profile'] });

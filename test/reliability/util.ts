@@ -79,7 +79,11 @@ export async function eventually(what: string, check: () => Promise<boolean>, ms
  * for the global teardown, which prints them all together at the end of the run.
  */
 export function figures(title: string, values: Record<string, unknown>): void {
-  console.log(`[figures] ${title}: ${Object.entries(values).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ')}`);
+  console.log(
+    `[figures] ${title}: ${Object.entries(values)
+      .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`)
+      .join(', ')}`,
+  );
   const dir = process.env[AUDIT_ENV];
   if (dir && existsSync(dir)) appendFileSync(join(dir, `${process.pid}.figures`), `${JSON.stringify({ title, values })}\n`);
 }

@@ -105,7 +105,7 @@ describe('channel endpoints', () => {
     expect((await svc.request('GET', '/v1/channel-endpoints?limit=101')).status).toBe(422);
   });
 
-  it('a chat step delivers to the subscriber\'s endpoint when there is no webhook credential', async () => {
+  it("a chat step delivers to the subscriber's endpoint when there is no webhook credential", async () => {
     await svc.request('POST', '/v1/channel-endpoints', {
       body: { subscriberId: 'alan', integrationIdentifier: 'slack', type: 'webhook', endpoint: { url: 'https://example.com/alan' } },
     });

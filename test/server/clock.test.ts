@@ -54,7 +54,7 @@ describe('ServiceClock', () => {
   });
 });
 
-describe('timers beyond setTimeout\'s limit (2^31-1 ms)', () => {
+describe("timers beyond setTimeout's limit (2^31-1 ms)", () => {
   it('the system clock neither fires early nor warns: it sleeps the limit and re-arms', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);

@@ -9,7 +9,12 @@ afterAll(() => svc.close());
 let start: string;
 beforeAll(async () => {
   start = new Date(svc.clock.now()).toISOString();
-  for (const [name, to] of [['welcome', 'ada'], ['otp', 'grace'], ['incident', 'ada'], ['welcome', 'alan']] as const) {
+  for (const [name, to] of [
+    ['welcome', 'ada'],
+    ['otp', 'grace'],
+    ['incident', 'ada'],
+    ['welcome', 'alan'],
+  ] as const) {
     await svc.request('POST', '/v1/events/trigger', { body: { name, to, transactionId: `${name}-${to}` } });
     svc.clock.advance(60_000);
   }

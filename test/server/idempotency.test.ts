@@ -61,7 +61,12 @@ describe('idempotency keys', () => {
 
   it('replays survive a restart of a file store', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-idem-')), 'store.sqlite');
-    const req = { method: 'POST' as const, url: '/v2/contexts', headers: { authorization: `ApiKey ${TEST_KEY}`, 'idempotency-key': 'persist', 'content-type': 'application/json' }, payload: '{"type":"p","id":"1"}' };
+    const req = {
+      method: 'POST' as const,
+      url: '/v2/contexts',
+      headers: { authorization: `ApiKey ${TEST_KEY}`, 'idempotency-key': 'persist', 'content-type': 'application/json' },
+      payload: '{"type":"p","id":"1"}',
+    };
     const a = createLocalService({ data: file, apiKey: TEST_KEY });
     const first = await a.app.inject(req);
     await a.close();

@@ -9,13 +9,13 @@ const svc = testService({
     {
       integrations: [
         {
-          identifier: 'mailjet', providerId: 'mailjet', channel: 'email',
+          identifier: 'mailjet',
+          providerId: 'mailjet',
+          channel: 'email',
           conditions: [{ value: 'AND', children: [{ on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' }] }],
         },
       ],
-      environments: [
-        { name: 'Production', apiKey: 'sk_prod_key_12345', integrations: [{ identifier: 'ses', providerId: 'ses', channel: 'email' }] },
-      ],
+      environments: [{ name: 'Production', apiKey: 'sk_prod_key_12345', integrations: [{ identifier: 'ses', providerId: 'ses', channel: 'email' }] }],
     },
     'test',
   ),
@@ -67,14 +67,14 @@ describe('set primary', () => {
     expect((await byIdentifier('mailjet')).conditions).toEqual([]);
   });
 
-  it('a malformed id is a 422 naming integrationId; an unknown one a 404 in the service\'s words', async () => {
+  it("a malformed id is a 422 naming integrationId; an unknown one a 404 in the service's words", async () => {
     const bad = await svc.request('POST', '/v1/integrations/not-an-id/set-primary');
     expect(bad).toMatchObject({ status: 422, body: { errors: { integrationId: { messages: ['integrationId must be a mongodb id'], value: 'not-an-id' } } } });
     const missing = await svc.request('POST', '/v1/integrations/bbbbbbbbbbbbbbbbbbbbbbbb/set-primary');
     expect(missing).toMatchObject({ status: 404, body: { message: 'Integration with id bbbbbbbbbbbbbbbbbbbbbbbb not found' } });
   });
 
-  it('only email and sms have a primary; unknown → 404; another environment\'s → 404', async () => {
+  it("only email and sms have a primary; unknown → 404; another environment's → 404", async () => {
     const slack = await byIdentifier('slack');
     const r = await svc.request('POST', `/v1/integrations/${slack._id}/set-primary`);
     expect(r.status).toBe(400);

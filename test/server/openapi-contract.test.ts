@@ -31,7 +31,12 @@ beforeAll(async () => {
         { stepId: 'delay', name: 'Delay', type: 'delay', controlValues: { amount: 1, unit: 'hours' } },
         { stepId: 'throttle', name: 'Throttle', type: 'throttle', controlValues: { type: 'fixed', amount: 1, unit: 'hours', threshold: 2 } },
         { stepId: 'custom', name: 'Custom', type: 'custom', controlValues: { custom: { a: '{{ payload.a }}' } } },
-        { stepId: 'call', name: 'Call', type: 'http_request', controlValues: { method: 'POST', url: 'http://127.0.0.1:9/x', body: '{"a": "{{ payload.a }}"}' } },
+        {
+          stepId: 'call',
+          name: 'Call',
+          type: 'http_request',
+          controlValues: { method: 'POST', url: 'http://127.0.0.1:9/x', body: '{"a": "{{ payload.a }}"}' },
+        },
         { stepId: 'sms', name: 'Sms', type: 'sms', controlValues: { body: '{{ steps.digest.eventCount }} {{ steps.custom.a }}' } },
         { stepId: 'push', name: 'Push', type: 'push', controlValues: { subject: 's', body: 'b' } },
         { stepId: 'chat', name: 'Chat', type: 'chat', controlValues: { body: 'c' } },
@@ -56,28 +61,56 @@ const cases: [string, string, string, (() => unknown) | undefined][] = [
   ['GET', '/v1/integrations/active', '/v1/integrations/active', undefined],
   ['POST', '/v1/subscribers/{subscriberId}/messages/mark-as', '/v1/subscribers/ada/messages/mark-as', () => ({ messageId: ids.message, markAs: 'read' })],
   ['POST', '/v2/contexts', '/v2/contexts', () => ({ type: 'app', id: 'contract' })],
-  ['POST', '/v1/channel-connections', '/v1/channel-connections', () => ({ subscriberId: 'grace', integrationIdentifier: 'slack', workspace: { id: 'T1' }, auth: { accessToken: 'x' } })],
+  [
+    'POST',
+    '/v1/channel-connections',
+    '/v1/channel-connections',
+    () => ({ subscriberId: 'grace', integrationIdentifier: 'slack', workspace: { id: 'T1' }, auth: { accessToken: 'x' } }),
+  ],
   ['POST', '/v1/integrations/{integrationId}/set-primary', '/v1/integrations/{integration}/set-primary', undefined],
   ['GET', '/v2/workflows/{workflowId}', '/v2/workflows/welcome', undefined],
   ['GET', '/v2/workflows/{workflowId}', '/v2/workflows/comment-digest', undefined],
   ['GET', '/v2/workflows/{workflowId}', '/v2/workflows/every-kind', undefined],
-  ...['digest', 'delay', 'throttle', 'custom', 'call', 'sms', 'push', 'chat'].map(
-    (step): [string, string, string, () => unknown] => ['POST', '/v2/workflows/{workflowId}/step/{stepId}/preview', `/v2/workflows/every-kind/step/${step}/preview`, () => ({ previewPayload: { payload: { a: 'x' } } })],
-  ),
+  ...['digest', 'delay', 'throttle', 'custom', 'call', 'sms', 'push', 'chat'].map((step): [string, string, string, () => unknown] => [
+    'POST',
+    '/v2/workflows/{workflowId}/step/{stepId}/preview',
+    `/v2/workflows/every-kind/step/${step}/preview`,
+    () => ({ previewPayload: { payload: { a: 'x' } } }),
+  ]),
   ['GET', '/v1/notifications/{notificationId}', '/v1/notifications/{notification}', undefined],
   ['POST', '/v1/events/trigger', '/v1/events/trigger', () => ({ name: 'otp', to: 'ada' })],
   ['GET', '/v1/notifications', '/v1/notifications?limit=50', undefined],
-  ['POST', '/v1/events/trigger/bulk', '/v1/events/trigger/bulk', () => ({ events: [{ name: 'otp', to: 'ada' }, { name: 'nope', to: 'ada' }] })],
+  [
+    'POST',
+    '/v1/events/trigger/bulk',
+    '/v1/events/trigger/bulk',
+    () => ({
+      events: [
+        { name: 'otp', to: 'ada' },
+        { name: 'nope', to: 'ada' },
+      ],
+    }),
+  ],
   ['GET', '/v1/channel-connections', '/v1/channel-connections', undefined],
   ['GET', '/v1/channel-connections/{identifier}', '/v1/channel-connections/conn-1', undefined],
-  ['POST', '/v1/channel-endpoints', '/v1/channel-endpoints', () => ({ subscriberId: 'grace', integrationIdentifier: 'slack', type: 'phone', endpoint: { phoneNumber: '+15550100002' } })],
+  [
+    'POST',
+    '/v1/channel-endpoints',
+    '/v1/channel-endpoints',
+    () => ({ subscriberId: 'grace', integrationIdentifier: 'slack', type: 'phone', endpoint: { phoneNumber: '+15550100002' } }),
+  ],
   ['GET', '/v1/channel-endpoints/{identifier}', '/v1/channel-endpoints/ep-1', undefined],
   ['PATCH', '/v1/channel-endpoints/{identifier}', '/v1/channel-endpoints/ep-1', () => ({ endpoint: { channelId: 'C2' } })],
-  ['POST', '/v2/workflows', '/v2/workflows', () => ({ name: 'Contract', workflowId: 'contract', steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'hours' } }] })],
+  [
+    'POST',
+    '/v2/workflows',
+    '/v2/workflows',
+    () => ({ name: 'Contract', workflowId: 'contract', steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'hours' } }] }),
+  ],
   ['GET', '/v1/messages', '/v1/messages?limit=50', undefined],
 ];
 
-describe('answers fit the service\'s OpenAPI document', () => {
+describe("answers fit the service's OpenAPI document", () => {
   it.each(cases)('%s %s (%s)', async (method, template, url, body) => {
     const real = url.replace('{integration}', ids.integration!).replace('{notification}', ids.notification!);
     const r = await svc.request(method, real, body ? { body: body() } : {});

@@ -85,9 +85,19 @@ describe('job runner', () => {
     const registry = defaultRegistry().register('custom', custom);
     svc = testService({ registry });
     const s = svc;
-    await s.request('POST', '/v2/workflows', { body: { name: 'Slow', workflowId: 'slow', active: true, steps: [{ name: 'Hook', type: 'custom', controlValues: {} }] } });
     await s.request('POST', '/v2/workflows', {
-      body: { name: 'Soon', workflowId: 'soon', active: true, steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'seconds' } }, { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } }] },
+      body: { name: 'Slow', workflowId: 'slow', active: true, steps: [{ name: 'Hook', type: 'custom', controlValues: {} }] },
+    });
+    await s.request('POST', '/v2/workflows', {
+      body: {
+        name: 'Soon',
+        workflowId: 'soon',
+        active: true,
+        steps: [
+          { name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'seconds' } },
+          { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } },
+        ],
+      },
     });
     await s.request('POST', '/v1/events/trigger', { body: { name: 'slow', to: 'ada', transactionId: 'slow-1' } });
     await s.request('POST', '/v1/events/trigger', { body: { name: 'soon', to: 'ada', transactionId: 'soon-1' } });
@@ -113,7 +123,15 @@ describe('job runner', () => {
     svc = testService();
     const s = svc;
     await s.request('POST', '/v2/workflows', {
-      body: { name: 'Month', workflowId: 'month', active: true, steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'days' } }, { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } }] },
+      body: {
+        name: 'Month',
+        workflowId: 'month',
+        active: true,
+        steps: [
+          { name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'days' } },
+          { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } },
+        ],
+      },
     });
     await s.request('POST', '/v1/events/trigger', { body: { name: 'month', to: 'ada' } });
     await s.runner.idle();

@@ -30,7 +30,7 @@ describe('store file', () => {
 
   it('refuses a store of a newer schema version and leaves it untouched', async () => {
     const file = tempFile();
-    (await createLocalService({ data: file }).close());
+    await createLocalService({ data: file }).close();
     const db = new Database(file);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.pragma('journal_mode = DELETE');
@@ -41,7 +41,7 @@ describe('store file', () => {
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('refuses a corrupt file and another program\'s database, untouched', () => {
+  it("refuses a corrupt file and another program's database, untouched", () => {
     const junk = tempFile();
     writeFileSync(junk, 'this is not a database at all, just some text that is long enough'.repeat(20));
     const before = readFileSync(junk);
@@ -81,7 +81,10 @@ describe('store file', () => {
     await a.close();
     const b = createLocalService({ data: file });
     await b.runner.idle();
-    const statuses = b.store.db.prepare("SELECT status FROM jobs ORDER BY step_index").all().map((x: any) => x.status);
+    const statuses = b.store.db
+      .prepare('SELECT status FROM jobs ORDER BY step_index')
+      .all()
+      .map((x: any) => x.status);
     expect(statuses).toEqual(['completed', 'completed']);
     await b.close();
   });
@@ -103,16 +106,30 @@ describe('retention (svc dev --retention)', () => {
     const svc = testService({ retentionMs: 30 * DAY });
     try {
       await svc.request('POST', '/v2/workflows', {
-        body: { name: 'Slow', workflowId: 'slow', active: true, steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 60, unit: 'days' } }, { name: 'N', type: 'in_app', controlValues: { body: 'hi' } }] },
+        body: {
+          name: 'Slow',
+          workflowId: 'slow',
+          active: true,
+          steps: [
+            { name: 'Wait', type: 'delay', controlValues: { amount: 60, unit: 'days' } },
+            { name: 'N', type: 'in_app', controlValues: { body: 'hi' } },
+          ],
+        },
       });
-      for (const [name, tx] of [['welcome', 'old-1'], ['otp', 'old-2'], ['slow', 'old-slow']]) {
+      for (const [name, tx] of [
+        ['welcome', 'old-1'],
+        ['otp', 'old-2'],
+        ['slow', 'old-slow'],
+      ]) {
         expect((await svc.request('POST', '/v1/events/trigger', { body: { name, to: 'ada', transactionId: tx, payload: { code: '1' } } })).status).toBe(201);
       }
       await svc.runner.idle();
       svc.clock.advance(30 * DAY - 2 * 3_600_000);
       await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada', transactionId: 'new-1' } });
       await svc.runner.idle();
-      const oldIds = (svc.store.db.prepare("SELECT id FROM notifications WHERE transaction_id LIKE 'old-%' AND transaction_id != 'old-slow'").all() as { id: string }[]).map((r) => r.id);
+      const oldIds = (
+        svc.store.db.prepare("SELECT id FROM notifications WHERE transaction_id LIKE 'old-%' AND transaction_id != 'old-slow'").all() as { id: string }[]
+      ).map((r) => r.id);
       expect(oldIds).toHaveLength(2);
       svc.clock.advance(3 * 3_600_000); // past the window, and an hourly round
       await svc.runner.idle();

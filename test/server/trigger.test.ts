@@ -13,8 +13,7 @@ beforeEach(() => {
 
 const trigger = (body: unknown) => svc.request('POST', '/v1/events/trigger', { body });
 const events = async (q = '') => (await svc.request('GET', `/v1/notifications${q}`)).body;
-const subscriber = async (id: string) =>
-  (await svc.request('GET', `/v2/subscribers?subscriberId=${encodeURIComponent(id)}`)).body.data[0];
+const subscriber = async (id: string) => (await svc.request('GET', `/v2/subscribers?subscriberId=${encodeURIComponent(id)}`)).body.data[0];
 
 describe('trigger', () => {
   it('answers 201 processed with a generated transactionId before the jobs run', async () => {
@@ -193,7 +192,13 @@ describe('trigger', () => {
 
   it('bulk: one result per event, a failing event gets status error', async () => {
     const r = await svc.request('POST', '/v1/events/trigger/bulk', {
-      body: { events: [{ name: 'otp', to: 'ada' }, { name: 'missing', to: 'ada', transactionId: 'b2' }, { name: 'welcome', to: 'grace' }] },
+      body: {
+        events: [
+          { name: 'otp', to: 'ada' },
+          { name: 'missing', to: 'ada', transactionId: 'b2' },
+          { name: 'welcome', to: 'grace' },
+        ],
+      },
     });
     expect(r.status).toBe(201);
     const results = operations.triggerBulk.response.parse(r.body.data);
@@ -203,7 +208,14 @@ describe('trigger', () => {
 
   it('bulk: an event that fails validation answers status error with the reason; the others are processed', async () => {
     const r = await svc.request('POST', '/v1/events/trigger/bulk', {
-      body: { events: [{ name: 'otp', to: 'ada' }, { name: 'welcome', transactionId: 'no-to' }, { name: 'welcome', to: [] }, { name: 'welcome', to: 'grace' }] },
+      body: {
+        events: [
+          { name: 'otp', to: 'ada' },
+          { name: 'welcome', transactionId: 'no-to' },
+          { name: 'welcome', to: [] },
+          { name: 'welcome', to: 'grace' },
+        ],
+      },
     });
     expect(r.status).toBe(201);
     const results = operations.triggerBulk.response.parse(r.body.data);
@@ -213,7 +225,7 @@ describe('trigger', () => {
     expect((await events()).data).toHaveLength(2);
   });
 
-  it('bulk: more than 100 events (or none) is 422 in the service\'s wording, and nothing is triggered', async () => {
+  it("bulk: more than 100 events (or none) is 422 in the service's wording, and nothing is triggered", async () => {
     const many = Array.from({ length: 101 }, (_, i) => ({ name: 'otp', to: `u${i}` }));
     const r = await svc.request('POST', '/v1/events/trigger/bulk', { body: { events: many } });
     expect(r.status).toBe(422);
@@ -230,7 +242,12 @@ describe('trigger', () => {
 
   it('attachments: their file content is not stored, in the event or in its messages; name and mime are', async () => {
     const file = Buffer.from('%PDF-1.4 a small invoice').toString('base64');
-    const r = await trigger({ name: 'welcome', to: 'ada', transactionId: 'att', payload: { company: 'Acme', attachments: [{ name: 'invoice.pdf', mime: 'application/pdf', file }] } });
+    const r = await trigger({
+      name: 'welcome',
+      to: 'ada',
+      transactionId: 'att',
+      payload: { company: 'Acme', attachments: [{ name: 'invoice.pdf', mime: 'application/pdf', file }] },
+    });
     expect(r.status).toBe(201);
     await svc.runner.idle();
     const n = (await events('?transactionId=att')).data[0];
@@ -238,7 +255,9 @@ describe('trigger', () => {
     const messages = (await svc.request('GET', '/v1/messages?transactionId=att')).body.data;
     expect(messages.length).toBeGreaterThan(0);
     for (const m of messages) expect(m.payload.attachments).toEqual([{ name: 'invoice.pdf', mime: 'application/pdf' }]);
-    const raw = svc.store.db.prepare('SELECT group_concat(doc) AS d FROM (SELECT doc FROM notifications UNION ALL SELECT doc FROM messages)').get() as { d: string };
+    const raw = svc.store.db.prepare('SELECT group_concat(doc) AS d FROM (SELECT doc FROM notifications UNION ALL SELECT doc FROM messages)').get() as {
+      d: string;
+    };
     expect(raw.d).not.toContain(file);
   });
 });
@@ -269,7 +288,10 @@ describe('bulk trigger and attachments through the official SDK (@novu/api)', ()
     const list = await novu.notifications.list({ transactionId: 'sdk-att', limit: 10, page: 0 });
     expect(list.result.data[0]!.payload).toEqual({ attachments: [{ name: 'a.txt', mime: 'text/plain' }] });
     const tooMany = Array.from({ length: 101 }, (_, i) => ({ workflowId: 'otp', to: `sdk-${i}` }));
-    const err = await novu.triggerBulk({ events: tooMany }).then(() => undefined, (e: unknown) => e as { statusCode?: number; message?: string; body?: string });
+    const err = await novu.triggerBulk({ events: tooMany }).then(
+      () => undefined,
+      (e: unknown) => e as { statusCode?: number; message?: string; body?: string },
+    );
     expect(err?.statusCode).toBe(422);
     expect(String(err?.body ?? err?.message)).toContain('events must contain no more than 100 elements');
   });

@@ -40,7 +40,14 @@ describe('workflows', () => {
     const r = await svc.request('POST', '/v2/workflows', { body: { name: 'Quiet', workflowId: 'quiet', steps: [] } });
     expect(r.body.data).toMatchObject({ active: false, status: 'INACTIVE' });
     const dup = await svc.request('POST', '/v2/workflows', {
-      body: { name: 'D', workflowId: 'd', steps: [{ stepId: 'a', name: 'A', type: 'sms' }, { stepId: 'a', name: 'B', type: 'sms' }] },
+      body: {
+        name: 'D',
+        workflowId: 'd',
+        steps: [
+          { stepId: 'a', name: 'A', type: 'sms' },
+          { stepId: 'a', name: 'B', type: 'sms' },
+        ],
+      },
     });
     expect(dup.status).toBe(400);
     expect((await svc.request('POST', '/v2/workflows', { body: { name: 'Bad id', workflowId: 'has space', steps: [] } })).status).toBe(422);
@@ -57,7 +64,7 @@ describe('workflows', () => {
     expect((await svc.request('GET', `/v2/workflows/order-shipped?environmentId=ffffffffffffffffffffffff`)).status).toBe(404);
   });
 
-  it('answers the engine\'s full workflow shape: controls metadata, variables, payload example, preferences', async () => {
+  it("answers the engine's full workflow shape: controls metadata, variables, payload example, preferences", async () => {
     const wf = operations.getWorkflow.response.parse((await svc.request('GET', '/v2/workflows/order-shipped')).body.data);
     const [inbox] = wf.steps;
     expect(inbox!.controls.uiSchema?.group).toBe('IN_APP');
@@ -107,9 +114,11 @@ describe('workflows', () => {
 
 describe('update, patch, delete', () => {
   const create = async (workflowId: string) =>
-    (await svc.request('POST', '/v2/workflows', {
-      body: { workflowId, name: workflowId, active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'v1 {{ payload.n }}' } }] },
-    })).body.data;
+    (
+      await svc.request('POST', '/v2/workflows', {
+        body: { workflowId, name: workflowId, active: true, steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'v1 {{ payload.n }}' } }] },
+      })
+    ).body.data;
   const inboxBodies = async (subscriberId: string) => {
     await svc.runner.idle();
     const r = await svc.request('GET', `/v1/messages?subscriberId=${subscriberId}&channel=in_app`);

@@ -39,9 +39,9 @@ describe.skipIf(!hasTmux)('svc events browse in an 80×24 terminal', () => {
     const lines = screen.lines();
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
     expect(lines[1]).toMatch(/WORKFLOW\s+SUBSCRIBER\s+STATUS\s+REASON/);
-    expect(lines.find((l) => l.includes('otp'))).toMatch(/alan\s+failed\s+sms: Subscriber does not have a phone/);
+    expect(lines.find((l) => l.includes('otp'))).toMatch(/alan\s+failed\s+sms: Subscriber does not have a/);
     expect(lines.find((l) => l.includes('welcome'))).toMatch(/ada\s+delivered/);
-    expect(lines.at(-1)).toMatch(/q quit/);
+    expect(lines.filter(Boolean).at(-1)).toMatch(/q quit/);
   });
 
   it('/ filters by status; Enter opens the timeline; Esc comes back', async () => {

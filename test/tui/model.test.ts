@@ -1,18 +1,45 @@
 // The browser's state and layout without a terminal: filters, moving, the list and timeline at 80 columns.
 import { describe, expect, it } from 'vitest';
 import {
-  initialState, listLines, move, parseFilter, selectedEvent, setFilter, timelineLines, visibleEvents, withEvents, type BrowseEvent,
+  initialState,
+  listLines,
+  move,
+  parseFilter,
+  selectedEvent,
+  setFilter,
+  timelineLines,
+  visibleEvents,
+  withEvents,
+  type BrowseEvent,
 } from '../../src/tui/model.js';
 import { wrap } from '../../src/io/fit.js';
 
 const ev = (id: string, workflow: string, subscriber: string, jobs: BrowseEvent['jobs']): BrowseEvent => ({
-  _id: id, transactionId: `tx-${id}`, createdAt: '2026-11-24T11:34:41.473Z', template: { triggers: [{ identifier: workflow }] }, subscriber: { subscriberId: subscriber }, jobs,
+  _id: id,
+  transactionId: `tx-${id}`,
+  createdAt: '2026-11-24T11:34:41.473Z',
+  template: { triggers: [{ identifier: workflow }] },
+  subscriber: { subscriberId: subscriber },
+  jobs,
 });
 const failed = ev('6b057651a5d94bd2f7aa2955', 'incident', 'alan', [
-  { type: 'chat', status: 'failed', executionDetails: [{ status: 'Failed', detail: "Subscriber has no chat destination for slack (integration 'slack'): a channels[].credentials.webhookUrl or a channel endpoint", createdAt: '2026-11-24T11:34:41.533Z' }] },
+  {
+    type: 'chat',
+    status: 'failed',
+    executionDetails: [
+      {
+        status: 'Failed',
+        detail: "Subscriber has no chat destination for slack (integration 'slack'): a channels[].credentials.webhookUrl or a channel endpoint",
+        createdAt: '2026-11-24T11:34:41.533Z',
+      },
+    ],
+  },
 ]);
 const sent = ev('6b0575e8a5d94bd2f7aa2921', 'welcome', 'ada', [{ type: 'email', status: 'completed' }]);
-const merged = ev('6b057686a5d94bd2f7aa2967', 'comment-digest', 'ada', [{ type: 'digest', status: 'merged' }, { type: 'in_app', status: 'merged' }]);
+const merged = ev('6b057686a5d94bd2f7aa2967', 'comment-digest', 'ada', [
+  { type: 'digest', status: 'merged' },
+  { type: 'in_app', status: 'merged' },
+]);
 const NOW = Date.parse('2026-11-24T11:40:00Z');
 
 describe('events browse model', () => {

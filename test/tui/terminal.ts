@@ -27,7 +27,9 @@ export function openScreen(argv: string[], env: Record<string, string>, size = {
   const script = join(dir, 'run.sh');
   writeFileSync(
     script,
-    `#!/bin/sh\nexec env -i ${Object.entries(fullEnv).map(([k, v]) => quote(`${k}=${v}`)).join(' ')} sh -c ${quote(`${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 120`)}\n`,
+    `#!/bin/sh\nexec env -i ${Object.entries(fullEnv)
+      .map(([k, v]) => quote(`${k}=${v}`))
+      .join(' ')} sh -c ${quote(`${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 120`)}\n`,
   );
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const started = tmux('new-session', '-d', '-x', String(size.columns), '-y', String(size.rows), `sh ${quote(script)}`);
@@ -35,7 +37,11 @@ export function openScreen(argv: string[], env: Record<string, string>, size = {
   const text = () => tmux('capture-pane', '-p').stdout;
   return {
     text,
-    lines: () => text().split('\n').slice(0, size.rows).map((l) => l.trimEnd()),
+    lines: () =>
+      text()
+        .split('\n')
+        .slice(0, size.rows)
+        .map((l) => l.trimEnd()),
     async waitFor(test, timeoutMs = 15_000) {
       const ok = typeof test === 'string' ? (s: string) => s.includes(test) : test instanceof RegExp ? (s: string) => test.test(s) : test;
       const deadline = Date.now() + timeoutMs;

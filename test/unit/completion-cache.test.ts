@@ -45,8 +45,16 @@ describe('completion cache', () => {
     let aborted = false;
     const t = Date.now();
     const got = await complete('workflows', '', {
-      dir: slow, profile: 'p', canFetch: true,
-      fetch: (signal) => new Promise((resolve) => { signal.addEventListener('abort', () => { aborted = true; }); setTimeout(() => resolve(['late']), 2000); }),
+      dir: slow,
+      profile: 'p',
+      canFetch: true,
+      fetch: (signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+          });
+          setTimeout(() => resolve(['late']), 2000);
+        }),
     });
     expect(got).toEqual([]);
     expect(aborted).toBe(true);

@@ -50,7 +50,10 @@ describe('events get REF', () => {
     await expect(resolveEvents(fake(), '6b057642a5d9')).rejects.toThrow(/start of 2 events/);
   });
   it('not found says what the command takes, exit 5', async () => {
-    await expect(resolveEvents(fake(), 'no-such-transaction')).rejects.toMatchObject({ exitCode: 5, hint: expect.stringMatching(/notification id .* transaction id/) });
+    await expect(resolveEvents(fake(), 'no-such-transaction')).rejects.toMatchObject({
+      exitCode: 5,
+      hint: expect.stringMatching(/notification id .* transaction id/),
+    });
     await expect(resolveEvents(fake(), 'ffffffffffffffffffffffff')).rejects.toMatchObject({ exitCode: 5 });
   });
 });

@@ -32,7 +32,7 @@ describe('fitting a table to the terminal', () => {
     expect(fit.headers).toContain('REASON');
     expect(fit.dropped).toContain('TRANSACTION');
     expect(fit.rows[0]![0]).toBe('6b05761a1d94bd2f7aa2901'.slice(0, 7));
-    
+
     expect(fit.rows[1]!.join(' ')).toMatch(/chat: Subscriber/);
     expect(fit.shortened).toBe(true);
   });

@@ -15,7 +15,11 @@ const columns: ListColumn[] = [
 const rec = (i: number, status: string, reason = '') => ({
   _id: `6b0576${i}1a${i}d94bd2f7aa29${String(i).padStart(2, '0')}`,
   createdAt: '2026-11-24T11:34:41.473Z',
-  wf: 'comment-digest', sub: 'ada', status, reason, tx: `21f40285-db44-4941-8e46-3def11c2ef${String(i).padStart(2, '0')}`,
+  wf: 'comment-digest',
+  sub: 'ada',
+  status,
+  reason,
+  tx: `21f40285-db44-4941-8e46-3def11c2ef${String(i).padStart(2, '0')}`,
 });
 const records = [rec(1, 'delivered'), rec(2, 'failed', "chat: Subscriber has no chat destination for slack (integration 'slack')"), rec(3, 'merged')];
 const NOW = Date.parse('2026-11-24T11:40:00Z');

@@ -90,12 +90,24 @@ describe('validation messages', () => {
 
 describe('activity outcome', () => {
   test('failed beats pending beats delivered', () => {
-    expect(outcomeOf([{ status: 'completed' }, { status: 'skipped' }])).toBe('delivered');
+    expect(
+      outcomeOf([
+        { type: 'in_app', status: 'completed' },
+        { type: 'email', status: 'skipped' },
+      ]),
+    ).toBe('delivered');
+    // Nothing sent by a channel step is not delivered (issue 9).
+    expect(
+      outcomeOf([
+        { type: 'in_app', status: 'skipped' },
+        { type: 'email', status: 'skipped' },
+      ]),
+    ).toBe('skipped');
     expect(outcomeOf([{ status: 'completed' }, { status: 'delayed' }])).toBe('pending');
     expect(outcomeOf([{ status: 'failed' }, { status: 'pending' }])).toBe('failed');
     expect(outcomeOf([])).toBe('empty');
     expect(outcomeOf([{ status: 'merged' }, { status: 'merged' }])).toBe('merged');
     expect(outcomeOf([{ status: 'merged' }, { status: 'pending' }])).toBe('pending');
-    expect(statusOf([{ status: 'completed' }, { status: 'queued' }])).toBe('queued');
+    expect(statusOf([{ status: 'completed' }, { status: 'queued' }])).toBe('pending');
   });
 });

@@ -5,7 +5,12 @@ const d = (status: string, detail: string) => ({ status, detail });
 
 describe('overall event status', () => {
   it('a delivered channel step makes the event delivered', () => {
-    expect(eventStatus([{ type: 'in_app', status: 'completed' }, { type: 'email', status: 'skipped' }])).toBe('delivered');
+    expect(
+      eventStatus([
+        { type: 'in_app', status: 'completed' },
+        { type: 'email', status: 'skipped' },
+      ]),
+    ).toBe('delivered');
   });
   it('every channel step merged into a digest is merged, not completed', () => {
     const jobs = [
@@ -26,12 +31,27 @@ describe('overall event status', () => {
     expect(nothingDelivered('throttled')).toBe(true);
   });
   it('skip conditions on every channel step make it skipped', () => {
-    expect(eventStatus([{ type: 'delay', status: 'completed' }, { type: 'sms', status: 'skipped' }])).toBe('skipped');
+    expect(
+      eventStatus([
+        { type: 'delay', status: 'completed' },
+        { type: 'sms', status: 'skipped' },
+      ]),
+    ).toBe('skipped');
     expect(nothingDelivered('skipped')).toBe(true);
   });
   it('failed wins, then pending', () => {
-    expect(eventStatus([{ type: 'email', status: 'completed' }, { type: 'sms', status: 'failed' }])).toBe('failed');
-    expect(eventStatus([{ type: 'digest', status: 'delayed' }, { type: 'in_app', status: 'pending' }])).toBe('pending');
+    expect(
+      eventStatus([
+        { type: 'email', status: 'completed' },
+        { type: 'sms', status: 'failed' },
+      ]),
+    ).toBe('failed');
+    expect(
+      eventStatus([
+        { type: 'digest', status: 'delayed' },
+        { type: 'in_app', status: 'pending' },
+      ]),
+    ).toBe('pending');
     expect(eventStatus([])).toBe('none');
   });
   it('action-only workflows that finished are completed', () => {

@@ -17,13 +17,26 @@ const event = {
   jobs: [
     { type: 'digest', status: 'completed', executionDetails: [{ status: 'Success', detail: 'Digest complete', createdAt: '2026-11-24T11:34:41.473Z' }] },
     {
-      type: 'chat', status: 'failed', providerId: 'slack', step: { name: 'Chat alert' },
+      type: 'chat',
+      status: 'failed',
+      providerId: 'slack',
+      step: { name: 'Chat alert' },
       executionDetails: [
         { status: 'Pending', detail: 'Step queued', createdAt: '2026-11-24T11:34:41.473Z' },
-        { status: 'Failed', detail: LONG, createdAt: '2026-11-24T11:34:41.533Z', raw: `{"ok":false,"error":"channel_not_found","response_metadata":{"messages":["${'x'.repeat(120)}"]}}` },
+        {
+          status: 'Failed',
+          detail: LONG,
+          createdAt: '2026-11-24T11:34:41.533Z',
+          raw: `{"ok":false,"error":"channel_not_found","response_metadata":{"messages":["${'x'.repeat(120)}"]}}`,
+        },
       ],
     },
-    { type: 'push', status: 'completed', providerId: 'fcm', executionDetails: [{ status: 'Success', detail: 'Message sent', createdAt: '2026-11-24T11:34:41.600Z' }] },
+    {
+      type: 'push',
+      status: 'completed',
+      providerId: 'fcm',
+      executionDetails: [{ status: 'Success', detail: 'Message sent', createdAt: '2026-11-24T11:34:41.600Z' }],
+    },
   ],
 };
 
@@ -61,7 +74,10 @@ describe('events get timeline at 80 columns', () => {
     expect(next).toContain('\u001b[31m');
   });
   it('an event where nothing went out says why', () => {
-    const skipped = { ...event, jobs: [{ type: 'email', status: 'skipped', executionDetails: [{ status: 'Success', detail: 'Step skipped: its skip condition holds: {"==":[1,1]}' }] }] };
+    const skipped = {
+      ...event,
+      jobs: [{ type: 'email', status: 'skipped', executionDetails: [{ status: 'Success', detail: 'Step skipped: its skip condition holds: {"==":[1,1]}' }] }],
+    };
     const t = renderTimeline(plain, skipped, { width: 80, utc: true });
     expect(t).toMatch(/Status\s+skipped\n\s+Step skipped: its skip condition holds/);
   });
@@ -69,11 +85,23 @@ describe('events get timeline at 80 columns', () => {
 
 describe('trigger --wait report', () => {
   it('nothing delivered is said plainly, and lines fit 80 columns', () => {
-    const t = renderWaitReport(plain, {
-      trigger: { status: 'processed', transactionId: 'tx-1', activityFeedLink: `http://127.0.0.1:3000/v1/notifications?transactionId=${'a'.repeat(36)}` },
-      outcome: 'skipped', waitedMs: 1200,
-      recipients: [{ subscriberId: 'ada', notificationId: 'n1', outcome: 'skipped', steps: [{ type: 'email', status: 'skipped', providerId: null, detail: `Step skipped: ${'because '.repeat(20)}` }] }],
-    }, { width: 80 });
+    const t = renderWaitReport(
+      plain,
+      {
+        trigger: { status: 'processed', transactionId: 'tx-1', activityFeedLink: `http://127.0.0.1:3000/v1/notifications?transactionId=${'a'.repeat(36)}` },
+        outcome: 'skipped',
+        waitedMs: 1200,
+        recipients: [
+          {
+            subscriberId: 'ada',
+            notificationId: 'n1',
+            outcome: 'skipped',
+            steps: [{ type: 'email', status: 'skipped', providerId: null, detail: `Step skipped: ${'because '.repeat(20)}` }],
+          },
+        ],
+      },
+      { width: 80 },
+    );
     expect(t).toContain('nothing delivered (skipped) after 1.2s · 1 recipient');
     for (const l of t.split('\n')) expect(l.length).toBeLessThanOrEqual(80);
   });
@@ -91,7 +119,7 @@ describe('events watch lines', () => {
     const { watchLine } = await import('../../src/io/timeline.js');
     const l = watchLine(plain, event, { width: 80, utc: true });
     expect(l.length).toBeLessThanOrEqual(80);
-    expect(l).toMatch(/^11:34:41Z  6b057651a5  incident\s+alan\s+failed\s+chat: Subscriber ha…$/);
+    expect(l).toMatch(/^11:34:41Z {2}6b057651a5 {2}incident\s+alan\s+failed\s+chat: Subscriber ha…$/);
     const w = watchLine(plain, event, { width: 80, utc: true, wide: true });
     expect(w).toContain('6b057651a5d94bd2f7aa2955');
     expect(w).toContain('21f40285-db44-4941-8e46-3def11c2ef4b');

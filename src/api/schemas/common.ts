@@ -74,7 +74,4 @@ export function queryInt(opts: { min?: number; max?: number } = {}) {
 }
 
 /** A boolean query parameter: accepts true/false or "true"/"false". */
-export const QueryBool = z.preprocess(
-  (v) => (v === 'true' ? true : v === 'false' ? false : v),
-  z.boolean({ error: 'must be true or false' }),
-);
+export const QueryBool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ error: 'must be true or false' }));

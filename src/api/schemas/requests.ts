@@ -1,13 +1,8 @@
 // Request bodies and query parameters of the operations. The CLI validates with these before sending;
 // the local service validates every incoming request with the same schemas.
 import { z } from 'zod';
-import {
-  Channel, ChannelEndpointType, ChatPushProviderId, ConnectionMode, MarkAs, OrderDirection, ProviderId, Severity,
-  TriggerStatus,
-} from './enums.js';
-import {
-  ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBool, queryArray, queryInt,
-} from './common.js';
+import { Channel, ChannelEndpointType, ChatPushProviderId, ConnectionMode, MarkAs, OrderDirection, ProviderId, Severity, TriggerStatus } from './enums.js';
+import { ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBool, queryArray, queryInt } from './common.js';
 import { ChannelCredentials, ConnectionAuth, ENDPOINT_SHAPES, Workspace } from './resources.js';
 import { ENDPOINT_ORDER_BY, SUBSCRIBER_ORDER_BY } from '../enum-values.js';
 
@@ -58,10 +53,7 @@ export const TriggerBody = z.looseObject({
   name: z.string().min(1, 'must not be empty'),
   payload: JsonObject.optional(),
   overrides: JsonObject.optional(),
-  to: z.union([
-    z.array(Recipient).min(1, 'needs at least one recipient').max(MAX_RECIPIENTS, `must have at most ${MAX_RECIPIENTS} recipients`),
-    Recipient,
-  ]),
+  to: z.union([z.array(Recipient).min(1, 'needs at least one recipient').max(MAX_RECIPIENTS, `must have at most ${MAX_RECIPIENTS} recipients`), Recipient]),
   transactionId: z.string().min(1, 'must not be empty').optional(),
   actor: z.union([z.string().min(1), SubscriberRecipient]).optional(),
   tenant: z.union([z.string().min(1), TenantPayload]).optional(),
@@ -82,10 +74,7 @@ export const TriggerResult = z.looseObject({
 export type TriggerResult = z.infer<typeof TriggerResult>;
 
 export const BulkTriggerBody = z.looseObject({
-  events: z
-    .array(TriggerBody)
-    .min(1, 'needs at least one event')
-    .max(MAX_BULK_EVENTS, `must have at most ${MAX_BULK_EVENTS} events`),
+  events: z.array(TriggerBody).min(1, 'needs at least one event').max(MAX_BULK_EVENTS, `must have at most ${MAX_BULK_EVENTS} events`),
 });
 export type BulkTriggerBody = z.infer<typeof BulkTriggerBody>;
 

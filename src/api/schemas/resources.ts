@@ -2,8 +2,19 @@
 // Response schemas are loose objects: fields the spec does not name are kept, never stripped.
 import { z } from 'zod';
 import {
-  Channel, ChannelEndpointType, ChatPushProviderId, ExecutionDetailSource, ExecutionDetailStatus, FilterOperator,
-  IntegrationKind, MessageStatus, Origin, ProviderId, Severity, StepType, TimeUnit,
+  Channel,
+  ChannelEndpointType,
+  ChatPushProviderId,
+  ExecutionDetailSource,
+  ExecutionDetailStatus,
+  FilterOperator,
+  IntegrationKind,
+  MessageStatus,
+  Origin,
+  ProviderId,
+  Severity,
+  StepType,
+  TimeUnit,
 } from './enums.js';
 import { IsoDate, JsonObject } from './common.js';
 
@@ -55,8 +66,20 @@ export type Subscriber = z.infer<typeof Subscriber>;
 
 /** The partial subscriber of previews: `_id` through `timezone`, all optional. */
 export const PartialSubscriber = Subscriber.pick({
-  _id: true, firstName: true, lastName: true, email: true, phone: true, avatar: true, locale: true, channels: true,
-  topics: true, isOnline: true, lastOnlineAt: true, __v: true, data: true, timezone: true,
+  _id: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  phone: true,
+  avatar: true,
+  locale: true,
+  channels: true,
+  topics: true,
+  isOnline: true,
+  lastOnlineAt: true,
+  __v: true,
+  data: true,
+  timezone: true,
 }).partial();
 
 // --- filters, integrations ---------------------------------------------------------------------------
@@ -78,13 +101,56 @@ export type StepFilter = z.infer<typeof StepFilter>;
 /** Integration credentials: secrets and provider settings, returned only to dashboard callers. */
 export const Credentials = z.looseObject({});
 export const CREDENTIAL_FIELDS = [
-  'apiKey', 'user', 'secretKey', 'domain', 'password', 'host', 'port', 'region', 'accountSid', 'messageProfileId',
-  'token', 'from', 'senderName', 'projectName', 'applicationId', 'clientId', 'baseUrl', 'webhookUrl', 'redirectUrl',
-  'serviceAccount', 'ipPoolName', 'apiKeyRequestHeader', 'secretKeyRequestHeader', 'idPath', 'datePath', 'apiToken',
-  'authenticationTokenKey', 'instanceId', 'alertUid', 'title', 'imageUrl', 'state', 'externalLink', 'channelId',
-  'phoneNumberIdentification', 'accessKey', 'appSid', 'senderId', 'tenantId', 'AppIOBaseUrl', 'signingSecret',
-  'outboundIntegrationId', 'fromAddressOverride', 'secure', 'requireTls', 'ignoreTls', 'hmac', 'authenticateByToken',
-  'useFromAddressOverride', 'tlsOptions',
+  'apiKey',
+  'user',
+  'secretKey',
+  'domain',
+  'password',
+  'host',
+  'port',
+  'region',
+  'accountSid',
+  'messageProfileId',
+  'token',
+  'from',
+  'senderName',
+  'projectName',
+  'applicationId',
+  'clientId',
+  'baseUrl',
+  'webhookUrl',
+  'redirectUrl',
+  'serviceAccount',
+  'ipPoolName',
+  'apiKeyRequestHeader',
+  'secretKeyRequestHeader',
+  'idPath',
+  'datePath',
+  'apiToken',
+  'authenticationTokenKey',
+  'instanceId',
+  'alertUid',
+  'title',
+  'imageUrl',
+  'state',
+  'externalLink',
+  'channelId',
+  'phoneNumberIdentification',
+  'accessKey',
+  'appSid',
+  'senderId',
+  'tenantId',
+  'AppIOBaseUrl',
+  'signingSecret',
+  'outboundIntegrationId',
+  'fromAddressOverride',
+  'secure',
+  'requireTls',
+  'ignoreTls',
+  'hmac',
+  'authenticateByToken',
+  'useFromAddressOverride',
+  'tlsOptions',
 ] as const;
 
 export const Integration = z.looseObject({
@@ -97,9 +163,7 @@ export const Integration = z.looseObject({
   channel: Channel.optional(),
   kind: IntegrationKind.optional(),
   credentials: Credentials.optional(),
-  configurations: z
-    .looseObject({ inboundWebhookEnabled: z.boolean().optional(), inboundWebhookSigningKey: z.string().optional() })
-    .optional(),
+  configurations: z.looseObject({ inboundWebhookEnabled: z.boolean().optional(), inboundWebhookSigningKey: z.string().optional() }).optional(),
   active: z.boolean(),
   deleted: z.boolean(),
   deletedAt: z.string().optional(),
@@ -191,9 +255,7 @@ export const MessageCTA = z.looseObject({
     .looseObject({
       status: z.enum(['pending', 'done']).optional(),
       buttons: z.array(MessageButton).optional(),
-      result: z
-        .looseObject({ payload: JsonObject.optional(), type: z.enum(['primary', 'secondary']).optional() })
-        .optional(),
+      result: z.looseObject({ payload: JsonObject.optional(), type: z.enum(['primary', 'secondary']).optional() }).optional(),
     })
     .optional(),
 });
@@ -323,9 +385,7 @@ export const ActivityNotification = z.looseObject({
       phone: nstr.optional(),
     })
     .optional(),
-  template: z
-    .looseObject({ _id: z.string().optional(), name: z.string(), origin: Origin.optional(), triggers: z.array(TriggerDef) })
-    .optional(),
+  template: z.looseObject({ _id: z.string().optional(), name: z.string(), origin: Origin.optional(), triggers: z.array(TriggerDef) }).optional(),
   jobs: z.array(Job).optional(),
   payload: JsonObject.optional(),
   tags: z.array(z.string()).optional(),

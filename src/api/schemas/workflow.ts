@@ -2,7 +2,15 @@
 // the step preview (api-spec.md "Workflow (v2)", "Step preview"; openapi.json for the shapes it leaves out).
 import { z } from 'zod';
 import {
-  ControlIssueType, HttpMethod, IntegrationIssueType, OrderDirection, Origin, RedirectTarget, Severity, StepType, TimeUnit,
+  ControlIssueType,
+  HttpMethod,
+  IntegrationIssueType,
+  OrderDirection,
+  Origin,
+  RedirectTarget,
+  Severity,
+  StepType,
+  TimeUnit,
   WorkflowStatus,
 } from './enums.js';
 import { ContextValue, JsonObject, queryArray, queryInt } from './common.js';
@@ -129,13 +137,8 @@ export type StepUpsert = z.infer<typeof StepUpsert>;
 
 /** The service's limits on a workflow's name, description and tags (its create and update DTOs). */
 export const WORKFLOW_LIMITS = { name: 64, description: 256, tags: 16, tag: 48 } as const;
-const WorkflowName = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(WORKFLOW_LIMITS.name, `must be shorter than or equal to ${WORKFLOW_LIMITS.name} characters`);
-const WorkflowDescription = z
-  .string()
-  .max(WORKFLOW_LIMITS.description, `must be shorter than or equal to ${WORKFLOW_LIMITS.description} characters`);
+const WorkflowName = z.string().min(1, 'must not be empty').max(WORKFLOW_LIMITS.name, `must be shorter than or equal to ${WORKFLOW_LIMITS.name} characters`);
+const WorkflowDescription = z.string().max(WORKFLOW_LIMITS.description, `must be shorter than or equal to ${WORKFLOW_LIMITS.description} characters`);
 const WorkflowTags = z
   .array(z.string())
   .max(WORKFLOW_LIMITS.tags, `must contain no more than ${WORKFLOW_LIMITS.tags} elements`)

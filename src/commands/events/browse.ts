@@ -13,11 +13,7 @@ export const command = () =>
     eventFilters(new Command('browse').description(about('browse the activity feed full-screen (needs a terminal)', 'listEvents')))
       .option('--status <status>', 'show only events of this overall status at first (delivered, failed, pending, merged, throttled, skipped)')
       .option('--interval <duration>', 'time between refreshes (default 3s)', durationArg),
-    [
-      'svc events browse',
-      'svc events browse --subscriber ada --since 2h',
-      'svc events browse --status failed',
-    ],
+    ['svc events browse', 'svc events browse --subscriber ada --since 2h', 'svc events browse --status failed'],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

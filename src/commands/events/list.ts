@@ -31,7 +31,10 @@ export const command = () =>
 
 function statusList(value: string, previous: string[] | undefined): string[] {
   const out = [...(previous ?? [])];
-  for (const v of value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const v of value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (!STATUS_FILTERS.includes(v)) throw new UsageError(`--status: expected one of ${STATUS_FILTERS.join(', ')}, got "${v.slice(0, 40)}"`);
     out.push(v);
   }
@@ -55,7 +58,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     const { pagingHint } = await import('../../io/output.js');
     const hint = pagingHint(res.data);
     if (wanted?.length) {
-      deps.info(`${shown.length} of ${res.data.data.length} events on this page with status ${wanted.join(' or ')}${res.data.hasMore ? '; --all looks through every page' : ''}`);
+      deps.info(
+        `${shown.length} of ${res.data.data.length} events on this page with status ${wanted.join(' or ')}${res.data.hasMore ? '; --all looks through every page' : ''}`,
+      );
     }
     if (hint) deps.info(hint);
     return;
@@ -87,7 +92,10 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     await writer.end();
     if (tty) deps.io.stderr.write('\n');
     if (err instanceof InterruptedError || deps.signal.aborted) {
-      throw new InterruptedError(`interrupted after ${writer.count} record${writer.count === 1 ? '' : 's'}`, next !== undefined ? `to continue, run the same command with --page ${next}` : 'nothing to continue from');
+      throw new InterruptedError(
+        `interrupted after ${writer.count} record${writer.count === 1 ? '' : 's'}`,
+        next !== undefined ? `to continue, run the same command with --page ${next}` : 'nothing to continue from',
+      );
     }
     throw err;
   }

@@ -101,5 +101,12 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
 function line(e: Event, c: import('chalk').ChalkInstance, colour: (c: import('chalk').ChalkInstance, s: string) => string): string {
   const workflow = String(getPath(e, 'template.triggers.0.identifier') ?? e.template?.name ?? '?');
   const when = e.createdAt ? e.createdAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '';
-  return [c.dim(when), e._id ?? '', workflow.padEnd(16), String(e.subscriber?.subscriberId ?? '?').padEnd(16), colour(c, statusOf(e.jobs).padEnd(10)), c.dim(e.transactionId ?? '')].join('  ');
+  return [
+    c.dim(when),
+    e._id ?? '',
+    workflow.padEnd(16),
+    String(e.subscriber?.subscriberId ?? '?').padEnd(16),
+    colour(c, statusOf(e.jobs).padEnd(10)),
+    c.dim(e.transactionId ?? ''),
+  ].join('  ');
 }

@@ -1,5 +1,6 @@
-// svc workflow list [--search] [--tag] [--status] [--limit --offset | --all] → GET /v2/workflows
+// svc workflow list [--query|--search] [--tag] [--status] [--limit --offset | --all] → GET /v2/workflows
 import { collect, intArg } from '../../cli-args.js';
+import { UsageError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
 import { about, choiceOption, choicesOption, Command, examples, type OptsOf } from '../define.js';
 
@@ -12,7 +13,9 @@ export const command = () =>
   examples(
     new Command('list')
       .description(about('list workflows, newest first', 'listWorkflows'))
-      .option('--search <text>', 'name or workflow id contains this (case-insensitive)')
+      // cli.md names it --query; written after `list` it is this search, not the global JMESPath flag.
+      .option('--query <text>', 'name or workflow id contains this (case-insensitive)')
+      .option('--search <text>', 'same as --query (for JMESPath, write the global --query before `workflow`)')
       .option('--tag <tag>', 'has this tag (repeatable: any of them)', collect)
       .addOption(choicesOption('--status <status>', 'ACTIVE, INACTIVE or ERROR (repeatable)', STATUSES))
       .addOption(choiceOption('--order-by <field>', ORDER_BY.join(', '), ORDER_BY))
@@ -20,15 +23,17 @@ export const command = () =>
       .option('--limit <n>', `workflows per page, 1 to ${MAX_LIMIT}`, intArg(1, MAX_LIMIT))
       .option('--offset <n>', 'skip this many workflows', intArg(0))
       .option('--all', 'follow every page to the end, streaming records'),
-    ['svc workflow list', 'svc workflow list --search order --status ERROR', 'svc workflow list --all -o ndjson | jq -r .workflowId'],
+    ['svc workflow list', 'svc workflow list --query order --status ERROR', 'svc workflow list --all -o ndjson | jq -r .workflowId'],
   );
 
 type ListAnswer = { workflows: Record<string, unknown>[]; totalCount: number };
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
+  if (opts.search !== undefined && opts.query !== undefined)
+    throw new UsageError('--query and --search are the same filter: give one (a JMESPath --query goes before `workflow`)');
   const api = await deps.client();
   const query = {
-    query: opts.search,
+    query: opts.search ?? opts.query,
     tags: opts.tag,
     status: opts.status,
     orderBy: opts.orderBy,

@@ -2,7 +2,24 @@
 // timeline of jobs and execution details (GET /v1/notifications/{id}).
 import { useEffect, useRef } from 'preact/hooks';
 import { api, type ActivityNotification } from '../api.js';
-import { ago, Badge, channelLabel, clock, dateTime, Empty, ErrorLine, eventStatus, go, html, Json, prettyRaw, setParams, useDebounced, useLoad, useParam } from '../ui.js';
+import {
+  ago,
+  Badge,
+  channelLabel,
+  clock,
+  dateTime,
+  Empty,
+  ErrorLine,
+  eventStatus,
+  go,
+  html,
+  Json,
+  prettyRaw,
+  setParams,
+  useDebounced,
+  useLoad,
+  useParam,
+} from '../ui.js';
 
 const SINCE: Record<string, number> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
 
@@ -70,7 +87,9 @@ export function Activity({ params }: { params: URLSearchParams }) {
   }
   useEffect(() => {
     if (!feed.value || !seen.current) return;
-    const t = setTimeout(() => { for (const n of feed.value!.data) seen.current!.add(n._id!); }, 2500);
+    const t = setTimeout(() => {
+      for (const n of feed.value!.data) seen.current!.add(n._id!);
+    }, 2500);
     return () => clearTimeout(t);
   }, [feed.value]);
 
@@ -91,8 +110,10 @@ export function Activity({ params }: { params: URLSearchParams }) {
           <option value="">Any time</option><option value="15m">Last 15 minutes</option><option value="1h">Last hour</option><option value="24h">Last 24 hours</option><option value="7d">Last 7 days</option>
         </select>
       </form>
-      ${transactionId &&
-      html`<div class="note">Transaction <code>${transactionId}</code> <button class="link" onClick=${() => go('activity', { ...f })}>show all</button></div>`}
+      ${
+        transactionId &&
+        html`<div class="note">Transaction <code>${transactionId}</code> <button class="link" onClick=${() => go('activity', { ...f })}>show all</button></div>`
+      }
       <${ErrorLine} error=${feed.error} />
       ${feed.value && rows.length === 0 && html`<${Empty}>No events match. Trigger one from the <a href="#/trigger">Trigger</a> page or with <code>svc trigger</code>.<//>`}
       <table class="feed" aria-label="Activity feed">

@@ -11,10 +11,7 @@ export function Inbox({ params }: { params: URLSearchParams }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const subscribers = useLoad(() => api.searchSubscribers({ limit: 100 }), [], false);
-  const inbox = useLoad(
-    async () => (subscriberId ? api.listMessages({ subscriberId, channel: 'in_app', limit: 100 }) : undefined),
-    [subscriberId],
-  );
+  const inbox = useLoad(async () => (subscriberId ? api.listMessages({ subscriberId, channel: 'in_app', limit: 100 }) : undefined), [subscriberId]);
   const feed = useLoad(async () => (subscriberId ? api.listEvents({ subscriberIds: [subscriberId], limit: 5 }) : undefined), [subscriberId]);
 
   const pick = (id: string) => {
@@ -45,7 +42,14 @@ export function Inbox({ params }: { params: URLSearchParams }) {
           ${subscriberId && !(subscribers.value?.data ?? []).some((s) => s.subscriberId === subscriberId) && html`<option value=${subscriberId}>${subscriberId}</option>`}
         </select>
         ${subscriberId && html`<span class="muted small counts">${unread.length} unread of ${messages.length}</span>`}
-        ${unread.length > 0 && html`<button type="button" onClick=${() => mark(unread.map((m) => m._id!), 'read')}>Mark all read</button>`}
+        ${
+          unread.length > 0 &&
+          html`<button type="button" onClick=${() =>
+            mark(
+              unread.map((m) => m._id!),
+              'read',
+            )}>Mark all read</button>`
+        }
       </form>
       <${ErrorLine} error=${error ?? inbox.error ?? subscribers.error} />
       ${!subscriberId && html`<${Empty}>Pick a subscriber to see their in-app inbox.<//>`}
@@ -57,12 +61,16 @@ export function Inbox({ params }: { params: URLSearchParams }) {
               read=${m.read} seen=${m.seen} time=${ago(m.createdAt)} />
             <div class="inbox-actions">
               <span class="muted small state">${m.read ? 'read' : 'unread'} · ${m.seen ? 'seen' : 'unseen'}</span>
-              ${m.read
-                ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unread')}>Mark unread</button>`
-                : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'read')}>Mark read</button>`}
-              ${m.seen
-                ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unseen')}>Mark unseen</button>`
-                : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'seen')}>Mark seen</button>`}
+              ${
+                m.read
+                  ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unread')}>Mark unread</button>`
+                  : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'read')}>Mark read</button>`
+              }
+              ${
+                m.seen
+                  ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unseen')}>Mark unseen</button>`
+                  : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'seen')}>Mark seen</button>`
+              }
               <a class="small" href=${`#/messages?message=${m._id}&subscriber=${encodeURIComponent(subscriberId)}&channel=in_app`}>details</a>
             </div>
           </li>`,
@@ -74,7 +82,10 @@ export function Inbox({ params }: { params: URLSearchParams }) {
       ${subscriberId && feed.value?.data.length === 0 && html`<${Empty}>No events.<//>`}
       <ul class="mini-feed" aria-label="Subscriber activity">
         ${(feed.value?.data ?? []).map((n) => {
-          const last = (n.jobs ?? []).flatMap((j) => j.executionDetails.map((d) => ({ ...d, type: j.type }))).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(-1);
+          const last = (n.jobs ?? [])
+            .flatMap((j) => j.executionDetails.map((d) => ({ ...d, type: j.type })))
+            .sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)))
+            .at(-1);
           return html`<li key=${n._id} onClick=${() => go('activity', { event: n._id, subscriber: subscriberId })}>
             <div><strong>${n.template?.name}</strong> <span class="muted small">${ago(n.createdAt)}</span></div>
             ${last && html`<div class="small last-detail"><span class="t">${clock(last.createdAt)}</span> ${last.type}: ${last.detail} <${Badge} value=${last.status} /></div>`}

@@ -13,7 +13,13 @@ export function Messages({ params }: { params: URLSearchParams }) {
 
   const subscriberQ = useDebounced(subscriber);
   const list = useLoad(
-    () => api.listMessages({ limit: 50, channel: channel || undefined, subscriberId: subscriberQ.trim() || undefined, transactionId: transaction ? [transaction] : undefined }),
+    () =>
+      api.listMessages({
+        limit: 50,
+        channel: channel || undefined,
+        subscriberId: subscriberQ.trim() || undefined,
+        transactionId: transaction ? [transaction] : undefined,
+      }),
     [channel, subscriberQ, transaction],
   );
   const integrations = useLoad(() => api.activeIntegrations(), [], false);
@@ -24,7 +30,10 @@ export function Messages({ params }: { params: URLSearchParams }) {
     <section class="pane list-pane">
       <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
         <input type="search" placeholder="Subscriber ID" aria-label="Subscriber" value=${subscriber}
-          onInput=${(e: any) => { setSubscriber(e.currentTarget.value); setParams('messages', state({ subscriber: e.currentTarget.value })); }} />
+          onInput=${(e: any) => {
+            setSubscriber(e.currentTarget.value);
+            setParams('messages', state({ subscriber: e.currentTarget.value }));
+          }} />
         <select aria-label="Channel" value=${channel} onChange=${(e: any) => setParams('messages', state({ channel: e.currentTarget.value, message: '' }))}>
           <option value="">Any channel</option>
           ${['email', 'in_app', 'sms', 'chat', 'push'].map((c) => html`<option value=${c}>${channelLabel(c)}</option>`)}
@@ -44,9 +53,11 @@ export function Messages({ params }: { params: URLSearchParams }) {
       </ul>
     </section>
     <section class="pane detail-pane">
-      ${current
-        ? html`<${MessageDetail} message=${current} integrations=${integrations.value ?? []} />`
-        : html`<${Empty}>${selected && list.value ? 'This message is not in the list above (filters?).' : 'Select a message to see it as its recipient does.'}<//>`}
+      ${
+        current
+          ? html`<${MessageDetail} message=${current} integrations=${integrations.value ?? []} />`
+          : html`<${Empty}>${selected && list.value ? 'This message is not in the list above (filters?).' : 'Select a message to see it as its recipient does.'}<//>`
+      }
     </section>
   </div>`;
 }
@@ -97,11 +108,13 @@ function MessageDetail({ message: m, integrations }: { message: Message; integra
       <div class="rendered"><${MessageView} m=${m} integrations=${integrations} /></div>
       <aside class="raw">
         <h3>Provider request</h3>
-        ${exchanges.length > 0
-          ? exchanges.map((d) => html`<div class="muted small">${d.detail}</div><pre class="json">${prettyRaw(d.raw!)}</pre>`)
-          : m.channel === 'in_app'
-            ? html`<p class="muted small">In-app messages stay in the service: the subscriber's inbox reads them (GET /v1/messages), no provider is called.</p>`
-            : html`<p class="muted small">svc dev delivered this message locally: no request went to ${m.providerId ?? 'a provider'}. The record below is what the service stored and would hand to the provider.</p>`}
+        ${
+          exchanges.length > 0
+            ? exchanges.map((d) => html`<div class="muted small">${d.detail}</div><pre class="json">${prettyRaw(d.raw!)}</pre>`)
+            : m.channel === 'in_app'
+              ? html`<p class="muted small">In-app messages stay in the service: the subscriber's inbox reads them (GET /v1/messages), no provider is called.</p>`
+              : html`<p class="muted small">svc dev delivered this message locally: no request went to ${m.providerId ?? 'a provider'}. The record below is what the service stored and would hand to the provider.</p>`
+        }
         <h3>Delivery record</h3>
         <${Json} value=${{ ...record, subscriber: subscriber ? { subscriberId: subscriber.subscriberId, email: subscriber.email, phone: subscriber.phone } : undefined }} />
       </aside>

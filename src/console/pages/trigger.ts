@@ -67,7 +67,10 @@ export function Trigger({ params }: { params: URLSearchParams }) {
           <input name="to" list="sub-options" required placeholder="subscriber ID" value=${to} onInput=${(e: any) => setTo(e.currentTarget.value)} /></label>
         <datalist id="sub-options">${(subscribers.value?.data ?? []).map((s) => html`<option value=${s.subscriberId}>${[s.firstName, s.lastName].filter(Boolean).join(' ')}</option>`)}</datalist>
         <label>Payload (JSON)
-          <textarea name="payload" rows="10" spellcheck="false" value=${payload} onInput=${(e: any) => { setPayload(e.currentTarget.value); setPayloadTouched(true); }}></textarea></label>
+          <textarea name="payload" rows="10" spellcheck="false" value=${payload} onInput=${(e: any) => {
+            setPayload(e.currentTarget.value);
+            setPayloadTouched(true);
+          }}></textarea></label>
         <div class="form-actions">
           <button class="primary" type="submit" disabled=${sending}>${sending ? 'Triggering…' : 'Trigger'}</button>
           <span class="muted small">POST /v1/events/trigger, as <code>svc trigger</code> sends it</span>
@@ -84,7 +87,12 @@ export function Trigger({ params }: { params: URLSearchParams }) {
 function Follow({ transactionId }: { transactionId: string }) {
   const events = useLoad(() => api.listEvents({ transactionId, limit: 20 }), [transactionId]);
   return html`<div class="follow" data-transaction=${transactionId}>
-    <div class="note">Following transaction <code>${transactionId}</code>${' · '}<a href=${`#/activity?transaction=${encodeURIComponent(transactionId)}`} onClick=${(e: Event) => { e.preventDefault(); go('activity', { transaction: transactionId }); }}>in the feed</a>${' · '}<a href=${`#/messages?transaction=${encodeURIComponent(transactionId)}`}>its messages</a></div>
+    <div class="note">Following transaction <code>${transactionId}</code>${' · '}<a href=${`#/activity?transaction=${encodeURIComponent(transactionId)}`} onClick=${(
+      e: Event,
+    ) => {
+      e.preventDefault();
+      go('activity', { transaction: transactionId });
+    }}>in the feed</a>${' · '}<a href=${`#/messages?transaction=${encodeURIComponent(transactionId)}`}>its messages</a></div>
     <${ErrorLine} error=${events.error} />
     ${events.value && events.value.data.length === 0 && html`<div class="muted">Waiting for the event…</div>`}
     ${(events.value?.data ?? []).map((n) => html`<${EventDetail} key=${n._id} id=${n._id!} />`)}

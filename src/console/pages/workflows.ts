@@ -28,15 +28,20 @@ export function Workflows({ params }: { params: URLSearchParams }) {
   const list = known.value?.list ?? [];
   return html`<div class="split">
     <section class="pane list-pane narrow">
-      <form class="filters" onSubmit=${(e: Event) => { e.preventDefault(); if (typed.trim()) go('workflows', { workflow: typed.trim() }); }}>
+      <form class="filters" onSubmit=${(e: Event) => {
+        e.preventDefault();
+        if (typed.trim()) go('workflows', { workflow: typed.trim() });
+      }}>
         <input type="search" placeholder="Workflow ID" aria-label="Workflow ID" value=${typed} onInput=${(e: any) => setTyped(e.currentTarget.value)} />
         <button type="submit">Open</button>
       </form>
       <${ErrorLine} error=${known.error} />
       ${known.value?.fromFeed && html`<p class="muted small">Workflows seen in the recent activity. Open any other by its ID.</p>`}
       <ul class="wf-list" aria-label="Workflows">
-        ${list.map((w) => html`<li key=${w.workflowId} class=${w.workflowId === selected ? 'sel' : ''} onClick=${() => go('workflows', { workflow: w.workflowId })}>
-          <div>${w.name}</div><div class="muted small">${w.workflowId}</div></li>`)}
+        ${list.map(
+          (w) => html`<li key=${w.workflowId} class=${w.workflowId === selected ? 'sel' : ''} onClick=${() => go('workflows', { workflow: w.workflowId })}>
+          <div>${w.name}</div><div class="muted small">${w.workflowId}</div></li>`,
+        )}
       </ul>
     </section>
     <section class="pane detail-pane wide">
@@ -72,7 +77,12 @@ function WorkflowDetail({ id }: { id: string }) {
     const t = setTimeout(async () => {
       const steps = (w.steps ?? []) as Array<{ stepId: string }>;
       const results = await Promise.all(
-        steps.map((s) => api.preview(id, s.stepId, { previewPayload: body }).then((r) => [s.stepId, r] as const, (e: Error) => [s.stepId, { error: e.message }] as const)),
+        steps.map((s) =>
+          api.preview(id, s.stepId, { previewPayload: body }).then(
+            (r) => [s.stepId, r] as const,
+            (e: Error) => [s.stepId, { error: e.message }] as const,
+          ),
+        ),
       );
       if (!stale) setPreviews(Object.fromEntries(results));
     }, 250);
@@ -105,11 +115,17 @@ function WorkflowDetail({ id }: { id: string }) {
             <div class="step-head"><span class="num">${i + 1}</span> <span class="chip">${channelLabel(s.type)}</span> <strong>${s.name}</strong> <span class="muted small">${s.stepId}</span></div>
             ${s.issues && Object.keys(s.issues).length > 0 && html`<div class="issues"><${Issues} issues=${s.issues} /></div>`}
             <div class="step-preview">
-              ${!p ? html`<div class="muted small">Rendering…</div>`
-                : 'error' in p ? html`<div class="error">${p.error}</div>`
-                : p.result.error ? html`<div class="error">${p.result.error.title}: ${p.result.error.message}</div>`
-                : p.result.preview ? html`<${PreviewView} type=${p.result.type} preview=${p.result.preview} />`
-                : html`<div class="muted small">${['digest', 'delay', 'throttle', 'custom', 'http_request'].includes(s.type) ? `${channelLabel(s.type)} step: nothing to render` : 'No preview'}</div>`}
+              ${
+                !p
+                  ? html`<div class="muted small">Rendering…</div>`
+                  : 'error' in p
+                    ? html`<div class="error">${p.error}</div>`
+                    : p.result.error
+                      ? html`<div class="error">${p.result.error.title}: ${p.result.error.message}</div>`
+                      : p.result.preview
+                        ? html`<${PreviewView} type=${p.result.type} preview=${p.result.preview} />`
+                        : html`<div class="muted small">${['digest', 'delay', 'throttle', 'custom', 'http_request'].includes(s.type) ? `${channelLabel(s.type)} step: nothing to render` : 'No preview'}</div>`
+              }
             </div>
           </li>`;
         })}

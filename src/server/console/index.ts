@@ -122,7 +122,10 @@ export function registerConsole(app: FastifyInstance, service: Service): void {
     }
     const env = found && store.environments.findById(found.envId);
     if (!env) throw new HttpError(401, 'This console link was already used or has expired: paste the API key, or restart svc dev for a new link');
-    return reply.code(201).header('cache-control', 'no-store').send({ data: { apiKey: env.apiKey, environment: { id: env.id, name: env.name } } });
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send({ data: { apiKey: env.apiKey, environment: { id: env.id, name: env.name } } });
   });
 
   // One watcher for all listening pages: `total_changes()` counts every row this connection (the

@@ -82,19 +82,21 @@ function filtersOf(value: Value, statement: Located | undefined): FilterUse[] {
   const first = value.initial.postfix[0];
   const subject = TypeGuards.isPropertyAccessToken(first) ? sourceOf(first) : undefined;
   // liquidjs appends the output-escape function as an unnamed filter; it is not the author's.
-  return value.filters.filter((filter) => /^[A-Za-z_][\w-]*$/.test(String(filter.name))).map((filter) => {
-    const token = (filter as unknown as { token?: Located }).token;
-    const where = locate(statement ?? token);
-    const args: FilterArgument[] = [];
-    const named: string[] = [];
-    for (const arg of filter.args) {
-      if (Array.isArray(arg)) named.push(String(arg[0] ?? ''));
-      else args.push(filterArgument(arg));
-    }
-    const use: FilterUse = { name: filter.name, args, named, expression: where.expression, line: where.line, column: where.column };
-    if (subject !== undefined) use.subject = subject;
-    return use;
-  });
+  return value.filters
+    .filter((filter) => /^[A-Za-z_][\w-]*$/.test(String(filter.name)))
+    .map((filter) => {
+      const token = (filter as unknown as { token?: Located }).token;
+      const where = locate(statement ?? token);
+      const args: FilterArgument[] = [];
+      const named: string[] = [];
+      for (const arg of filter.args) {
+        if (Array.isArray(arg)) named.push(String(arg[0] ?? ''));
+        else args.push(filterArgument(arg));
+      }
+      const use: FilterUse = { name: filter.name, args, named, expression: where.expression, line: where.line, column: where.column };
+      if (subject !== undefined) use.subject = subject;
+      return use;
+    });
 }
 
 function childrenOf(template: Template): Template[] {
@@ -149,7 +151,11 @@ function resolveLoopItem(segments: Segment[], loops: Loop[], depth = 0): Segment
   const loop = loops.find((l) => l.alias === segments[0]);
   if (!loop) return segments;
   if (!loop.collection || depth > 8) return null;
-  const resolved = resolveLoopItem(loop.collection, loops.filter((l) => l !== loop), depth + 1);
+  const resolved = resolveLoopItem(
+    loop.collection,
+    loops.filter((l) => l !== loop),
+    depth + 1,
+  );
   return resolved ? [...resolved, 0, ...segments.slice(1)] : null;
 }
 

@@ -51,7 +51,10 @@ interface Loop {
 }
 
 function stripBraces(expression: string): string {
-  return expression.replace(/^\s*\{\{\s*/, '').replace(/\s*\}\}\s*$/, '').trim();
+  return expression
+    .replace(/^\s*\{\{\s*/, '')
+    .replace(/\s*\}\}\s*$/, '')
+    .trim();
 }
 
 function escapeRegExp(text: string): string {
@@ -117,17 +120,28 @@ function markWrap(html: string, marks: BlockNode['marks'], loops: readonly Loop[
   let out = html;
   for (const mark of marks ?? []) {
     switch (mark.type) {
-      case 'bold': out = `<strong>${out}</strong>`; break;
-      case 'italic': out = `<em>${out}</em>`; break;
-      case 'underline': out = `<u>${out}</u>`; break;
-      case 'strike': out = `<s>${out}</s>`; break;
-      case 'code': out = `<code>${out}</code>`; break;
+      case 'bold':
+        out = `<strong>${out}</strong>`;
+        break;
+      case 'italic':
+        out = `<em>${out}</em>`;
+        break;
+      case 'underline':
+        out = `<u>${out}</u>`;
+        break;
+      case 'strike':
+        out = `<s>${out}</s>`;
+        break;
+      case 'code':
+        out = `<code>${out}</code>`;
+        break;
       case 'link': {
         const href = attrValue({ attrs: mark.attrs ?? {} }, 'href', 'isUrlVariable', loops);
         out = `<a href="${href}" target="_blank" rel="noopener noreferrer">${out}</a>`;
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   return out;
@@ -150,12 +164,17 @@ function imageHtml(node: BlockNode, loops: readonly Loop[]): string {
   const src = attrValue(node, 'src', 'isSrcVariable', loops);
   const alt = escapeOutsideLiquid(rewriteLiquid(str(node.attrs?.alt), loops), true);
   const dims = ['width', 'height']
-    .map((d) => (node.attrs?.[d] !== undefined && node.attrs?.[d] !== null && node.attrs?.[d] !== 'auto'
-      ? ` ${d}="${escapeOutsideLiquid(str(node.attrs?.[d]), true)}"` : ''))
+    .map((d) =>
+      node.attrs?.[d] !== undefined && node.attrs?.[d] !== null && node.attrs?.[d] !== 'auto'
+        ? ` ${d}="${escapeOutsideLiquid(str(node.attrs?.[d]), true)}"`
+        : '',
+    )
     .join('');
   const img = `<img src="${src}" alt="${alt}"${dims} style="max-width:100%;height:auto">`;
   const link = str(node.attrs?.externalLink);
-  const wrapped = link ? `<a href="${attrValue(node, 'externalLink', 'isExternalLinkVariable', loops)}" target="_blank" rel="noopener noreferrer">${img}</a>` : img;
+  const wrapped = link
+    ? `<a href="${attrValue(node, 'externalLink', 'isExternalLinkVariable', loops)}" target="_blank" rel="noopener noreferrer">${img}</a>`
+    : img;
   const align = ALIGN.has(str(node.attrs?.alignment)) ? str(node.attrs?.alignment) : 'center';
   return `<div style="text-align:${align}">${wrapped}</div>`;
 }
@@ -177,35 +196,51 @@ function loopHtml(node: BlockNode, loops: Loop[]): string {
 
 function nodeBody(node: BlockNode, loops: Loop[]): string {
   switch (node.type) {
-    case 'doc': return children(node, loops);
-    case 'text': return markWrap(escapeOutsideLiquid(rewriteLiquid(str(node.text), loops)), node.marks, loops);
-    case 'variable': return markWrap(variableOutput(str(node.attrs?.id), loops, node.attrs?.fallback), node.marks, loops);
-    case 'paragraph': return `<p${alignStyle(node)}>${children(node, loops)}</p>`;
+    case 'doc':
+      return children(node, loops);
+    case 'text':
+      return markWrap(escapeOutsideLiquid(rewriteLiquid(str(node.text), loops)), node.marks, loops);
+    case 'variable':
+      return markWrap(variableOutput(str(node.attrs?.id), loops, node.attrs?.fallback), node.marks, loops);
+    case 'paragraph':
+      return `<p${alignStyle(node)}>${children(node, loops)}</p>`;
     case 'heading': {
       const level = Math.min(6, Math.max(1, Number(node.attrs?.level) || 1));
       return `<h${level}${alignStyle(node)}>${children(node, loops)}</h${level}>`;
     }
-    case 'hardBreak': return '<br>';
-    case 'horizontalRule': return '<hr>';
+    case 'hardBreak':
+      return '<br>';
+    case 'horizontalRule':
+      return '<hr>';
     case 'spacer': {
       const h = node.attrs?.height;
-      const px = typeof h === 'number' ? h : SPACER_HEIGHTS[str(h)] ?? 16;
+      const px = typeof h === 'number' ? h : (SPACER_HEIGHTS[str(h)] ?? 16);
       return `<div style="height:${px}px;line-height:${px}px">&nbsp;</div>`;
     }
-    case 'blockquote': return `<blockquote>${children(node, loops)}</blockquote>`;
-    case 'bulletList': return `<ul>${children(node, loops)}</ul>`;
-    case 'orderedList': return `<ol>${children(node, loops)}</ol>`;
-    case 'listItem': return `<li>${children(node, loops)}</li>`;
-    case 'footer': return `<footer style="${alignCss(node)}font-size:12px;color:#64748b">${children(node, loops)}</footer>`;
+    case 'blockquote':
+      return `<blockquote>${children(node, loops)}</blockquote>`;
+    case 'bulletList':
+      return `<ul>${children(node, loops)}</ul>`;
+    case 'orderedList':
+      return `<ol>${children(node, loops)}</ol>`;
+    case 'listItem':
+      return `<li>${children(node, loops)}</li>`;
+    case 'footer':
+      return `<footer style="${alignCss(node)}font-size:12px;color:#64748b">${children(node, loops)}</footer>`;
     case 'section':
     case 'columns':
-    case 'column': return `<div>${children(node, loops)}</div>`;
-    case 'button': return buttonHtml(node, loops);
+    case 'column':
+      return `<div>${children(node, loops)}</div>`;
+    case 'button':
+      return buttonHtml(node, loops);
     case 'image':
-    case 'logo': return imageHtml(node, loops);
+    case 'logo':
+      return imageHtml(node, loops);
     case 'for':
-    case 'repeat': return loopHtml(node, loops);
-    default: return children(node, loops);
+    case 'repeat':
+      return loopHtml(node, loops);
+    default:
+      return children(node, loops);
   }
 }
 

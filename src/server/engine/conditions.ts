@@ -34,8 +34,16 @@ export const CUSTOM_SKIP_OPERATORS: Record<string, (...args: unknown[]) => unkno
   containsAll: (a, list) => asList(list).length > 0 && asList(list).every((v) => has(a, v)),
   containsNone: (a, list) => !asList(list).some((v) => has(a, v)),
   /** No value (undefined, null, "", [] or {}) / some value. */
-  isEmpty: (a) => a === undefined || a === null || a === '' || (Array.isArray(a) && a.length === 0) || (typeof a === 'object' && a !== null && Object.keys(a).length === 0),
-  isNotEmpty: (a) => !(a === undefined || a === null || a === '' || (Array.isArray(a) && a.length === 0) || (typeof a === 'object' && a !== null && Object.keys(a).length === 0)),
+  isEmpty: (a) =>
+    a === undefined || a === null || a === '' || (Array.isArray(a) && a.length === 0) || (typeof a === 'object' && a !== null && Object.keys(a).length === 0),
+  isNotEmpty: (a) =>
+    !(
+      a === undefined ||
+      a === null ||
+      a === '' ||
+      (Array.isArray(a) && a.length === 0) ||
+      (typeof a === 'object' && a !== null && Object.keys(a).length === 0)
+    ),
 };
 for (const [name, fn] of Object.entries(CUSTOM_SKIP_OPERATORS)) jsonLogic.add_operation(name, fn);
 
@@ -182,7 +190,10 @@ function between(actual: unknown, value: string): boolean | null {
 
 function likePattern(value: string): RegExp {
   const hasWildcard = /[%_]/.test(value);
-  const body = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
+  const body = value
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/%/g, '.*')
+    .replace(/_/g, '.');
   return new RegExp(hasWildcard ? `^${body}$` : body, 'i');
 }
 
@@ -208,14 +219,22 @@ export function matchesField(part: FieldFilter, subject: FilterSubject): boolean
   const actual = get(source, part.field);
   const value = part.value;
   switch (part.operator) {
-    case 'EQUAL': return actual === coerce(actual, value);
-    case 'NOT_EQUAL': return actual !== coerce(actual, value);
-    case 'LARGER': return compare(actual, value, (a, b) => a > b);
-    case 'SMALLER': return compare(actual, value, (a, b) => a < b);
-    case 'LARGER_EQUAL': return compare(actual, value, (a, b) => a >= b);
-    case 'SMALLER_EQUAL': return compare(actual, value, (a, b) => a <= b);
-    case 'IN': return contains(actual, value);
-    case 'NOT_IN': return !contains(actual, value);
+    case 'EQUAL':
+      return actual === coerce(actual, value);
+    case 'NOT_EQUAL':
+      return actual !== coerce(actual, value);
+    case 'LARGER':
+      return compare(actual, value, (a, b) => a > b);
+    case 'SMALLER':
+      return compare(actual, value, (a, b) => a < b);
+    case 'LARGER_EQUAL':
+      return compare(actual, value, (a, b) => a >= b);
+    case 'SMALLER_EQUAL':
+      return compare(actual, value, (a, b) => a <= b);
+    case 'IN':
+      return contains(actual, value);
+    case 'NOT_IN':
+      return !contains(actual, value);
     case 'ANY_IN': {
       const items = listOf(value);
       return Array.isArray(actual) ? items.some((i) => contains(actual, i)) : actual !== undefined && items.includes(text(actual));
@@ -224,11 +243,16 @@ export function matchesField(part: FieldFilter, subject: FilterSubject): boolean
       const items = listOf(value);
       return Array.isArray(actual) ? items.every((i) => contains(actual, i)) : items.length > 0 && items.every((i) => i === text(actual));
     }
-    case 'BETWEEN': return between(actual, value) === true;
-    case 'NOT_BETWEEN': return between(actual, value) === false;
-    case 'LIKE': return actual !== undefined && actual !== null && likePattern(value).test(text(actual));
-    case 'NOT_LIKE': return actual === undefined || actual === null || !likePattern(value).test(text(actual));
-    default: return false;
+    case 'BETWEEN':
+      return between(actual, value) === true;
+    case 'NOT_BETWEEN':
+      return between(actual, value) === false;
+    case 'LIKE':
+      return actual !== undefined && actual !== null && likePattern(value).test(text(actual));
+    case 'NOT_LIKE':
+      return actual === undefined || actual === null || !likePattern(value).test(text(actual));
+    default:
+      return false;
   }
 }
 

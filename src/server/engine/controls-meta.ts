@@ -5,20 +5,55 @@ import { CONTROL_SCHEMAS } from '../../api/schemas/workflow.js';
 import type { JsonSchema } from './payload.js';
 import type { StepKind } from './types.js';
 
-export const UI_SCHEMA_GROUPS = [
-  'IN_APP', 'EMAIL', 'DIGEST', 'DELAY', 'THROTTLE', 'SMS', 'CHAT', 'PUSH', 'SKIP', 'LAYOUT', 'HTTP_REQUEST',
-] as const;
+export const UI_SCHEMA_GROUPS = ['IN_APP', 'EMAIL', 'DIGEST', 'DELAY', 'THROTTLE', 'SMS', 'CHAT', 'PUSH', 'SKIP', 'LAYOUT', 'HTTP_REQUEST'] as const;
 export type UiSchemaGroup = (typeof UI_SCHEMA_GROUPS)[number];
 
 export const UI_COMPONENTS = [
-  'EMAIL_EDITOR_SELECT', 'LAYOUT_SELECT', 'BLOCK_EDITOR', 'EMAIL_BODY', 'TEXT_FULL_LINE', 'TEXT_INLINE_LABEL',
-  'IN_APP_BODY', 'IN_APP_AVATAR', 'IN_APP_PRIMARY_SUBJECT', 'IN_APP_BUTTON_DROPDOWN', 'IN_APP_DISABLE_SANITIZATION_SWITCH',
-  'DISABLE_SANITIZATION_SWITCH', 'URL_TEXT_BOX', 'DIGEST_AMOUNT', 'DIGEST_UNIT', 'DIGEST_TYPE', 'DIGEST_KEY', 'DIGEST_CRON',
-  'DELAY_AMOUNT', 'DELAY_UNIT', 'DELAY_TYPE', 'DELAY_CRON', 'DELAY_DYNAMIC_KEY', 'THROTTLE_TYPE', 'THROTTLE_WINDOW',
-  'THROTTLE_UNIT', 'THROTTLE_DYNAMIC_KEY', 'THROTTLE_THRESHOLD', 'THROTTLE_KEY', 'EXTEND_TO_SCHEDULE', 'SMS_BODY',
-  'CHAT_BODY', 'PUSH_BODY', 'PUSH_SUBJECT', 'QUERY_EDITOR', 'DATA', 'LAYOUT_EMAIL', 'DESTINATION_METHOD',
-  'DESTINATION_URL', 'DESTINATION_HEADERS', 'DESTINATION_BODY', 'DESTINATION_RESPONSE_BODY_SCHEMA',
-  'DESTINATION_ENFORCE_SCHEMA_VALIDATION', 'DESTINATION_CONTINUE_ON_FAILURE', 'DESTINATION_TIMEOUT',
+  'EMAIL_EDITOR_SELECT',
+  'LAYOUT_SELECT',
+  'BLOCK_EDITOR',
+  'EMAIL_BODY',
+  'TEXT_FULL_LINE',
+  'TEXT_INLINE_LABEL',
+  'IN_APP_BODY',
+  'IN_APP_AVATAR',
+  'IN_APP_PRIMARY_SUBJECT',
+  'IN_APP_BUTTON_DROPDOWN',
+  'IN_APP_DISABLE_SANITIZATION_SWITCH',
+  'DISABLE_SANITIZATION_SWITCH',
+  'URL_TEXT_BOX',
+  'DIGEST_AMOUNT',
+  'DIGEST_UNIT',
+  'DIGEST_TYPE',
+  'DIGEST_KEY',
+  'DIGEST_CRON',
+  'DELAY_AMOUNT',
+  'DELAY_UNIT',
+  'DELAY_TYPE',
+  'DELAY_CRON',
+  'DELAY_DYNAMIC_KEY',
+  'THROTTLE_TYPE',
+  'THROTTLE_WINDOW',
+  'THROTTLE_UNIT',
+  'THROTTLE_DYNAMIC_KEY',
+  'THROTTLE_THRESHOLD',
+  'THROTTLE_KEY',
+  'EXTEND_TO_SCHEDULE',
+  'SMS_BODY',
+  'CHAT_BODY',
+  'PUSH_BODY',
+  'PUSH_SUBJECT',
+  'QUERY_EDITOR',
+  'DATA',
+  'LAYOUT_EMAIL',
+  'DESTINATION_METHOD',
+  'DESTINATION_URL',
+  'DESTINATION_HEADERS',
+  'DESTINATION_BODY',
+  'DESTINATION_RESPONSE_BODY_SCHEMA',
+  'DESTINATION_ENFORCE_SCHEMA_VALIDATION',
+  'DESTINATION_CONTINUE_ON_FAILURE',
+  'DESTINATION_TIMEOUT',
 ] as const;
 export type UiComponent = (typeof UI_COMPONENTS)[number];
 
@@ -143,7 +178,12 @@ const REQUIREMENTS: Partial<Record<StepKind, JsonSchema>> = {
     ],
   },
   digest: {
-    if: { anyOf: [{ properties: { type: { const: 'timed' } }, required: ['type'] }, { required: ['cron'], not: { required: ['type'] } }] },
+    if: {
+      anyOf: [
+        { properties: { type: { const: 'timed' } }, required: ['type'] },
+        { required: ['cron'], not: { required: ['type'] } },
+      ],
+    },
     then: { required: ['cron'] },
     else: { required: ['amount', 'unit'] },
   },
@@ -181,8 +221,14 @@ const DEFAULTS: Record<StepKind, Record<string, unknown>> = {
   throttle: { type: 'fixed', amount: 1, unit: 'minutes', threshold: 1 },
   custom: { custom: {} },
   http_request: {
-    method: 'POST', url: '', headers: [], body: [], responseBodySchema: { type: 'object', properties: {} },
-    enforceSchemaValidation: false, continueOnFailure: false, timeout: 5000,
+    method: 'POST',
+    url: '',
+    headers: [],
+    body: [],
+    responseBodySchema: { type: 'object', properties: {} },
+    enforceSchemaValidation: false,
+    continueOnFailure: false,
+    timeout: 5000,
   },
 };
 
@@ -202,6 +248,9 @@ export function withControlDefaults(kind: StepKind, values: Record<string, unkno
 }
 
 /** A step's `controls` block of the workflow response. */
-export function controlsMetadata(kind: StepKind, values: Record<string, unknown>): { dataSchema: JsonSchema; uiSchema: UiSchema; values: Record<string, unknown> } {
+export function controlsMetadata(
+  kind: StepKind,
+  values: Record<string, unknown>,
+): { dataSchema: JsonSchema; uiSchema: UiSchema; values: Record<string, unknown> } {
   return { dataSchema: controlsDataSchema(kind), uiSchema: controlsUiSchema(kind), values };
 }

@@ -19,9 +19,7 @@ const LABEL: Record<Channel, string> = { in_app: 'In-App', email: 'Email', sms: 
  * without one (when computing workflow issues) conditions are not evaluated.
  */
 export function chooseIntegration(channel: Channel, integrations: readonly Integration[], subject?: FilterSubject): IntegrationChoice {
-  const active = integrations.filter(
-    (i) => i.channel === channel && i.active && !i.deleted && (i.kind ?? 'delivery') === 'delivery',
-  );
+  const active = integrations.filter((i) => i.channel === channel && i.active && !i.deleted && (i.kind ?? 'delivery') === 'delivery');
   if (active.length === 0) {
     return {
       ok: false,
@@ -51,12 +49,8 @@ export function subscriberCredentials(
 ): ChannelSettings['credentials'] | undefined {
   const settings = subscriber?.channels ?? [];
   const match = (s: ChannelSettings) =>
-    s.providerId === integration.providerId &&
-    (s.integrationIdentifier === undefined || s.integrationIdentifier === integration.identifier);
-  return (
-    settings.find((s) => integration._id !== undefined && s._integrationId === integration._id)?.credentials ??
-    settings.find(match)?.credentials
-  );
+    s.providerId === integration.providerId && (s.integrationIdentifier === undefined || s.integrationIdentifier === integration.identifier);
+  return settings.find((s) => integration._id !== undefined && s._integrationId === integration._id)?.credentials ?? settings.find(match)?.credentials;
 }
 
 export const WEBHOOK_PROVIDERS = ['chat-webhook', 'email-webhook', 'push-webhook'] as const;
@@ -66,10 +60,7 @@ export const WEBHOOK_PROVIDERS = ['chat-webhook', 'email-webhook', 'push-webhook
  * channel credentials) or the integration's `webhookUrl`; signed with the integration's
  * `secretKey` when it has one. Null when the integration is not a webhook provider or has no URL.
  */
-export function webhookTarget(
-  integration: Integration,
-  subscriber?: Pick<Subscriber, 'channels'> | null,
-): { url: string; secret?: string } | null {
+export function webhookTarget(integration: Integration, subscriber?: Pick<Subscriber, 'channels'> | null): { url: string; secret?: string } | null {
   if (!(WEBHOOK_PROVIDERS as readonly string[]).includes(integration.providerId)) return null;
   const credentials = (integration.credentials ?? {}) as Record<string, unknown>;
   const own = subscriberCredentials(subscriber, integration)?.webhookUrl;

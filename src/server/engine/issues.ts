@@ -30,16 +30,59 @@ class IssueMap {
 
 /** [min, max] positional arguments, and which positions must be numbers, for the filters people use. */
 const FILTER_ARITY: Record<string, [number, number, number[]?]> = {
-  append: [1, 1], prepend: [1, 1], remove: [1, 1], remove_first: [1, 1], remove_last: [1, 1], replace: [2, 2],
-  replace_first: [2, 2], replace_last: [2, 2], split: [1, 1], join: [0, 1], truncate: [0, 2, [0]],
-  truncatewords: [0, 2, [0]], slice: [1, 2, [0, 1]], default: [1, 1], date: [0, 2], plus: [1, 1, [0]],
-  minus: [1, 1, [0]], times: [1, 1, [0]], divided_by: [1, 2, [0]], modulo: [1, 1, [0]], round: [0, 1, [0]],
-  at_least: [1, 1, [0]], at_most: [1, 1, [0]], abs: [0, 0], ceil: [0, 0], floor: [0, 0], upcase: [0, 0],
-  downcase: [0, 0], capitalize: [0, 0], strip: [0, 1], lstrip: [0, 1], rstrip: [0, 1], escape: [0, 0],
-  escape_once: [0, 0], strip_html: [0, 0], strip_newlines: [0, 0], newline_to_br: [0, 0], url_encode: [0, 0],
-  url_decode: [0, 0], size: [0, 0], first: [0, 0], last: [0, 0], reverse: [0, 0], uniq: [0, 0], sort: [0, 1],
-  sort_natural: [0, 1], map: [1, 1], where: [1, 2], concat: [1, 1], json: [0, 1, [0]], digest: [0, 4, [0]],
-  toSentence: [0, 7, [1]], pluralize: [0, 2],
+  append: [1, 1],
+  prepend: [1, 1],
+  remove: [1, 1],
+  remove_first: [1, 1],
+  remove_last: [1, 1],
+  replace: [2, 2],
+  replace_first: [2, 2],
+  replace_last: [2, 2],
+  split: [1, 1],
+  join: [0, 1],
+  truncate: [0, 2, [0]],
+  truncatewords: [0, 2, [0]],
+  slice: [1, 2, [0, 1]],
+  default: [1, 1],
+  date: [0, 2],
+  plus: [1, 1, [0]],
+  minus: [1, 1, [0]],
+  times: [1, 1, [0]],
+  divided_by: [1, 2, [0]],
+  modulo: [1, 1, [0]],
+  round: [0, 1, [0]],
+  at_least: [1, 1, [0]],
+  at_most: [1, 1, [0]],
+  abs: [0, 0],
+  ceil: [0, 0],
+  floor: [0, 0],
+  upcase: [0, 0],
+  downcase: [0, 0],
+  capitalize: [0, 0],
+  strip: [0, 1],
+  lstrip: [0, 1],
+  rstrip: [0, 1],
+  escape: [0, 0],
+  escape_once: [0, 0],
+  strip_html: [0, 0],
+  strip_newlines: [0, 0],
+  newline_to_br: [0, 0],
+  url_encode: [0, 0],
+  url_decode: [0, 0],
+  size: [0, 0],
+  first: [0, 0],
+  last: [0, 0],
+  reverse: [0, 0],
+  uniq: [0, 0],
+  sort: [0, 1],
+  sort_natural: [0, 1],
+  map: [1, 1],
+  where: [1, 2],
+  concat: [1, 1],
+  json: [0, 1, [0]],
+  digest: [0, 4, [0]],
+  toSentence: [0, 7, [1]],
+  pluralize: [0, 2],
 };
 
 function plural(n: number, word: string): string {
@@ -56,8 +99,11 @@ function filterProblem(filter: FilterUse): string | null {
     if (n > max) return `takes at most ${plural(max, 'argument')}, got ${n}`;
     for (const i of numeric) {
       const arg = filter.args[i];
-      const isNumber = arg === undefined || arg.kind === 'number' || arg.kind === 'variable'
-        || (arg.kind === 'string' && arg.value.trim() !== '' && !Number.isNaN(Number(arg.value)));
+      const isNumber =
+        arg === undefined ||
+        arg.kind === 'number' ||
+        arg.kind === 'variable' ||
+        (arg.kind === 'string' && arg.value.trim() !== '' && !Number.isNaN(Number(arg.value)));
       if (!isNumber) return `argument ${i + 1} must be a number`;
     }
   }
@@ -87,7 +133,8 @@ function templateIssues(controls: Record<string, unknown>, ctx: VariableContext,
     }
     for (const variable of analysis.variables) {
       const problem = variableProblem(variable, ctx);
-      if (problem) issues.add(control, { issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: variable.path, message: `Variable "${variable.path}" ${problem}` });
+      if (problem)
+        issues.add(control, { issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: variable.path, message: `Variable "${variable.path}" ${problem}` });
     }
     for (const filter of analysis.filters) {
       const problem = filterProblem(filter);
@@ -108,9 +155,7 @@ function templateIssues(controls: Record<string, unknown>, ctx: VariableContext,
  */
 export function offendingExpression(source: string, line: number | undefined, column: number | undefined): string | undefined {
   const lines = source.split('\n');
-  const at = line !== undefined && column !== undefined
-    ? lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1
-    : -1;
+  const at = line !== undefined && column !== undefined ? lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1 : -1;
   const blocks = [...source.matchAll(/\{\{[\s\S]*?(?:\}\}|$)|\{%[\s\S]*?(?:%\}|$)/g)];
   const hit = blocks.find((m) => at >= m.index! && at < m.index! + m[0].length) ?? (at < 0 ? blocks[0] : undefined);
   // An unclosed `{{` swallows the rest of the control: name only its first line.

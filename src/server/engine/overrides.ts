@@ -25,7 +25,11 @@ export function deliveryOverrides(overrides: unknown, kind: ChannelKind, stepId:
   const channels = isObject(overrides.channels) && isObject(overrides.channels[kind]) ? overrides.channels[kind] : {};
   const legacy = kind !== 'in_app' && isObject(overrides[kind]) ? (overrides[kind] as Record<string, unknown>) : {};
 
-  for (const [where, from] of [[`steps.${stepId}`, step], [`channels.${kind}`, channels], [kind, legacy]] as const) {
+  for (const [where, from] of [
+    [`steps.${stepId}`, step],
+    [`channels.${kind}`, channels],
+    [kind, legacy],
+  ] as const) {
     if (out.integrationIdentifier === undefined && nonEmpty(from.integrationIdentifier)) {
       out.integrationIdentifier = from.integrationIdentifier;
       out.source.integrationIdentifier = `overrides.${where}.integrationIdentifier`;
@@ -58,7 +62,8 @@ export type OverrideChoice = { ok: true; integration: Integration } | { ok: fals
 export function integrationByOverride(kind: ChannelKind, integrations: readonly Integration[], identifier: string, source: string): OverrideChoice {
   const found = integrations.find((i) => i.identifier === identifier && !i.deleted);
   if (!found) return { ok: false, message: `Integration '${identifier}' named by ${source} was not found in this environment` };
-  if (found.channel !== kind) return { ok: false, message: `Integration '${identifier}' named by ${source} is a ${found.channel ?? 'channel-less'} integration, not ${kind}` };
+  if (found.channel !== kind)
+    return { ok: false, message: `Integration '${identifier}' named by ${source} is a ${found.channel ?? 'channel-less'} integration, not ${kind}` };
   if (!found.active) return { ok: false, message: `Integration '${identifier}' named by ${source} is not active` };
   return { ok: true, integration: found };
 }

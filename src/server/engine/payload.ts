@@ -38,21 +38,38 @@ function typeOf(schema: JsonSchema): string | undefined {
 function stringFor(key: string, schema: JsonSchema, now: number): string {
   const iso = new Date(now).toISOString();
   const byFormat: Record<string, string> = {
-    email: 'user@example.com', 'idn-email': 'user@example.com', uri: 'https://example.com', url: 'https://example.com',
-    'uri-reference': 'https://example.com', iri: 'https://example.com', 'date-time': iso, date: iso.slice(0, 10),
-    time: iso.slice(11, 19), uuid: '123e4567-e89b-12d3-a456-426614174000', ipv4: '192.0.2.1', ipv6: '2001:db8::1',
+    email: 'user@example.com',
+    'idn-email': 'user@example.com',
+    uri: 'https://example.com',
+    url: 'https://example.com',
+    'uri-reference': 'https://example.com',
+    iri: 'https://example.com',
+    'date-time': iso,
+    date: iso.slice(0, 10),
+    time: iso.slice(11, 19),
+    uuid: '123e4567-e89b-12d3-a456-426614174000',
+    ipv4: '192.0.2.1',
+    ipv6: '2001:db8::1',
     hostname: 'example.com',
   };
   const format = typeof schema.format === 'string' ? byFormat[schema.format] : undefined;
   if (format) return format;
   // Matched against the property name as written, so camelCase suffixes (`orderId`, `sentAt`) count.
   const byName: Array<[RegExp, string]> = [
-    [/e-?mail/i, 'user@example.com'], [/url|link|href|website|avatar|image/i, 'https://example.com'],
-    [/first_?name|given_?name/i, 'John'], [/last_?name|surname|family_?name/i, 'Doe'], [/name/i, 'John Doe'],
-    [/phone|mobile/i, '+15555550123'], [/^id$|_id$|[a-z]Id$/, 'example-id-123'],
-    [/date|time|_at$|[a-z]At$/, iso], [/title|subject|headline/i, 'Example Subject'],
+    [/e-?mail/i, 'user@example.com'],
+    [/url|link|href|website|avatar|image/i, 'https://example.com'],
+    [/first_?name|given_?name/i, 'John'],
+    [/last_?name|surname|family_?name/i, 'Doe'],
+    [/name/i, 'John Doe'],
+    [/phone|mobile/i, '+15555550123'],
+    [/^id$|_id$|[a-z]Id$/, 'example-id-123'],
+    [/date|time|_at$|[a-z]At$/, iso],
+    [/title|subject|headline/i, 'Example Subject'],
     [/message|body|text|content|comment|description|note/i, 'This is an example message.'],
-    [/status|state/i, 'active'], [/currency/i, 'USD'], [/locale|lang/i, 'en-US'], [/country/i, 'United States'],
+    [/status|state/i, 'active'],
+    [/currency/i, 'USD'],
+    [/locale|lang/i, 'en-US'],
+    [/country/i, 'United States'],
     [/city/i, 'New York'],
   ];
   let value = byName.find(([re]) => re.test(key))?.[1] ?? 'example text';
@@ -64,10 +81,18 @@ function stringFor(key: string, schema: JsonSchema, now: number): string {
 }
 
 function numberFor(key: string, schema: JsonSchema, integer: boolean): number {
-  const min = typeof schema.minimum === 'number' ? schema.minimum
-    : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + (integer ? 1 : 0.5) : undefined;
-  const max = typeof schema.maximum === 'number' ? schema.maximum
-    : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - (integer ? 1 : 0.5) : undefined;
+  const min =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum + (integer ? 1 : 0.5)
+        : undefined;
+  const max =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum - (integer ? 1 : 0.5)
+        : undefined;
   const k = key.toLowerCase();
   let value = /count|quantity|qty/.test(k) ? 5 : /price|amount|cost|total|fee/.test(k) ? 99.99 : /age/.test(k) ? 25 : 42;
   if (min !== undefined && max !== undefined) value = (min + max) / 2;
@@ -99,8 +124,7 @@ function sample(schemaIn: unknown, key: string, root: JsonSchema, now: number, d
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (schema.example !== undefined) return schema.example;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const choice = (Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null)
-    ?.find((s) => asSchema(s)?.type !== 'null');
+  const choice = (Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null)?.find((s) => asSchema(s)?.type !== 'null');
   if (choice !== undefined) return sample(choice, key, root, now, depth + 1);
   switch (typeOf(schema)) {
     case 'object': {
@@ -116,12 +140,18 @@ function sample(schemaIn: unknown, key: string, root: JsonSchema, now: number, d
       const item = sample(schema.items ?? {}, key, root, now, depth + 1);
       return Array.from({ length: count }, () => item);
     }
-    case 'string': return stringFor(key, schema, now);
-    case 'integer': return numberFor(key, schema, true);
-    case 'number': return numberFor(key, schema, false);
-    case 'boolean': return true;
-    case 'null': return null;
-    default: return 'example text';
+    case 'string':
+      return stringFor(key, schema, now);
+    case 'integer':
+      return numberFor(key, schema, true);
+    case 'number':
+      return numberFor(key, schema, false);
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return 'example text';
   }
 }
 
@@ -248,7 +278,10 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
 }
 
 function fieldOf(pointer: string, extra?: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
   return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
@@ -264,8 +297,8 @@ function valueAt(payload: unknown, pointer: string): unknown {
 
 function toError(error: ErrorObject, payload: unknown): PayloadValidationError {
   const params = error.params as Record<string, unknown>;
-  const extra = typeof params.missingProperty === 'string' ? params.missingProperty
-    : typeof params.additionalProperty === 'string' ? params.additionalProperty : undefined;
+  const extra =
+    typeof params.missingProperty === 'string' ? params.missingProperty : typeof params.additionalProperty === 'string' ? params.additionalProperty : undefined;
   const field = fieldOf(error.instancePath, extra);
   let message = error.message ?? 'is invalid';
   if (error.keyword === 'additionalProperties') message = `must not have additional property '${String(extra)}'`;

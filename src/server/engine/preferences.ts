@@ -38,11 +38,7 @@ export type ChannelDecision = { enabled: boolean; reason: string };
  * first (`user` when set, else `default`); a subscriber's own choice for the channel applies unless
  * the preferences are read-only.
  */
-export function channelPreference(
-  workflow: WorkflowDefinition,
-  channel: ChannelKind,
-  subscriberChoice?: { enabled?: boolean } | null,
-): ChannelDecision {
+export function channelPreference(workflow: WorkflowDefinition, channel: ChannelKind, subscriberChoice?: { enabled?: boolean } | null): ChannelDecision {
   if (workflow.critical) return { enabled: true, reason: 'the workflow is critical' };
   const prefs = workflowPreferences(workflow);
   const effective = prefs.user ?? prefs.default;

@@ -14,7 +14,10 @@ import { findStep, resolveSteps, workflowPayloadPaths, type ResolvedStep } from 
 import { signatureSample } from './webhook.js';
 
 export class StepNotFoundError extends Error {
-  constructor(readonly workflowId: string, readonly stepId: string) {
+  constructor(
+    readonly workflowId: string,
+    readonly stepId: string,
+  ) {
     super(`Step '${stepId}' not found in workflow '${workflowId}'`);
     this.name = 'StepNotFoundError';
   }
@@ -200,9 +203,12 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
   switch (step.type) {
     case 'delay': {
       const type = typeof values.type === 'string' ? values.type : 'regular';
-      const preview = type === 'timed'
-        ? defined({ type, cron: values.cron, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
-        : type === 'regular' ? defined({ type, amount: values.amount, unit: values.unit }) : defined({ type, dynamicKey: values.dynamicKey ?? values.delayPath });
+      const preview =
+        type === 'timed'
+          ? defined({ type, cron: values.cron, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
+          : type === 'regular'
+            ? defined({ type, amount: values.amount, unit: values.unit })
+            : defined({ type, dynamicKey: values.dynamicKey ?? values.delayPath });
       response.result = { type: 'delay', preview };
       break;
     }
@@ -212,14 +218,27 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
         type: 'digest',
         preview: timed
           ? defined({ type: 'timed', cron: values.cron, digestKey: values.digestKey, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
-          : defined({ type: values.lookBackWindow ? 'backoff' : 'regular', amount: values.amount, unit: values.unit, digestKey: values.digestKey, lookBackWindow: values.lookBackWindow }),
+          : defined({
+              type: values.lookBackWindow ? 'backoff' : 'regular',
+              amount: values.amount,
+              unit: values.unit,
+              digestKey: values.digestKey,
+              lookBackWindow: values.lookBackWindow,
+            }),
       };
       break;
     }
     case 'throttle':
       response.result = {
         type: 'throttle',
-        preview: defined({ type: values.type, amount: values.amount, unit: values.unit, dynamicKey: values.dynamicKey, threshold: values.threshold, throttleKey: values.throttleKey }),
+        preview: defined({
+          type: values.type,
+          amount: values.amount,
+          unit: values.unit,
+          dynamicKey: values.dynamicKey,
+          threshold: values.threshold,
+          throttleKey: values.throttleKey,
+        }),
       };
       break;
     case 'custom': {

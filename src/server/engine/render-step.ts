@@ -135,7 +135,7 @@ function email(controls: Record<string, unknown>, scope: TemplateScope, options:
   // A subject is plain text: HTML entities in it are decoded (`&lt;` is `<`), as the service does.
   const subject = decodeEntities(render(str(controls.subject) ?? '', 'subject'));
   const doc = controls.editorType === 'html' ? null : parseBlockDocument(controls.body);
-  const source = doc ? blockDocumentToLiquid(doc) : str(controls.body) ?? '';
+  const source = doc ? blockDocumentToLiquid(doc) : (str(controls.body) ?? '');
   let body = render(source, 'body');
   const layoutId = controls.layoutId;
   // null means "no layout"; an HTML-editor body without a layoutId is sent as written (the service
@@ -166,9 +166,12 @@ export function renderStep<K extends ChannelKind>(
   options: RenderStepOptions = {},
 ): RenderStepResult<K> {
   switch (kind) {
-    case 'in_app': return inApp(controls, scope) as RenderStepResult<K>;
-    case 'email': return email(controls, scope, options) as RenderStepResult<K>;
-    default: return text(kind as 'sms' | 'push' | 'chat', controls, scope) as RenderStepResult<K>;
+    case 'in_app':
+      return inApp(controls, scope) as RenderStepResult<K>;
+    case 'email':
+      return email(controls, scope, options) as RenderStepResult<K>;
+    default:
+      return text(kind as 'sms' | 'push' | 'chat', controls, scope) as RenderStepResult<K>;
   }
 }
 
@@ -218,8 +221,9 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
 function pairs(value: unknown): Array<{ key: string; value: string }> {
   return Array.isArray(value)
-    ? value.filter((p): p is { key: string; value: string } => p !== null && typeof p === 'object' && typeof p.key === 'string' && p.key !== '')
-      .map((p) => ({ key: p.key, value: typeof p.value === 'string' ? p.value : String(p.value ?? '') }))
+    ? value
+        .filter((p): p is { key: string; value: string } => p !== null && typeof p === 'object' && typeof p.key === 'string' && p.key !== '')
+        .map((p) => ({ key: p.key, value: typeof p.value === 'string' ? p.value : String(p.value ?? '') }))
     : [];
 }
 
@@ -272,7 +276,10 @@ export function renderHttpRequest(controls: Record<string, unknown>, scope: Temp
 }
 
 /** A custom step's output: its `custom` control values, rendered. */
-export function renderCustomOutput(controls: Record<string, unknown>, scope: TemplateScope): { ok: true; output: Record<string, unknown> } | { ok: false; errors: TemplateError[] } {
+export function renderCustomOutput(
+  controls: Record<string, unknown>,
+  scope: TemplateScope,
+): { ok: true; output: Record<string, unknown> } | { ok: false; errors: TemplateError[] } {
   const custom = controls.custom !== null && typeof controls.custom === 'object' && !Array.isArray(controls.custom) ? controls.custom : {};
   const rendered = renderControls(custom as Record<string, unknown>, scope, []);
   return rendered.errors.length > 0 ? { ok: false, errors: rendered.errors } : { ok: true, output: rendered.values };

@@ -4,25 +4,133 @@
 // rather than a new dependency: it only needs to recognise tags, comments and text.
 
 const ALLOWED_TAGS = new Set([
-  'address', 'article', 'aside', 'footer', 'header', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hgroup', 'main', 'nav',
-  'section', 'blockquote', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'hr', 'li', 'ol', 'p', 'pre', 'ul', 'a',
-  'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 'rb', 'rp', 'rt',
-  'rtc', 'ruby', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'caption', 'col',
-  'colgroup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'style', 'img', 'html', 'head', 'body', 'title',
-  'meta', 'center', 'font', 'strike', 'del', 'ins',
+  'address',
+  'article',
+  'aside',
+  'footer',
+  'header',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hgroup',
+  'main',
+  'nav',
+  'section',
+  'blockquote',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'hr',
+  'li',
+  'ol',
+  'p',
+  'pre',
+  'ul',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'br',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  'rb',
+  'rp',
+  'rt',
+  'rtc',
+  'ruby',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
+  'caption',
+  'col',
+  'colgroup',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'style',
+  'img',
+  'html',
+  'head',
+  'body',
+  'title',
+  'meta',
+  'center',
+  'font',
+  'strike',
+  'del',
+  'ins',
 ]);
 
 /** Dropped together with everything inside them. */
 const DROP_WITH_CONTENT = new Set([
-  'script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'noscript', 'template', 'svg', 'math',
-  'textarea', 'select', 'option', 'noembed', 'xmp', 'plaintext',
+  'script',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'textarea',
+  'select',
+  'option',
+  'noembed',
+  'xmp',
+  'plaintext',
 ]);
 
 const VOID = new Set(['br', 'hr', 'img', 'col', 'wbr', 'meta']);
 
 const GLOBAL_ATTRIBUTES = new Set([
-  'style', 'class', 'id', 'title', 'dir', 'lang', 'align', 'valign', 'width', 'height', 'bgcolor', 'border',
-  'cellpadding', 'cellspacing', 'colspan', 'rowspan', 'role', 'color', 'face', 'size',
+  'style',
+  'class',
+  'id',
+  'title',
+  'dir',
+  'lang',
+  'align',
+  'valign',
+  'width',
+  'height',
+  'bgcolor',
+  'border',
+  'cellpadding',
+  'cellspacing',
+  'colspan',
+  'rowspan',
+  'role',
+  'color',
+  'face',
+  'size',
 ]);
 
 const TAG_ATTRIBUTES: Record<string, Set<string>> = {
@@ -44,9 +152,21 @@ export function decodeEntities(value: string): string {
   return value
     .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16) % 0x110000))
     .replace(/&#(\d+);?/g, (_, dec: string) => String.fromCodePoint(Number.parseInt(dec, 10) % 0x110000))
-    .replace(/&(colon|tab|newline|amp|lt|gt|quot|apos|nbsp);/gi, (_, name: string) => ({
-      colon: ':', tab: '\t', newline: '\n', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0',
-    })[name.toLowerCase()] as string);
+    .replace(
+      /&(colon|tab|newline|amp|lt|gt|quot|apos|nbsp);/gi,
+      (_, name: string) =>
+        ({
+          colon: ':',
+          tab: '\t',
+          newline: '\n',
+          amp: '&',
+          lt: '<',
+          gt: '>',
+          quot: '"',
+          apos: "'",
+          nbsp: '\u00a0',
+        })[name.toLowerCase()] as string,
+    );
 }
 
 function safeUrl(value: string): boolean {
@@ -89,7 +209,10 @@ const DOCTYPE = /<!doctype\s+html[^>]*>/iy;
  */
 function escapeText(text: string, raw: boolean): string {
   if (raw) return text;
-  return text.replace(/&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)/gi, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .replace(/&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)/gi, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** Removes unsafe HTML: disallowed tags (dangerous ones with their content), attributes and URLs. */

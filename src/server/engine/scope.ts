@@ -31,8 +31,8 @@ export interface ScopeInput {
 
 /** The scope `{subscriber, payload, actor, tenant, context, steps, env}`, every root present. */
 export function buildScope(input: ScopeInput): Required<TemplateScope> {
-  const actor = typeof input.actor === 'string' ? { subscriberId: input.actor } : input.actor ?? {};
-  const tenant = typeof input.tenant === 'string' ? { identifier: input.tenant } : input.tenant ?? {};
+  const actor = typeof input.actor === 'string' ? { subscriberId: input.actor } : (input.actor ?? {});
+  const tenant = typeof input.tenant === 'string' ? { identifier: input.tenant } : (input.tenant ?? {});
   return {
     subscriber: input.subscriber ?? {},
     payload: input.payload ?? {},

@@ -30,9 +30,7 @@ export interface UndefinedVariable {
   column: number;
 }
 
-export type RenderResult =
-  | { ok: true; output: string; undefinedVariables: UndefinedVariable[] }
-  | { ok: false; error: TemplateError };
+export type RenderResult = { ok: true; output: string; undefinedVariables: UndefinedVariable[] } | { ok: false; error: TemplateError };
 
 // Limits keep a hostile or mistaken template (a huge range loop, a gigantic string) from stalling the
 // service: liquidjs aborts the render with an error we report like any other.

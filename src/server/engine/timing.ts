@@ -45,7 +45,8 @@ export function durationMs(amount: number, unit: TimeUnit, from: number): number
 
 export type Duration = { amount: number; unit: TimeUnit } | { iso: string; ms: (from: number) => number };
 
-const ISO_DURATION = /^P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+const ISO_DURATION =
+  /^P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
 /** `{amount, unit}` or an ISO-8601 duration such as `PT15M`, `P1D`, `P1M2DT3H`. */
 export function parseDuration(value: unknown): Duration | null {
@@ -64,8 +65,12 @@ export function parseDuration(value: unknown): Duration | null {
     iso,
     ms: (from) => {
       const afterMonths = addDuration(from, (years ?? 0) * 12 + (months ?? 0), 'months');
-      const rest = (weeks ?? 0) * FIXED_UNIT_MS.weeks + (days ?? 0) * FIXED_UNIT_MS.days + (hours ?? 0) * FIXED_UNIT_MS.hours
-        + (minutes ?? 0) * FIXED_UNIT_MS.minutes + (seconds ?? 0) * FIXED_UNIT_MS.seconds;
+      const rest =
+        (weeks ?? 0) * FIXED_UNIT_MS.weeks +
+        (days ?? 0) * FIXED_UNIT_MS.days +
+        (hours ?? 0) * FIXED_UNIT_MS.hours +
+        (minutes ?? 0) * FIXED_UNIT_MS.minutes +
+        (seconds ?? 0) * FIXED_UNIT_MS.seconds;
       return afterMonths - from + rest;
     },
   };
@@ -112,8 +117,15 @@ export type PathValue = { found: true; value: unknown; path: string } | { found:
  * bare `sendAt`, which (like the service's delayPath) is relative to the payload.
  */
 export function readPath(rawPath: string, scope: TemplateScope): PathValue {
-  const trimmed = rawPath.trim().replace(/^\{\{\s*/, '').replace(/\s*\}\}$/, '').trim();
-  const parts = trimmed.replace(/\[(\d+)\]/g, '.$1').split('.').filter((p) => p !== '');
+  const trimmed = rawPath
+    .trim()
+    .replace(/^\{\{\s*/, '')
+    .replace(/\s*\}\}$/, '')
+    .trim();
+  const parts = trimmed
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((p) => p !== '');
   const rooted = (SCOPE_ROOTS as readonly string[]).includes(parts[0] ?? '');
   const segments = rooted ? parts : ['payload', ...parts];
   const path = segments.join('.');
@@ -135,9 +147,7 @@ function asInstant(value: unknown): number | null {
 
 // --- delay ---------------------------------------------------------------------------------------
 
-export type DelayDecision =
-  | { ok: true; type: 'regular' | 'timed' | 'dynamic'; until: number; durationMs: number }
-  | { ok: false; error: string };
+export type DelayDecision = { ok: true; type: 'regular' | 'timed' | 'dynamic'; until: number; durationMs: number } | { ok: false; error: string };
 
 export interface DelayControlsInput {
   type?: string;
@@ -226,9 +236,7 @@ export function digestGroupKey(parts: { workflowId: string; stepId: string; subs
   return `digest:${JSON.stringify([parts.workflowId, parts.stepId, parts.subscriberId, parts.keyValue])}`;
 }
 
-export type DigestDecision =
-  | { ok: true; type: 'regular' | 'backoff' | 'timed'; mode: 'immediate' | 'digest'; until: number }
-  | { ok: false; error: string };
+export type DigestDecision = { ok: true; type: 'regular' | 'backoff' | 'timed'; mode: 'immediate' | 'digest'; until: number } | { ok: false; error: string };
 
 /**
  * What the first event of a new digest window does (later events of an open window merge into it).
@@ -273,7 +281,10 @@ export interface DigestEvent {
 }
 
 /** A digest step's output as later steps read it: `steps.<id>.events` and `steps.<id>.eventCount`. */
-export function digestOutput(events: readonly DigestEvent[]): { events: Array<{ id: string; time: string; payload: Record<string, unknown> }>; eventCount: number } {
+export function digestOutput(events: readonly DigestEvent[]): {
+  events: Array<{ id: string; time: string; payload: Record<string, unknown> }>;
+  eventCount: number;
+} {
   const sorted = [...events].sort((a, b) => new Date(a.time).getTime() - new Date(b.time).getTime());
   return {
     events: sorted.map((e) => ({ id: e.id, time: new Date(e.time).toISOString(), payload: e.payload })),
@@ -362,7 +373,10 @@ export function throttleDecision(history: readonly number[], now: number, contro
       windowMs = durationLength(duration, now);
       windowStart = now - windowMs;
     } else {
-      return { ok: false, error: `dynamic throttle: ${read.path} is ${JSON.stringify(read.value)}, not a duration ({"amount": 1, "unit": "hours"} or PT1H) or an ISO date` };
+      return {
+        ok: false,
+        error: `dynamic throttle: ${read.path} is ${JSON.stringify(read.value)}, not a duration ({"amount": 1, "unit": "hours"} or PT1H) or an ISO date`,
+      };
     }
   } else {
     return { ok: false, error: `unknown throttle type ${JSON.stringify(controls.type)}` };

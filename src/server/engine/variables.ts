@@ -47,8 +47,18 @@ export function findStep(steps: readonly ResolvedStep[], idOrSlug: string): Reso
 }
 
 export const SUBSCRIBER_FIELDS = [
-  'subscriberId', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data', 'isOnline',
-  'lastOnlineAt', 'channels',
+  'subscriberId',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'avatar',
+  'locale',
+  'timezone',
+  'data',
+  'isOnline',
+  'lastOnlineAt',
+  'channels',
 ] as const;
 
 const SUBSCRIBER_SCHEMA: JsonSchema = {
@@ -187,9 +197,7 @@ export function variableProblem(variable: Pick<VariableUse, 'root' | 'segments' 
       return fields.includes(String(third)) ? null : `is not supported: a ${step.type} step outputs ${fields.join(', ')}`;
     }
     case 'payload':
-      return payloadPathAllowed(ctx.payloadSchema, segments.slice(1))
-        ? null
-        : 'is not supported: it is not declared in the payload schema';
+      return payloadPathAllowed(ctx.payloadSchema, segments.slice(1)) ? null : 'is not supported: it is not declared in the payload schema';
     default:
       return null;
   }
@@ -230,9 +238,23 @@ export function stepVariablesSchema(workflow: WorkflowDefinition, stepIndex: num
       subscriber: SUBSCRIBER_SCHEMA,
       payload: effectivePayloadSchema(workflow),
       steps: { type: 'object', description: 'Outputs of earlier steps', properties: earlier, required: [], additionalProperties: false },
-      actor: { type: 'object', description: 'The subscriber who caused the event (trigger `actor`)', properties: SUBSCRIBER_SCHEMA.properties, additionalProperties: true },
-      tenant: { type: 'object', description: 'The trigger tenant', properties: { identifier: { type: 'string' }, name: { type: 'string' }, data: FREE_OBJECT }, additionalProperties: true },
-      context: { type: 'object', description: 'Trigger contexts by type, each {id, data}', additionalProperties: { type: 'object', properties: { id: { type: 'string' }, data: FREE_OBJECT } } },
+      actor: {
+        type: 'object',
+        description: 'The subscriber who caused the event (trigger `actor`)',
+        properties: SUBSCRIBER_SCHEMA.properties,
+        additionalProperties: true,
+      },
+      tenant: {
+        type: 'object',
+        description: 'The trigger tenant',
+        properties: { identifier: { type: 'string' }, name: { type: 'string' }, data: FREE_OBJECT },
+        additionalProperties: true,
+      },
+      context: {
+        type: 'object',
+        description: 'Trigger contexts by type, each {id, data}',
+        additionalProperties: { type: 'object', properties: { id: { type: 'string' }, data: FREE_OBJECT } },
+      },
       env: { type: 'object', description: 'Environment variables', additionalProperties: true },
     },
     additionalProperties: false,

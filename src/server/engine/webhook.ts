@@ -45,10 +45,12 @@ export function verifySignature(
   options: { now?: number; toleranceMs?: number } = {},
 ): SignatureCheck {
   if (!header) return { ok: false, reason: `missing ${SIGNATURE_HEADER} header` };
-  const parts = Object.fromEntries(header.split(',').map((p) => {
-    const i = p.indexOf('=');
-    return [p.slice(0, i).trim(), p.slice(i + 1).trim()];
-  }));
+  const parts = Object.fromEntries(
+    header.split(',').map((p) => {
+      const i = p.indexOf('=');
+      return [p.slice(0, i).trim(), p.slice(i + 1).trim()];
+    }),
+  );
   const timestamp = Number(parts.t);
   if (!Number.isFinite(timestamp) || !parts.v1) return { ok: false, reason: 'malformed signature header, expected t=<ms>,v1=<hex>' };
   const tolerance = options.toleranceMs ?? 5 * 60_000;
@@ -85,7 +87,8 @@ export async function checkTarget(url: string, allowNonLoopback: boolean): Promi
   } catch {
     return { ok: false, error: `invalid URL "${url}"` };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, error: `unsupported URL scheme "${parsed.protocol}", use http or https` };
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return { ok: false, error: `unsupported URL scheme "${parsed.protocol}", use http or https` };
   if (allowNonLoopback) return { ok: true, url: parsed };
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
@@ -111,7 +114,10 @@ function loopbackOnlyLookup(hostname: string, options: object, callback: LookupC
     if (err) return callback(err, address);
     const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
     if (list.some((a) => !isLoopbackAddress(a))) {
-      return callback(Object.assign(new Error(`refusing to connect to ${hostname} (${list.join(', ')}): ${ONLY_LOOPBACK}`), { code: 'ESVCNONLOOPBACK' }), address);
+      return callback(
+        Object.assign(new Error(`refusing to connect to ${hostname} (${list.join(', ')}): ${ONLY_LOOPBACK}`), { code: 'ESVCNONLOOPBACK' }),
+        address,
+      );
     }
     return callback(null, address, family);
   });

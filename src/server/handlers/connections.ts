@@ -19,7 +19,9 @@ export const createChannelConnection: Route<'createChannelConnection'> = {
     if (mode === 'shared' && !hasContext) throw badRequest("context is required when connectionMode is 'shared'");
     if (mode === 'subscriber' && body.subscriberId === undefined) {
       throw badRequest(
-        hasContext ? "subscriberId is required when connectionMode is 'subscriber'; use connectionMode 'shared' for a context" : 'Either subscriberId or context must be provided',
+        hasContext
+          ? "subscriberId is required when connectionMode is 'subscriber'; use connectionMode 'shared' for a context"
+          : 'Either subscriberId or context must be provided',
       );
     }
     return store.tx(() => {

@@ -39,7 +39,8 @@ export const triggerBulk: Route<'triggerBulk'> & { parseBody(input: unknown): un
   handle: ({ svc, env, body, baseUrl }) =>
     (body.events as unknown[]).map((raw): TriggerResult => {
       const parsed = TriggerBody.safeParse(raw);
-      const transactionId = typeof (raw as { transactionId?: unknown })?.transactionId === 'string' ? (raw as { transactionId: string }).transactionId : undefined;
+      const transactionId =
+        typeof (raw as { transactionId?: unknown })?.transactionId === 'string' ? (raw as { transactionId: string }).transactionId : undefined;
       const failed = (error: string[]): TriggerResult => ({ acknowledged: true, status: 'error', error, ...(transactionId && { transactionId }) });
       if (!parsed.success) return failed(Object.values(fieldErrors(parsed.error, raw)).flatMap((e) => e.messages));
       try {

@@ -1,20 +1,21 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
 import { createContext } from './contexts.js';
-import {
-  createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection,
-} from './connections.js';
-import {
-  createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint,
-} from './endpoints.js';
+import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
+import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
 import { getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
 import { listActiveIntegrations, setPrimaryIntegration } from './integrations.js';
 import {
-  createSubscriber, deleteSubscriber, getSubscriber, listMessages, markMessagesAs, patchSubscriber, searchSubscribers, updateOnlineStatus,
+  createSubscriber,
+  deleteSubscriber,
+  getSubscriber,
+  listMessages,
+  markMessagesAs,
+  patchSubscriber,
+  searchSubscribers,
+  updateOnlineStatus,
 } from './subscribers.js';
 import type { Routes } from './types.js';
-import {
-  createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow,
-} from './workflows.js';
+import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow } from './workflows.js';
 
 export const routes: Routes = {
   listChannelEndpoints,

@@ -6,8 +6,21 @@
 // the other providers' messages are recorded as sent, since svc dev holds no real provider accounts.
 import type { Integration, Message } from '../../api/schemas/resources.js';
 import {
-  WEBHOOK_PROVIDERS, chooseIntegration, deliverWebhook, deliveryOverrides, integrationByOverride, inAppMessageFields, renderStep, subscriberCredentials, webhookRaw,
-  webhookTarget, type ChannelContent, type ChannelKind, type UndefinedVariable, type WebhookRequest, type WebhookResult,
+  WEBHOOK_PROVIDERS,
+  chooseIntegration,
+  deliverWebhook,
+  deliveryOverrides,
+  integrationByOverride,
+  inAppMessageFields,
+  renderStep,
+  subscriberCredentials,
+  webhookRaw,
+  webhookTarget,
+  type ChannelContent,
+  type ChannelKind,
+  type UndefinedVariable,
+  type WebhookRequest,
+  type WebhookResult,
 } from '../engine/index.js';
 import { iso } from '../clock.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
@@ -88,7 +101,13 @@ function contentFields(kind: ChannelKind, content: ChannelContent[ChannelKind]):
   switch (kind) {
     case 'in_app': {
       const f = inAppMessageFields(content as ChannelContent['in_app']);
-      return { content: f.content, cta: f.cta, ...(f.subject !== undefined && { subject: f.subject }), ...(f.avatar !== undefined && { avatar: f.avatar }), ...(f.data !== undefined && { data: f.data }) };
+      return {
+        content: f.content,
+        cta: f.cta,
+        ...(f.subject !== undefined && { subject: f.subject }),
+        ...(f.avatar !== undefined && { avatar: f.avatar }),
+        ...(f.data !== undefined && { data: f.data }),
+      };
     }
     case 'email': {
       const c = content as ChannelContent['email'];

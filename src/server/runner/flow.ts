@@ -10,8 +10,18 @@
 // - custom: its `custom` control values, rendered, are its output.
 import type { JsonObject } from '../../api/schemas/common.js';
 import {
-  delayUntil, digestGroupKey, digestKeyValue, digestOutput, digestWindow, renderCustomOutput, throttleDecision, throttleGroupKey,
-  type DelayControlsInput, type DigestControlsInput, type DigestEvent, type ThrottleControlsInput,
+  delayUntil,
+  digestGroupKey,
+  digestKeyValue,
+  digestOutput,
+  digestWindow,
+  renderCustomOutput,
+  throttleDecision,
+  throttleGroupKey,
+  type DelayControlsInput,
+  type DigestControlsInput,
+  type DigestEvent,
+  type ThrottleControlsInput,
 } from '../engine/index.js';
 import { durationText, isoOf, jsonText, templateErrorsText } from './describe.js';
 import { prelude } from './prelude.js';
@@ -47,10 +57,19 @@ const delay: StepHandler = {
     ctx.setState({ ...ctx.job.state, until: decision.until, durationMs: decision.durationMs });
     if (decision.until <= now) {
       ctx.setOutput({ duration: 0 });
-      ctx.detail({ status: 'Success', detail: `Step not delayed: the ${decision.type} delay's time ${isoOf(decision.until)} has already passed`, source: 'Payload' });
+      ctx.detail({
+        status: 'Success',
+        detail: `Step not delayed: the ${decision.type} delay's time ${isoOf(decision.until)} has already passed`,
+        source: 'Payload',
+      });
       return { status: 'completed' };
     }
-    const how = decision.type === 'timed' ? `, next time of cron "${controls.cron}"` : decision.type === 'dynamic' ? `, from ${controls.dynamicKey ?? controls.delayPath}` : '';
+    const how =
+      decision.type === 'timed'
+        ? `, next time of cron "${controls.cron}"`
+        : decision.type === 'dynamic'
+          ? `, from ${controls.dynamicKey ?? controls.delayPath}`
+          : '';
     ctx.detail({ status: 'Pending', detail: `Step delayed until ${isoOf(decision.until)} (${durationText(decision.durationMs)}${how})`, source: 'Internal' });
     return { status: 'delayed', until: decision.until };
   },
@@ -95,7 +114,9 @@ const digest: StepHandler = {
     const controls = ctx.step.controls as DigestControlsInput;
     const key = digestKeyValue(controls, ctx.scope());
     if (!key.ok) return { status: 'failed', error: `Digest: ${key.error}`, source: 'Payload' };
-    const keyText = controls.digestKey ? ` for digest key ${controls.digestKey} = ${JSON.stringify(key.value)}${key.missing ? ' (no value in this event)' : ''}` : '';
+    const keyText = controls.digestKey
+      ? ` for digest key ${controls.digestKey} = ${JSON.stringify(key.value)}${key.missing ? ' (no value in this event)' : ''}`
+      : '';
     const group = digestGroupKey({ workflowId: ctx.workflow._id, stepId: ctx.step.stepId, subscriberId: ctx.subscriber._id!, keyValue: key.value });
     const { jobs } = ctx.store;
     const open = jobs.openDigest(group, ctx.job.id);
@@ -108,7 +129,10 @@ const digest: StepHandler = {
         detail: `Step digested: merged into the digest of notification ${open.notificationId}${keyText}, sent when its window closes at ${isoOf(open.runAt)}`,
         source: 'Internal',
       });
-      return { status: 'merged', rest: { status: 'merged', detail: `Step not run: this event was merged into the digest of notification ${open.notificationId}` } };
+      return {
+        status: 'merged',
+        rest: { status: 'merged', detail: `Step not run: this event was merged into the digest of notification ${open.notificationId}` },
+      };
     }
     const window = digestWindow({
       controls,
@@ -129,7 +153,12 @@ const digest: StepHandler = {
       return { status: 'completed' };
     }
     ctx.setState({ ...ctx.job.state, collectingUntil: window.until });
-    const how = window.type === 'timed' ? `next time of cron "${controls.cron}"` : window.type === 'backoff' ? 'backoff: an event arrived within the look-back window' : `${controls.amount} ${controls.unit}`;
+    const how =
+      window.type === 'timed'
+        ? `next time of cron "${controls.cron}"`
+        : window.type === 'backoff'
+          ? 'backoff: an event arrived within the look-back window'
+          : `${controls.amount} ${controls.unit}`;
     ctx.detail({ status: 'Pending', detail: `Step digested: collecting events${keyText} until ${isoOf(window.until)} (${how})`, source: 'Internal' });
     return { status: 'delayed', until: window.until };
   },
@@ -155,7 +184,11 @@ const throttle: StepHandler = {
     const key = controls.throttleKey ? ` (throttle key ${controls.throttleKey})` : '';
     if (decision.allow) {
       ctx.store.jobs.setGroup(ctx.job.id, group.key, now);
-      ctx.detail({ status: 'Success', detail: `Throttle passed: execution ${decision.count + 1} of at most ${threshold} in ${window}${key}`, source: 'Internal' });
+      ctx.detail({
+        status: 'Success',
+        detail: `Throttle passed: execution ${decision.count + 1} of at most ${threshold} in ${window}${key}`,
+        source: 'Internal',
+      });
       return { status: 'completed' };
     }
     const reset = decision.resetAt !== null ? `; the next one may pass after ${isoOf(decision.resetAt)}` : '';
@@ -164,7 +197,10 @@ const throttle: StepHandler = {
       detail: `Throttled: ${decision.count} executions already in ${window}${key}, threshold ${threshold}${reset}; the following steps are not sent`,
       source: 'Internal',
     });
-    return { status: 'completed', rest: { status: 'skipped', detail: `Step skipped: throttled by step '${ctx.step.stepId}' (threshold ${threshold} reached)` } };
+    return {
+      status: 'completed',
+      rest: { status: 'skipped', detail: `Step skipped: throttled by step '${ctx.step.stepId}' (threshold ${threshold} reached)` },
+    };
   },
 };
 

@@ -5,7 +5,13 @@
 // stops the workflow unless `continueOnFailure`.
 import type { JsonObject } from '../../api/schemas/common.js';
 import {
-  deliverWebhook, renderHttpRequest, validatePayload, webhookRaw, type JsonSchema, type RenderedRequest, type WebhookRequest,
+  deliverWebhook,
+  renderHttpRequest,
+  validatePayload,
+  webhookRaw,
+  type JsonSchema,
+  type RenderedRequest,
+  type WebhookRequest,
   type WebhookResult,
 } from '../engine/index.js';
 import { templateErrorsText } from './describe.js';
@@ -74,7 +80,13 @@ function run(ctx: StepContext, sent: WebhookResult): StepResult {
     const check = validatePayload(schema as JsonSchema, body);
     if (!check.valid) {
       const problems = check.errors.map((e) => `${e.field || 'body'} ${e.message}`).join('; ');
-      return { status: 'failed', error: `HTTP request ${target}: the response body does not match responseBodySchema: ${problems}${goOn}`, source: 'Webhook', raw, stop: !continues(ctx) };
+      return {
+        status: 'failed',
+        error: `HTTP request ${target}: the response body does not match responseBodySchema: ${problems}${goOn}`,
+        source: 'Webhook',
+        raw,
+        stop: !continues(ctx),
+      };
     }
   }
   ctx.detail({ status: 'Success', detail: `HTTP request ${target} answered ${sent.status} in ${sent.durationMs} ms`, source: 'Webhook', raw });

@@ -15,7 +15,14 @@ export const IN_APP_IDENTIFIER = 'svc-in-app';
  */
 export function addBuiltInIntegrations(store: Store, env: Environment): void {
   if (store.integrations.findByIdentifier(env.id, IN_APP_IDENTIFIER)) return;
-  store.integrations.create(env, { name: 'In-app', identifier: IN_APP_IDENTIFIER, providerId: SERVICE_PROVIDER, channel: 'in_app', active: true, primary: false });
+  store.integrations.create(env, {
+    name: 'In-app',
+    identifier: IN_APP_IDENTIFIER,
+    providerId: SERVICE_PROVIDER,
+    channel: 'in_app',
+    active: true,
+    primary: false,
+  });
 }
 
 export function applySeed(store: Store, env: Environment, seed: SeedFile): void {
@@ -25,13 +32,13 @@ export function applySeed(store: Store, env: Environment, seed: SeedFile): void 
       let target = store.environments.findByName(env.orgId, e.name);
       if (e.apiKey !== undefined) {
         const owner = store.environments.findByKey(e.apiKey);
-        if (owner && owner.id !== target?.id) throw new UsageError(`seed environment '${e.name}': its apiKey is already the key of environment '${owner.name}'`);
+        if (owner && owner.id !== target?.id)
+          throw new UsageError(`seed environment '${e.name}': its apiKey is already the key of environment '${owner.name}'`);
       }
       if (!target) {
         target = store.environments.create(env.orgId, e.name, e.apiKey);
         addBuiltInIntegrations(store, target);
-      }
-      else if (e.apiKey !== undefined && e.apiKey !== target.apiKey) store.environments.setKey(target.id, e.apiKey);
+      } else if (e.apiKey !== undefined && e.apiKey !== target.apiKey) store.environments.setKey(target.id, e.apiKey);
       applyContent(store, store.environments.findById(target.id)!, e);
     }
   });

@@ -96,9 +96,7 @@ export class Activity extends Repo {
    * `'processed'` when it created events (their index is the record: no row of its own), else undefined.
    */
   acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
-    const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as
-      | { result: string }
-      | undefined;
+    const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as { result: string } | undefined;
     if (row) return parseDoc<JsonObject>(row.result);
     return this.stmt('SELECT 1 FROM notifications WHERE env_id = ? AND transaction_id = ? LIMIT 1').get(envId, transactionId) ? 'processed' : undefined;
   }
@@ -173,9 +171,7 @@ export class Activity extends Repo {
     inList('n.workflow_id', f.templates);
     inList('n.subscriber_id', f.subscriberDbIds);
     if (f.subscriberIds !== undefined) {
-      where.push(
-        `n.subscriber_id IN (SELECT id FROM subscribers WHERE env_id = n.env_id AND subscriber_id IN (${placeholders(f.subscriberIds.length)}))`,
-      );
+      where.push(`n.subscriber_id IN (SELECT id FROM subscribers WHERE env_id = n.env_id AND subscriber_id IN (${placeholders(f.subscriberIds.length)}))`);
       params.push(...f.subscriberIds);
     }
     inList('n.severity', f.severity);

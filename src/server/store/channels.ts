@@ -46,9 +46,7 @@ abstract class ChannelRepo<T extends ChannelConnection | ChannelEndpoint> extend
   protected abstract readonly table: string;
 
   find(envId: string, identifier: string): Stored<T> | undefined {
-    const row = this.stmt(`SELECT doc FROM ${this.table} WHERE env_id = ? AND identifier = ?`).get(envId, identifier) as
-      | { doc: string }
-      | undefined;
+    const row = this.stmt(`SELECT doc FROM ${this.table} WHERE env_id = ? AND identifier = ?`).get(envId, identifier) as { doc: string } | undefined;
     return row ? parseDoc<Stored<T>>(row.doc) : undefined;
   }
 

@@ -23,17 +23,22 @@ const toContext = (r: ContextRow): Context => ({
 
 export class Contexts extends Repo {
   find(envId: string, type: string, id: string): Context | undefined {
-    const row = this.stmt('SELECT * FROM contexts WHERE env_id = ? AND type = ? AND ctx_id = ?').get(envId, type, id) as
-      | ContextRow
-      | undefined;
+    const row = this.stmt('SELECT * FROM contexts WHERE env_id = ? AND type = ? AND ctx_id = ?').get(envId, type, id) as ContextRow | undefined;
     return row ? toContext(row) : undefined;
   }
 
   create(env: Environment, type: string, id: string, data: JsonObject = {}): Context {
     const now = this.nowIso();
-    this.stmt(
-      'INSERT INTO contexts (id, env_id, org_id, type, ctx_id, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(this.newId(), env.id, env.orgId, type, id, JSON.stringify(data), now, now);
+    this.stmt('INSERT INTO contexts (id, env_id, org_id, type, ctx_id, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.newId(),
+      env.id,
+      env.orgId,
+      type,
+      id,
+      JSON.stringify(data),
+      now,
+      now,
+    );
     return { type, id, key: `${type}:${id}`, data, createdAt: now, updatedAt: now };
   }
 
@@ -70,9 +75,16 @@ export class Tenants extends Repo {
       );
       return next;
     }
-    this.stmt(
-      'INSERT INTO tenants (id, env_id, org_id, identifier, name, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(this.newId(), env.id, env.orgId, t.identifier, t.name ?? null, JSON.stringify(t.data ?? {}), now, now);
+    this.stmt('INSERT INTO tenants (id, env_id, org_id, identifier, name, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.newId(),
+      env.id,
+      env.orgId,
+      t.identifier,
+      t.name ?? null,
+      JSON.stringify(t.data ?? {}),
+      now,
+      now,
+    );
     return { identifier: t.identifier, name: t.name ?? null, data: t.data ?? {} };
   }
 }
@@ -106,11 +118,7 @@ export class Topics extends Repo {
   }
 
   subscribe(topicId: string, subscriberDbId: string): void {
-    this.stmt('INSERT OR IGNORE INTO topic_subscribers (topic_id, subscriber_id, created_at) VALUES (?, ?, ?)').run(
-      topicId,
-      subscriberDbId,
-      this.nowIso(),
-    );
+    this.stmt('INSERT OR IGNORE INTO topic_subscribers (topic_id, subscriber_id, created_at) VALUES (?, ?, ?)').run(topicId, subscriberDbId, this.nowIso());
   }
 
   /** External subscriber ids of the topic's subscribers, in subscription order. */

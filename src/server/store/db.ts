@@ -77,7 +77,17 @@ function prepare(db: DB, file: string): OpenedDatabase {
     // the damage before anything is written.
     if (tables > 0) {
       const check = db.pragma('quick_check', { simple: true }) as string;
-      if (check !== 'ok') throw Object.assign(new Error(`corrupt: ${String(check).split('\n').find((l) => l && !l.startsWith('***')) ?? check}`), { code: 'SQLITE_CORRUPT' });
+      if (check !== 'ok')
+        throw Object.assign(
+          new Error(
+            `corrupt: ${
+              String(check)
+                .split('\n')
+                .find((l) => l && !l.startsWith('***')) ?? check
+            }`,
+          ),
+          { code: 'SQLITE_CORRUPT' },
+        );
     }
   } catch (e) {
     const code = (e as { code?: string }).code;
@@ -96,10 +106,7 @@ function prepare(db: DB, file: string): OpenedDatabase {
     );
   }
   if (version === 0 && tables > 0) {
-    throw new StoreError(
-      `${file} is an SQLite database but not an svc store`,
-      'it was left untouched; choose another file with --data',
-    );
+    throw new StoreError(`${file} is an SQLite database but not an svc store`, 'it was left untouched; choose another file with --data');
   }
   if (file !== MEMORY) {
     db.pragma('journal_mode = WAL');

@@ -55,13 +55,7 @@ export class Environments extends Repo {
 
   create(orgId: string, name: string, apiKey: string = newApiKey()): Environment {
     const env: Environment = { id: this.newId(), orgId, name, apiKey };
-    this.stmt('INSERT INTO environments (id, org_id, name, api_key, created_at) VALUES (?, ?, ?, ?, ?)').run(
-      env.id,
-      orgId,
-      name,
-      apiKey,
-      this.nowIso(),
-    );
+    this.stmt('INSERT INTO environments (id, org_id, name, api_key, created_at) VALUES (?, ?, ?, ?, ?)').run(env.id, orgId, name, apiKey, this.nowIso());
     this.byKey = undefined;
     return env;
   }

@@ -3,9 +3,7 @@ import { Repo } from './repo.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type IdempotencyEntry =
-  | { state: 'in_progress'; bodyHash: string }
-  | { state: 'done'; bodyHash: string; status: number; body: string };
+export type IdempotencyEntry = { state: 'in_progress'; bodyHash: string } | { state: 'done'; bodyHash: string; status: number; body: string };
 
 export class Idempotency extends Repo {
   get(orgId: string, key: string): IdempotencyEntry | undefined {

@@ -70,9 +70,7 @@ export class Integrations extends Repo {
   }
 
   findByIdentifier(envId: string, identifier: string): Integration | undefined {
-    const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND identifier = ?').get(envId, identifier) as
-      | { doc: string }
-      | undefined;
+    const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND identifier = ?').get(envId, identifier) as { doc: string } | undefined;
     return row ? parseDoc<Integration>(row.doc) : undefined;
   }
 
@@ -86,9 +84,10 @@ export class Integrations extends Repo {
 
   /** The integration a channel delivers through: the primary one first, else the oldest active one. */
   forChannel(envId: string, channel: Channel): Integration | undefined {
-    const row = this.stmt(
-      'SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1',
-    ).get(envId, channel) as { doc: string } | undefined;
+    const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1').get(
+      envId,
+      channel,
+    ) as { doc: string } | undefined;
     return row ? parseDoc<Integration>(row.doc) : undefined;
   }
 
@@ -98,9 +97,10 @@ export class Integrations extends Repo {
       const i = this.findByIdentifier(envId, identifier);
       return i && i.providerId === providerId ? i : undefined;
     }
-    const row = this.stmt(
-      'SELECT doc FROM integrations WHERE env_id = ? AND provider_id = ? ORDER BY active DESC, created_at, id LIMIT 1',
-    ).get(envId, providerId) as { doc: string } | undefined;
+    const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND provider_id = ? ORDER BY active DESC, created_at, id LIMIT 1').get(
+      envId,
+      providerId,
+    ) as { doc: string } | undefined;
     return row ? parseDoc<Integration>(row.doc) : undefined;
   }
 

@@ -188,9 +188,7 @@ export class Jobs extends Repo {
 
   /** Queued or delayed jobs due at `now`, oldest first. */
   dueJobs(now: number, limit: number): JobRecord[] {
-    const rows = this.stmt(
-      "SELECT * FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?",
-    ).all(now, limit) as JobRow[];
+    const rows = this.stmt("SELECT * FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?").all(now, limit) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 
@@ -203,10 +201,13 @@ export class Jobs extends Repo {
   requeueRunning(): number {
     const rows = this.stmt("SELECT id, notification_id FROM jobs WHERE status = 'running'").all() as { id: string; notification_id: string }[];
     for (const r of rows) {
-      this.addDetail({ id: r.id, notificationId: r.notification_id }, {
-        status: 'Pending',
-        detail: 'Step queued again: the service stopped while it was running',
-      });
+      this.addDetail(
+        { id: r.id, notificationId: r.notification_id },
+        {
+          status: 'Pending',
+          detail: 'Step queued again: the service stopped while it was running',
+        },
+      );
     }
     return this.stmt("UPDATE jobs SET status = 'queued' WHERE status = 'running'").run().changes;
   }
@@ -225,9 +226,10 @@ export class Jobs extends Repo {
 
   /** The digest of this group still collecting events (a delayed digest job), if any. */
   openDigest(groupKey: string, exceptId: string): JobRecord | undefined {
-    const row = this.stmt(
-      "SELECT * FROM jobs WHERE group_key = ? AND status = 'delayed' AND type = 'digest' AND id != ? ORDER BY created_at, id LIMIT 1",
-    ).get(groupKey, exceptId) as JobRow | undefined;
+    const row = this.stmt("SELECT * FROM jobs WHERE group_key = ? AND status = 'delayed' AND type = 'digest' AND id != ? ORDER BY created_at, id LIMIT 1").get(
+      groupKey,
+      exceptId,
+    ) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
@@ -263,14 +265,7 @@ export class Jobs extends Repo {
     this.stmt(
       `UPDATE jobs SET status = ?, run_at = coalesce(?, run_at), provider_id = coalesce(?, provider_id),
        state = coalesce(?, state), updated_at = ? WHERE id = ?`,
-    ).run(
-      change.status,
-      change.runAt ?? null,
-      change.providerId ?? null,
-      change.state === undefined ? null : JSON.stringify(change.state),
-      this.nowIso(),
-      id,
-    );
+    ).run(change.status, change.runAt ?? null, change.providerId ?? null, change.state === undefined ? null : JSON.stringify(change.state), this.nowIso(), id);
   }
 
   /**
@@ -304,16 +299,24 @@ export class Jobs extends Repo {
 
   /** The pending jobs after `stepIndex`, in order. */
   pendingAfter(notificationId: string, stepIndex: number): JobRecord[] {
-    const rows = this.stmt(
-      "SELECT * FROM jobs WHERE notification_id = ? AND step_index > ? AND status = 'pending' ORDER BY step_index",
-    ).all(notificationId, stepIndex) as JobRow[];
+    const rows = this.stmt("SELECT * FROM jobs WHERE notification_id = ? AND step_index > ? AND status = 'pending' ORDER BY step_index").all(
+      notificationId,
+      stepIndex,
+    ) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 
   // --- execution details ----------------------------------------------------------------------------
 
   private pack(d: DetailInput, offset: number): PackedDetail {
-    const out: PackedDetail = [d.status, d.detail, offset, d.providerId ?? null, d.source === 'Internal' || d.source === undefined ? null : d.source, d.raw ?? null];
+    const out: PackedDetail = [
+      d.status,
+      d.detail,
+      offset,
+      d.providerId ?? null,
+      d.source === 'Internal' || d.source === undefined ? null : d.source,
+      d.raw ?? null,
+    ];
     while (out.length > 3 && out[out.length - 1] === null) out.pop();
     return out;
   }
@@ -334,12 +337,23 @@ export class Jobs extends Repo {
     const out: DetailRecord[] = [];
     const order = new Map<DetailRecord, number>();
     const rows = this.db
-      .prepare(`SELECT id, notification_id, created_at, details FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) AND details IS NOT NULL`)
+      .prepare(
+        `SELECT id, notification_id, created_at, details FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) AND details IS NOT NULL`,
+      )
       .all(...notificationIds) as { id: string; notification_id: string; created_at: string; details: string }[];
     for (const r of rows) {
       const created = Date.parse(r.created_at);
       parseDoc<PackedDetail[]>(r.details).forEach(([status, detail, offset, provider, source, raw], i) => {
-        const d: DetailRecord = { id: detailId(r.id, i), job_id: r.id, status, detail, source: source ?? 'Internal', provider_id: provider ?? null, raw: raw ?? null, created_at: iso(created + offset) };
+        const d: DetailRecord = {
+          id: detailId(r.id, i),
+          job_id: r.id,
+          status,
+          detail,
+          source: source ?? 'Internal',
+          provider_id: provider ?? null,
+          raw: raw ?? null,
+          created_at: iso(created + offset),
+        };
         order.set(d, i);
         out.push(d);
       });

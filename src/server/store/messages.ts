@@ -58,7 +58,24 @@ const [LAYOUT_HEAD, LAYOUT_MID, LAYOUT_TAIL] = (() => {
 })();
 
 /** Fields the row or its event hold, left out of the stored JSON. */
-const FROM_ROW = ['_id', '_environmentId', '_organizationId', '_notificationId', '_subscriberId', '_jobId', 'transactionId', 'channel', 'read', 'seen', 'status', 'createdAt', 'updatedAt', 'payload', 'contextKeys', '_templateId'] as const;
+const FROM_ROW = [
+  '_id',
+  '_environmentId',
+  '_organizationId',
+  '_notificationId',
+  '_subscriberId',
+  '_jobId',
+  'transactionId',
+  'channel',
+  'read',
+  'seen',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'payload',
+  'contextKeys',
+  '_templateId',
+] as const;
 
 const FROM_ROW_SET: ReadonlySet<string> = new Set(FROM_ROW);
 
@@ -69,7 +86,8 @@ function pack(doc: Message): string {
   if (Array.isArray(doc.deliveredAt) && doc.deliveredAt.length === 1 && doc.deliveredAt[0] === doc.createdAt) out.deliveredAt = 1;
   if (doc._feedId === null) delete out._feedId;
   else if (doc._feedId === undefined) out._feedId = 0;
-  if (doc.overrides !== undefined && doc.overrides !== null && typeof doc.overrides === 'object' && Object.keys(doc.overrides).length === 0) delete out.overrides;
+  if (doc.overrides !== undefined && doc.overrides !== null && typeof doc.overrides === 'object' && Object.keys(doc.overrides).length === 0)
+    delete out.overrides;
   else if (doc.overrides === undefined) out.overrides = 0;
   if (typeof doc.content === 'string' && doc.content.startsWith(LAYOUT_HEAD) && doc.content.endsWith(LAYOUT_TAIL)) {
     const inner = doc.content.slice(LAYOUT_HEAD.length, doc.content.length - LAYOUT_TAIL.length);
@@ -176,9 +194,7 @@ export class Messages extends Repo {
     const now = this.nowIso();
     const out: MessageRecord[] = [];
     for (const id of new Set(ids)) {
-      const row = this.stmt(`${SELECT} WHERE m.id = ? AND m.subscriber_id = ?`).get(id, subscriberDbId) as
-        | Row
-        | undefined;
+      const row = this.stmt(`${SELECT} WHERE m.id = ? AND m.subscriber_id = ?`).get(id, subscriberDbId) as Row | undefined;
       if (!row) continue;
       const rec = toRecord(row);
       const m = rec.doc;

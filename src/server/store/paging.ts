@@ -57,35 +57,25 @@ export function cursorPage<R extends { id: string }, T>(db: DB, req: CursorReque
 
   let rows: (R & Row)[];
   if (cursorId === undefined) {
-    rows = db
-      .prepare(`SELECT *, ${col} AS __sort FROM ${table} WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} LIMIT ?`)
-      .all(...params, req.limit) as (R & Row)[];
+    rows = db.prepare(`SELECT *, ${col} AS __sort FROM ${table} WHERE ${where} ORDER BY ${col} ${dir}, id ${dir} LIMIT ?`).all(...params, req.limit) as (R &
+      Row)[];
   } else {
-    const cursor = db.prepare(`SELECT id, ${col} AS __sort FROM ${table} WHERE ${where} AND id = ?`).get(...params, cursorId) as
-      | Row
-      | undefined;
+    const cursor = db.prepare(`SELECT id, ${col} AS __sort FROM ${table} WHERE ${where} AND id = ?`).get(...params, cursorId) as Row | undefined;
     if (!cursor) return envelope([], null, null);
     const op = (backward ? earlier : later) + (req.includeCursor ? '=' : '');
     const order = backward ? rev : dir;
     rows = db
-      .prepare(
-        `SELECT *, ${col} AS __sort FROM ${table} WHERE ${where} AND (${col}, id) ${op} (?, ?) ORDER BY ${col} ${order}, id ${order} LIMIT ?`,
-      )
+      .prepare(`SELECT *, ${col} AS __sort FROM ${table} WHERE ${where} AND (${col}, id) ${op} (?, ?) ORDER BY ${col} ${order}, id ${order} LIMIT ?`)
       .all(...params, cursor.__sort, cursor.id, req.limit) as (R & Row)[];
     if (backward) rows.reverse();
   }
   if (rows.length === 0) return envelope([], null, null);
 
   const exists = (op: string, row: Row): boolean =>
-    db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND (${col}, id) ${op} (?, ?) LIMIT 1`).get(...params, row.__sort, row.id) !==
-    undefined;
+    db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND (${col}, id) ${op} (?, ?) LIMIT 1`).get(...params, row.__sort, row.id) !== undefined;
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  return envelope(
-    rows.map(map),
-    exists(later, last) ? last.id : null,
-    exists(earlier, first) ? first.id : null,
-  );
+  return envelope(rows.map(map), exists(later, last) ? last.id : null, exists(earlier, first) ? first.id : null);
 }
 
 /** Offset pages (activity feed, messages): one extra row tells whether there is more. */

@@ -88,9 +88,7 @@ export class Subscribers extends Repo {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(sub._id, sub._environmentId, sub._organizationId, sub.subscriberId, ...cols, sub.createdAt);
     } else {
-      this.stmt(
-        'UPDATE subscribers SET first_name = ?, last_name = ?, email = ?, phone = ?, doc = ?, updated_at = ? WHERE id = ?',
-      ).run(...cols, sub._id);
+      this.stmt('UPDATE subscribers SET first_name = ?, last_name = ?, email = ?, phone = ?, doc = ?, updated_at = ? WHERE id = ?').run(...cols, sub._id);
     }
   }
 
@@ -147,9 +145,9 @@ export class Subscribers extends Repo {
   /** Subscriber ids (database) of many external ids at once, for filters. */
   emailsToIds(envId: string, emails: string[]): string[] {
     if (emails.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT id FROM subscribers WHERE env_id = ? AND email IN (${emails.map(() => '?').join(',')})`)
-      .all(envId, ...emails) as { id: string }[];
+    const rows = this.db.prepare(`SELECT id FROM subscribers WHERE env_id = ? AND email IN (${emails.map(() => '?').join(',')})`).all(envId, ...emails) as {
+      id: string;
+    }[];
     return rows.map((r) => r.id);
   }
 }

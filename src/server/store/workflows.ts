@@ -143,7 +143,10 @@ export class Workflows extends Repo {
    * PUT: the workflow's fields and steps replaced. A step keeps its database id (and slug) when the
    * new one names it by `_id` or by `stepId`, so its jobs and messages still point at it.
    */
-  replace(stored: StoredWorkflow, input: Omit<NewWorkflow, 'workflowId'> & { steps: (NewWorkflow['steps'][number] & { _id?: string | undefined })[] }): StoredWorkflow {
+  replace(
+    stored: StoredWorkflow,
+    input: Omit<NewWorkflow, 'workflowId'> & { steps: (NewWorkflow['steps'][number] & { _id?: string | undefined })[] },
+  ): StoredWorkflow {
     const byDbId = new Map(stored.steps.map((s) => [s._id, s]));
     const byStepId = new Map(stored.steps.map((s) => [s.stepId, s]));
     const steps = uniqueStepIds(input.steps).map((s) => {
@@ -178,7 +181,10 @@ export class Workflows extends Repo {
   }
 
   /** PATCH: only the fields given change. */
-  patch(stored: StoredWorkflow, fields: Partial<Pick<StoredWorkflow, 'active' | 'name' | 'description' | 'tags' | 'payloadSchema' | 'validatePayload' | 'isTranslationEnabled'>>): StoredWorkflow {
+  patch(
+    stored: StoredWorkflow,
+    fields: Partial<Pick<StoredWorkflow, 'active' | 'name' | 'description' | 'tags' | 'payloadSchema' | 'validatePayload' | 'isTranslationEnabled'>>,
+  ): StoredWorkflow {
     const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     return this.save({ ...stored, ...given });
   }
@@ -192,7 +198,13 @@ export class Workflows extends Repo {
     const { lastTriggeredAt: _t, ...rest } = doc;
     const next: StoredWorkflow = { ...rest, slug: workflowSlug(doc.name, doc._id), updatedAt: now };
     this.forget(doc._id);
-    this.stmt('UPDATE workflows SET slug = ?, active = ?, doc = ?, updated_at = ? WHERE id = ?').run(next.slug, +next.active, JSON.stringify(next), now, doc._id);
+    this.stmt('UPDATE workflows SET slug = ?, active = ?, doc = ?, updated_at = ? WHERE id = ?').run(
+      next.slug,
+      +next.active,
+      JSON.stringify(next),
+      now,
+      doc._id,
+    );
     return { ...next, lastTriggeredAt: doc.lastTriggeredAt ?? null };
   }
 
@@ -219,17 +231,18 @@ export class Workflows extends Repo {
 
   /** By trigger identifier, slug or database id. */
   find(envId: string, key: string): StoredWorkflow | undefined {
-    const row = this.stmt(
-      'SELECT doc, last_triggered_at AS t FROM workflows WHERE env_id = ? AND (workflow_id = ? OR slug = ? OR id = ?) LIMIT 1',
-    ).get(envId, key, key, key) as { doc: string; t: string | null } | undefined;
+    const row = this.stmt('SELECT doc, last_triggered_at AS t FROM workflows WHERE env_id = ? AND (workflow_id = ? OR slug = ? OR id = ?) LIMIT 1').get(
+      envId,
+      key,
+      key,
+      key,
+    ) as { doc: string; t: string | null } | undefined;
     if (!row) return undefined;
     return { ...parseDoc<StoredWorkflow>(row.doc), lastTriggeredAt: row.t };
   }
 
   findByTrigger(envId: string, identifier: string): StoredWorkflow | undefined {
-    const row = this.stmt('SELECT doc FROM workflows WHERE env_id = ? AND workflow_id = ?').get(envId, identifier) as
-      | { doc: string }
-      | undefined;
+    const row = this.stmt('SELECT doc FROM workflows WHERE env_id = ? AND workflow_id = ?').get(envId, identifier) as { doc: string } | undefined;
     return row ? parseDoc<StoredWorkflow>(row.doc) : undefined;
   }
 

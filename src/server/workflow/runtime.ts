@@ -6,8 +6,15 @@
 import type { StepFilter } from '../../api/schemas/resources.js';
 import type { StepIssues, Workflow } from '../../api/schemas/workflow.js';
 import {
-  analyzeTemplate, controlTemplates, resolveSteps, stepIssues, toWorkflowResponse, withControlDefaults,
-  type Preferences, type StepKind, type WorkflowDefinition,
+  analyzeTemplate,
+  controlTemplates,
+  resolveSteps,
+  stepIssues,
+  toWorkflowResponse,
+  withControlDefaults,
+  type Preferences,
+  type StepKind,
+  type WorkflowDefinition,
 } from '../engine/index.js';
 import type { Store } from '../store/index.js';
 import type { StoredWorkflow } from '../store/workflows.js';
@@ -80,17 +87,19 @@ export function workflowRuntime(stored: StoredWorkflow): WorkflowRuntime {
   const hit = cache.get(key);
   if (hit) return hit;
   const definition = definitionOf(stored);
-  const steps = resolveSteps(definition).map((step): StepRuntime => ({
-    index: step.index,
-    stepId: step.stepId,
-    name: step.name,
-    type: step.type,
-    controls: withControlDefaults(step.type, step.controlValues),
-    filters: stored.steps[step.index]?.filters ?? [],
-    issues: stepIssues(definition, step.index),
-    defaulted: defaultedVariables(step.controlValues),
-    readsSteps: readsSteps(step.controlValues),
-  }));
+  const steps = resolveSteps(definition).map(
+    (step): StepRuntime => ({
+      index: step.index,
+      stepId: step.stepId,
+      name: step.name,
+      type: step.type,
+      controls: withControlDefaults(step.type, step.controlValues),
+      filters: stored.steps[step.index]?.filters ?? [],
+      issues: stepIssues(definition, step.index),
+      defaulted: defaultedVariables(step.controlValues),
+      readsSteps: readsSteps(step.controlValues),
+    }),
+  );
   const runtime = { stored, definition, steps };
   cache.set(key, runtime);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);

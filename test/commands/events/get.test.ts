@@ -80,6 +80,8 @@ describe('events get', () => {
       status: 404,
       body: { statusCode: 404, message: 'Notification not found', error: 'Not Found', path: '/', timestamp: 'x' },
     });
+    // A 24-hex string may still be a transaction id: looked up, nothing found, the service's 404 stands.
+    stub.on('GET', '/v1/notifications', { body: { data: [], hasMore: false, pageSize: 50, page: 0 } });
     const r = await runSvc(['events', 'get', event._id], { env });
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(`error: GET /v1/notifications/${event._id} failed: 404 Notification not found\n`);

@@ -26,7 +26,15 @@ describe('analyzeTemplate', () => {
   it('lists filters with positional and keyword arguments, in outputs and tags', () => {
     const a = analysed('{{ payload.x | truncate: 5, "…" | nope }}{% assign y = payload.z | default: payload.w, allow_false: true %}');
     expect(a.filters.map((f) => [f.name, f.args, f.named, f.subject])).toEqual([
-      ['truncate', [{ kind: 'number', value: 5 }, { kind: 'string', value: '…' }], [], 'payload.x'],
+      [
+        'truncate',
+        [
+          { kind: 'number', value: 5 },
+          { kind: 'string', value: '…' },
+        ],
+        [],
+        'payload.x',
+      ],
       ['nope', [], [], 'payload.x'],
       ['default', [{ kind: 'variable', path: 'payload.w' }], ['allow_false'], 'payload.z'],
     ]);

@@ -52,14 +52,21 @@ describe('blockDocumentToLiquid', () => {
       attrs: { each: '{{ payload.comments }}', iterations: 2 },
       content: [p({ type: 'variable', attrs: { id: 'payload.comments.author' } }, text(': {{ payload.comments.text }}'))],
     };
-    const comments = [{ author: 'Ann', text: 'hi' }, { author: 'Bob', text: 'yo' }, { author: 'Cy', text: 'no' }];
+    const comments = [
+      { author: 'Ann', text: 'hi' },
+      { author: 'Bob', text: 'yo' },
+      { author: 'Cy', text: 'no' },
+    ];
     expect(html(doc(loop), { payload: { comments } })).toBe('<p>Ann: hi</p><p>Bob: yo</p>');
   });
 
   it('supports nested loops', () => {
     const inner: BlockNode = { type: 'for', attrs: { each: 'payload.posts.tags' }, content: [text('#{{ payload.posts.tags.name }} ')] };
     const outer: BlockNode = { type: 'for', attrs: { each: 'payload.posts' }, content: [p(text('{{ payload.posts.title }}: '), inner)] };
-    const posts = [{ title: 'A', tags: [{ name: 'x' }, { name: 'y' }] }, { title: 'B', tags: [] }];
+    const posts = [
+      { title: 'A', tags: [{ name: 'x' }, { name: 'y' }] },
+      { title: 'B', tags: [] },
+    ];
     expect(html(doc(outer), { payload: { posts } })).toBe('<p>A: #x #y </p><p>B: </p>');
   });
 

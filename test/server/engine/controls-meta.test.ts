@@ -1,9 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { STEP_KINDS } from '../../../src/api/schemas/workflow.js';
-import {
-  UI_COMPONENTS, controlsDataSchema, controlsUiSchema, defaultControlValues, withControlDefaults,
-} from '../../../src/server/engine/controls-meta.js';
+import { UI_COMPONENTS, controlsDataSchema, controlsUiSchema, defaultControlValues, withControlDefaults } from '../../../src/server/engine/controls-meta.js';
 import { stepIssues } from '../../../src/server/engine/issues.js';
 import { workflow } from './fixtures.js';
 
@@ -44,7 +42,10 @@ describe('controlsUiSchema', () => {
       for (const property of Object.values(ui.properties)) expect(UI_COMPONENTS).toContain(property.component);
       expect(ui.properties.skip?.component).toBe('QUERY_EDITOR');
     }
-    expect(controlsUiSchema('in_app')).toMatchObject({ group: 'IN_APP', properties: { body: { component: 'IN_APP_BODY' }, avatar: { component: 'IN_APP_AVATAR' } } });
+    expect(controlsUiSchema('in_app')).toMatchObject({
+      group: 'IN_APP',
+      properties: { body: { component: 'IN_APP_BODY' }, avatar: { component: 'IN_APP_AVATAR' } },
+    });
     expect(controlsUiSchema('digest').properties.amount?.component).toBe('DIGEST_AMOUNT');
     expect(controlsUiSchema('throttle').properties.threshold?.component).toBe('THROTTLE_THRESHOLD');
     expect(controlsUiSchema('http_request').properties.url?.component).toBe('DESTINATION_URL');

@@ -66,7 +66,9 @@ describe('trigger overrides for a channel step', () => {
       email: { integrationIdentifier: 'legacy', toRecipient: ' to@example.com ' },
     };
     expect(deliveryOverrides(o, 'email', 'mail')).toMatchObject({
-      integrationIdentifier: 'step-mail', layoutId: null, toRecipient: 'to@example.com',
+      integrationIdentifier: 'step-mail',
+      layoutId: null,
+      toRecipient: 'to@example.com',
       source: { integrationIdentifier: 'overrides.steps.mail.integrationIdentifier', layoutId: 'overrides.steps.mail.layoutId' },
     });
     expect(deliveryOverrides(o, 'email', 'other')).toMatchObject({ integrationIdentifier: 'legacy', layoutId: 'promo' });

@@ -25,7 +25,10 @@ describe('chooseIntegration', () => {
 
   it('honours integration conditions when given a subscriber and payload', () => {
     const eu = integration({
-      channel: 'email', providerId: 'mailgun', identifier: 'eu', primary: true,
+      channel: 'email',
+      providerId: 'mailgun',
+      identifier: 'eu',
+      primary: true,
       conditions: [{ value: 'AND', children: [{ on: 'subscriber', field: 'data.region', operator: 'EQUAL', value: 'eu' }] }],
     });
     const other = integration({ channel: 'email', providerId: 'ses', identifier: 'other' });

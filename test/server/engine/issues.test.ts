@@ -39,21 +39,34 @@ describe('stepIssues: templates', () => {
   });
 
   it('checks payload variables against a declared payload schema', () => {
-    const schema = { type: 'object', properties: { order: { type: 'object', properties: { id: { type: 'string' } } }, items: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' } } } } } };
-    const issues = issuesOf([inApp({ body: '{{ payload.order.id }} {{ payload.items[0].sku }} {{ payload.items.size }} {{ payload.ordr.id }}' })], 0, { payloadSchema: schema });
+    const schema = {
+      type: 'object',
+      properties: {
+        order: { type: 'object', properties: { id: { type: 'string' } } },
+        items: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' } } } },
+      },
+    };
+    const issues = issuesOf([inApp({ body: '{{ payload.order.id }} {{ payload.items[0].sku }} {{ payload.items.size }} {{ payload.ordr.id }}' })], 0, {
+      payloadSchema: schema,
+    });
     expect(issues.controls?.body?.map((i) => i.variableName)).toEqual(['payload.ordr.id']);
   });
 
   it('reports syntax errors with their location, naming the offending variable', () => {
     const issues = issuesOf([inApp({ subject: 'ok', body: 'line\n{{ payload.x' })]);
-    expect(issues.controls?.body).toEqual([{
-      issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE', variableName: 'payload.x',
-      message: 'Content compilation error: output "{{ payload.x" not closed (line 2, column 1)',
-    }]);
+    expect(issues.controls?.body).toEqual([
+      {
+        issueType: 'ILLEGAL_VARIABLE_IN_CONTROL_VALUE',
+        variableName: 'payload.x',
+        message: 'Content compilation error: output "{{ payload.x" not closed (line 2, column 1)',
+      },
+    ]);
   });
 
   it('reports unknown filters and bad filter arguments', () => {
-    const issues = issuesOf([inApp({ body: '{{ payload.a | shout }} {{ payload.b | truncate: "x" }} {{ payload.c | replace: "a" }} {{ payload.d | append: "!" }}' })]);
+    const issues = issuesOf([
+      inApp({ body: '{{ payload.a | shout }} {{ payload.b | truncate: "x" }} {{ payload.c | replace: "a" }} {{ payload.d | append: "!" }}' }),
+    ]);
     expect(issues.controls?.body?.map((i) => [i.issueType, i.variableName, i.message])).toEqual([
       ['INVALID_FILTER_ARG_IN_VARIABLE', 'payload.a', 'Filter "shout" in "{{ payload.a | shout }}" does not exist'],
       ['INVALID_FILTER_ARG_IN_VARIABLE', 'payload.b', 'Filter "truncate" in "{{ payload.b | truncate: "x" }}" argument 1 must be a number'],
@@ -87,42 +100,75 @@ describe('stepIssues: templates', () => {
 describe('stepIssues: values', () => {
   it.each([
     ['email without subject and body', { name: 'E', type: 'email', controlValues: {} }, { subject: 'Subject is required', body: 'Body is required' }],
-    ['email with an empty block document', { name: 'E', type: 'email', controlValues: { subject: 's', body: { type: 'doc', content: [] } } }, { body: 'Body is required' }],
-    ['email with a body that is neither', { name: 'E', type: 'email', controlValues: { subject: 's', body: { html: '<p/>' } } }, { body: 'Body must be an HTML string or a block-editor document' }],
+    [
+      'email with an empty block document',
+      { name: 'E', type: 'email', controlValues: { subject: 's', body: { type: 'doc', content: [] } } },
+      { body: 'Body is required' },
+    ],
+    [
+      'email with a body that is neither',
+      { name: 'E', type: 'email', controlValues: { subject: 's', body: { html: '<p/>' } } },
+      { body: 'Body must be an HTML string or a block-editor document' },
+    ],
     ['in_app without body or subject', { name: 'I', type: 'in_app', controlValues: { avatar: 'https://x/a.png' } }, { body: 'Subject or body is required' }],
     ['sms without body', { name: 'S', type: 'sms', controlValues: { body: '  ' } }, { body: 'Body is required' }],
     ['push without subject', { name: 'P', type: 'push', controlValues: { body: 'b' } }, { subject: 'Subject is required' }],
     ['regular delay without unit', { name: 'D', type: 'delay', controlValues: { type: 'regular', amount: 5 } }, { unit: 'Unit is required' }],
-    ['timed delay with a bad cron', { name: 'D', type: 'delay', controlValues: { type: 'timed', cron: '99 * * * *' } }, { cron: expect.stringMatching(/invalid cron expression/) }],
+    [
+      'timed delay with a bad cron',
+      { name: 'D', type: 'delay', controlValues: { type: 'timed', cron: '99 * * * *' } },
+      { cron: expect.stringMatching(/invalid cron expression/) },
+    ],
     ['dynamic delay without key', { name: 'D', type: 'delay', controlValues: { type: 'dynamic' } }, { dynamicKey: 'Dynamic key is required' }],
     ['regular digest without amount', { name: 'G', type: 'digest', controlValues: { unit: 'hours' } }, { amount: 'Amount is required' }],
     ['timed digest without cron', { name: 'G', type: 'digest', controlValues: { type: 'timed' } }, { cron: 'Cron expression is required' }],
-    ['fixed throttle without window', { name: 'T', type: 'throttle', controlValues: { threshold: 2 } }, { amount: 'Amount is required', unit: 'Unit is required' }],
+    [
+      'fixed throttle without window',
+      { name: 'T', type: 'throttle', controlValues: { threshold: 2 } },
+      { amount: 'Amount is required', unit: 'Unit is required' },
+    ],
     ['dynamic throttle without key', { name: 'T', type: 'throttle', controlValues: { type: 'dynamic' } }, { dynamicKey: 'Dynamic key is required' }],
     ['throttle in seconds', { name: 'T', type: 'throttle', controlValues: { amount: 1, unit: 'seconds' } }, { unit: expect.stringMatching(/^unit: /) }],
     ['http request without url', { name: 'H', type: 'http_request', controlValues: { method: 'POST' } }, { url: 'URL is required' }],
-    ['http request with a bad method', { name: 'H', type: 'http_request', controlValues: { method: 'FETCH', url: 'https://x.io' } }, { method: expect.stringMatching(/^method: /) }],
+    [
+      'http request with a bad method',
+      { name: 'H', type: 'http_request', controlValues: { method: 'FETCH', url: 'https://x.io' } },
+      { method: expect.stringMatching(/^method: /) },
+    ],
   ] as const)('%s', (_name, step, expected) => {
     const issues = issuesOf([step as StepDefinition]);
     const messages = Object.fromEntries(Object.entries(issues.controls ?? {}).map(([k, list]) => [k, list[0]?.message]));
     expect(messages).toEqual(expected);
-    expect(Object.values(issues.controls ?? {}).flat().every((i) => i.issueType === 'MISSING_VALUE')).toBe(true);
+    expect(
+      Object.values(issues.controls ?? {})
+        .flat()
+        .every((i) => i.issueType === 'MISSING_VALUE'),
+    ).toBe(true);
   });
 
   it('flags invalid URLs in avatar, redirects and http_request', () => {
-    const issues = issuesOf([inApp({
-      body: 'b', avatar: 'not a url', redirect: { url: 'javascript:alert(1)' },
-      primaryAction: { label: 'Go', redirect: { url: 'https://{{ payload.host }}/x' } },
-      secondaryAction: { label: 'No', redirect: { url: 'mailto:a@b.c' } },
-    })]);
+    const issues = issuesOf([
+      inApp({
+        body: 'b',
+        avatar: 'not a url',
+        redirect: { url: 'javascript:alert(1)' },
+        primaryAction: { label: 'Go', redirect: { url: 'https://{{ payload.host }}/x' } },
+        secondaryAction: { label: 'No', redirect: { url: 'mailto:a@b.c' } },
+      }),
+    ]);
     expect(Object.keys(issues.controls ?? {}).sort()).toEqual(['avatar', 'redirect.url', 'secondaryAction.redirect.url']);
-    expect(issues.controls?.avatar?.[0]).toEqual({ issueType: 'INVALID_URL', variableName: 'avatar', message: 'Invalid URL. Must be a valid full URL, path starting with /, or {{variable}}' });
+    expect(issues.controls?.avatar?.[0]).toEqual({
+      issueType: 'INVALID_URL',
+      variableName: 'avatar',
+      message: 'Invalid URL. Must be a valid full URL, path starting with /, or {{variable}}',
+    });
     const http = issuesOf([{ name: 'H', type: 'http_request', controlValues: { method: 'GET', url: 'ftp://x' } }]);
     expect(http.controls?.url?.[0]?.issueType).toBe('INVALID_URL');
   });
 
   it('accepts URLs, paths and variables', () => {
-    for (const ok of ['https://example.com/a?b=1', '/inbox/{{ payload.id }}', '{{ payload.url }}', 'http://localhost:3000']) expect(isValidUrlControl(ok)).toBe(true);
+    for (const ok of ['https://example.com/a?b=1', '/inbox/{{ payload.id }}', '{{ payload.url }}', 'http://localhost:3000'])
+      expect(isValidUrlControl(ok)).toBe(true);
     for (const bad of ['example.com', 'javascript:alert(1)', '/has space', '']) expect(isValidUrlControl(bad)).toBe(false);
   });
 });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  exampleFromPaths, payloadExampleFromSchema, schemaFromPaths, validatePayload,
-} from '../../../src/server/engine/payload.js';
+import { exampleFromPaths, payloadExampleFromSchema, schemaFromPaths, validatePayload } from '../../../src/server/engine/payload.js';
 
 const orderSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -49,9 +47,11 @@ describe('payloadExampleFromSchema', () => {
   });
 
   it('handles allOf and oneOf', () => {
-    expect(payloadExampleFromSchema({
-      allOf: [{ type: 'object', properties: { a: { type: 'integer' } } }, { properties: { b: { oneOf: [{ type: 'null' }, { type: 'boolean' }] } } }],
-    })).toEqual({ a: 42, b: true });
+    expect(
+      payloadExampleFromSchema({
+        allOf: [{ type: 'object', properties: { a: { type: 'integer' } } }, { properties: { b: { oneOf: [{ type: 'null' }, { type: 'boolean' }] } } }],
+      }),
+    ).toEqual({ a: 42, b: true });
   });
 });
 
@@ -81,22 +81,30 @@ describe('inference from used variables', () => {
 describe('validatePayload', () => {
   it('lists every failing field with its value and schema path', () => {
     const result = validatePayload(orderSchema, {
-      orderId: 5, email: 'not-an-email', items: [{ sku: 'short' }, { sku: 'x'.repeat(20) }], plan: 'gold',
+      orderId: 5,
+      email: 'not-an-email',
+      items: [{ sku: 'short' }, { sku: 'x'.repeat(20) }],
+      plan: 'gold',
     });
     expect(result.valid).toBe(false);
     const errors = result.valid ? [] : result.errors;
-    expect(errors).toEqual(expect.arrayContaining([
-      { field: 'total', message: "must have required property 'total'", schemaPath: '#/required' },
-      { field: 'orderId', message: 'must be string', value: 5, schemaPath: '#/properties/orderId/type' },
-      { field: 'email', message: 'must match format "email"', value: 'not-an-email', schemaPath: '#/properties/email/format' },
-      { field: 'plan', message: 'must be one of "free", "pro"', value: 'gold', schemaPath: '#/properties/plan/enum' },
-      expect.objectContaining({ field: 'items[0].sku', value: 'short' }),
-    ]));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        { field: 'total', message: "must have required property 'total'", schemaPath: '#/required' },
+        { field: 'orderId', message: 'must be string', value: 5, schemaPath: '#/properties/orderId/type' },
+        { field: 'email', message: 'must match format "email"', value: 'not-an-email', schemaPath: '#/properties/email/format' },
+        { field: 'plan', message: 'must be one of "free", "pro"', value: 'gold', schemaPath: '#/properties/plan/enum' },
+        expect.objectContaining({ field: 'items[0].sku', value: 'short' }),
+      ]),
+    );
   });
 
   it('names unexpected properties', () => {
     const result = validatePayload({ type: 'object', additionalProperties: false, properties: { a: {} } }, { a: 1, b: 2 });
-    expect(result).toEqual({ valid: false, errors: [{ field: 'b', message: "must not have additional property 'b'", value: 2, schemaPath: '#/additionalProperties' }] });
+    expect(result).toEqual({
+      valid: false,
+      errors: [{ field: 'b', message: "must not have additional property 'b'", value: 2, schemaPath: '#/additionalProperties' }],
+    });
   });
 
   it('reports an invalid schema instead of throwing', () => {

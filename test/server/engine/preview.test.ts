@@ -16,7 +16,10 @@ function preview(steps: StepDefinition[], stepId: string, extra: Partial<Paramet
 
 describe('generatePreview: channel steps', () => {
   it('renders an in-app step with placeholders where the payload goes', () => {
-    const r = preview([{ name: 'Inbox', type: 'in_app', controlValues: { subject: 'Hi {{ subscriber.firstName }}', body: 'Order {{ payload.order.id }}' } }], 'inbox');
+    const r = preview(
+      [{ name: 'Inbox', type: 'in_app', controlValues: { subject: 'Hi {{ subscriber.firstName }}', body: 'Order {{ payload.order.id }}' } }],
+      'inbox',
+    );
     expect(r.result).toEqual({ type: 'in_app', preview: { subject: 'Hi John', body: 'Order {{payload.order.id}}' } });
     expect(r.previewPayloadExample.payload).toEqual({ order: { id: '{{payload.order.id}}' } });
     expect(r.schema).toMatchObject({ type: 'object', properties: { payload: { type: 'object', properties: { order: { type: 'object' } } } } });
@@ -24,29 +27,47 @@ describe('generatePreview: channel steps', () => {
   });
 
   it('uses the preview payload the caller sends, over the example', () => {
-    const r = preview([{ name: 'SMS', type: 'sms', controlValues: { body: '{{ subscriber.firstName }}: {{ payload.code }} {{ context.tenant.data.name }}' } }], 'sms', {
-      previewPayload: { subscriber: { firstName: 'Ada' }, payload: { code: '1234' }, context: { tenant: { id: 'acme', data: { name: 'Acme' } } } },
-    });
+    const r = preview(
+      [{ name: 'SMS', type: 'sms', controlValues: { body: '{{ subscriber.firstName }}: {{ payload.code }} {{ context.tenant.data.name }}' } }],
+      'sms',
+      {
+        previewPayload: { subscriber: { firstName: 'Ada' }, payload: { code: '1234' }, context: { tenant: { id: 'acme', data: { name: 'Acme' } } } },
+      },
+    );
     expect(r.result).toEqual({ type: 'sms', preview: { body: 'Ada: 1234 Acme' } });
-    expect(r.previewPayloadExample).toMatchObject({ payload: { code: '1234' }, subscriber: { firstName: 'Ada', lastName: 'Doe' }, context: { tenant: { id: 'acme' } } });
+    expect(r.previewPayloadExample).toMatchObject({
+      payload: { code: '1234' },
+      subscriber: { firstName: 'Ada', lastName: 'Doe' },
+      context: { tenant: { id: 'acme' } },
+    });
   });
 
   it('builds the payload example from the payload schema when there is one', () => {
     const schema = { type: 'object', properties: { code: { type: 'string', default: '9999' } } };
-    const r = generatePreview({ workflow: workflow({ payloadSchema: schema, steps: [{ name: 'SMS', type: 'sms', controlValues: { body: '{{ payload.code }}' } }] }), stepId: 'sms', now });
+    const r = generatePreview({
+      workflow: workflow({ payloadSchema: schema, steps: [{ name: 'SMS', type: 'sms', controlValues: { body: '{{ payload.code }}' } }] }),
+      stepId: 'sms',
+      now,
+    });
     expect((r.schema as { properties: { payload: unknown } }).properties.payload).toEqual(schema);
     expect(r.result).toEqual({ type: 'sms', preview: { body: '9999' } });
   });
 
   it('previews given control values instead of the stored ones', () => {
-    const r = preview([{ name: 'Push', type: 'push', controlValues: { subject: 'old', body: 'old' } }], 'push', { controlValues: { subject: 'New {{ payload.n }}', body: 'b' } });
+    const r = preview([{ name: 'Push', type: 'push', controlValues: { subject: 'old', body: 'old' } }], 'push', {
+      controlValues: { subject: 'New {{ payload.n }}', body: 'b' },
+    });
     expect(r.result).toEqual({ type: 'push', preview: { subject: 'New {{payload.n}}', body: 'b' } });
   });
 
   it('lists earlier digest events, with the payload fields the step reads', () => {
     const steps: StepDefinition[] = [
       { name: 'Digest', type: 'digest', controlValues: { amount: 1, unit: 'hours' } },
-      { name: 'Inbox', type: 'in_app', controlValues: { body: '{{ steps.digest.eventCount }} new: {{ steps.digest.events | toSentence: "payload.author", 2 }}' } },
+      {
+        name: 'Inbox',
+        type: 'in_app',
+        controlValues: { body: '{{ steps.digest.eventCount }} new: {{ steps.digest.events | toSentence: "payload.author", 2 }}' },
+      },
     ];
     const r = preview(steps, 'inbox', { previewPayload: { steps: { digest: { events: [{ payload: { author: 'Ann' } }, { payload: { author: 'Bob' } }] } } } });
     expect(r.result).toEqual({ type: 'in_app', preview: { body: '2 new: Ann and Bob' } });
@@ -78,10 +99,29 @@ describe('generatePreview: channel steps', () => {
 
 describe('generatePreview: flow-control steps', () => {
   it('delay and digest show their timing', () => {
-    expect(preview([{ name: 'Wait', type: 'delay', controlValues: { amount: 5, unit: 'minutes' } }], 'wait').result).toEqual({ type: 'delay', preview: { type: 'regular', amount: 5, unit: 'minutes' } });
-    expect(preview([{ name: 'Wait', type: 'delay', controlValues: { type: 'timed', cron: '0 12 * * *' } }], 'wait').result.preview).toMatchObject({ type: 'timed', cron: '0 12 * * *', nextRunAt: '2025-01-31T17:00:00.000Z' });
-    expect(preview([{ name: 'D', type: 'digest', controlValues: { amount: 1, unit: 'hours', digestKey: 'payload.postId', lookBackWindow: { amount: 5, unit: 'minutes' } } }], 'd').result).toEqual({
-      type: 'digest', preview: { type: 'backoff', amount: 1, unit: 'hours', digestKey: 'payload.postId', lookBackWindow: { amount: 5, unit: 'minutes' } },
+    expect(preview([{ name: 'Wait', type: 'delay', controlValues: { amount: 5, unit: 'minutes' } }], 'wait').result).toEqual({
+      type: 'delay',
+      preview: { type: 'regular', amount: 5, unit: 'minutes' },
+    });
+    expect(preview([{ name: 'Wait', type: 'delay', controlValues: { type: 'timed', cron: '0 12 * * *' } }], 'wait').result.preview).toMatchObject({
+      type: 'timed',
+      cron: '0 12 * * *',
+      nextRunAt: '2025-01-31T17:00:00.000Z',
+    });
+    expect(
+      preview(
+        [
+          {
+            name: 'D',
+            type: 'digest',
+            controlValues: { amount: 1, unit: 'hours', digestKey: 'payload.postId', lookBackWindow: { amount: 5, unit: 'minutes' } },
+          },
+        ],
+        'd',
+      ).result,
+    ).toEqual({
+      type: 'digest',
+      preview: { type: 'backoff', amount: 1, unit: 'hours', digestKey: 'payload.postId', lookBackWindow: { amount: 5, unit: 'minutes' } },
     });
   });
 
@@ -92,13 +132,19 @@ describe('generatePreview: flow-control steps', () => {
 
   it('throttle and custom show their values', () => {
     expect(preview([{ name: 'T', type: 'throttle', controlValues: { amount: 1, unit: 'hours', threshold: 2 } }], 't').result).toEqual({
-      type: 'throttle', preview: { type: 'fixed', amount: 1, unit: 'hours', threshold: 2 },
+      type: 'throttle',
+      preview: { type: 'fixed', amount: 1, unit: 'hours', threshold: 2 },
     });
-    expect(preview([{ name: 'C', type: 'custom', controlValues: { custom: { who: '{{ subscriber.firstName }}' } } }], 'c').result).toEqual({ type: 'custom', preview: { who: 'John' } });
+    expect(preview([{ name: 'C', type: 'custom', controlValues: { custom: { who: '{{ subscriber.firstName }}' } } }], 'c').result).toEqual({
+      type: 'custom',
+      preview: { who: 'John' },
+    });
   });
 
   it('http_request shows the request and a verifiable signature sample', () => {
-    const steps: StepDefinition[] = [{ name: 'Hook', type: 'http_request', controlValues: { method: 'POST', url: 'http://127.0.0.1:9/{{ payload.id }}', body: '{"id": "{{ payload.id }}"}' } }];
+    const steps: StepDefinition[] = [
+      { name: 'Hook', type: 'http_request', controlValues: { method: 'POST', url: 'http://127.0.0.1:9/{{ payload.id }}', body: '{"id": "{{ payload.id }}"}' } },
+    ];
     const r = preview(steps, 'hook', { signingSecret: 'sk_test', previewPayload: { payload: { id: 'abc' } } });
     expect(r.result).toEqual({ type: 'http_request', preview: { method: 'POST', url: 'http://127.0.0.1:9/abc', headers: {}, body: { id: 'abc' } } });
     expect(verifySignature('sk_test', r.svcSignature, '{"id":"abc"}', { now })).toEqual({ ok: true, timestamp: now });
@@ -114,9 +160,18 @@ describe('generatePreview: lookup', () => {
   });
 
   it('normalises trigger-style contexts, actors and tenants for templates', () => {
-    expect(contextScope({ tenant: 'acme', app: { id: 'web', data: { v: 1 } } })).toEqual({ tenant: { id: 'acme', data: {} }, app: { id: 'web', data: { v: 1 } } });
+    expect(contextScope({ tenant: 'acme', app: { id: 'web', data: { v: 1 } } })).toEqual({
+      tenant: { id: 'acme', data: {} },
+      app: { id: 'web', data: { v: 1 } },
+    });
     expect(buildScope({ actor: 'u-2', tenant: 'acme', payload: { a: 1 } })).toEqual({
-      subscriber: {}, payload: { a: 1 }, actor: { subscriberId: 'u-2' }, tenant: { identifier: 'acme' }, context: {}, steps: {}, env: {},
+      subscriber: {},
+      payload: { a: 1 },
+      actor: { subscriberId: 'u-2' },
+      tenant: { identifier: 'acme' },
+      context: {},
+      steps: {},
+      env: {},
     });
   });
 });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_EMAIL_LAYOUT, inAppMessageFields, renderCustomOutput, renderHttpRequest, renderStep,
-} from '../../../src/server/engine/render-step.js';
+import { DEFAULT_EMAIL_LAYOUT, inAppMessageFields, renderCustomOutput, renderHttpRequest, renderStep } from '../../../src/server/engine/render-step.js';
 
 const scope = {
   subscriber: { firstName: 'Ada', email: 'ada@example.com' },
@@ -10,18 +8,31 @@ const scope = {
 
 describe('renderStep: in_app', () => {
   it('renders subject, body, avatar, actions, redirect and data', () => {
-    const result = renderStep('in_app', {
-      subject: 'Hi {{ subscriber.firstName }}', body: 'Your {{ payload.product }} is ready', avatar: 'https://cdn/{{ payload.id }}.png',
-      primaryAction: { label: 'Open', redirect: { url: '/items/{{ payload.id }}', target: '_self' } },
-      secondaryAction: { label: '', redirect: { url: '/x' } },
-      redirect: { url: '/home' }, data: { id: '{{ payload.id }}', n: 1 }, skip: { '==': [1, 1] },
-    }, scope);
+    const result = renderStep(
+      'in_app',
+      {
+        subject: 'Hi {{ subscriber.firstName }}',
+        body: 'Your {{ payload.product }} is ready',
+        avatar: 'https://cdn/{{ payload.id }}.png',
+        primaryAction: { label: 'Open', redirect: { url: '/items/{{ payload.id }}', target: '_self' } },
+        secondaryAction: { label: '', redirect: { url: '/x' } },
+        redirect: { url: '/home' },
+        data: { id: '{{ payload.id }}', n: 1 },
+        skip: { '==': [1, 1] },
+      },
+      scope,
+    );
     expect(result).toEqual({
-      ok: true, kind: 'in_app', undefinedVariables: [],
+      ok: true,
+      kind: 'in_app',
+      undefinedVariables: [],
       content: {
-        subject: 'Hi Ada', body: 'Your Engine is ready', avatar: 'https://cdn/42.png',
+        subject: 'Hi Ada',
+        body: 'Your Engine is ready',
+        avatar: 'https://cdn/42.png',
         primaryAction: { label: 'Open', redirect: { url: '/items/42', target: '_self' } },
-        redirect: { url: '/home' }, data: { id: '42', n: 1 },
+        redirect: { url: '/home' },
+        data: { id: '42', n: 1 },
       },
     });
   });
@@ -38,10 +49,25 @@ describe('renderStep: in_app', () => {
   });
 
   it('maps to the message record fields', () => {
-    const result = renderStep('in_app', { body: 'b', subject: 's', primaryAction: { label: 'Go' }, secondaryAction: { label: 'Later' }, redirect: { url: '/r' } }, scope);
+    const result = renderStep(
+      'in_app',
+      { body: 'b', subject: 's', primaryAction: { label: 'Go' }, secondaryAction: { label: 'Later' }, redirect: { url: '/r' } },
+      scope,
+    );
     expect(result.ok && inAppMessageFields(result.content)).toEqual({
-      subject: 's', content: 'b',
-      cta: { type: 'redirect', data: { url: '/r' }, action: { status: 'pending', buttons: [{ type: 'primary', content: 'Go' }, { type: 'secondary', content: 'Later' }] } },
+      subject: 's',
+      content: 'b',
+      cta: {
+        type: 'redirect',
+        data: { url: '/r' },
+        action: {
+          status: 'pending',
+          buttons: [
+            { type: 'primary', content: 'Go' },
+            { type: 'secondary', content: 'Later' },
+          ],
+        },
+      },
     });
   });
 });
@@ -63,7 +89,9 @@ describe('renderStep: email', () => {
     expect(renderStep('email', { subject: 's', body: '<p>x</p>', layoutId: 'brand' }, scope, { layouts })).toMatchObject({
       content: { body: '<div class="brand">Ada|<p>x</p></div>' },
     });
-    expect(renderStep('email', { subject: 's', body: '<p>x</p>', layoutId: 'unknown' }, scope)).toMatchObject({ content: { body: expect.stringContaining('<!DOCTYPE html>') } });
+    expect(renderStep('email', { subject: 's', body: '<p>x</p>', layoutId: 'unknown' }, scope)).toMatchObject({
+      content: { body: expect.stringContaining('<!DOCTYPE html>') },
+    });
   });
 
   it('does not wrap a body that is already a document', () => {
@@ -72,7 +100,16 @@ describe('renderStep: email', () => {
   });
 
   it('renders a block-editor body, given as an object or JSON text', () => {
-    const doc = { type: 'doc', content: [{ type: 'for', attrs: { each: 'payload.items' }, content: [{ type: 'paragraph', content: [{ type: 'variable', attrs: { id: 'payload.items.name' } }] }] }] };
+    const doc = {
+      type: 'doc',
+      content: [
+        {
+          type: 'for',
+          attrs: { each: 'payload.items' },
+          content: [{ type: 'paragraph', content: [{ type: 'variable', attrs: { id: 'payload.items.name' } }] }],
+        },
+      ],
+    };
     for (const body of [doc, JSON.stringify(doc)]) {
       expect(renderStep('email', { subject: 's', body, layoutId: null }, scope)).toMatchObject({ content: { body: '<p>a</p><p>b</p>' } });
     }
@@ -84,7 +121,9 @@ describe('renderStep: email', () => {
   it('sanitizes the final HTML unless told not to', () => {
     const controls = { subject: 's', body: '<p onclick="x()">{{ payload.evil }}</p>', layoutId: null };
     expect(renderStep('email', controls, scope)).toMatchObject({ content: { body: '<p><b>ok</b></p>' } });
-    expect(renderStep('email', { ...controls, disableOutputSanitization: true }, scope)).toMatchObject({ content: { body: `<p onclick="x()">${scope.payload.evil}</p>` } });
+    expect(renderStep('email', { ...controls, disableOutputSanitization: true }, scope)).toMatchObject({
+      content: { body: `<p onclick="x()">${scope.payload.evil}</p>` },
+    });
   });
 
   it('reports undefined variables and errors per control', () => {
@@ -109,22 +148,37 @@ describe('renderStep: sms, push, chat', () => {
 
 describe('renderHttpRequest', () => {
   it('renders url, headers and a JSON body whose outputs stay valid JSON', () => {
-    const result = renderHttpRequest({
-      method: 'post', url: 'http://127.0.0.1:9/hook/{{ payload.id }}',
-      headers: [{ key: 'X-Id', value: '{{ payload.id }}' }, { key: '', value: 'dropped' }],
-      body: '{"text": "{{ payload.quote }}", "items": {{ payload.items }}, "n": {{ payload.id }}}', timeout: 2000,
-    }, scope);
+    const result = renderHttpRequest(
+      {
+        method: 'post',
+        url: 'http://127.0.0.1:9/hook/{{ payload.id }}',
+        headers: [
+          { key: 'X-Id', value: '{{ payload.id }}' },
+          { key: '', value: 'dropped' },
+        ],
+        body: '{"text": "{{ payload.quote }}", "items": {{ payload.items }}, "n": {{ payload.id }}}',
+        timeout: 2000,
+      },
+      scope,
+    );
     expect(result).toEqual({
-      ok: true, undefinedVariables: [],
+      ok: true,
+      undefinedVariables: [],
       request: {
-        method: 'POST', url: 'http://127.0.0.1:9/hook/42', headers: { 'X-Id': '42' },
-        body: { text: 'say "hi"\nnow', items: [{ name: 'a' }, { name: 'b' }], n: 42 }, timeoutMs: 2000, continueOnFailure: false,
+        method: 'POST',
+        url: 'http://127.0.0.1:9/hook/42',
+        headers: { 'X-Id': '42' },
+        body: { text: 'say "hi"\nnow', items: [{ name: 'a' }, { name: 'b' }], n: 42 },
+        timeoutMs: 2000,
+        continueOnFailure: false,
       },
     });
   });
 
   it('turns a legacy key-value body into an object and drops bodies of GET requests', () => {
-    expect(renderHttpRequest({ method: 'PUT', url: 'http://x', body: [{ key: 'who', value: '{{ subscriber.firstName }}' }] }, scope)).toMatchObject({ request: { body: { who: 'Ada' }, timeoutMs: 5000 } });
+    expect(renderHttpRequest({ method: 'PUT', url: 'http://x', body: [{ key: 'who', value: '{{ subscriber.firstName }}' }] }, scope)).toMatchObject({
+      request: { body: { who: 'Ada' }, timeoutMs: 5000 },
+    });
     const get = renderHttpRequest({ method: 'GET', url: 'http://x', body: '{"a":1}' }, scope);
     expect(get.ok && get.request).toEqual({ method: 'GET', url: 'http://x', headers: {}, timeoutMs: 5000, continueOnFailure: false });
   });
@@ -137,7 +191,10 @@ describe('renderHttpRequest', () => {
 
 describe('renderCustomOutput', () => {
   it('renders the custom values', () => {
-    expect(renderCustomOutput({ custom: { greeting: 'Hi {{ subscriber.firstName }}', n: 2 } }, scope)).toEqual({ ok: true, output: { greeting: 'Hi Ada', n: 2 } });
+    expect(renderCustomOutput({ custom: { greeting: 'Hi {{ subscriber.firstName }}', n: 2 } }, scope)).toEqual({
+      ok: true,
+      output: { greeting: 'Hi Ada', n: 2 },
+    });
     expect(renderCustomOutput({}, scope)).toEqual({ ok: true, output: {} });
   });
 });

@@ -19,9 +19,14 @@ describe('sanitizeHtml', () => {
     ['<form action="/x"><input name="a"></form>text', 'text'],
     ['1 < 2 and <3', '1 &lt; 2 and &lt;3'],
     ['<!-- secret --><p>x</p>', '<p>x</p>'],
-    ['<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=x"></head><body>b</body></html>',
-      '<!DOCTYPE html><html><head><meta charset="utf-8"><meta content="0;url=x"></head><body>b</body></html>'],
-    ['<table cellpadding="0"><tr><td colspan="2" bgcolor="#fff">t</td></tr></table>', '<table cellpadding="0"><tr><td colspan="2" bgcolor="#fff">t</td></tr></table>'],
+    [
+      '<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=x"></head><body>b</body></html>',
+      '<!DOCTYPE html><html><head><meta charset="utf-8"><meta content="0;url=x"></head><body>b</body></html>',
+    ],
+    [
+      '<table cellpadding="0"><tr><td colspan="2" bgcolor="#fff">t</td></tr></table>',
+      '<table cellpadding="0"><tr><td colspan="2" bgcolor="#fff">t</td></tr></table>',
+    ],
     ['<p title=\'say "hi"\'>q</p>', '<p title="say &quot;hi&quot;">q</p>'],
     ['<br/><hr />', '<br><hr>'],
   ])('%s', (input, expected) => {

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDuration, cronProblem, delayUntil, digestGroupKey, digestKeyValue, digestOutput, digestWindow, nextCronTime,
-  parseDuration, readPath, throttleDecision, throttleGroupKey,
+  addDuration,
+  cronProblem,
+  delayUntil,
+  digestGroupKey,
+  digestKeyValue,
+  digestOutput,
+  digestWindow,
+  nextCronTime,
+  parseDuration,
+  readPath,
+  throttleDecision,
+  throttleGroupKey,
 } from '../../../src/server/engine/timing.js';
 
 const T = (iso: string) => Date.parse(iso);
@@ -55,7 +65,12 @@ describe('readPath', () => {
 
 describe('delayUntil', () => {
   it('regular: amount × unit', () => {
-    expect(delayUntil({ type: 'regular', amount: 5, unit: 'minutes' }, {}, now)).toEqual({ ok: true, type: 'regular', until: now + 5 * MIN, durationMs: 5 * MIN });
+    expect(delayUntil({ type: 'regular', amount: 5, unit: 'minutes' }, {}, now)).toEqual({
+      ok: true,
+      type: 'regular',
+      until: now + 5 * MIN,
+      durationMs: 5 * MIN,
+    });
     expect(delayUntil({ amount: 5 }, {}, now)).toMatchObject({ ok: false, error: expect.stringMatching(/amount and a unit/) });
   });
 
@@ -71,9 +86,13 @@ describe('delayUntil', () => {
     expect(delayUntil({ type: 'scheduled', delayPath: 'iso' }, scope, now)).toMatchObject({ ok: true, until: now + 30 * MIN });
     expect(delayUntil({ type: 'dynamic', dynamicKey: 'payload.past' }, scope, now)).toMatchObject({ ok: true, until: now, durationMs: 0 });
     expect(delayUntil({ type: 'dynamic', dynamicKey: 'payload.missing' }, scope, now)).toEqual({
-      ok: false, error: 'dynamic delay: nothing at payload.missing; send an ISO date or a duration there',
+      ok: false,
+      error: 'dynamic delay: nothing at payload.missing; send an ISO date or a duration there',
     });
-    expect(delayUntil({ type: 'dynamic', dynamicKey: 'payload.bad' }, scope, now)).toMatchObject({ ok: false, error: expect.stringMatching(/"soon", not an ISO date/) });
+    expect(delayUntil({ type: 'dynamic', dynamicKey: 'payload.bad' }, scope, now)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/"soon", not an ISO date/),
+    });
     expect(delayUntil({ type: 'dynamic' }, scope, now)).toMatchObject({ ok: false });
   });
 });
@@ -111,10 +130,13 @@ describe('digest', () => {
       { id: 'b', time: now + 1000, payload: { n: 2 } },
       { id: 'a', time: '2025-01-31T10:00:00.000Z', payload: { n: 1 } },
     ]);
-    expect(out).toEqual({ eventCount: 2, events: [
-      { id: 'a', time: '2025-01-31T10:00:00.000Z', payload: { n: 1 } },
-      { id: 'b', time: '2025-01-31T10:00:01.000Z', payload: { n: 2 } },
-    ] });
+    expect(out).toEqual({
+      eventCount: 2,
+      events: [
+        { id: 'a', time: '2025-01-31T10:00:00.000Z', payload: { n: 1 } },
+        { id: 'b', time: '2025-01-31T10:00:01.000Z', payload: { n: 2 } },
+      ],
+    });
   });
 });
 
@@ -143,7 +165,10 @@ describe('throttle', () => {
     const scope = { payload: { window: 'PT30M', since: '2025-01-31T09:00:00Z', later: '2025-02-01T00:00:00Z' } };
     expect(throttleDecision([now - 40 * MIN], now, { type: 'dynamic', dynamicKey: 'payload.window' }, scope)).toMatchObject({ allow: true });
     expect(throttleDecision([now - 40 * MIN], now, { type: 'dynamic', dynamicKey: 'payload.since' }, scope)).toMatchObject({ allow: false, resetAt: null });
-    expect(throttleDecision([], now, { type: 'dynamic', dynamicKey: 'payload.later' }, scope)).toMatchObject({ ok: false, error: expect.stringMatching(/in the future/) });
+    expect(throttleDecision([], now, { type: 'dynamic', dynamicKey: 'payload.later' }, scope)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/in the future/),
+    });
     expect(throttleDecision([], now, { type: 'dynamic', dynamicKey: 'payload.none' }, scope)).toMatchObject({ ok: false });
   });
 
@@ -154,6 +179,8 @@ describe('throttle', () => {
     expect(a).not.toEqual(b);
     const keyed = { ...base, controls: { throttleKey: '{{ payload.org }}' } };
     expect(throttleGroupKey({ ...keyed, subscriberId: 'a' })).toEqual(throttleGroupKey({ ...keyed, subscriberId: 'b' }));
-    expect(throttleGroupKey({ ...base, subscriberId: 'a', controls: { throttleKey: 'payload.org' } })).toEqual(throttleGroupKey({ ...keyed, subscriberId: 'z' }));
+    expect(throttleGroupKey({ ...base, subscriberId: 'a', controls: { throttleKey: 'payload.org' } })).toEqual(
+      throttleGroupKey({ ...keyed, subscriberId: 'z' }),
+    );
   });
 });

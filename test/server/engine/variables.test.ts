@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { databaseIdFromSlug, objectIdFrom, slugify, stepSlug, workflowSlug } from '../../../src/server/engine/ids.js';
 import {
-  effectivePayloadSchema, findStep, payloadPathAllowed, resolveSteps, stepVariablesSchema, workflowPayloadPaths,
+  effectivePayloadSchema,
+  findStep,
+  payloadPathAllowed,
+  resolveSteps,
+  stepVariablesSchema,
+  workflowPayloadPaths,
 } from '../../../src/server/engine/variables.js';
 import { workflow } from './fixtures.js';
 
@@ -50,7 +55,14 @@ describe('resolveSteps and findStep', () => {
 describe('payload paths', () => {
   const wf = workflow({
     steps: [
-      { name: 'In-App', type: 'in_app', controlValues: { body: '{% for c in payload.comments %}{{ c.author }}{% endfor %}{{ payload.post.title }}', skip: { '==': [{ var: 'payload.muted' }, true] } } },
+      {
+        name: 'In-App',
+        type: 'in_app',
+        controlValues: {
+          body: '{% for c in payload.comments %}{{ c.author }}{% endfor %}{{ payload.post.title }}',
+          skip: { '==': [{ var: 'payload.muted' }, true] },
+        },
+      },
       { name: 'SMS', type: 'sms', controlValues: { body: '{{ payload.code }} {{ subscriber.phone }}' } },
     ],
   });
@@ -71,7 +83,10 @@ describe('payload paths', () => {
   });
 
   it('allows paths a schema declares, indexes arrays, and free-form objects', () => {
-    const schema = { type: 'object', properties: { a: { type: 'object', additionalProperties: true }, b: { type: 'array', items: { type: 'string' } }, c: { type: 'object' } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'object', additionalProperties: true }, b: { type: 'array', items: { type: 'string' } }, c: { type: 'object' } },
+    };
     expect(payloadPathAllowed(schema, ['a', 'anything'])).toBe(true);
     expect(payloadPathAllowed(schema, ['b', 0])).toBe(true);
     expect(payloadPathAllowed(schema, ['b', 'size'])).toBe(true);

@@ -2,7 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  SIGNATURE_HEADER, checkTarget, deliverWebhook, isLoopbackAddress, signPayload, signatureSample, verifySignature, webhookRaw,
+  SIGNATURE_HEADER,
+  checkTarget,
+  deliverWebhook,
+  isLoopbackAddress,
+  signPayload,
+  signatureSample,
+  verifySignature,
+  webhookRaw,
 } from '../../../src/server/engine/webhook.js';
 
 interface Received {
@@ -80,7 +87,12 @@ describe('deliverWebhook', () => {
       res.statusCode = 500;
       res.end('boom');
     };
-    expect(await deliverWebhook({ url: base, body: {}, retries: 1, backoffMs: 5, now })).toMatchObject({ ok: false, status: 500, attempts: 2, error: 'HTTP 500' });
+    expect(await deliverWebhook({ url: base, body: {}, retries: 1, backoffMs: 5, now })).toMatchObject({
+      ok: false,
+      status: 500,
+      attempts: 2,
+      error: 'HTTP 500',
+    });
   });
 
   it('times out each attempt', async () => {

@@ -12,14 +12,24 @@ describe('toWorkflowResponse', () => {
     const response = toWorkflowResponse(workflow(), { ...options, _id: '65a1b2c3d4e5f60718293a4b', lastTriggeredAt: '2025-01-03T00:00:00.000Z' });
     expect(Workflow.parse(response)).toEqual(response);
     expect(response).toMatchObject({
-      _id: '65a1b2c3d4e5f60718293a4b', workflowId: 'welcome', status: 'ACTIVE', origin: 'svc-cloud', severity: 'none',
-      active: true, tags: [], payloadSchema: null, lastTriggeredAt: '2025-01-03T00:00:00.000Z',
+      _id: '65a1b2c3d4e5f60718293a4b',
+      workflowId: 'welcome',
+      status: 'ACTIVE',
+      origin: 'svc-cloud',
+      severity: 'none',
+      active: true,
+      tags: [],
+      payloadSchema: null,
+      lastTriggeredAt: '2025-01-03T00:00:00.000Z',
       payloadExample: { product: '{{payload.product}}' },
     });
     expect(response.slug).toMatch(/^welcome_wf_/);
     const [inApp, email] = response.steps;
     expect(inApp).toMatchObject({
-      stepId: 'in-app', type: 'in_app', workflowId: 'welcome', workflowDatabaseId: '65a1b2c3d4e5f60718293a4b',
+      stepId: 'in-app',
+      type: 'in_app',
+      workflowId: 'welcome',
+      workflowDatabaseId: '65a1b2c3d4e5f60718293a4b',
       controls: { values: { subject: 'Hi {{ subscriber.firstName }}' }, uiSchema: { group: 'IN_APP' }, dataSchema: { type: 'object' } },
       controlValues: { subject: 'Hi {{ subscriber.firstName }}' },
     });
@@ -46,7 +56,12 @@ describe('toWorkflowResponse', () => {
   });
 
   it('derives a stable database id and keeps description, severity and payload schema', () => {
-    const def: WorkflowDefinition = { ...workflow(), description: 'd', severity: 'high', payloadSchema: { type: 'object', properties: { product: { type: 'string', default: 'svc' } } } };
+    const def: WorkflowDefinition = {
+      ...workflow(),
+      description: 'd',
+      severity: 'high',
+      payloadSchema: { type: 'object', properties: { product: { type: 'string', default: 'svc' } } },
+    };
     const a = toWorkflowResponse(def, options);
     expect(a._id).toBe(toWorkflowResponse(def, options)._id);
     expect(a).toMatchObject({ description: 'd', severity: 'high', payloadExample: { product: 'svc' } });
@@ -61,9 +76,17 @@ describe('workflowPayloadExample', () => {
 
 describe('preferences', () => {
   it('completes preferences with every channel', () => {
-    const prefs = workflowPreferences(workflow({ preferences: { workflow: { all: { enabled: true, readOnly: false }, channels: { sms: { enabled: false } } } } }));
+    const prefs = workflowPreferences(
+      workflow({ preferences: { workflow: { all: { enabled: true, readOnly: false }, channels: { sms: { enabled: false } } } } }),
+    );
     expect(prefs.user).toBeNull();
-    expect(prefs.default.channels).toEqual({ in_app: { enabled: true }, email: { enabled: true }, sms: { enabled: false }, push: { enabled: true }, chat: { enabled: true } });
+    expect(prefs.default.channels).toEqual({
+      in_app: { enabled: true },
+      email: { enabled: true },
+      sms: { enabled: false },
+      push: { enabled: true },
+      chat: { enabled: true },
+    });
     expect(workflowPreferences(workflow({ critical: true })).default.all.readOnly).toBe(true);
   });
 

@@ -25,10 +25,16 @@ describe('rendered channel content', () => {
         },
       },
     ]);
-    const tx = await trigger(svc, 'inbox', 'ada', { post: { id: 7, title: 'Launch' } }, {
-      actor: { subscriberId: 'grace', avatar: 'https://example.com/grace.png' },
-      context: { tenant: 'acme' },
-    });
+    const tx = await trigger(
+      svc,
+      'inbox',
+      'ada',
+      { post: { id: 7, title: 'Launch' } },
+      {
+        actor: { subscriberId: 'grace', avatar: 'https://example.com/grace.png' },
+        context: { tenant: 'acme' },
+      },
+    );
     const [m] = await messages(svc, `transactionId=${tx}`);
     expect(m).toMatchObject({
       channel: 'in_app',
@@ -39,7 +45,13 @@ describe('rendered channel content', () => {
       cta: {
         type: 'redirect',
         data: { url: 'https://app.example.com/p/7' },
-        action: { status: 'pending', buttons: [{ type: 'primary', content: 'Open Launch' }, { type: 'secondary', content: 'Mute' }] },
+        action: {
+          status: 'pending',
+          buttons: [
+            { type: 'primary', content: 'Open Launch' },
+            { type: 'secondary', content: 'Mute' },
+          ],
+        },
       },
       read: false,
       seen: false,
@@ -51,14 +63,29 @@ describe('rendered channel content', () => {
 
   it('email: subject and HTML body in the default layout, a block-editor body, and layoutId null', async () => {
     await createWorkflow(svc, 'mails', [
-      { name: 'Html', type: 'email', controlValues: { subject: 'Order {{ payload.order }}', body: '<p>Hi {{ subscriber.firstName }}</p><script>x()</script>' } },
+      {
+        name: 'Html',
+        type: 'email',
+        controlValues: { subject: 'Order {{ payload.order }}', body: '<p>Hi {{ subscriber.firstName }}</p><script>x()</script>' },
+      },
       {
         name: 'Blocks',
         type: 'email',
         controlValues: {
           subject: 'Blocks',
           layoutId: null,
-          body: JSON.stringify({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Total: ' }, { type: 'variable', attrs: { id: 'payload.total' } }] }] }),
+          body: JSON.stringify({
+            type: 'doc',
+            content: [
+              {
+                type: 'paragraph',
+                content: [
+                  { type: 'text', text: 'Total: ' },
+                  { type: 'variable', attrs: { id: 'payload.total' } },
+                ],
+              },
+            ],
+          }),
         },
       },
     ]);
@@ -72,7 +99,7 @@ describe('rendered channel content', () => {
     expect(blocks.content).not.toMatch(/<html/i);
   });
 
-  it('sms, push and chat bodies; push through the subscriber\'s device tokens, chat to their webhook URL', async () => {
+  it("sms, push and chat bodies; push through the subscriber's device tokens, chat to their webhook URL", async () => {
     await createWorkflow(svc, 'alerts', [
       { name: 'Sms', type: 'sms', controlValues: { body: 'Code {{ payload.code }}' } },
       { name: 'Push', type: 'push', controlValues: { subject: '{{ payload.service }} down', body: 'Since {{ payload.since }}' } },
@@ -82,7 +109,11 @@ describe('rendered channel content', () => {
     const byChannel = Object.fromEntries((await messages(svc, `transactionId=${tx}`)).map((m) => [m.channel, m]));
     expect(byChannel.sms).toMatchObject({ content: 'Code 123', phone: '+15550100001', providerId: 'twilio' });
     expect(byChannel.push).toMatchObject({ title: 'api down', content: 'Since 10:00', deviceTokens: ['demo-device-token-ada'], providerId: 'fcm' });
-    expect(byChannel.chat).toMatchObject({ content: 'API is down', directWebhookUrl: 'https://hooks.slack.com/services/T000/B000/local-demo', providerId: 'slack' });
+    expect(byChannel.chat).toMatchObject({
+      content: 'API is down',
+      directWebhookUrl: 'https://hooks.slack.com/services/T000/B000/local-demo',
+      providerId: 'slack',
+    });
   });
 
   it('a missing destination fails that step with a detail saying what to set, and the next step still runs', async () => {
@@ -144,7 +175,10 @@ describe('provider choice', () => {
     try {
       await createWorkflow(empty, 'push-only', [{ name: 'Push', type: 'push', controlValues: { subject: 's', body: 'b' } }]);
       const n = await event(empty, await trigger(empty, 'push-only', { subscriberId: 'x' }));
-      expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({ status: 'Failed', detail: expect.stringMatching(/^MISSING_INTEGRATION: Missing active Push integration provider/) });
+      expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({
+        status: 'Failed',
+        detail: expect.stringMatching(/^MISSING_INTEGRATION: Missing active Push integration provider/),
+      });
       const wf = (await empty.request('GET', '/v2/workflows/push-only')).body.data;
       expect(wf.steps[0].issues.integration.push[0].issueType).toBe('MISSING_INTEGRATION');
     } finally {
@@ -179,9 +213,15 @@ describe('integration conditions', () => {
         { name: 'Sms', type: 'sms', controlValues: { body: 'b' } },
       ]);
       const pro = await event(s, await trigger(s, 'notice', 'pro'));
-      expect(pro.jobs.map((j: any) => [j.status, j.providerId])).toEqual([['completed', 'postmark'], ['completed', 'twilio']]);
+      expect(pro.jobs.map((j: any) => [j.status, j.providerId])).toEqual([
+        ['completed', 'postmark'],
+        ['completed', 'twilio'],
+      ]);
       const free = await event(s, await trigger(s, 'notice', 'free'));
-      expect(free.jobs.map((j: any) => [j.status, j.providerId])).toEqual([['completed', 'mailgun'], ['failed', 'twilio']]);
+      expect(free.jobs.map((j: any) => [j.status, j.providerId])).toEqual([
+        ['completed', 'mailgun'],
+        ['failed', 'twilio'],
+      ]);
       expect(details(free.jobs[1]).at(-1)).toBe("MISSING_INTEGRATION: No active SMS integration's conditions match this subscriber and payload (vip-sms)");
     } finally {
       await s.close();
@@ -193,7 +233,10 @@ describe('preferences and filters', () => {
   const off = { workflow: { all: { enabled: true, readOnly: false }, channels: { email: { enabled: false } } } };
 
   it('a channel turned off in the workflow preferences skips its step with a detail; a critical workflow sends anyway', async () => {
-    const steps = [{ name: 'Mail', type: 'email', controlValues: { subject: 's', body: '<p>b</p>' } }, { name: 'Sms', type: 'sms', controlValues: { body: 'b' } }];
+    const steps = [
+      { name: 'Mail', type: 'email', controlValues: { subject: 's', body: '<p>b</p>' } },
+      { name: 'Sms', type: 'sms', controlValues: { body: 'b' } },
+    ];
     await createWorkflow(svc, 'prefs', steps, { preferences: off });
     await createWorkflow(svc, 'prefs-critical', steps, { preferences: off, critical: true });
     const n = await event(svc, await trigger(svc, 'prefs', 'ada'));
@@ -209,16 +252,32 @@ describe('preferences and filters', () => {
         name: 'Inbox',
         type: 'in_app',
         controlValues: { body: 'pro news' },
-        filters: [{ value: 'AND', children: [{ on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' }, { on: 'payload', field: 'n', operator: 'LARGER', value: '2' }] }],
+        filters: [
+          {
+            value: 'AND',
+            children: [
+              { on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' },
+              { on: 'payload', field: 'n', operator: 'LARGER', value: '2' },
+            ],
+          },
+        ],
       },
     ]);
     expect(statuses(await event(svc, await trigger(svc, 'filtered', 'ada', { n: 3 })))).toEqual(['completed']);
     const skipped = await event(svc, await trigger(svc, 'filtered', 'ada', { n: 1 }));
     expect(statuses(skipped)).toEqual(['skipped']);
-    expect(details(skipped.jobs[0]).at(-1)).toBe('Step filtered: the step\'s filters do not match this subscriber and payload: (subscriber.data.plan EQUAL "pro" AND payload.n LARGER "2")');
+    expect(details(skipped.jobs[0]).at(-1)).toBe(
+      'Step filtered: the step\'s filters do not match this subscriber and payload: (subscriber.data.plan EQUAL "pro" AND payload.n LARGER "2")',
+    );
     expect(skipped.jobs[0].step.filters).toHaveLength(1);
     const bad = await svc.request('POST', '/v2/workflows', {
-      body: { name: 'B', workflowId: 'bad-filter', steps: [{ name: 'I', type: 'in_app', controlValues: { body: 'x' }, filters: [{ children: [{ on: 'nowhere', field: 'a', operator: 'EQUAL', value: '1' }] }] }] },
+      body: {
+        name: 'B',
+        workflowId: 'bad-filter',
+        steps: [
+          { name: 'I', type: 'in_app', controlValues: { body: 'x' }, filters: [{ children: [{ on: 'nowhere', field: 'a', operator: 'EQUAL', value: '1' }] }] },
+        ],
+      },
     });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors)[0]).toMatch(/^steps\.0\.filters\.0\.children\.0\.on/);
@@ -231,7 +290,10 @@ describe('preferences and filters', () => {
     ]);
     const n = await event(svc, await trigger(svc, 'skippy', 'ada', { muted: true }));
     expect(statuses(n)).toEqual(['skipped', 'completed']);
-    expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({ status: 'Success', detail: 'Step skipped: its skip condition holds: {"==":[{"var":"payload.muted"},true]}' });
+    expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({
+      status: 'Success',
+      detail: 'Step skipped: its skip condition holds: {"==":[{"var":"payload.muted"},true]}',
+    });
     expect(statuses(await event(svc, await trigger(svc, 'skippy', 'ada', { muted: false })))).toEqual(['completed', 'completed']);
   });
 });

@@ -15,7 +15,10 @@ const inbox = (body: string) => ({ name: 'Inbox', type: 'in_app', controlValues:
 
 describe('delay', () => {
   it('regular: the job waits on the clock, then the next step runs once', async () => {
-    await createWorkflow(svc, 'later', [{ name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'minutes' } }, inbox('Hi {{ steps.wait.duration }}')]);
+    await createWorkflow(svc, 'later', [
+      { name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'minutes' } },
+      inbox('Hi {{ steps.wait.duration }}'),
+    ]);
     const start = svc.clock.now();
     const tx = await trigger(svc, 'later', 'ada');
     let n = await event(svc, tx);
@@ -31,7 +34,7 @@ describe('delay', () => {
     expect(m).toMatchObject({ content: `Hi ${30 * MIN}`, createdAt: iso(start + 30 * MIN) });
   });
 
-  it('timed: the next cron time in the subscriber\'s timezone', async () => {
+  it("timed: the next cron time in the subscriber's timezone", async () => {
     await createWorkflow(svc, 'at-nine', [{ name: 'Wait', type: 'delay', controlValues: { type: 'timed', cron: '0 9 * * *' } }, inbox('Morning')]);
     const start = svc.clock.now();
     const n = await event(svc, await trigger(svc, 'at-nine', 'grace'));
@@ -81,7 +84,9 @@ describe('digest', () => {
     const later = await event(svc, txs[3]!);
     expect(statuses(later)).toEqual(['merged', 'merged']);
     expect(later._digestedNotificationId).toBe(first._id);
-    expect(details(later.jobs[0]).at(-1)).toBe(`Step digested: merged into the digest of notification ${first._id}, sent when its window closes at ${iso(start + 10 * MIN)}`);
+    expect(details(later.jobs[0]).at(-1)).toBe(
+      `Step digested: merged into the digest of notification ${first._id}, sent when its window closes at ${iso(start + 10 * MIN)}`,
+    );
     expect(details(later.jobs[1])).toEqual([`Step not run: this event was merged into the digest of notification ${first._id}`]);
 
     await advance(svc, 5 * MIN);
@@ -167,7 +172,12 @@ describe('throttle', () => {
       detail: `Throttled: 2 executions already in the window since ${iso(start - 3_600_000)}, threshold 2; the next one may pass after ${iso(start + 3_600_000)}; the following steps are not sent`,
     });
     expect(details(all[2].jobs[1])).toEqual(["Step skipped: throttled by step 'gate' (threshold 2 reached)"]);
-    expect((await messages(svc, 'subscriberId=grace&channel=in_app')).filter((m) => txs.includes(m.transactionId)).map((m) => m.content).sort()).toEqual(['Alert 1', 'Alert 2']);
+    expect(
+      (await messages(svc, 'subscriberId=grace&channel=in_app'))
+        .filter((m) => txs.includes(m.transactionId))
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(['Alert 1', 'Alert 2']);
     await advance(svc, 3_600_000);
     expect(statuses(await event(svc, await trigger(svc, 'throttled', 'grace', { i: 6 })))).toEqual(['completed', 'completed']);
   });
@@ -189,7 +199,12 @@ describe('throttle', () => {
 describe('custom', () => {
   it('its rendered values are the output later steps read', async () => {
     await createWorkflow(svc, 'custom', [
-      { stepId: 'prep', name: 'Prep', type: 'custom', controlValues: { custom: { greeting: 'Hello {{ subscriber.firstName }}', plan: '{{ subscriber.data.plan }}' } } },
+      {
+        stepId: 'prep',
+        name: 'Prep',
+        type: 'custom',
+        controlValues: { custom: { greeting: 'Hello {{ subscriber.firstName }}', plan: '{{ subscriber.data.plan }}' } },
+      },
       { name: 'Sms', type: 'sms', controlValues: { body: '{{ steps.prep.greeting }} ({{ steps.prep.plan }})' } },
     ]);
     const tx = await trigger(svc, 'custom', 'ada');
@@ -204,7 +219,10 @@ describe('persistence across a restart', () => {
     const start = Date.parse('2026-03-01T10:00:00.000Z');
     const a = fileService(file, start);
     await createWorkflow(a, 'restart-delay', [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'hours' } }, inbox('after the delay')]);
-    await createWorkflow(a, 'restart-digest', [{ stepId: 'digest', name: 'Digest', type: 'digest', controlValues: { amount: 2, unit: 'hours' } }, inbox('{{ steps.digest.eventCount }}')]);
+    await createWorkflow(a, 'restart-digest', [
+      { stepId: 'digest', name: 'Digest', type: 'digest', controlValues: { amount: 2, unit: 'hours' } },
+      inbox('{{ steps.digest.eventCount }}'),
+    ]);
     const delayed = await trigger(a, 'restart-delay', 'ada');
     const d1 = await trigger(a, 'restart-digest', 'ada');
     await a.close();

@@ -71,13 +71,21 @@ beforeEach(() => {
 const json = (r: Received) => JSON.parse(r.raw);
 
 describe('webhook providers', () => {
-  it('chat-webhook POSTs the rendered message to the subscriber\'s URL, signed with the integration\'s secretKey', async () => {
+  it("chat-webhook POSTs the rendered message to the subscriber's URL, signed with the integration's secretKey", async () => {
     await createWorkflow(svc, 'chat', [{ stepId: 'chat', name: 'Chat', type: 'chat', controlValues: { body: '{{ payload.service }} is down' } }]);
     const tx = await trigger(svc, 'chat', 'kim', { service: 'api' });
     expect(received).toHaveLength(1);
     const [r] = received;
     expect(r!.url).toBe('/chat/kim');
-    expect(json(r!)).toMatchObject({ channel: 'chat', content: 'api is down', transactionId: tx, workflowId: 'chat', stepId: 'chat', subscriber: { subscriberId: 'kim' }, payload: { service: 'api' } });
+    expect(json(r!)).toMatchObject({
+      channel: 'chat',
+      content: 'api is down',
+      transactionId: tx,
+      workflowId: 'chat',
+      stepId: 'chat',
+      subscriber: { subscriberId: 'kim' },
+      payload: { service: 'api' },
+    });
     expect(verifySignature('whsec_chat', r!.headers[SIGNATURE_HEADER] as string, r!.raw, { now: Date.now() })).toMatchObject({ ok: true });
     const n = await event(svc, tx);
     expect(details(n.jobs[0])).toEqual(['Step queued', 'Step running', 'Message created', `Message sent: chat-webhook webhook ${base}/… answered 200`]);
@@ -88,8 +96,10 @@ describe('webhook providers', () => {
     expect(m).toMatchObject({ status: 'sent', content: 'api is down', directWebhookUrl: `${base}/chat/kim`, providerId: 'chat-webhook' });
   });
 
-  it('email-webhook: to the integration\'s URL, signed with the environment\'s key when it has no secretKey; the URL stays out of the details', async () => {
-    await createWorkflow(svc, 'mail', [{ name: 'Mail', type: 'email', controlValues: { subject: 'Hi {{ subscriber.firstName }}', body: '<p>b</p>', layoutId: null } }]);
+  it("email-webhook: to the integration's URL, signed with the environment's key when it has no secretKey; the URL stays out of the details", async () => {
+    await createWorkflow(svc, 'mail', [
+      { name: 'Mail', type: 'email', controlValues: { subject: 'Hi {{ subscriber.firstName }}', body: '<p>b</p>', layoutId: null } },
+    ]);
     const tx = await trigger(svc, 'mail', 'kim');
     const [r] = received;
     expect(r!.url).toBe('/mail/secret-path');
@@ -99,7 +109,7 @@ describe('webhook providers', () => {
     expect(JSON.stringify(n.jobs[0].executionDetails)).not.toContain('secret-path');
   });
 
-  it('push-webhook sends the subscriber\'s device tokens', async () => {
+  it("push-webhook sends the subscriber's device tokens", async () => {
     await createWorkflow(svc, 'push', [{ name: 'Push', type: 'push', controlValues: { subject: 'S', body: 'B {{ payload.n }}' } }]);
     await trigger(svc, 'push', 'kim', { n: 2 });
     expect(json(received[0]!)).toMatchObject({ channel: 'push', to: ['tok-1', 'tok-2'], title: 'S', content: 'B 2' });
@@ -113,17 +123,26 @@ describe('webhook providers', () => {
     const n = await event(svc, tx);
     expect(n.jobs[0].status).toBe('failed');
     const last = n.jobs[0].executionDetails.at(-1);
-    expect(last).toMatchObject({ status: 'Failed', source: 'Webhook', detail: `Message not delivered: chat-webhook webhook ${base}/… answered HTTP 503 after 3 attempts` });
+    expect(last).toMatchObject({
+      status: 'Failed',
+      source: 'Webhook',
+      detail: `Message not delivered: chat-webhook webhook ${base}/… answered HTTP 503 after 3 attempts`,
+    });
     expect(JSON.parse(last.raw)).toMatchObject({ status: 503, body: 'still down', attempts: 3 });
     expect((await messages(svc, `transactionId=${tx}`))[0]).toMatchObject({ status: 'error', errorText: 'HTTP 503' });
   });
 });
 
 describe('http_request step', () => {
-  const call = (controls: Record<string, unknown>) => ({ stepId: 'call', name: 'Call', type: 'http_request', controlValues: { method: 'POST', url: `${base}/hook`, ...controls } });
+  const call = (controls: Record<string, unknown>) => ({
+    stepId: 'call',
+    name: 'Call',
+    type: 'http_request',
+    controlValues: { method: 'POST', url: `${base}/hook`, ...controls },
+  });
   const after = { name: 'After', type: 'in_app', controlValues: { body: 'status {{ steps.call.status }}: {{ steps.call.body.greeting }}' } };
 
-  it('POSTs the rendered JSON body signed with the environment\'s key; the answer is steps.<id> and the detail\'s raw', async () => {
+  it("POSTs the rendered JSON body signed with the environment's key; the answer is steps.<id> and the detail's raw", async () => {
     await createWorkflow(svc, 'http', [
       call({ headers: [{ key: 'x-tenant', value: '{{ payload.tenant }}' }], body: '{"user": "{{ subscriber.firstName }}", "note": "{{ payload.note }}"}' }),
       after,
@@ -162,13 +181,17 @@ describe('http_request step', () => {
       call({ enforceSchemaValidation: true, responseBodySchema: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } }),
     ]);
     const n = await event(svc, await trigger(svc, 'http-schema', 'kim'));
-    expect(details(n.jobs[0]).at(-1)).toBe(`HTTP request POST ${base}/hook: the response body does not match responseBodySchema: id must have required property 'id'`);
+    expect(details(n.jobs[0]).at(-1)).toBe(
+      `HTTP request POST ${base}/hook: the response body does not match responseBodySchema: id must have required property 'id'`,
+    );
   });
 
   it('only loopback targets unless --allow-remote-webhooks', async () => {
     await createWorkflow(svc, 'http-far', [call({ url: 'http://10.255.255.1/hook' })]);
     const n = await event(svc, await trigger(svc, 'http-far', 'kim'));
     expect(received).toHaveLength(0);
-    expect(details(n.jobs[0]).at(-1)).toMatch(/^HTTP request POST http:\/\/10\.255\.255\.1\/hook failed: refusing to deliver to 10\.255\.255\.1: only loopback targets/);
+    expect(details(n.jobs[0]).at(-1)).toMatch(
+      /^HTTP request POST http:\/\/10\.255\.255\.1\/hook failed: refusing to deliver to 10\.255\.255\.1: only loopback targets/,
+    );
   });
 });
