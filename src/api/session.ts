@@ -124,7 +124,7 @@ export class Api {
   private async checkShape(name: OperationName, data: unknown): Promise<void> {
     const { shapes } = await import('./shape-validators.js');
     if (shapes?.withoutResponse.includes(name)) return;
-    if ((await shapes?.validator(name))?.(data)) return;
+    if ((await shapes?.validator('response', name))?.(data)) return;
     const { operations } = await import('./operations.js');
     const op: Operation = operations[name];
     if (!op.response) return;

@@ -1,13 +1,13 @@
-// Validators of the answers' shapes, compiled from the zod response schemas (shape-compile.ts). The
-// build (scripts/build.mjs) replaces this module with the compiled code, one chunk per operation; run
-// from source (tests, tsc) there is none, and the session checks every answer with zod alone.
+// Validators of request bodies and answers, compiled from the zod schemas of the operation table
+// (shape-compile.ts). The build (scripts/build.mjs) replaces this module with the compiled code, a chunk
+// per validator; run from source (tests, tsc) there is none, and zod alone checks everything.
 export type ShapeValidator = (data: unknown) => boolean;
 
 export interface Shapes {
   /** Operations that answer without a body to check (204). */
   withoutResponse: readonly string[];
-  /** The compiled validator of an operation's answer, loaded on first use; undefined when zod alone checks it. */
-  validator(name: string): Promise<ShapeValidator | undefined>;
+  /** The compiled validator, loaded on first use; undefined when zod alone checks it. */
+  validator(kind: 'body' | 'response', name: string): Promise<ShapeValidator | undefined>;
 }
 
 export const shapes: Shapes | undefined = undefined;

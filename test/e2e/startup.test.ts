@@ -19,7 +19,7 @@ async function packagesLoaded(args: string[]): Promise<Set<string>> {
   return (await loadsOf(args)).pkgs;
 }
 
-async function loadsOf(args: string[]): Promise<{ pkgs: Set<string>; stdout: string; stderr: string }> {
+async function loadsOf(args: string[]): Promise<{ pkgs: Set<string>; stdout: string; stderr: string; exitCode: number | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-loads-'));
   const log = join(dir, 'loads.txt');
   const run = await execaNode(BIN, args, {
@@ -40,7 +40,7 @@ async function loadsOf(args: string[]): Promise<{ pkgs: Set<string>; stdout: str
       if (m) pkgs.add(m[1]!);
     }
   }
-  return { pkgs, stdout: String(run.stdout), stderr: String(run.stderr) };
+  return { pkgs, stdout: String(run.stdout), stderr: String(run.stderr), exitCode: run.exitCode };
 }
 
 /** The local service's own answer to GET /v1/integrations/active (its demo integrations). */
@@ -91,6 +91,35 @@ describe('what each command loads', () => {
       expect(pkgs.has('undici')).toBe(false);
       expect(pkgs.has('zod')).toBe(false);
       for (const p of ['chalk', 'cli-table3', 'yaml', 'jmespath', '@inquirer/prompts', 'conf', 'fastify']) expect(pkgs.has(p)).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a trigger checks its body and the answer without zod, and zod words a refusal (exit 2, nothing sent)', async () => {
+    const { url, close } = await answering({ acknowledged: true, status: 'processed', transactionId: 'tx-1' });
+    try {
+      const sent = await loadsOf([
+        'trigger',
+        'welcome',
+        '--to',
+        'u1',
+        '--payload',
+        '{"name":"Ada"}',
+        '-o',
+        'json',
+        '--base-url',
+        url,
+        '--api-key',
+        'sk_x_0123456789ab',
+      ]);
+      expect(JSON.parse(sent.stdout)).toEqual({ acknowledged: true, status: 'processed', transactionId: 'tx-1' });
+      expect(sent.pkgs.has('zod')).toBe(false);
+      const contexts = ['a', 'b', 'c', 'd', 'e', 'f'].flatMap((t) => ['--context', `${t}=1`]);
+      const refused = await loadsOf(['trigger', 'welcome', '--to', 'u1', ...contexts, '--base-url', 'http://127.0.0.1:9', '--api-key', 'sk_x_0123456789ab']);
+      expect(refused.stderr).toMatch(/--context: must have at most 5 entries/);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.pkgs.has('zod')).toBe(true);
     } finally {
       await close();
     }
