@@ -74,6 +74,39 @@ const fromCodeCache = {
   },
 };
 
+// The answers' shape validators (src/api/shape-compile.ts): the response schemas of the operation table
+// compiled to standalone code, which replaces src/api/shape-validators.ts in the bundle, so that checking
+// an answer does not load zod. The compiler runs from a bundle of its own, removed once it has run.
+const shapeGen = 'dist/shape-gen.mjs';
+await build({
+  stdin: {
+    contents: "export { compileShapes } from './src/api/shape-compile.ts'; export { operations } from './src/api/operations.ts';",
+    resolveDir: root,
+    loader: 'ts',
+  },
+  outfile: shapeGen,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const { compileShapes, operations } = await import(new URL(`../${shapeGen}`, import.meta.url).href);
+const compiled = compileShapes(operations);
+rmSync(new URL(`../${shapeGen}`, import.meta.url));
+const shapeValidators = fileURLToPath(new URL('../src/api/shape-validators.ts', import.meta.url));
+const compiledShapes = {
+  name: 'compiled-shapes',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]api[\\/]shape-validators\.ts$/ }, (args) =>
+      args.path === shapeValidators ? { contents: compiled.index, loader: 'js', resolveDir: root } : undefined,
+    );
+    b.onResolve({ filter: /^svc-shape:/ }, (args) => ({ path: args.path.slice('svc-shape:'.length), namespace: 'svc-shape' }));
+    b.onLoad({ filter: /.*/, namespace: 'svc-shape' }, (args) => ({ contents: compiled.modules[args.path], loader: 'js', resolveDir: root }));
+  },
+};
+
 await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
@@ -94,7 +127,7 @@ await build({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-  plugins: [fromCodeCache],
+  plugins: [fromCodeCache, compiledShapes],
   logLevel: 'warning',
 });
 

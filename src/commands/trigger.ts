@@ -7,6 +7,7 @@ import { collect, durationArg, intArg } from '../cli-args.js';
 import { formatDuration } from '../core/duration.js';
 import { TriggerNotProcessedError, UsageError } from '../core/errors.js';
 import { checkId, isPlainObject } from '../core/input.js';
+import { checkBody } from '../api/check-body.js';
 import { flagLabels, parseOrUsage } from '../core/validate.js';
 import type { Deps } from '../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from './define.js';
@@ -143,8 +144,8 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   const context = await contextMap(deps, '--context', opts.context);
   if (context) body.context = context;
 
-  const { TriggerBody } = await import('../api/schemas/requests.js');
-  const valid = parseOrUsage(TriggerBody, body, buildLabels());
+  // Checked by the validator the build compiled from TriggerBody (zod only to word a refusal).
+  const valid = await checkBody('triggerEvent', body, buildLabels());
   const res = await (await deps.client()).call<TriggerResult>('triggerEvent', { body: valid });
   if (!res) return;
   const result = res.data;

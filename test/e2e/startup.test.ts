@@ -8,14 +8,21 @@ import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BIN } from '../helpers/bin.js';
+import { testService } from '../helpers/service.js';
 
 const TRACER = fileURLToPath(new URL('../helpers/trace-loads.mjs', import.meta.url));
 
 async function packagesLoaded(args: string[]): Promise<Set<string>> {
+  return (await loadsOf(args)).pkgs;
+}
+
+async function loadsOf(args: string[]): Promise<{ pkgs: Set<string>; stdout: string; stderr: string; exitCode: number | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-loads-'));
   const log = join(dir, 'loads.txt');
-  await execaNode(BIN, args, {
+  const run = await execaNode(BIN, args, {
     nodeOptions: ['--import', TRACER],
     env: { SVC_TRACE_LOADS: log, SVC_CONFIG_DIR: dir, SVC_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' },
     reject: false,
@@ -33,7 +40,28 @@ async function packagesLoaded(args: string[]): Promise<Set<string>> {
       if (m) pkgs.add(m[1]!);
     }
   }
-  return pkgs;
+  return { pkgs, stdout: String(run.stdout), stderr: String(run.stderr), exitCode: run.exitCode };
+}
+
+/** The local service's own answer to GET /v1/integrations/active (its demo integrations). */
+async function realIntegrations(): Promise<unknown[]> {
+  const svc = testService();
+  try {
+    return (await svc.request('GET', '/v1/integrations/active')).body.data as unknown[];
+  } finally {
+    await svc.close();
+  }
+}
+
+/** A loopback server answering every request with `{data}`. */
+async function answering(data: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 describe('what each command loads', () => {
@@ -56,22 +84,59 @@ describe('what each command loads', () => {
     },
   );
 
-  test('a one-request JSON command loads zod but not undici (its request goes through node:http), no renderer or prompt library', async () => {
-    const pkgs = await packagesLoaded([
-      'integrations',
-      'active',
-      '-o',
-      'json',
-      '--base-url',
-      'http://127.0.0.1:9',
-      '--api-key',
-      'sk_x_0123456789ab',
-      '--retries',
-      '0',
-    ]);
-    expect(pkgs.has('undici')).toBe(false);
-    expect(pkgs.has('zod')).toBe(true);
-    for (const p of ['chalk', 'cli-table3', 'yaml', 'jmespath', '@inquirer/prompts', 'conf', 'fastify']) expect(pkgs.has(p)).toBe(false);
+  test('a one-request JSON command loads neither undici (node:http carries it) nor zod (the compiled shape check passes), no renderer or prompt library', async () => {
+    const { url, close } = await answering(await realIntegrations());
+    try {
+      const { pkgs } = await loadsOf(['integrations', 'active', '-o', 'json', '--base-url', url, '--api-key', 'sk_x_0123456789ab', '--retries', '0']);
+      expect(pkgs.has('undici')).toBe(false);
+      expect(pkgs.has('zod')).toBe(false);
+      for (const p of ['chalk', 'cli-table3', 'yaml', 'jmespath', '@inquirer/prompts', 'conf', 'fastify']) expect(pkgs.has(p)).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a trigger checks its body and the answer without zod, and zod words a refusal (exit 2, nothing sent)', async () => {
+    const { url, close } = await answering({ acknowledged: true, status: 'processed', transactionId: 'tx-1' });
+    try {
+      const sent = await loadsOf([
+        'trigger',
+        'welcome',
+        '--to',
+        'u1',
+        '--payload',
+        '{"name":"Ada"}',
+        '-o',
+        'json',
+        '--base-url',
+        url,
+        '--api-key',
+        'sk_x_0123456789ab',
+      ]);
+      expect(JSON.parse(sent.stdout)).toEqual({ acknowledged: true, status: 'processed', transactionId: 'tx-1' });
+      expect(sent.pkgs.has('zod')).toBe(false);
+      const contexts = ['a', 'b', 'c', 'd', 'e', 'f'].flatMap((t) => ['--context', `${t}=1`]);
+      const refused = await loadsOf(['trigger', 'welcome', '--to', 'u1', ...contexts, '--base-url', 'http://127.0.0.1:9', '--api-key', 'sk_x_0123456789ab']);
+      expect(refused.stderr).toMatch(/--context: must have at most 5 entries/);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.pkgs.has('zod')).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  test('an answer of the wrong shape is checked by zod, which names the field, and printed as received', async () => {
+    const [first, ...rest] = (await realIntegrations()) as Record<string, unknown>[];
+    const { _environmentId: _, ...broken } = first!;
+    const { url, close } = await answering([broken, ...rest]);
+    try {
+      const { pkgs, stdout, stderr } = await loadsOf(['integrations', 'active', '-o', 'json', '--base-url', url, '--api-key', 'sk_x_0123456789ab']);
+      expect(pkgs.has('zod')).toBe(true);
+      expect(stderr).toMatch(/does not match the documented shape \(\[0\]\._environmentId: is required\)/);
+      expect(JSON.parse(stdout)[0]).toEqual(broken);
+    } finally {
+      await close();
+    }
   });
 
   test('a second request (here a retry) loads undici', async () => {

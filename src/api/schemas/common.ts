@@ -28,6 +28,13 @@ export const ContextValue = z.union([ContextPart, z.looseObject({ id: ContextPar
 export const ContextPayload = z.record(z.string(), ContextValue);
 
 export const JsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * Metadata for a refinement whose meaning the same metadata states in JSON Schema keywords, e.g.
+ * `.refine(...).meta({ ...STATED_REFINEMENT, maxProperties: 5 })`: the build's compiled validators
+ * (api/shape-compile.ts) then check it too; any other refinement leaves its schema to zod alone.
+ */
+export const STATED_REFINEMENT = { 'x-refinement-stated': true } as const;
 export type JsonObject = Record<string, unknown>;
 
 /** Cursor envelope (channel endpoints, channel connections, subscribers). */

@@ -2,7 +2,7 @@
 // the local service validates every incoming request with the same schemas.
 import { z } from 'zod';
 import { Channel, ChannelEndpointType, ChatPushProviderId, ConnectionMode, MarkAs, OrderDirection, ProviderId, Severity, TriggerStatus } from './enums.js';
-import { ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBool, queryArray, queryInt } from './common.js';
+import { ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBool, queryArray, queryInt, STATED_REFINEMENT } from './common.js';
 import { ChannelCredentials, ConnectionAuth, ENDPOINT_SHAPES, Workspace } from './resources.js';
 import { ENDPOINT_ORDER_BY, SUBSCRIBER_ORDER_BY } from '../enum-values.js';
 
@@ -59,7 +59,9 @@ export const TriggerBody = z.looseObject({
   tenant: z.union([z.string().min(1), TenantPayload]).optional(),
   context: ContextPayload.refine((c) => Object.keys(c).length <= MAX_TRIGGER_CONTEXTS, {
     message: `must have at most ${MAX_TRIGGER_CONTEXTS} entries`,
-  }).optional(),
+  })
+    .meta({ ...STATED_REFINEMENT, maxProperties: MAX_TRIGGER_CONTEXTS })
+    .optional(),
 });
 export type TriggerBody = z.infer<typeof TriggerBody>;
 

@@ -1,0 +1,16 @@
+// A request body checked before it is sent: by the validator the build compiled from the operation's zod
+// schema when there is one (no zod loaded), else, and whenever that refuses, by zod itself, whose message
+// names the flag or field (exit 2, nothing sent).
+import type { z } from 'zod';
+import type { OperationName, operations } from './operations.js';
+
+type BodyOf<N extends OperationName> = (typeof operations)[N] extends { body: infer S extends z.ZodType } ? z.output<S> : unknown;
+
+export async function checkBody<N extends OperationName>(name: N, body: unknown, label: (path: string) => string): Promise<BodyOf<N>> {
+  const { shapes } = await import('./shape-validators.js');
+  // A compiled body validator exists only where zod's parse gives back its input unchanged.
+  if ((await shapes?.validator('body', name))?.(body)) return body as BodyOf<N>;
+  const [{ operations: table }, { parseOrUsage }] = await Promise.all([import('./operations.js'), import('../core/validate.js')]);
+  const schema = (table[name] as { body?: z.ZodType }).body;
+  return (schema ? parseOrUsage(schema, body, label) : body) as BodyOf<N>;
+}
