@@ -1,6 +1,9 @@
 // Fidelity with the hosted service (issue 10), each point checked through the service's official
 // TypeScript SDK (@novu/api) pointed at the built `svc dev`: the SDK validates every answer with its
 // own schemas, so a field of the wrong shape fails here. Each `describe` is one point of the issue.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Novu } from '@novu/api';
 import { HTTPClient } from '@novu/api/lib/http.js';
@@ -16,8 +19,23 @@ function toNovuNames(json: string): string {
   return json.replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`).replace(/"svcSignature"/g, '"novuSignature"');
 }
 
+// Besides the demo data: a second integration of sms, push and chat for the integrationIdentifier
+// overrides, and an email integration with conditions for set-primary.
+const SEED = `integrations:
+  - { identifier: plivo-alt, providerId: plivo, channel: sms }
+  - { identifier: expo-alt, providerId: expo, channel: push }
+  - { identifier: discord-alt, providerId: discord, channel: chat }
+  - identifier: mailjet-cond
+    providerId: mailjet
+    channel: email
+    conditions:
+      - children: [{ on: subscriber, field: data.plan, operator: EQUAL, value: pro }]
+`;
+
 beforeAll(async () => {
-  dev = await startDev({ args: ['--quiet'] });
+  const seed = join(mkdtempSync(join(tmpdir(), 'svc-sdk-fidelity-')), 'seed.yaml');
+  writeFileSync(seed, SEED);
+  dev = await startDev({ args: ['--quiet', '--seed', seed] });
   const httpClient = new HTTPClient({
     fetcher: async (input, init) => {
       if (rewriteBody && input instanceof Request && input.body) {
@@ -79,6 +97,87 @@ describe('trigger: overrides', () => {
     await settled(plain.result.transactionId!);
     const m2 = await novu.messages.retrieve({ transactionId: [plain.result.transactionId!], channel: 'email' });
     expect(m2.result.data[0]).toMatchObject({ email: 'ada@example.com', providerId: 'sendgrid' });
+  });
+
+  test('sms, push and chat integrationIdentifier route through that integration (job and message record its providerId)', async () => {
+    await novu.workflows.create({
+      workflowId: 'ov-channels',
+      name: 'Overrides per channel',
+      active: true,
+      steps: [
+        { name: 'Sms', type: 'sms', controlValues: { body: 'Code 1' } },
+        { name: 'Push', type: 'push', controlValues: { subject: 'Hi', body: 'Push' } },
+        { name: 'Chat', type: 'chat', controlValues: { body: 'Chat' } },
+      ],
+    });
+    const to = {
+      subscriberId: 'ov-channels-sub',
+      phone: '+15550001111',
+      channels: [
+        { providerId: 'expo' as const, credentials: { deviceTokens: ['ExponentPushToken[ov]'] } },
+        { providerId: 'discord' as const, credentials: { webhookUrl: 'https://discord.example/ov' } },
+      ],
+    };
+    const routed = await novu.trigger({
+      workflowId: 'ov-channels',
+      to,
+      overrides: { sms: { integrationIdentifier: 'plivo-alt' }, push: { integrationIdentifier: 'expo-alt' }, chat: { integrationIdentifier: 'discord-alt' } },
+    });
+    const event = await settled(routed.result.transactionId!);
+    expect(event.jobs?.map((j) => [j.type, j.status, j.providerId])).toEqual([
+      ['sms', 'completed', 'plivo'],
+      ['push', 'completed', 'expo'],
+      ['chat', 'completed', 'discord'],
+    ]);
+    const messages = await novu.messages.retrieve({ transactionId: [routed.result.transactionId!] });
+    expect(Object.fromEntries(messages.result.data.map((m) => [m.channel, m.providerId]))).toEqual({ sms: 'plivo', push: 'expo', chat: 'discord' });
+    // Without overrides the sms goes through the channel's primary (twilio), and push and chat through
+    // their first integration, which this subscriber has no credentials for: they fail, saying so.
+    const plain = await settled((await novu.trigger({ workflowId: 'ov-channels', to: 'ov-channels-sub' })).result.transactionId!);
+    expect(plain.jobs?.map((j) => [j.status, j.providerId])).toEqual([
+      ['completed', 'twilio'],
+      ['failed', 'fcm'],
+      ['failed', 'slack'],
+    ]);
+  });
+
+  test('layout overrides (steps.<id>.layoutId first, then channels.email.layoutId, then layoutIdentifier), severity, providers kept', async () => {
+    await novu.workflows.create({
+      workflowId: 'ov-layout',
+      name: 'Layout overrides',
+      active: true,
+      severity: 'low',
+      steps: [emailStep({ subject: 'Hi', body: '<p>Body</p>', editorType: 'html' })],
+    });
+    const send = async (overrides: Parameters<typeof novu.trigger>[0]['overrides']) => {
+      const t = await novu.trigger({ workflowId: 'ov-layout', to: 'ada', overrides });
+      const event = await settled(t.result.transactionId!);
+      const m = (await novu.messages.retrieve({ transactionId: [t.result.transactionId!], channel: 'email' })).result.data[0]!;
+      return { event, m, content: m.content as string };
+    };
+    // No override: an html body without a layoutId is sent as written.
+    expect((await send(undefined)).content).toBe('<p>Body</p>');
+    const wrapped = await send({ channels: { email: { layoutId: 'promo' } } });
+    expect(wrapped.content).toMatch(/^<!DOCTYPE html>[\s\S]*<p>Body<\/p>/);
+    expect((await send({ layoutIdentifier: 'legacy' })).content).toMatch(/^<!DOCTYPE html>/);
+    expect((await send({ steps: { mail: { layoutId: null } }, channels: { email: { layoutId: 'promo' } } })).content).toBe('<p>Body</p>');
+    // severity replaces the workflow's on the event; provider-specific values are kept as sent.
+    const last = await send({ severity: 'high', providers: { sendgrid: { templateId: 'tpl-1' } } });
+    expect(last.event.severity).toBe('high');
+    expect(last.m.overrides).toEqual({ severity: 'high', providers: { sendgrid: { templateId: 'tpl-1' } } });
+    expect(wrapped.event.severity).toBe('low');
+    const listed = await novu.notifications.list({ severity: ['high'], limit: 50, page: 0 });
+    expect(listed.result.data.map((n) => n.id)).toContain(last.event.id);
+    expect(listed.result.data.map((n) => n.id)).not.toContain(wrapped.event.id);
+  });
+
+  test('an invalid severity override is refused with a 422 naming the field', async () => {
+    rewriteBody = (body) => ({ ...body, overrides: { severity: 'urgent' } });
+    const r = await failure(novu.trigger({ workflowId: 'ov-layout', to: 'ada' })).finally(() => {
+      rewriteBody = undefined;
+    });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.errors)).toEqual(['overrides.severity']);
   });
 
   test('an integrationIdentifier naming no integration of the channel fails the step, saying so', async () => {
@@ -273,14 +372,18 @@ describe('integrations', () => {
     expect(missing).toMatchObject({ status: 404, body: { message: 'Integration with id ffffffffffffffffffffffff not found' } });
   });
 
-  // That conditions are cleared is tested in test/server/integrations.test.ts (a seeded integration
-  // with conditions); here, that the answer says so in the SDK's shape.
-  test('set-primary answers the integration with no conditions', async () => {
-    const created = await api(dev, 'GET', '/v1/integrations/active');
-    const postmark = created.body.data.find((i: { identifier: string }) => i.identifier === 'postmark');
-    const r = await novu.integrations.setAsPrimary(postmark._id);
-    expect(r.result).toMatchObject({ primary: true, conditions: [] });
-    await novu.integrations.setAsPrimary(created.body.data.find((i: { identifier: string }) => i.identifier === 'sendgrid')._id);
+  test('set-primary clears the conditions of the integration it makes primary', async () => {
+    const active = async (identifier: string) => (await novu.integrations.listActive()).result.find((i) => i.identifier === identifier)!;
+    const before = await active('mailjet-cond');
+    // The seeded condition, in the service's full StepFilter shape (the SDK requires every member).
+    expect(before.conditions).toEqual([
+      { isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' }] },
+    ]);
+    const r = await novu.integrations.setAsPrimary(before.id!);
+    expect(r.result).toMatchObject({ identifier: 'mailjet-cond', primary: true, active: true, conditions: [] });
+    expect(await active('mailjet-cond')).toMatchObject({ primary: true, conditions: [] });
+    expect((await active('sendgrid')).primary).toBe(false);
+    await novu.integrations.setAsPrimary((await active('sendgrid')).id!);
   });
 });
 

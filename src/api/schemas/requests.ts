@@ -49,10 +49,29 @@ export const TenantPayload = z.looseObject({
   data: JsonObject.optional(),
 });
 
+/**
+ * `overrides` (openapi.json `TriggerOverrides`): the named members are checked, anything else is kept
+ * as sent (provider-specific values). `severity` replaces the workflow's on the notification.
+ */
+const LayoutId = z.string().nullable().optional();
+const ProviderOverrides = z.record(z.string(), JsonObject).optional();
+export const TriggerOverrides = z.looseObject({
+  steps: z.record(z.string(), z.looseObject({ providers: ProviderOverrides, layoutId: LayoutId })).optional(),
+  channels: z.looseObject({ email: z.looseObject({ layoutId: LayoutId }).optional() }).optional(),
+  providers: ProviderOverrides,
+  email: JsonObject.optional(),
+  push: JsonObject.optional(),
+  sms: JsonObject.optional(),
+  chat: JsonObject.optional(),
+  layoutIdentifier: z.string().optional(),
+  severity: Severity.optional(),
+});
+export type TriggerOverrides = z.infer<typeof TriggerOverrides>;
+
 export const TriggerBody = z.looseObject({
   name: z.string().min(1, 'must not be empty'),
   payload: JsonObject.optional(),
-  overrides: JsonObject.optional(),
+  overrides: TriggerOverrides.optional(),
   to: z.union([z.array(Recipient).min(1, 'needs at least one recipient').max(MAX_RECIPIENTS, `must have at most ${MAX_RECIPIENTS} recipients`), Recipient]),
   transactionId: z.string().min(1, 'must not be empty').optional(),
   actor: z.union([z.string().min(1), SubscriberRecipient]).optional(),
