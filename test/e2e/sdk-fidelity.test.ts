@@ -228,6 +228,40 @@ describe('trigger: skip rules', () => {
     expect(await statusOf({ tags: ['plain'], code: 'A-1' })).toBe('completed');
   });
 
+  test('the service\'s own operators and comparisons (between, notIn, "true" == true, string operators on strings only)', async () => {
+    await novu.workflows.create({
+      workflowId: 'skip-service-ops',
+      name: 'Skip service ops',
+      active: true,
+      steps: [
+        {
+          name: 'Inbox',
+          type: 'in_app',
+          controlValues: {
+            body: 'Hi',
+            skip: {
+              or: [
+                { and: [{ '<=': [1, { var: 'payload.n' }, 10] }, { notIn: [{ var: 'payload.plan' }, ['pro']] }] },
+                { '==': [{ var: 'payload.muted' }, 'true'] },
+                { contains: [{ var: 'payload.tags' }, 'vip'] },
+              ],
+            },
+          },
+        },
+      ],
+    });
+    const statusOf = async (payload: Record<string, unknown>) =>
+      (await settled((await novu.trigger({ workflowId: 'skip-service-ops', to: 'ada', payload })).result.transactionId!)).jobs?.[0]?.status;
+    expect(await statusOf({ n: 5, plan: 'free' })).toBe('skipped');
+    expect(await statusOf({ n: 5, plan: 'pro' })).toBe('completed');
+    expect(await statusOf({ n: 11, plan: 'free' })).toBe('completed');
+    expect(await statusOf({ muted: true })).toBe('skipped');
+    // `contains` is the service's string operator: an array never contains anything with it.
+    expect(await statusOf({ tags: ['vip'] })).toBe('completed');
+    // The workflow has no issue for these operators.
+    expect((await novu.workflows.get('skip-service-ops')).result.steps[0]?.issues).toBeUndefined();
+  });
+
   test("a rule that cannot be evaluated fails the step, with the reason in the detail's raw", async () => {
     await api(dev, 'POST', '/v2/workflows', {
       workflowId: 'skip-bad',
