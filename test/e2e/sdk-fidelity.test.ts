@@ -385,9 +385,28 @@ describe('subscribers', () => {
     const patched = await novu.subscribers.patch({ lastName: 'Person', data: { plan: 'pro' } }, 'sdk-new');
     expect(patched.result).toMatchObject({ firstName: 'New', lastName: 'Person', data: { plan: 'pro' } });
     const exists = await failure(novu.subscribers.create({ subscriberId: 'sdk-new' }, true));
-    expect(exists.status).toBe(409);
+    expect(exists).toMatchObject({ status: 409, body: { message: 'Subscriber: sdk-new already exists' } });
     expect((await novu.subscribers.delete('sdk-new')).result).toEqual({ acknowledged: true, status: 'deleted' });
-    expect((await failure(novu.subscribers.retrieve('sdk-new'))).status).toBe(404);
+  });
+
+  test("an unknown subscriber is a 404 in each use case's own words", async () => {
+    expect(await failure(novu.subscribers.retrieve('sdk-gone'))).toMatchObject({ status: 404, body: { message: 'Subscriber: sdk-gone was not found' } });
+    expect(await failure(novu.subscribers.patch({ firstName: 'X' }, 'sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber sdk-gone was not found' },
+    });
+    expect(await failure(novu.subscribers.delete('sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber was not found', externalSubscriberId: 'sdk-gone', ctx: { externalSubscriberId: 'sdk-gone' } },
+    });
+    expect(await failure(novu.subscribers.properties.updateOnlineFlag({ isOnline: true }, 'sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber not found' },
+    });
+    expect(await failure(novu.subscribers.messages.markAllAs({ messageId: '0123456789abcdef01234567', markAs: 'read' }, 'sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber sdk-gone not found' },
+    });
   });
 
   test('phone search matches the whole number, not a part of it', async () => {
