@@ -360,8 +360,21 @@ describe('preview', () => {
     const digest = example.steps?.digest as { eventCount: number; events: unknown[] };
     expect(digest.eventCount).toBe(digest.events.length);
     expect(digest.events.length).toBeGreaterThan(0);
-    expect(example.subscriber).toMatchObject({ firstName: 'John', lastName: 'Doe' });
-    expect(Object.keys(example.subscriber ?? {})).not.toContain('subscriberId');
+    // The service's example subscriber, less the subscriberId the spec's partial subscriber lacks.
+    expect(example.subscriber).toEqual({
+      firstName: 'John',
+      lastName: 'Doe',
+      email: 'user@example.com',
+      phone: '+1234567890',
+      avatar: 'https://example.com/avatar.png',
+      locale: 'en-US',
+      timezone: 'America/New_York',
+      data: {},
+    });
+    // As the service's: yesterday at noon (UTC here), then five minutes earlier each.
+    const times = (digest.events as { time: string }[]).map((e) => Date.parse(e.time));
+    expect(new Date(times[0]!).getUTCHours()).toBe(12);
+    expect(times[0]! - times[1]!).toBe(5 * 60_000);
     expect(Object.keys((p.result.schema as { properties: object }).properties)).toEqual(['payload', 'subscriber', 'steps']);
     expect(p.result.result).toMatchObject({ type: 'in_app', preview: { body: '3 new' } });
   });
