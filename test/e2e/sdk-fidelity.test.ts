@@ -307,8 +307,11 @@ describe('workflows', () => {
     const second = await novu.workflows.create(body);
     expect(first.result.workflowId).toBe('twin');
     expect(second.result.workflowId).toMatch(/^twin-[a-z0-9]{6}$/);
-    const missing = await failure(novu.workflows.get('no-such-workflow'));
-    expect(missing).toMatchObject({ status: 404, body: { message: 'Workflow cannot be found', ctx: { workflowId: 'no-such-workflow' } } });
+    const notFound = { status: 404, body: { message: 'Workflow cannot be found', ctx: { workflowId: 'no-such-workflow' } } };
+    expect(await failure(novu.workflows.get('no-such-workflow'))).toMatchObject(notFound);
+    expect(await failure(novu.workflows.patch({ active: true }, 'no-such-workflow'))).toMatchObject(notFound);
+    expect(await failure(novu.workflows.update({ name: 'X', origin: 'novu-cloud', preferences: {}, steps: [] }, 'no-such-workflow'))).toMatchObject(notFound);
+    expect(await failure(novu.workflows.delete('no-such-workflow'))).toMatchObject(notFound);
   });
 
   test('a control that does not compile names the offending variable', async () => {
