@@ -171,13 +171,20 @@ describe('trigger: overrides', () => {
     expect(listed.result.data.map((n) => n.id)).not.toContain(wrapped.event.id);
   });
 
-  test('an invalid severity override is refused with a 422 naming the field', async () => {
+  test('an invalid severity override is refused with a 422 naming the field; the other members are not checked', async () => {
     rewriteBody = (body) => ({ ...body, overrides: { severity: 'urgent' } });
     const r = await failure(novu.trigger({ workflowId: 'ov-layout', to: 'ada' })).finally(() => {
       rewriteBody = undefined;
     });
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.errors)).toEqual(['overrides.severity']);
+    // As the service, which checks only that overrides is an object: odd members are kept as sent.
+    rewriteBody = (body) => ({ ...body, overrides: { steps: 'not-an-object', custom: [1] } });
+    const t = await novu.trigger({ workflowId: 'ov-layout', to: 'ada' }).finally(() => {
+      rewriteBody = undefined;
+    });
+    expect(t.result.status).toBe('processed');
+    expect((await settled(t.result.transactionId!)).jobs?.[0]?.overrides).toEqual({ steps: 'not-an-object', custom: [1] });
   });
 
   test('an integrationIdentifier naming no integration of the channel fails the step, saying so', async () => {

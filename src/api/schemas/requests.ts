@@ -50,20 +50,12 @@ export const TenantPayload = z.looseObject({
 });
 
 /**
- * `overrides` (openapi.json `TriggerOverrides`): the named members are checked, anything else is kept
- * as sent (provider-specific values). `severity` replaces the workflow's on the notification.
+ * `overrides` (openapi.json `TriggerOverrides`: `steps`, `channels`, `providers`, the deprecated
+ * `email`/`sms`/`push`/`chat` and `layoutIdentifier`, and `severity`). The service checks only that it
+ * is an object, so its members are kept as sent; only `severity` is checked, since it becomes the
+ * event's severity, a field the service's own answers (and the official SDK) hold to the enum.
  */
-const LayoutId = z.string().nullable().optional();
-const ProviderOverrides = z.record(z.string(), JsonObject).optional();
 export const TriggerOverrides = z.looseObject({
-  steps: z.record(z.string(), z.looseObject({ providers: ProviderOverrides, layoutId: LayoutId })).optional(),
-  channels: z.looseObject({ email: z.looseObject({ layoutId: LayoutId }).optional() }).optional(),
-  providers: ProviderOverrides,
-  email: JsonObject.optional(),
-  push: JsonObject.optional(),
-  sms: JsonObject.optional(),
-  chat: JsonObject.optional(),
-  layoutIdentifier: z.string().optional(),
   severity: Severity.optional(),
 });
 export type TriggerOverrides = z.infer<typeof TriggerOverrides>;
