@@ -39,7 +39,18 @@ describe('active integrations', () => {
   it('lists every active integration of the organisation, without credentials', async () => {
     const list = await active();
     // Every environment has the service's own in-app integration; the seeded one adds ses.
-    expect(list.map((i) => i.identifier).sort()).toEqual(['fcm', 'mailjet', 'plivo', 'postmark', 'sendgrid', 'ses', 'slack', 'svc-in-app', 'svc-in-app', 'twilio']);
+    expect(list.map((i) => i.identifier).sort()).toEqual([
+      'fcm',
+      'mailjet',
+      'plivo',
+      'postmark',
+      'sendgrid',
+      'ses',
+      'slack',
+      'svc-in-app',
+      'svc-in-app',
+      'twilio',
+    ]);
     expect(list.every((i) => i.credentials === undefined)).toBe(true);
     expect(new Set(list.map((i) => i._environmentId)).size).toBe(2);
     expect((await active('sk_prod_key_12345')).length).toBe(list.length);
