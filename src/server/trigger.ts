@@ -83,7 +83,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         workflowId: workflow._id,
         subscriberId: subscriber._id!,
         channels,
-        severity: workflow.severity,
+        severity: body.overrides?.severity ?? workflow.severity,
         doc: {
           payload,
           overrides: body.overrides ?? {},

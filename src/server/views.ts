@@ -1,5 +1,5 @@
 // Stored records → the API's response shapes.
-import type { ActivityNotification, ExecutionDetail, Integration, Job, Message, Subscriber } from '../api/schemas/resources.js';
+import type { ActivityNotification, ExecutionDetail, Integration, Job, Message, StepFilter, Subscriber } from '../api/schemas/resources.js';
 import type { NotificationRecord } from './store/activity.js';
 import type { DetailRecord, JobRecord } from './store/jobs.js';
 import type { Store } from './store/index.js';
@@ -9,7 +9,16 @@ import type { StoredWorkflow } from './store/workflows.js';
 /** API-key callers never see integration credentials (api-spec.md, "Authentication"). */
 export function integrationView(i: Integration): Integration {
   const { credentials, ...rest } = i;
-  return rest as Integration;
+  return (rest.conditions ? { ...rest, conditions: rest.conditions.map(stepFilterView) } : rest) as Integration;
+}
+
+/**
+ * A StepFilter as the service answers it: `isNegated`, `type`, `value` and `children` are always
+ * there (openapi.json `StepFilterDto` requires them; the official SDK refuses an answer without them),
+ * so a filter stored without them (a seed file, a workflow's step `filters`) gets the defaults.
+ */
+export function stepFilterView(f: StepFilter): StepFilter {
+  return { ...f, isNegated: f.isNegated ?? false, type: f.type ?? 'GROUP', value: f.value ?? 'AND', children: f.children ?? [] };
 }
 
 function detailView(d: DetailRecord): ExecutionDetail {
@@ -54,7 +63,7 @@ function jobView(j: JobRecord, details: ExecutionDetail[], n: NotificationRecord
       _id: j.step._id,
       stepId: j.step.stepId,
       active: true,
-      filters: j.step.filters ?? [],
+      filters: (j.step.filters ?? []).map(stepFilterView),
       _templateId: j.step._id,
       name: j.step.name,
       controlVariables: j.step.controlValues,

@@ -1,6 +1,9 @@
 // Fidelity with the hosted service (issue 10), each point checked through the service's official
 // TypeScript SDK (@novu/api) pointed at the built `svc dev`: the SDK validates every answer with its
 // own schemas, so a field of the wrong shape fails here. Each `describe` is one point of the issue.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Novu } from '@novu/api';
 import { HTTPClient } from '@novu/api/lib/http.js';
@@ -16,8 +19,23 @@ function toNovuNames(json: string): string {
   return json.replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`).replace(/"svcSignature"/g, '"novuSignature"');
 }
 
+// Besides the demo data: a second integration of sms, push and chat for the integrationIdentifier
+// overrides, and an email integration with conditions for set-primary.
+const SEED = `integrations:
+  - { identifier: plivo-alt, providerId: plivo, channel: sms }
+  - { identifier: expo-alt, providerId: expo, channel: push }
+  - { identifier: discord-alt, providerId: discord, channel: chat }
+  - identifier: mailjet-cond
+    providerId: mailjet
+    channel: email
+    conditions:
+      - children: [{ on: subscriber, field: data.plan, operator: EQUAL, value: pro }]
+`;
+
 beforeAll(async () => {
-  dev = await startDev({ args: ['--quiet'] });
+  const seed = join(mkdtempSync(join(tmpdir(), 'svc-sdk-fidelity-')), 'seed.yaml');
+  writeFileSync(seed, SEED);
+  dev = await startDev({ args: ['--quiet', '--seed', seed] });
   const httpClient = new HTTPClient({
     fetcher: async (input, init) => {
       if (rewriteBody && input instanceof Request && input.body) {
@@ -81,6 +99,94 @@ describe('trigger: overrides', () => {
     expect(m2.result.data[0]).toMatchObject({ email: 'ada@example.com', providerId: 'sendgrid' });
   });
 
+  test('sms, push and chat integrationIdentifier route through that integration (job and message record its providerId)', async () => {
+    await novu.workflows.create({
+      workflowId: 'ov-channels',
+      name: 'Overrides per channel',
+      active: true,
+      steps: [
+        { name: 'Sms', type: 'sms', controlValues: { body: 'Code 1' } },
+        { name: 'Push', type: 'push', controlValues: { subject: 'Hi', body: 'Push' } },
+        { name: 'Chat', type: 'chat', controlValues: { body: 'Chat' } },
+      ],
+    });
+    const to = {
+      subscriberId: 'ov-channels-sub',
+      phone: '+15550001111',
+      channels: [
+        { providerId: 'expo' as const, credentials: { deviceTokens: ['ExponentPushToken[ov]'] } },
+        { providerId: 'discord' as const, credentials: { webhookUrl: 'https://discord.example/ov' } },
+      ],
+    };
+    const routed = await novu.trigger({
+      workflowId: 'ov-channels',
+      to,
+      overrides: { sms: { integrationIdentifier: 'plivo-alt' }, push: { integrationIdentifier: 'expo-alt' }, chat: { integrationIdentifier: 'discord-alt' } },
+    });
+    const event = await settled(routed.result.transactionId!);
+    expect(event.jobs?.map((j) => [j.type, j.status, j.providerId])).toEqual([
+      ['sms', 'completed', 'plivo'],
+      ['push', 'completed', 'expo'],
+      ['chat', 'completed', 'discord'],
+    ]);
+    const messages = await novu.messages.retrieve({ transactionId: [routed.result.transactionId!] });
+    expect(Object.fromEntries(messages.result.data.map((m) => [m.channel, m.providerId]))).toEqual({ sms: 'plivo', push: 'expo', chat: 'discord' });
+    // Without overrides the sms goes through the channel's primary (twilio), and push and chat through
+    // their first integration, which this subscriber has no credentials for: they fail, saying so.
+    const plain = await settled((await novu.trigger({ workflowId: 'ov-channels', to: 'ov-channels-sub' })).result.transactionId!);
+    expect(plain.jobs?.map((j) => [j.status, j.providerId])).toEqual([
+      ['completed', 'twilio'],
+      ['failed', 'fcm'],
+      ['failed', 'slack'],
+    ]);
+  });
+
+  test('layout overrides (steps.<id>.layoutId first, then channels.email.layoutId, then layoutIdentifier), severity, providers kept', async () => {
+    await novu.workflows.create({
+      workflowId: 'ov-layout',
+      name: 'Layout overrides',
+      active: true,
+      severity: 'low',
+      steps: [emailStep({ subject: 'Hi', body: '<p>Body</p>', editorType: 'html' })],
+    });
+    const send = async (overrides: Parameters<typeof novu.trigger>[0]['overrides']) => {
+      const t = await novu.trigger({ workflowId: 'ov-layout', to: 'ada', overrides });
+      const event = await settled(t.result.transactionId!);
+      const m = (await novu.messages.retrieve({ transactionId: [t.result.transactionId!], channel: 'email' })).result.data[0]!;
+      return { event, m, content: m.content as string };
+    };
+    // No override: an html body without a layoutId is sent as written.
+    expect((await send(undefined)).content).toBe('<p>Body</p>');
+    const wrapped = await send({ channels: { email: { layoutId: 'promo' } } });
+    expect(wrapped.content).toMatch(/^<!DOCTYPE html>[\s\S]*<p>Body<\/p>/);
+    expect((await send({ layoutIdentifier: 'legacy' })).content).toMatch(/^<!DOCTYPE html>/);
+    expect((await send({ steps: { mail: { layoutId: null } }, channels: { email: { layoutId: 'promo' } } })).content).toBe('<p>Body</p>');
+    // severity replaces the workflow's on the event; provider-specific values are kept as sent.
+    const last = await send({ severity: 'high', providers: { sendgrid: { templateId: 'tpl-1' } } });
+    expect(last.event.severity).toBe('high');
+    expect(last.m.overrides).toEqual({ severity: 'high', providers: { sendgrid: { templateId: 'tpl-1' } } });
+    expect(wrapped.event.severity).toBe('low');
+    const listed = await novu.notifications.list({ severity: ['high'], limit: 50, page: 0 });
+    expect(listed.result.data.map((n) => n.id)).toContain(last.event.id);
+    expect(listed.result.data.map((n) => n.id)).not.toContain(wrapped.event.id);
+  });
+
+  test('an invalid severity override is refused with a 422 naming the field; the other members are not checked', async () => {
+    rewriteBody = (body) => ({ ...body, overrides: { severity: 'urgent' } });
+    const r = await failure(novu.trigger({ workflowId: 'ov-layout', to: 'ada' })).finally(() => {
+      rewriteBody = undefined;
+    });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.errors)).toEqual(['overrides.severity']);
+    // As the service, which checks only that overrides is an object: odd members are kept as sent.
+    rewriteBody = (body) => ({ ...body, overrides: { steps: 'not-an-object', custom: [1] } });
+    const t = await novu.trigger({ workflowId: 'ov-layout', to: 'ada' }).finally(() => {
+      rewriteBody = undefined;
+    });
+    expect(t.result.status).toBe('processed');
+    expect((await settled(t.result.transactionId!)).jobs?.[0]?.overrides).toEqual({ steps: 'not-an-object', custom: [1] });
+  });
+
   test('an integrationIdentifier naming no integration of the channel fails the step, saying so', async () => {
     const t = await novu.trigger({ workflowId: 'ov-mail', to: 'ada', overrides: { email: { integrationIdentifier: 'twilio' } } });
     const event = await settled(t.result.transactionId!);
@@ -129,6 +235,40 @@ describe('trigger: skip rules', () => {
     expect(await statusOf({ tags: ['plain'], code: 'A-1' })).toBe('completed');
   });
 
+  test('the service\'s own operators and comparisons (between, notIn, "true" == true, string operators on strings only)', async () => {
+    await novu.workflows.create({
+      workflowId: 'skip-service-ops',
+      name: 'Skip service ops',
+      active: true,
+      steps: [
+        {
+          name: 'Inbox',
+          type: 'in_app',
+          controlValues: {
+            body: 'Hi',
+            skip: {
+              or: [
+                { and: [{ '<=': [1, { var: 'payload.n' }, 10] }, { notIn: [{ var: 'payload.plan' }, ['pro']] }] },
+                { '==': [{ var: 'payload.muted' }, 'true'] },
+                { contains: [{ var: 'payload.tags' }, 'vip'] },
+              ],
+            },
+          },
+        },
+      ],
+    });
+    const statusOf = async (payload: Record<string, unknown>) =>
+      (await settled((await novu.trigger({ workflowId: 'skip-service-ops', to: 'ada', payload })).result.transactionId!)).jobs?.[0]?.status;
+    expect(await statusOf({ n: 5, plan: 'free' })).toBe('skipped');
+    expect(await statusOf({ n: 5, plan: 'pro' })).toBe('completed');
+    expect(await statusOf({ n: 11, plan: 'free' })).toBe('completed');
+    expect(await statusOf({ muted: true })).toBe('skipped');
+    // `contains` is the service's string operator: an array never contains anything with it.
+    expect(await statusOf({ tags: ['vip'] })).toBe('completed');
+    // The workflow has no issue for these operators.
+    expect((await novu.workflows.get('skip-service-ops')).result.steps[0]?.issues).toBeUndefined();
+  });
+
   test("a rule that cannot be evaluated fails the step, with the reason in the detail's raw", async () => {
     await api(dev, 'POST', '/v2/workflows', {
       workflowId: 'skip-bad',
@@ -174,8 +314,11 @@ describe('workflows', () => {
     const second = await novu.workflows.create(body);
     expect(first.result.workflowId).toBe('twin');
     expect(second.result.workflowId).toMatch(/^twin-[a-z0-9]{6}$/);
-    const missing = await failure(novu.workflows.get('no-such-workflow'));
-    expect(missing).toMatchObject({ status: 404, body: { message: 'Workflow cannot be found', ctx: { workflowId: 'no-such-workflow' } } });
+    const notFound = { status: 404, body: { message: 'Workflow cannot be found', ctx: { workflowId: 'no-such-workflow' } } };
+    expect(await failure(novu.workflows.get('no-such-workflow'))).toMatchObject(notFound);
+    expect(await failure(novu.workflows.patch({ active: true }, 'no-such-workflow'))).toMatchObject(notFound);
+    expect(await failure(novu.workflows.update({ name: 'X', origin: 'novu-cloud', preferences: {}, steps: [] }, 'no-such-workflow'))).toMatchObject(notFound);
+    expect(await failure(novu.workflows.delete('no-such-workflow'))).toMatchObject(notFound);
   });
 
   test('a control that does not compile names the offending variable', async () => {
@@ -227,8 +370,21 @@ describe('preview', () => {
     const digest = example.steps?.digest as { eventCount: number; events: unknown[] };
     expect(digest.eventCount).toBe(digest.events.length);
     expect(digest.events.length).toBeGreaterThan(0);
-    expect(example.subscriber).toMatchObject({ firstName: 'John', lastName: 'Doe' });
-    expect(Object.keys(example.subscriber ?? {})).not.toContain('subscriberId');
+    // The service's example subscriber, less the subscriberId the spec's partial subscriber lacks.
+    expect(example.subscriber).toEqual({
+      firstName: 'John',
+      lastName: 'Doe',
+      email: 'user@example.com',
+      phone: '+1234567890',
+      avatar: 'https://example.com/avatar.png',
+      locale: 'en-US',
+      timezone: 'America/New_York',
+      data: {},
+    });
+    // As the service's: yesterday at noon (UTC here), then five minutes earlier each.
+    const times = (digest.events as { time: string }[]).map((e) => Date.parse(e.time));
+    expect(new Date(times[0]!).getUTCHours()).toBe(12);
+    expect(times[0]! - times[1]!).toBe(5 * 60_000);
     expect(Object.keys((p.result.schema as { properties: object }).properties)).toEqual(['payload', 'subscriber', 'steps']);
     expect(p.result.result).toMatchObject({ type: 'in_app', preview: { body: '3 new' } });
   });
@@ -252,9 +408,28 @@ describe('subscribers', () => {
     const patched = await novu.subscribers.patch({ lastName: 'Person', data: { plan: 'pro' } }, 'sdk-new');
     expect(patched.result).toMatchObject({ firstName: 'New', lastName: 'Person', data: { plan: 'pro' } });
     const exists = await failure(novu.subscribers.create({ subscriberId: 'sdk-new' }, true));
-    expect(exists.status).toBe(409);
+    expect(exists).toMatchObject({ status: 409, body: { message: 'Subscriber: sdk-new already exists' } });
     expect((await novu.subscribers.delete('sdk-new')).result).toEqual({ acknowledged: true, status: 'deleted' });
-    expect((await failure(novu.subscribers.retrieve('sdk-new'))).status).toBe(404);
+  });
+
+  test("an unknown subscriber is a 404 in each use case's own words", async () => {
+    expect(await failure(novu.subscribers.retrieve('sdk-gone'))).toMatchObject({ status: 404, body: { message: 'Subscriber: sdk-gone was not found' } });
+    expect(await failure(novu.subscribers.patch({ firstName: 'X' }, 'sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber sdk-gone was not found' },
+    });
+    expect(await failure(novu.subscribers.delete('sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber was not found', externalSubscriberId: 'sdk-gone', ctx: { externalSubscriberId: 'sdk-gone' } },
+    });
+    expect(await failure(novu.subscribers.properties.updateOnlineFlag({ isOnline: true }, 'sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber not found' },
+    });
+    expect(await failure(novu.subscribers.messages.markAllAs({ messageId: '0123456789abcdef01234567', markAs: 'read' }, 'sdk-gone'))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber sdk-gone not found' },
+    });
   });
 
   test('phone search matches the whole number, not a part of it', async () => {
@@ -273,14 +448,18 @@ describe('integrations', () => {
     expect(missing).toMatchObject({ status: 404, body: { message: 'Integration with id ffffffffffffffffffffffff not found' } });
   });
 
-  // That conditions are cleared is tested in test/server/integrations.test.ts (a seeded integration
-  // with conditions); here, that the answer says so in the SDK's shape.
-  test('set-primary answers the integration with no conditions', async () => {
-    const created = await api(dev, 'GET', '/v1/integrations/active');
-    const postmark = created.body.data.find((i: { identifier: string }) => i.identifier === 'postmark');
-    const r = await novu.integrations.setAsPrimary(postmark._id);
-    expect(r.result).toMatchObject({ primary: true, conditions: [] });
-    await novu.integrations.setAsPrimary(created.body.data.find((i: { identifier: string }) => i.identifier === 'sendgrid')._id);
+  test('set-primary clears the conditions of the integration it makes primary', async () => {
+    const active = async (identifier: string) => (await novu.integrations.listActive()).result.find((i) => i.identifier === identifier)!;
+    const before = await active('mailjet-cond');
+    // The seeded condition, in the service's full StepFilter shape (the SDK requires every member).
+    expect(before.conditions).toEqual([
+      { isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' }] },
+    ]);
+    const r = await novu.integrations.setAsPrimary(before.id!);
+    expect(r.result).toMatchObject({ identifier: 'mailjet-cond', primary: true, active: true, conditions: [] });
+    expect(await active('mailjet-cond')).toMatchObject({ primary: true, conditions: [] });
+    expect((await active('sendgrid')).primary).toBe(false);
+    await novu.integrations.setAsPrimary((await active('sendgrid')).id!);
   });
 });
 

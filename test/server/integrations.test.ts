@@ -14,6 +14,13 @@ const svc = testService({
           channel: 'email',
           conditions: [{ value: 'AND', children: [{ on: 'subscriber', field: 'data.plan', operator: 'EQUAL', value: 'pro' }] }],
         },
+        {
+          identifier: 'plivo',
+          providerId: 'plivo',
+          channel: 'sms',
+          primary: true,
+          conditions: [{ value: 'AND', children: [{ on: 'payload', field: 'region', operator: 'EQUAL', value: 'eu' }] }],
+        },
       ],
       environments: [{ name: 'Production', apiKey: 'sk_prod_key_12345', integrations: [{ identifier: 'ses', providerId: 'ses', channel: 'email' }] }],
     },
@@ -32,7 +39,18 @@ describe('active integrations', () => {
   it('lists every active integration of the organisation, without credentials', async () => {
     const list = await active();
     // Every environment has the service's own in-app integration; the seeded one adds ses.
-    expect(list.map((i) => i.identifier).sort()).toEqual(['fcm', 'mailjet', 'postmark', 'sendgrid', 'ses', 'slack', 'svc-in-app', 'svc-in-app', 'twilio']);
+    expect(list.map((i) => i.identifier).sort()).toEqual([
+      'fcm',
+      'mailjet',
+      'plivo',
+      'postmark',
+      'sendgrid',
+      'ses',
+      'slack',
+      'svc-in-app',
+      'svc-in-app',
+      'twilio',
+    ]);
     expect(list.every((i) => i.credentials === undefined)).toBe(true);
     expect(new Set(list.map((i) => i._environmentId)).size).toBe(2);
     expect((await active('sk_prod_key_12345')).length).toBe(list.length);
@@ -65,6 +83,16 @@ describe('set primary', () => {
     const r = await svc.request('POST', `/v1/integrations/${mailjet._id}/set-primary`);
     expect(r.body.data).toMatchObject({ primary: true, conditions: [] });
     expect((await byIdentifier('mailjet')).conditions).toEqual([]);
+  });
+
+  it('answers one that is primary already as it is, conditions kept, as the service does', async () => {
+    const plivo = await byIdentifier('plivo');
+    expect(plivo).toMatchObject({ primary: true, conditions: [expect.objectContaining({ value: 'AND' })] });
+    const before = plivo.updatedAt;
+    const r = await svc.request('POST', `/v1/integrations/${plivo._id}/set-primary`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ primary: true, updatedAt: before, conditions: [expect.objectContaining({ value: 'AND' })] });
+    expect((await byIdentifier('plivo')).conditions).toHaveLength(1);
   });
 
   it("a malformed id is a 422 naming integrationId; an unknown one a 404 in the service's words", async () => {

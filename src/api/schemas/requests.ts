@@ -49,10 +49,21 @@ export const TenantPayload = z.looseObject({
   data: JsonObject.optional(),
 });
 
+/**
+ * `overrides` (openapi.json `TriggerOverrides`: `steps`, `channels`, `providers`, the deprecated
+ * `email`/`sms`/`push`/`chat` and `layoutIdentifier`, and `severity`). The service checks only that it
+ * is an object, so its members are kept as sent; only `severity` is checked, since it becomes the
+ * event's severity, a field the service's own answers (and the official SDK) hold to the enum.
+ */
+export const TriggerOverrides = z.looseObject({
+  severity: Severity.optional(),
+});
+export type TriggerOverrides = z.infer<typeof TriggerOverrides>;
+
 export const TriggerBody = z.looseObject({
   name: z.string().min(1, 'must not be empty'),
   payload: JsonObject.optional(),
-  overrides: JsonObject.optional(),
+  overrides: TriggerOverrides.optional(),
   to: z.union([z.array(Recipient).min(1, 'needs at least one recipient').max(MAX_RECIPIENTS, `must have at most ${MAX_RECIPIENTS} recipients`), Recipient]),
   transactionId: z.string().min(1, 'must not be empty').optional(),
   actor: z.union([z.string().min(1), SubscriberRecipient]).optional(),

@@ -8,8 +8,10 @@ import type { TemplateScope } from './types.js';
 export type SkipDecision = { skip: boolean; error?: string; raw?: string };
 
 // --- the service's rule-editor operators ---------------------------------------------------------
-// The service's skip-condition editor writes a few operators json-logic-js does not know; they are
-// registered once, here, so rules written there evaluate the same way in svc dev.
+// The service registers its own operators with json-logic-js for the rules its skip-condition editor
+// writes, and replaces the comparisons with ones that read "true"/"false", numbers in strings and ISO
+// dates; they are registered once, here, so a rule evaluates in svc dev as it does there. The service's
+// operators are false whenever an operand has the wrong type (a string operator on an array included).
 
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 const has = (haystack: unknown, needle: unknown): boolean => {
@@ -17,34 +19,140 @@ const has = (haystack: unknown, needle: unknown): boolean => {
   if (typeof haystack === 'string' && needle !== undefined && needle !== null) return haystack.includes(String(needle));
   return false;
 };
-const strOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+const isBlank = (a: unknown): boolean =>
+  a === undefined || a === null || a === '' || (Array.isArray(a) && a.length === 0) || (typeof a === 'object' && a !== null && Object.keys(a).length === 0);
+
+/** The service's string operators: both operands strings, else false (whatever the operator). */
+const strings =
+  (test: (input: string, value: string) => boolean) =>
+  (a: unknown, b: unknown): boolean =>
+    typeof a === 'string' && typeof b === 'string' && test(a, b);
+
+/** `between`/`notBetween`: a number against `[min, max]` numbers, else false. */
+const range =
+  (test: (n: number, min: number, max: number) => boolean) =>
+  (a: unknown, r: unknown): boolean =>
+    typeof a === 'number' && Array.isArray(r) && r.length === 2 && typeof r[0] === 'number' && typeof r[1] === 'number' && test(a, r[0], r[1]);
+
+const asBoolean = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined);
+
+/**
+ * Two operands made comparable, as the service's comparisons read them: both booleans (or "true" /
+ * "false"), else both numbers (`Number()` of each), else both dates; otherwise not comparable.
+ */
+function ruleComparable(a: unknown, b: unknown): [number | boolean, number | boolean] | undefined {
+  const ba = asBoolean(a);
+  const bb = asBoolean(b);
+  if (ba !== undefined && bb !== undefined) return [ba, bb];
+  const na = Number(a);
+  const nb = Number(b);
+  if (!Number.isNaN(na) && !Number.isNaN(nb)) return [na, nb];
+  if (typeof a === 'string' && typeof b === 'string') {
+    const da = Date.parse(a);
+    const db = Date.parse(b);
+    if (!Number.isNaN(da) && !Number.isNaN(db)) return [da, db];
+  }
+  return undefined;
+}
+const comparing =
+  (test: (a: number | boolean, b: number | boolean) => boolean) =>
+  (a: unknown, b: unknown): boolean => {
+    const c = ruleComparable(a, b);
+    return c !== undefined && test(c[0], c[1]);
+  };
+
+/** `==` as the service has it: comparable operands by value, anything else strictly. */
+function equal(a: unknown, b: unknown): boolean {
+  const c = ruleComparable(a, b);
+  return c === undefined ? a === b : c[0] === c[1];
+}
+
+const DATE_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months', 'years'] as const;
+type DateUnit = (typeof DATE_UNITS)[number];
+/** `{amount, unit}` of the relative-date operators (amount > 0), else undefined. */
+function relative(v: unknown): { amount: number; unit: DateUnit } | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  const { amount, unit } = v as { amount?: unknown; unit?: unknown };
+  if (typeof amount !== 'number' || amount <= 0 || !DATE_UNITS.includes(unit as DateUnit)) return undefined;
+  return { amount, unit: unit as DateUnit };
+}
+/** `amount` `unit`s before now. */
+function ago(amount: number, unit: DateUnit, now = new Date()): number {
+  const d = new Date(now);
+  if (unit === 'minutes') d.setUTCMinutes(d.getUTCMinutes() - amount);
+  else if (unit === 'hours') d.setUTCHours(d.getUTCHours() - amount);
+  else if (unit === 'days') d.setUTCDate(d.getUTCDate() - amount);
+  else if (unit === 'weeks') d.setUTCDate(d.getUTCDate() - amount * 7);
+  else if (unit === 'months') d.setUTCMonth(d.getUTCMonth() - amount);
+  else d.setUTCFullYear(d.getUTCFullYear() - amount);
+  return d.getTime();
+}
+const TOLERANCE_MS: Record<DateUnit, number> = {
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+  weeks: 86_400_000,
+  months: 86_400_000,
+  years: 7 * 86_400_000,
+};
+/** A relative-date operator: the value a date (ISO string or ms), the rule `{amount, unit}`, else false. */
+const dated =
+  (test: (t: number, target: number, unit: DateUnit) => boolean) =>
+  (a: unknown, rule: unknown): boolean => {
+    const r = relative(rule);
+    const t = typeof a === 'string' || typeof a === 'number' ? new Date(a).getTime() : Number.NaN;
+    return r !== undefined && !Number.isNaN(t) && test(t, ago(r.amount, r.unit), r.unit);
+  };
 
 /** The custom operators: name → implementation (arguments already evaluated). */
 export const CUSTOM_SKIP_OPERATORS: Record<string, (...args: unknown[]) => unknown> = {
-  /** A string starts / ends with the text. */
-  startsWith: (a, b) => strOf(a) !== null && strOf(b) !== null && strOf(a)!.startsWith(strOf(b)!),
-  endsWith: (a, b) => strOf(a) !== null && strOf(b) !== null && strOf(a)!.endsWith(strOf(b)!),
-  doesNotBeginWith: (a, b) => !(strOf(a) !== null && strOf(b) !== null && strOf(a)!.startsWith(strOf(b)!)),
-  doesNotEndWith: (a, b) => !(strOf(a) !== null && strOf(b) !== null && strOf(a)!.endsWith(strOf(b)!)),
-  /** A string or array contains / does not contain the value. */
-  contains: (a, b) => has(a, b),
-  doesNotContain: (a, b) => !has(a, b),
-  /** A string or array contains any / all / none of the listed values. */
+  // The service's own.
+  '=': (a, b) => equal(a, b),
+  startsWith: strings((a, b) => a.startsWith(b)),
+  endsWith: strings((a, b) => a.endsWith(b)),
+  contains: strings((a, b) => a.includes(b)),
+  doesNotContain: strings((a, b) => !a.includes(b)),
+  doesNotBeginWith: strings((a, b) => !a.startsWith(b)),
+  doesNotEndWith: strings((a, b) => !a.endsWith(b)),
+  null: (a) => a === null,
+  notNull: (a) => a !== null,
+  notIn: (a, list) => Array.isArray(list) && !list.includes(a),
+  between: range((n, min, max) => n >= min && n <= max),
+  notBetween: range((n, min, max) => n < min || n > max),
+  moreThanXAgo: dated((t, target) => t < target),
+  lessThanXAgo: dated((t, target) => t >= target),
+  withinLast: dated((t, target) => t >= target && t <= Date.now()),
+  notWithinLast: dated((t, target) => t < target),
+  exactlyXAgo: dated((t, target, unit) => Math.abs(t - target) <= TOLERANCE_MS[unit]),
+  // svc dev's additions (not in the service's editor): a string or array against a list of values,
+  // and no value at all (undefined, null, "", [] or {}).
   containsAny: (a, list) => asList(list).some((v) => has(a, v)),
   containsAll: (a, list) => asList(list).length > 0 && asList(list).every((v) => has(a, v)),
   containsNone: (a, list) => !asList(list).some((v) => has(a, v)),
-  /** No value (undefined, null, "", [] or {}) / some value. */
-  isEmpty: (a) =>
-    a === undefined || a === null || a === '' || (Array.isArray(a) && a.length === 0) || (typeof a === 'object' && a !== null && Object.keys(a).length === 0),
-  isNotEmpty: (a) =>
-    !(
-      a === undefined ||
-      a === null ||
-      a === '' ||
-      (Array.isArray(a) && a.length === 0) ||
-      (typeof a === 'object' && a !== null && Object.keys(a).length === 0)
-    ),
+  isEmpty: (a) => isBlank(a),
+  isNotEmpty: (a) => !isBlank(a),
 };
+
+/** json-logic's comparisons, replaced as the service replaces them (see `ruleComparable`). */
+export const SERVICE_COMPARISONS: Record<string, (...args: unknown[]) => boolean> = {
+  '==': (a, b) => equal(a, b),
+  '!=': (a, b) => !equal(a, b),
+  '<': comparing((a, b) => a < b),
+  '>': comparing((a, b) => a > b),
+  '>=': comparing((a, b) => a >= b),
+  // Three operands: between (`a <= b <= c`), as the rule editor writes it.
+  '<=': (a, b, c) => {
+    if (c === undefined) return comparing((x, y) => x <= y)(a, b);
+    const first = ruleComparable(a, b);
+    const second = ruleComparable(b, c);
+    return first !== undefined && second !== undefined && first[0] <= first[1] && second[0] <= second[1];
+  },
+};
+
+for (const [name, fn] of Object.entries(SERVICE_COMPARISONS)) {
+  jsonLogic.rm_operation(name);
+  jsonLogic.add_operation(name, fn);
+}
 for (const [name, fn] of Object.entries(CUSTOM_SKIP_OPERATORS)) jsonLogic.add_operation(name, fn);
 
 function isEmptyRule(rule: unknown): boolean {

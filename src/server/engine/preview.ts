@@ -37,8 +37,9 @@ export interface PreviewInput {
 }
 
 /**
- * The example subscriber, in the service's partial-subscriber shape (api-spec.md: the fields `_id`
- * through `timezone`; no `subscriberId`, which templates still read from the scope).
+ * The example subscriber: the service's (its preview's full subscriber object, these fields in this
+ * order), less its `subscriberId`, which the spec's partial subscriber (the fields `_id` through
+ * `timezone`) does not have; templates still read `subscriber.subscriberId` from the scope.
  */
 const EXAMPLE_SUBSCRIBER = {
   firstName: 'John',
@@ -47,10 +48,8 @@ const EXAMPLE_SUBSCRIBER = {
   phone: '+1234567890',
   avatar: 'https://example.com/avatar.png',
   locale: 'en-US',
-  isOnline: true,
-  lastOnlineAt: '2025-01-01T00:00:00.000Z',
-  data: {},
   timezone: 'America/New_York',
+  data: {},
 };
 const EXAMPLE_SUBSCRIBER_ID = '123456';
 
@@ -100,9 +99,12 @@ function stepPaths(controls: Record<string, unknown>): Segment[][] {
 
 function earlierStepExample(step: ResolvedStep, eventPayload: Record<string, unknown>, now: number): Record<string, unknown> | null {
   if (step.type === 'digest') {
+    // As the service's: yesterday at noon, then five minutes earlier for each further event.
+    const noon = new Date(now - 86_400_000);
+    noon.setUTCHours(12, 0, 0, 0);
     const events = Array.from({ length: DIGEST_EXAMPLE_EVENTS }, (_, i) => ({
       id: `example-id-${i + 1}`,
-      time: new Date(now - (i + 1) * 5 * 60_000).toISOString(),
+      time: new Date(noon.getTime() - i * 5 * 60_000).toISOString(),
       payload: eventPayload,
     }));
     return { eventCount: events.length, events };

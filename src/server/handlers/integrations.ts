@@ -27,6 +27,8 @@ export const setPrimaryIntegration: Route<'setPrimaryIntegration'> = {
       if (!integration.channel || !PRIMARY_CHANNELS.has(integration.channel)) {
         throw badRequest(`Channel ${integration.channel ?? 'none'} does not support primary`);
       }
+      // As the service's use case: one that is primary already is answered as it is, untouched.
+      if (integration.primary) return integrationView(integration);
       return integrationView(svc.store.integrations.setPrimary(integration));
     });
   },

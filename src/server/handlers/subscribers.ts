@@ -1,5 +1,5 @@
 // Subscribers (search, create, retrieve, update, delete, online status) and their messages (list, mark-as).
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, HttpError, notFound } from '../errors.js';
 import { messageViews } from '../views.js';
 import { cursorArgs, type Route } from './types.js';
 
@@ -16,7 +16,12 @@ export const searchSubscribers: Route<'searchSubscribers'> = {
     }),
 };
 
-const subscriberNotFound = (id: string) => notFound(`Subscriber '${id}' was not found`);
+// Each of the service's v2 subscriber use cases words its "not found" its own way; these are its.
+const subscriberNotFound = (id: string) => notFound(`Subscriber: ${id} was not found`);
+const patchNotFound = (id: string) => notFound(`Subscriber ${id} was not found`);
+/** The delete use case's 404 carries the id beside the message (`externalSubscriberId`, also in ctx). */
+const deleteNotFound = (id: string) =>
+  new HttpError(404, 'Subscriber was not found', { ctx: { error: 'Not Found', statusCode: 404, externalSubscriberId: id } });
 
 /** Creates the subscriber; an existing one gets the fields sent, unless `failIfExists` (then 409). */
 export const createSubscriber: Route<'createSubscriber'> = {
@@ -25,7 +30,7 @@ export const createSubscriber: Route<'createSubscriber'> = {
     const { subscriberId, ...fields } = body;
     return svc.store.tx(() => {
       if (query.failIfExists === true && svc.store.subscribers.find(env.id, subscriberId)) {
-        throw conflict(`Subscriber with subscriberId '${subscriberId}' already exists`);
+        throw conflict(`Subscriber: ${subscriberId} already exists`);
       }
       return svc.store.subscribers.upsert(env, subscriberId, pickSubscriberFields(fields));
     });
@@ -46,7 +51,7 @@ export const patchSubscriber: Route<'patchSubscriber'> = {
   handle({ svc, env, params, body }) {
     const id = params.subscriberId!;
     return svc.store.tx(() => {
-      if (!svc.store.subscribers.find(env.id, id)) throw subscriberNotFound(id);
+      if (!svc.store.subscribers.find(env.id, id)) throw patchNotFound(id);
       return svc.store.subscribers.upsert(env, id, pickSubscriberFields(body));
     });
   },
@@ -56,7 +61,7 @@ export const deleteSubscriber: Route<'deleteSubscriber'> = {
   envelope: 'data',
   handle({ svc, env, params }) {
     const id = params.subscriberId!;
-    if (!svc.store.tx(() => svc.store.subscribers.remove(env.id, id))) throw subscriberNotFound(id);
+    if (!svc.store.tx(() => svc.store.subscribers.remove(env.id, id))) throw deleteNotFound(id);
     return { acknowledged: true, status: 'deleted' };
   },
 };
@@ -73,7 +78,7 @@ export const updateOnlineStatus: Route<'updateOnlineStatus'> = {
     const id = params.subscriberId!;
     return svc.store.tx(() => {
       const sub = svc.store.subscribers.find(env.id, id);
-      if (!sub) throw subscriberNotFound(id);
+      if (!sub) throw notFound('Subscriber not found');
       const now = new Date(svc.clock.now()).toISOString();
       return svc.store.subscribers.update({ ...sub, isOnline: body.isOnline, ...(!body.isOnline && { lastOnlineAt: now }) });
     });
@@ -91,7 +96,7 @@ export const markMessagesAs: Route<'markMessagesAs'> = {
     const { store } = svc;
     return store.tx(() => {
       const sub = store.subscribers.find(env.id, id);
-      if (!sub) throw subscriberNotFound(id);
+      if (!sub) throw notFound(`Subscriber ${id} not found`);
       const changed = store.messages.markAs(sub._id!, ids, body.markAs);
       // Later steps of the workflow read an in-app step's state as `steps.<id>.read` and `.seen`.
       for (const m of changed) {

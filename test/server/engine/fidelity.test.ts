@@ -26,6 +26,41 @@ describe('skip operators of the rule editor', () => {
     expect(shouldSkip(rule, scope(payload))).toEqual({ skip });
   });
 
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+  it.each([
+    // The service's own operators: string ones are false for anything but two strings.
+    [{ contains: [{ var: 'payload.text' }, 'now'] }, { text: 'do it now' }, true],
+    [{ contains: [{ var: 'payload.tags' }, 'a'] }, { tags: ['a'] }, false],
+    [{ doesNotContain: [{ var: 'payload.missing' }, 'a'] }, {}, false],
+    [{ '=': [{ var: 'payload.n' }, '5'] }, { n: 5 }, true],
+    [{ null: [{ var: 'payload.x' }] }, { x: null }, true],
+    [{ notNull: [{ var: 'payload.x' }] }, { x: 1 }, true],
+    [{ notIn: [{ var: 'payload.plan' }, ['pro', 'team']] }, { plan: 'free' }, true],
+    [{ notIn: [{ var: 'payload.plan' }, ['pro', 'team']] }, { plan: 'pro' }, false],
+    [{ between: [{ var: 'payload.n' }, [1, 10]] }, { n: 10 }, true],
+    [{ between: [{ var: 'payload.n' }, [1, 10]] }, { n: '5' }, false],
+    [{ notBetween: [{ var: 'payload.n' }, [1, 10]] }, { n: 11 }, true],
+    [{ moreThanXAgo: [{ var: 'payload.at' }, { amount: 2, unit: 'days' }] }, { at: daysAgo(3) }, true],
+    [{ lessThanXAgo: [{ var: 'payload.at' }, { amount: 2, unit: 'days' }] }, { at: daysAgo(3) }, false],
+    [{ withinLast: [{ var: 'payload.at' }, { amount: 1, unit: 'weeks' }] }, { at: daysAgo(3) }, true],
+    [{ notWithinLast: [{ var: 'payload.at' }, { amount: 1, unit: 'weeks' }] }, { at: daysAgo(3) }, false],
+    [{ exactlyXAgo: [{ var: 'payload.at' }, { amount: 3, unit: 'days' }] }, { at: daysAgo(3) }, true],
+    [{ moreThanXAgo: [{ var: 'payload.at' }, { amount: 0, unit: 'days' }] }, { at: daysAgo(3) }, false],
+    // The comparisons as the service replaces them: "true"/"false", numbers in strings, ISO dates.
+    [{ '==': [{ var: 'payload.flag' }, 'true'] }, { flag: true }, true],
+    [{ '==': [{ var: 'payload.n' }, '10'] }, { n: 10 }, true],
+    [{ '==': [{ var: 'payload.x' }, null] }, {}, true], // a missing var is null
+    [{ '==': [{ var: 'payload.s' }, 'A'] }, { s: 'a' }, false],
+    [{ '!=': [{ var: 'payload.s' }, 'b'] }, { s: 'a' }, true],
+    [{ '>': [{ var: 'payload.n' }, '9'] }, { n: '10' }, true],
+    [{ '<': [{ var: 'payload.at' }, '2030-01-01T00:00:00Z'] }, { at: '2029-12-31T23:59:59Z' }, true],
+    [{ '<': [{ var: 'payload.s' }, 'b'] }, { s: 'a' }, false],
+    [{ '<=': [1, { var: 'payload.n' }, 10] }, { n: 10 }, true],
+    [{ '<=': [1, { var: 'payload.n' }, 10] }, { n: 11 }, false],
+  ])("the service's %j on %j → skip %s", (rule, payload, skip) => {
+    expect(shouldSkip(rule, scope(payload))).toEqual({ skip });
+  });
+
   it('are known operators (no issue), and an unknown one fails with the reason as raw', () => {
     expect(unknownSkipOperators({ and: Object.keys(CUSTOM_SKIP_OPERATORS).map((op) => ({ [op]: [1, [1]] })) })).toEqual([]);
     const d = shouldSkip({ nope: [1] }, scope({}));
