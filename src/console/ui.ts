@@ -73,7 +73,16 @@ export function maskedJson(value: unknown): string {
 /** A stored `raw` string (often JSON) for display, masked the same way. */
 export function prettyRaw(raw: string): string {
   try {
-    return maskedJson(JSON.parse(raw));
+    const value = JSON.parse(raw);
+    // A webhook exchange keeps the answer's body as text: a JSON answer reads better as JSON.
+    if (value && typeof value === 'object' && typeof value.body === 'string') {
+      try {
+        value.body = JSON.parse(value.body);
+      } catch {
+        // not JSON: kept as the text it was
+      }
+    }
+    return maskedJson(value);
   } catch {
     return String(maskData(raw, { knownSecrets: [session.get() ?? ''] }));
   }

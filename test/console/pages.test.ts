@@ -23,6 +23,8 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
   let hook: Server;
   const received: string[] = [];
   const tx: Record<string, string> = {};
+  // Every request the pages make, with the authorization it carried.
+  const requests: Array<{ url: string; auth: string | undefined }> = [];
 
   beforeAll(async () => {
     hook = createServer((req, res) => {
@@ -44,6 +46,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     [dev, browser] = await Promise.all([startDev({ args: ['--seed', seed] }), launch()]);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(10_000);
+    page.on('request', (r) => requests.push({ url: r.url(), auth: r.headers().authorization }));
     const trigger = async (key: string, body: Record<string, unknown>) => {
       const r = await api(dev, 'POST', '/v1/events/trigger', body);
       expect(r.status).toBe(201);
@@ -121,7 +124,8 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     const raw = detail.locator('aside.raw');
     await raw.getByText(/Message sent: chat-webhook webhook .* answered 200/).waitFor();
     const exchange = JSON.parse(await raw.locator('pre.json').first().innerText());
-    expect(exchange).toMatchObject({ method: 'POST', status: 200, body: '{"ok":true,"ts":"1700000000.000100"}' });
+    // The receiver's JSON answer is shown as JSON, not as a string of it.
+    expect(exchange).toMatchObject({ method: 'POST', status: 200, body: { ok: true, ts: '1700000000.000100' } });
     expect(exchange.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(await raw.locator('pre.json').last().innerText()).toContain(':rotating_light: BILLING-API is degraded');
     expect(received.some((b) => b.includes('BILLING-API is degraded'))).toBe(true);
@@ -191,5 +195,22 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     await wf.locator('.step').nth(1).locator('.sms .bubble').getByText('Hi Lin, see you at noon').waitFor();
     await expect.poll(() => page.frameLocator('.step .email-frame iframe').locator('body').innerText()).toContain('Hello Lin');
     expect(new Set(previews).size).toBe(2);
+  });
+
+  it('calls only svc dev itself (no CDN): its own assets, and the public API under the same key', () => {
+    expect(requests.length).toBeGreaterThan(20);
+    const paths = new Set<string>();
+    for (const r of requests) {
+      const u = new URL(r.url);
+      if (u.protocol === 'about:' || u.protocol === 'data:') continue;
+      expect(u.origin).toBe(dev.baseUrl);
+      const kind = /^\/v[12]\//.test(u.pathname) ? 'api' : u.pathname.replace(/[?#].*$/, '');
+      paths.add(kind);
+      // The public API, with the key in the header as the CLI sends it, never in the URL.
+      if (kind === 'api' || kind === '/console/live') expect(r.auth).toBe(`ApiKey ${dev.apiKey}`);
+      expect(r.url).not.toContain(dev.apiKey);
+    }
+    // Besides the API: the page and its two files, the live stream, and the one-time code's exchange.
+    expect([...paths].sort()).toEqual(['/console/', '/console/app.css', '/console/app.js', '/console/live', '/console/session', 'api'].sort());
   });
 });
