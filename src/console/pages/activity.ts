@@ -1,6 +1,7 @@
 // Activity: the feed (GET /v1/notifications) with filters, refreshed live, and the selected event's
 // timeline of jobs and execution details (GET /v1/notifications/{id}).
 import { useEffect, useRef } from 'preact/hooks';
+import { OBJECT_ID_RE } from '../../core/object-id.js';
 import { api, type ActivityNotification } from '../api.js';
 import {
   ago,
@@ -60,7 +61,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
       const w = workflow.trim();
       let id = workflowIds.current.get(w);
       if (!id) {
-        id = /^[0-9a-f]{24}$/.test(w) ? w : (await api.getWorkflow(w))._id;
+        id = OBJECT_ID_RE.test(w) ? w : (await api.getWorkflow(w))._id;
         workflowIds.current.set(w, id);
       }
       templates = [id];
