@@ -347,4 +347,27 @@ describe.skipIf(!hasTmux)('progress bar in a terminal of 80 columns', () => {
       term.close();
     }
   });
+
+  test('says when it waits for the rate limit and for how long, within 80 columns', async () => {
+    bucket(1); // one token a second, capacity 1: every row after the first waits about a second
+    writeFileSync(join(dir, 'users.ndjson'), ndjson(5));
+    const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+    const term = openTerminal(
+      ['sh', '-c', `stty cols 80 rows 24; cd '${dir}' && exec '${process.execPath}' '${bin}' trigger welcome --recipients-file users.ndjson -o json`],
+      { ...env, SVC_CONFIG_DIR: dir },
+    );
+    try {
+      await term.waitFor('rate limited, resuming in 1 s');
+      const bar = term
+        .screen()
+        .split('\n')
+        .find((l) => l.includes('rate limited'))!;
+      expect(bar).toMatch(/\d\/5 sent · \d+\/s · rate limited, resuming in 1 s/);
+      expect(bar.trimEnd().length).toBeLessThan(80);
+      await term.waitFor('EXIT=0');
+      expect(term.screen()).toContain('5 recipients sent, 0 failed');
+    } finally {
+      term.close();
+    }
+  });
 });
