@@ -177,6 +177,8 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     expect(JSON.stringify(created.body.data.steps[0].issues)).toContain('Subject is required');
 
     await page.goto(`${dev.baseUrl}/console/#/workflows?workflow=broken-reminder`);
+    // The list is the service's (GET /v2/workflows): a workflow never triggered is in it.
+    await page.getByRole('list', { name: 'Workflows' }).getByText('comment-digest').waitFor();
     const wf = page.locator('[data-workflow="broken-reminder"]');
     await wf
       .locator('.step')
