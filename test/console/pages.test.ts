@@ -100,6 +100,38 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     expect(page.url()).toContain('since=15m');
   });
 
+  it("says when nothing went out (skipped), as svc events list does, not 'completed'; the status filter knows it", async () => {
+    const wf = await api(dev, 'POST', '/v2/workflows', {
+      name: 'Always skipped',
+      workflowId: 'always-skipped',
+      active: true,
+      steps: [{ name: 'Note', type: 'in_app', controlValues: { body: 'hi', skip: { '==': [1, 1] } } }],
+    });
+    expect(wf.status).toBe(201);
+    const t = await api(dev, 'POST', '/v1/events/trigger', { name: 'always-skipped', to: 'grace' });
+    expect(t.status).toBe(201);
+    await page.goto(`${dev.baseUrl}/console/#/activity`);
+    const skipped = page.locator(`tr[data-transaction="${t.body.data.transactionId}"]`);
+    await skipped.locator('.badge', { hasText: /^skipped$/ }).waitFor();
+    expect(await page.locator(`tr[data-transaction="${tx.otp}"] .badge`).innerText()).toBe('delivered');
+    await skipped.click();
+    await page
+      .locator('[data-event-detail] .reason')
+      .getByText(/skip condition/)
+      .waitFor();
+
+    await page.getByLabel('Status').selectOption('delivered');
+    await skipped.waitFor({ state: 'detached' });
+    await page.getByLabel('Status').selectOption('skipped');
+    await skipped.waitFor();
+    expect(await page.locator('tr[data-transaction]').count()).toBe(1);
+    // `completed` is every step finished, whatever went out (svc events list --status completed).
+    await page.getByLabel('Status').selectOption('completed');
+    await skipped.waitFor();
+    await page.locator(`tr[data-transaction="${tx.otp}"]`).waitFor();
+    await page.getByLabel('Status').selectOption('');
+  });
+
   it('shows an SMS with its segment count, chat and push as cards, and the raw webhook request beside the chat', async () => {
     await page.goto(`${dev.baseUrl}/console/#/messages?channel=sms&transaction=${tx.otp}`);
     await page.locator('li[data-channel=sms]').click();
