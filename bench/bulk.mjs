@@ -7,20 +7,25 @@
 // Run after `npm run build`: node bench/bulk.mjs throughput [sizes, default 10000,100000]
 //
 // Without `throughput` (the default): bulk runs under rate limits (issue 14), against `svc dev
-// --rate-limit` at the free and the top tier, with 5,000 NDJSON rows each with its own payload (bulk
-// calls, 100 tokens each) and 20,000 CSV rows (triggers of 100 recipients, 1 token each). Each run must
-// end with 0 failed; its recipients/s is printed beside what the tier allows (the bucket's burst, then
-// its rate; from the ground truth's token bucket: window 5 s, burst +10%), and the same CSV file sent
-// to a `svc dev` without limits in the same run (the server's own pace, the baseline).
-// Measured 2026-11-24 12:48 UTC, 2 cores shared with five other engineers' work (noisy):
-//   baseline 16,736/s; free: NDJSON 64/s of 64/s allowed (77.9 s), CSV 16,502/s (fits in the burst);
-//   top: NDJSON 1,728/s of 1,765/s allowed (2.9 s), CSV 16,488/s; every run 0 failed.
+// --rate-limit` at the free and the top tier (`node bench/bulk.mjs free` or `top` for one), with 5,000
+// NDJSON rows each with its own payload (bulk calls, 100 tokens each) and 20,000 CSV rows (triggers of
+// 100 recipients, 1 token each). Each run must exit 0 with 0 failed and store exactly one event per
+// recipient (counted in svc dev's SQLite file); its recipients/s is printed beside what the tier allows
+// (the bucket's burst, then its rate; the ground truth's token bucket: window 5 s, burst +10%). A file
+// that fits in the burst is not limited by the tier: its bar is the same file sent to a `svc dev`
+// without limits, best of 5 runs interleaved with the limited ones (the machine is shared).
+// Measured 2026-11-25 14:56-14:59 UTC, 2 cores shared with three other engineers' work (load average
+// 4-9): free: NDJSON 64/s of 64/s allowed (100%, 78.1 s), CSV 9,070/s vs 8,379/s unlimited (108%);
+// top: NDJSON 1,673/s of 1,765/s allowed (95%, 3.0 s), CSV 6,158/s vs 5,951/s (103%); every run exit 0,
+// 0 failed, one event per recipient. Earlier runs of the burst-sized CSV against a single baseline
+// (or best of 3) gave 61-133%: the machine's noise, not the tier (no 429 and no wait in those runs).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { BIN, createBenchWorkflow, startDev } from './lib/dev.mjs';
 
@@ -33,6 +38,7 @@ function csv(dir, n) {
 }
 
 if (process.argv[2] !== 'throughput') {
+  // node bench/bulk.mjs [free,top]: the rate-limit tiers (issue 14).
   await tiers();
   process.exit(0);
 }
@@ -197,42 +203,63 @@ async function tiers() {
     } catch {
       throw new Error(`exit ${r.status}: ${r.stderr.slice(-500)}`);
     }
-    return { ms, exit: r.status, summary, stderr: r.stderr };
+    // Exactly once, counted in the service's own store: one event per recipient, nobody twice.
+    const db = new Database(join(dev.dir, 'bench.sqlite'), { readonly: true });
+    const events = db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT subscriber_id) AS people FROM notifications').get();
+    db.close();
+    return { ms, exit: r.status, summary, stderr: r.stderr, events };
   };
+  /** Best of `times` runs, each beside a baseline run (no --rate-limit) in the same moment: the machine is shared. */
+  const paired = async (extraArgs, make, times) => {
+    let best;
+    let bestBase;
+    for (let i = 0; i < times; i++) {
+      const b = await runOne([], make);
+      const r = await runOne(extraArgs, make);
+      if (!bestBase || rateOf(b) > rateOf(bestBase)) bestBase = b;
+      if (!best || rateOf(r) > rateOf(best)) best = r;
+      // Every run must be right, not only the fastest.
+      if (r.summary.recipients.failed || b.summary.recipients.failed) best = r.summary.recipients.failed ? r : b;
+      if (best.summary.recipients.failed) break;
+    }
+    return { r: best, base: bestBase };
+  };
+  const rateOf = (r) => rate(r.summary.recipients.sent, r.summary.elapsedMs);
   /** What the bucket allows for `n` recipients costing `costPer` tokens each: the burst at once, then the rate. */
   const allowed = (rate, n, costPer) => {
     const capacity = Math.round(rate * WINDOW * (1 + BURST));
     const seconds = Math.max(0, n * costPer - capacity) / rate;
     return seconds > 0 ? Math.round(n / seconds) : Infinity;
   };
+  const only = process.argv[2] ? process.argv[2].split(',') : Object.keys(TIERS);
   console.log(`node ${process.version}, ${cpus().length} cores, shared with other work (figures are noisy); a fresh svc dev for each run\n`);
-  const base = await runOne([], (dir) => csv(dir, 20_000));
-  const baseRate = rate(base.summary.recipients.sent, base.summary.elapsedMs);
-  console.log(
-    `baseline: 20,000 CSV rows, svc dev without --rate-limit: ${baseRate} recipients/s while sending, ${base.summary.recipients.failed} failed, exit ${base.exit}\n`,
-  );
+  console.log('tier  file                          rows    sent failed  events  recipients/s  allowed/s     %  s');
   let ok = true;
-  for (const [tier, perSecond] of Object.entries(TIERS)) {
+  for (const [tier, perSecond] of Object.entries(TIERS).filter(([t]) => only.includes(t))) {
     for (const [label, n, make, costPer] of [
-      ['5,000 NDJSON rows, own payloads (bulk calls)', 5000, (dir) => ndjson(dir, 5000), 1],
-      ['20,000 CSV rows (triggers of 100)', 20_000, (dir) => csv(dir, 20_000), 1 / 100],
+      ['NDJSON, own payloads (bulk)', 5000, (dir) => ndjson(dir, 5000), 1],
+      ['CSV (triggers of 100)', 20_000, (dir) => csv(dir, 20_000), 1 / 100],
     ]) {
-      const r = await runOne(['--rate-limit', tier], make);
-      const s = r.summary;
-      const got = rate(s.recipients.sent, s.elapsedMs);
       const allow = allowed(perSecond, n, costPer);
-      // A run that fits in the burst is not limited by the tier: the server's own pace is the bar.
-      const bar = Number.isFinite(allow) ? allow : baseRate;
+      // A run that fits in the burst is not limited by the tier: the server's own pace is the bar,
+      // measured beside it (best of 5 each, interleaved, as the machine is shared).
+      const { r, base } = Number.isFinite(allow) ? { r: await runOne(['--rate-limit', tier], make) } : await paired(['--rate-limit', tier], make, 5);
+      const s = r.summary;
+      const got = rateOf(r);
+      const bar = Number.isFinite(allow) ? allow : rateOf(base);
       const pct = Math.round((got / bar) * 100);
-      const pass = s.recipients.failed === 0 && s.recipients.sent === n && pct >= 90;
+      const once = r.events.n === n && r.events.people === n;
+      const pass = r.exit === 0 && s.recipients.failed === 0 && s.recipients.sent === n && once && pct >= 90;
       ok &&= pass;
       console.log(
-        `${tier} tier (trigger ${perSecond}/s), ${label}: exit ${r.exit}, ${s.recipients.sent} sent, ${s.recipients.failed} failed, ${s.requests.sent} requests in ${(s.elapsedMs / 1000).toFixed(1)} s`,
-      );
-      console.log(
-        `  ${got} recipients/s; the tier allows ${Number.isFinite(allow) ? `${allow}/s (burst ${Math.round(perSecond * WINDOW * (1 + BURST))} tokens, then ${Math.round(perSecond / costPer)}/s)` : `any rate (${Math.round(n * costPer)} tokens fit in the burst): bar is the baseline ${baseRate}/s`} → ${pct}% ${pass ? 'ok' : 'BELOW GOAL (0 failed, ≥ 90%)'}`,
+        `${tier.padEnd(5)} ${label.padEnd(29)} ${String(n).padStart(6)} ${String(s.recipients.sent).padStart(6)} ${String(s.recipients.failed).padStart(6)} ${String(r.events.n).padStart(7)} ${String(got).padStart(13)} ${String(bar).padStart(10)}${Number.isFinite(allow) ? ' ' : '*'} ${String(pct).padStart(4)}  ${(s.elapsedMs / 1000).toFixed(1)}  exit ${r.exit}${once ? '' : ` (${r.events.people} distinct recipients: NOT exactly once)`} ${pass ? 'ok' : 'BELOW GOAL'}`,
       );
     }
   }
+  console.log(
+    `\nallowed/s: the bucket's burst (${WINDOW} s of the rate + ${BURST * 100}%) at once, then the rate, for the file's cost (a bulk call 100 tokens, a trigger 1);` +
+      '\n  * the file fits in the burst: the bar is svc dev without --rate-limit, best of 5 runs interleaved with the limited ones.' +
+      '\nevents: events the service stored, counted in its SQLite file (must equal rows, one per distinct recipient).',
+  );
   if (!ok) process.exitCode = 1;
 }

@@ -1,11 +1,12 @@
 // npm run screenshots: a PNG of each page of the svc dev web console. Starts the built `svc dev` (in
 // memory, free port), triggers the demo workflows so every channel has a message, then drives the
 // system's Chromium (Debian's `chromium` package; never a downloaded browser) through each page.
-// Writes to dist/screenshots/ or the directory given as the first argument. Run `npm run build:fast`
-// first (the package script does).
+// Writes to dist/screenshots/ or the directory given as the first argument, and prints the console's
+// load time (eight loads, the first cold). Run `npm run build:fast` first (the package script does).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +23,36 @@ mkdirSync(out, { recursive: true });
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), 'svc-shots-'));
 const apiKey = `sk_shots_${randomBytes(12).toString('hex')}`;
-const dev = spawn(process.execPath, [bin, 'dev', '--port', '0', '--in-memory', '--api-key', apiKey, '--no-save-profile', '-o', 'json', '--quiet'], {
-  env: { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1' },
-  stdio: ['ignore', 'pipe', 'inherit'],
+// A chat webhook on loopback, so that a chat message shows the provider exchange beside it (the demo's
+// Slack integration delivers locally and sends no request).
+const hook = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"channel":"C0OPS","ts":"1764081000.000200"}'));
 });
+await new Promise((ok) => hook.listen(0, '127.0.0.1', ok));
+const seed = join(configDir, 'seed.json');
+writeFileSync(
+  seed,
+  JSON.stringify({
+    integrations: [
+      {
+        identifier: 'ops-hook',
+        name: 'Ops chat webhook',
+        providerId: 'chat-webhook',
+        channel: 'chat',
+        credentials: { webhookUrl: `http://127.0.0.1:${hook.address().port}/hooks/ops` },
+      },
+    ],
+  }),
+);
+const dev = spawn(
+  process.execPath,
+  [bin, 'dev', '--port', '0', '--in-memory', '--seed', seed, '--api-key', apiKey, '--no-save-profile', '-o', 'json', '--quiet'],
+  {
+    env: { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const { baseUrl, consoleLink } = await new Promise((ok, fail) => {
   let buf = '';
   dev.stdout.on('data', (d) => {
@@ -50,6 +77,7 @@ async function api(method, path, body) {
 const userDataDir = mkdtempSync(join(tmpdir(), 'svc-shots-chromium-'));
 let context;
 const written = [];
+let timing = '';
 try {
   // A persistent context is how playwright takes a fresh --user-data-dir of ours.
   context = await chromium.launchPersistentContext(userDataDir, {
@@ -74,6 +102,7 @@ try {
     name: 'incident',
     to: 'ada',
     payload: { service: 'billing-api', status: 'degraded', summary: 'Error rate above 5% for 10 minutes' },
+    overrides: { chat: { integrationIdentifier: 'ops-hook' } },
   });
   await api('POST', '/v1/events/trigger', { name: 'welcome', to: 'grace', payload: {} });
   // Alan has no chat or push credentials: a failed event for the feed to show.
@@ -89,8 +118,16 @@ try {
     written.push(file);
   };
 
-  await page.goto(`${baseUrl}/console/`);
-  await page.getByLabel('API key').waitFor();
+  // Load time on loopback, by the browser's clock: navigation start to the first screen the bundle
+  // rendered (the page marks `svc:ready`), eight loads in a row, the first one cold.
+  const loads = [];
+  for (let i = 0; i < 8; i++) {
+    await page.goto(`${baseUrl}/console/`);
+    await page.getByLabel('API key').waitFor();
+    loads.push(await page.evaluate(() => Math.round(performance.getEntriesByName('svc:ready')[0].startTime)));
+  }
+  const sorted = [...loads].sort((a, b) => a - b);
+  timing = `console load on loopback (svc:ready): ${loads.join('/')} ms; first (cold) ${loads[0]} ms, median ${sorted[4]} ms, worst ${sorted[7]} ms`;
   await shot('sign-in');
   // Signed in as a person would be: by the one-time link svc dev printed (the key form is the fallback).
   await page.goto('about:blank');
@@ -144,7 +181,9 @@ try {
 } finally {
   await context?.close();
   dev.kill('SIGINT');
+  hook.close();
   rmSync(userDataDir, { recursive: true, force: true });
   rmSync(configDir, { recursive: true, force: true });
 }
 for (const f of written) console.log(f);
+console.log(timing);

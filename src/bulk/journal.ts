@@ -1,7 +1,10 @@
 // The journal of a bulk run: one NDJSON line for the run, then one per chunk the service acknowledged,
 // written synchronously (a process killed with -9 loses nothing already written; a line cut short by
 // the kill is ignored on reading). `--resume` skips the acknowledged chunks and sends the others with
-// the same transaction ids, so the chunk that was in flight is deduplicated by the service.
+// the same transaction ids, so the chunk that was in flight is deduplicated by the service. A bulk chunk
+// that had to be sent one event at a time (its call costs more than the rate limit's bucket holds)
+// also journals how many of its first events the service processed, so that --resume does not spend
+// the rate limit on them again.
 import { appendFileSync, createReadStream, existsSync, readFileSync, renameSync, writeFileSync, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
@@ -21,15 +24,17 @@ export interface RunRecord {
 export interface JournalState {
   run?: RunRecord;
   done: Set<number>;
+  /** Chunks sent one event at a time, not done: how many of their first events were processed. */
+  partial: Map<number, number>;
   finished: boolean;
 }
 
 export function readJournal(path: string): JournalState {
-  const state: JournalState = { done: new Set(), finished: false };
+  const state: JournalState = { done: new Set(), partial: new Map(), finished: false };
   if (!existsSync(path)) return state;
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    let rec: { type?: string; index?: number } & Partial<RunRecord>;
+    let rec: { type?: string; index?: number; events?: number } & Partial<RunRecord>;
     try {
       rec = JSON.parse(line);
     } catch {
@@ -37,8 +42,11 @@ export function readJournal(path: string): JournalState {
     }
     if (rec.type === 'run') state.run = rec as RunRecord;
     else if (rec.type === 'chunk' && typeof rec.index === 'number') state.done.add(rec.index);
+    else if (rec.type === 'events' && typeof rec.index === 'number' && typeof rec.events === 'number')
+      state.partial.set(rec.index, Math.max(rec.events, state.partial.get(rec.index) ?? 0));
     else if (rec.type === 'end') state.finished = true;
   }
+  for (const index of state.done) state.partial.delete(index);
   return state;
 }
 
@@ -51,6 +59,11 @@ export class Journal {
 
   chunkDone(index: number, recipients: number): void {
     appendFileSync(this.path, `${JSON.stringify({ type: 'chunk', index, recipients, at: new Date().toISOString() })}\n`);
+  }
+
+  /** The first `events` events of a chunk sent one at a time were processed. */
+  eventsDone(index: number, events: number): void {
+    appendFileSync(this.path, `${JSON.stringify({ type: 'events', index, events, at: new Date().toISOString() })}\n`);
   }
 
   end(): void {
@@ -76,22 +89,28 @@ export function checkResumable(
 }
 
 /**
- * On --resume, keeps only the report lines of acknowledged chunks (streamed to a temporary file and
- * renamed): lines of chunks that will be sent again, and of bad rows that will be read again, go.
+ * On --resume, keeps only the report lines of acknowledged chunks and of the journaled first events of
+ * partly sent ones (streamed to a temporary file and renamed): lines of rows that will be sent again,
+ * and of bad rows that will be read again, go.
  */
-export async function trimReport(path: string, done: Set<number>): Promise<void> {
+export async function trimReport(path: string, done: Set<number>, partial: Map<number, number> = new Map()): Promise<void> {
   if (!existsSync(path)) return;
   const tmp = `${path}.tmp`;
   const out = createWriteStream(tmp, { mode: 0o600 });
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   for await (const line of lines) {
-    let chunk: unknown;
+    let rec: { chunk?: unknown; status?: unknown; transactionId?: unknown };
     try {
-      chunk = (JSON.parse(line) as { chunk?: unknown }).chunk;
+      rec = JSON.parse(line) as typeof rec;
     } catch {
       continue;
     }
-    if (typeof chunk === 'number' && done.has(chunk)) {
+    const { chunk } = rec;
+    if (typeof chunk !== 'number') continue;
+    const first = partial.get(chunk);
+    // A partly sent chunk's lines name their event in the transaction id (RUN-CHUNK-EVENT).
+    const event = first !== undefined && typeof rec.transactionId === 'string' ? Number(rec.transactionId.split('-').pop()) : Number.NaN;
+    if (done.has(chunk) || (rec.status === 'sent' && event < (first ?? 0))) {
       if (!out.write(`${line}\n`)) await once(out, 'drain');
     }
   }

@@ -84,11 +84,13 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   // --- the run: fresh or resumed ----------------------------------------------------------------------
   let run: RunRecord;
   let done = new Set<number>();
+  let partial = new Map<number, number>();
   const state = journalPath ? readJournal(journalPath) : undefined;
   if (opts.resume) {
     if (!journalPath || !state) throw new UsageError('--resume needs a journal: give --report or --journal (stdin has no file to keep one beside)');
     run = checkResumable(state, journalPath, { workflow: opts.workflow, file, ...(size !== undefined ? { size } : {}), chunkSize: opts.chunkSize });
     done = state.done;
+    partial = state.partial;
   } else {
     if (state?.run && !state.finished) {
       throw new UsageError(`an unfinished run of this file is journaled in ${journalPath}: continue it with --resume, or delete the journal to start over`);
@@ -129,7 +131,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const api: Api | undefined = deps.globals.dryRun
     ? undefined
     : await deps.client({ writes: true, retries: 0, onAttempt: (a) => pacer.observe(a.status, a.rateLimit, a.retryAfterMs) });
-  if (opts.resume && reportPath) await trimReport(reportPath, done);
+  if (opts.resume && reportPath) await trimReport(reportPath, done, partial);
 
   const journal = journalPath ? new Journal(journalPath) : undefined;
   if (journal && !opts.resume && !deps.globals.dryRun) journal.start(run);
@@ -190,15 +192,24 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   };
 
   const sendChunk = async (chunk: Chunk, cost: number): Promise<void> => {
-    const req = requestOf(run.runId, opts.workflow, opts.common, chunk);
+    // Events a resumed run already sent one at a time (journaled): not sent, nor paid for, again.
+    const from = partial.get(chunk.index) ?? 0;
+    const req = requestOf(run.runId, opts.workflow, opts.common, chunk, from);
     const key = `${keyPrefix}-${chunk.index}`;
     let ok = false;
     let lines: ReportLine[] = [];
     let sentRows = 0;
+    let failedInChunk = false;
     try {
       if (deps.globals.dryRun) {
         if (chunk.index === 0) await deps.print({ method: 'POST', path: req.path, idempotencyKey: key, body: req.body });
         ok = true;
+        return;
+      }
+      if (from >= chunk.rows.length) {
+        // Every event was sent one at a time before the run stopped; only the journal did not say so.
+        ok = true;
+        journal?.chunkDone(chunk.index, chunk.rows.length);
         return;
       }
       let split = chunk.kind === 'bulk' && pacer.tooExpensive(100);
@@ -207,14 +218,16 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
           const data = await post(req.path, req.body, key, cost);
           counts.requests++;
           const results = chunk.kind === 'trigger' ? chunk.rows.map(() => data) : (data as unknown[]);
-          lines = chunk.rows.map((row, i) =>
-            resultLine(
-              row,
-              (results[i] ?? {}) as { status?: string },
-              chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, i),
-              chunk.index,
-            ),
-          );
+          lines = chunk.rows
+            .slice(from)
+            .map((row, i) =>
+              resultLine(
+                row,
+                (results[i] ?? {}) as { status?: string },
+                chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, from + i),
+                chunk.index,
+              ),
+            );
         } catch (e) {
           if (!(e instanceof TooExpensive) || chunk.kind !== 'bulk') throw e;
           split = true;
@@ -223,28 +236,38 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       if (split) {
         // One bulk call costs more than the bucket can ever hold: its events go one trigger each
         // (same transaction ids, so a resumed run that sent them in bulk sends nobody twice).
+        // Each processed event is journaled as it goes: a run stopped part-way (--max-time, Ctrl-C)
+        // resumes after the last one instead of paying for them again.
         const events = (req.body as { events: Record<string, unknown>[] }).events;
         for (const [i, ev] of events.entries()) {
           await pacer.acquire(1, false);
           let data: unknown;
           try {
-            data = await post(operations.triggerEvent.path, ev, `${key}-${i}`, 1);
+            data = await post(operations.triggerEvent.path, ev, `${key}-${from + i}`, 1);
           } finally {
             pacer.release(1, true, false);
           }
           counts.requests++;
-          lines.push(resultLine(chunk.rows[i]!, (data ?? {}) as { status?: string }, ev.transactionId as string, chunk.index));
+          const line = resultLine(chunk.rows[from + i]!, (data ?? {}) as { status?: string }, ev.transactionId as string, chunk.index);
+          lines.push(line);
           sentRows++;
+          if (line.status === 'sent' && lines.every((l) => l.status === 'sent')) {
+            report.write([line]);
+            lines = [];
+            journal?.eventsDone(chunk.index, from + sentRows);
+          } else {
+            failedInChunk = true;
+          }
         }
       }
       ok = true;
       report.write(lines);
       // Only a chunk whose every row the service processed is done: --resume sends the others again
       // (under a new idempotency key, with the same transaction ids).
-      if (lines.every((l) => l.status === 'sent')) journal?.chunkDone(chunk.index, chunk.rows.length);
+      if (!failedInChunk && lines.every((l) => l.status === 'sent')) journal?.chunkDone(chunk.index, chunk.rows.length);
     } catch (e) {
       report.write(lines);
-      const rest = chunk.rows.slice(sentRows);
+      const rest = chunk.rows.slice(from + sentRows);
       if (e instanceof OutOfTime) {
         outOfTime = true;
         counts.notSent += rest.length;
@@ -263,7 +286,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
         rest.map((row, i) => ({
           row: row.row,
           subscriberId: row.subscriberId,
-          transactionId: chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, sentRows + i),
+          transactionId: chunk.kind === 'trigger' ? req.transactionId : transactionIdOf(run.runId, chunk.index, from + sentRows + i),
           status: 'failed' as const,
           error: message,
           chunk: chunk.index,
@@ -283,6 +306,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       counts.alreadySent += chunk.rows.length;
       return;
     }
+    counts.alreadySent += partial.get(chunk.index) ?? 0;
     if (fatal || outOfTime) {
       counts.notSent += chunk.rows.length;
       return;
@@ -417,7 +441,8 @@ async function countRows(path: string): Promise<number | undefined> {
   return first === 123 /* { */ ? lines : Math.max(0, lines - 1);
 }
 
-function requestOf(runId: string, workflow: string, common: Record<string, unknown>, chunk: Chunk) {
+/** The request of a chunk; a bulk chunk from its event `from` on (the first ones were sent before). */
+function requestOf(runId: string, workflow: string, common: Record<string, unknown>, chunk: Chunk, from = 0) {
   const key = `svc-bulk-${runId}-${chunk.index}`;
   if (chunk.kind === 'trigger') {
     const transactionId = transactionIdOf(runId, chunk.index);
@@ -429,12 +454,12 @@ function requestOf(runId: string, workflow: string, common: Record<string, unkno
     };
   }
   const commonPayload = (common.payload as Record<string, unknown> | undefined) ?? {};
-  const events = chunk.rows.map((r, i) => ({
+  const events = chunk.rows.slice(from).map((r, i) => ({
     name: workflow,
     ...common,
     to: [r.recipient],
     payload: { ...commonPayload, ...r.payload },
-    transactionId: transactionIdOf(runId, chunk.index, i),
+    transactionId: transactionIdOf(runId, chunk.index, from + i),
   }));
   return { path: operations.triggerBulk.path, key, transactionId: null, body: { events } };
 }

@@ -4,6 +4,7 @@ import { html } from 'htm/preact';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { maskData } from '../core/mask.js';
+import { type EventStatus, eventStatus as statusOfJobs, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
 import { onChange, session } from './api.js';
 
 export { html };
@@ -31,14 +32,20 @@ export function dateTime(iso: string | undefined | null): string {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { hour12: false });
 }
 
-/** An event's status from its jobs, as `svc events list` shows it. */
-export function eventStatus(n: { jobs?: Array<{ status: string }> | undefined }): 'completed' | 'failed' | 'pending' | 'no jobs' {
-  const jobs = n.jobs ?? [];
-  if (jobs.length === 0) return 'no jobs';
-  if (jobs.some((j) => j.status === 'failed')) return 'failed';
-  if (jobs.every((j) => ['completed', 'canceled', 'skipped', 'merged'].includes(j.status))) return 'completed';
-  return 'pending';
+/**
+ * An event's overall status from its jobs, the same function `svc events list` uses (core/status.ts):
+ * delivered, or why nothing went out (skipped, throttled, merged, canceled), failed or pending.
+ */
+export function eventStatus(n: { jobs?: ReadonlyArray<unknown> | undefined }): EventStatus {
+  return statusOfJobs(n.jobs as StatusJob[] | undefined);
 }
+
+/** Why nothing went out, or the first failure, as one line (the CLI's REASON column). */
+export function eventReason(n: { jobs?: ReadonlyArray<unknown> | undefined }): string | undefined {
+  return reasonOf(n.jobs as StatusJob[] | undefined);
+}
+
+export { matchesStatus };
 
 const TONE: Record<string, string> = {
   completed: 'ok',
@@ -52,6 +59,10 @@ const TONE: Record<string, string> = {
   Failed: 'bad',
   warning: 'warn',
   Warning: 'warn',
+  skipped: 'warn',
+  throttled: 'warn',
+  canceled: 'warn',
+  merged: 'accent',
   pending: 'wait',
   queued: 'wait',
   running: 'wait',
@@ -73,7 +84,16 @@ export function maskedJson(value: unknown): string {
 /** A stored `raw` string (often JSON) for display, masked the same way. */
 export function prettyRaw(raw: string): string {
   try {
-    return maskedJson(JSON.parse(raw));
+    const value = JSON.parse(raw);
+    // A webhook exchange keeps the answer's body as text: a JSON answer reads better as JSON.
+    if (value && typeof value === 'object' && typeof value.body === 'string') {
+      try {
+        value.body = JSON.parse(value.body);
+      } catch {
+        // not JSON: kept as the text it was
+      }
+    }
+    return maskedJson(value);
   } catch {
     return String(maskData(raw, { knownSecrets: [session.get() ?? ''] }));
   }

@@ -4,7 +4,7 @@
 // shrinking calls the bucket can never pay for, and --max-time.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { getEventListeners } from 'node:events';
+import { getEventListeners, setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { startStub, type Recorded, type Stub, type StubAnswer } from '../helpers/stub.js';
 import { runSvc, tempConfigDir } from '../helpers/run.js';
@@ -204,6 +204,37 @@ describe('bulk: pacing by cost', () => {
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
   }, 15_000);
 
+  test('--resume after --max-time in a chunk sent one event at a time: the events already sent are neither sent nor paid for again', async () => {
+    bucket(20); // capacity 22 < a bulk call's 100: one trigger per row, 20 a second after the first 22
+    writeFileSync(join(dir, 'users.ndjson'), ndjson(60));
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.ndjson', '--report', 'rep.ndjson', '--max-time', '1500ms'], {
+      env,
+      cwd: dir,
+    });
+    expect(r.code).toBe(7);
+    const first = JSON.parse(r.stdout).recipients;
+    expect(first.sent).toBeGreaterThan(22);
+    expect(first.sent + first.notSent).toBe(60);
+    const before = stub.requests.length;
+
+    const again = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.ndjson', '--report', 'rep.ndjson', '--resume'], { env, cwd: dir });
+    expect(again.code).toBe(0);
+    const second = JSON.parse(again.stdout).recipients;
+    expect(second).toMatchObject({ sent: 60 - first.sent, alreadySent: first.sent, failed: 0 });
+    // Only the rows not yet processed went out again (none twice, even deduplicated by the service).
+    const resent = stub.requests.slice(before).filter((q) => q.path === '/v1/events/trigger');
+    expect(resent).toHaveLength(60 - first.sent);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(seen.size).toBe(60);
+    const rep = readFileSync(join(dir, 'rep.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rep).toHaveLength(60);
+    expect(new Set(rep.map((l) => l.row)).size).toBe(60);
+    expect(rep.every((l) => l.status === 'sent')).toBe(true);
+  }, 15_000);
+
   test('Ctrl-C during a long rate-limit wait ends the run at once (exit 130, --resume hint), without listener warnings', async () => {
     bucket(100); // one bulk call a second: the third call waits ~1 s, the rest longer
     writeFileSync(join(dir, 'users.ndjson'), ndjson(3000));
@@ -236,6 +267,8 @@ describe('bulk: pacing by cost', () => {
 describe('pacer waits', () => {
   test('a long rate-limit wait ends at once on abort, and waits leave no abort listeners behind', async () => {
     const ac = new AbortController();
+    // As runBulk does for its signal: 30 waits at once are 30 listeners for a moment (not a leak).
+    setMaxListeners(64, ac.signal);
     const p = new Pacer({ signal: ac.signal });
     p.observe(429, { limit: 10, remaining: 0, reset: 60, policy: '10;w=60;burst=11' }, 60_000);
     // Many short waits: none leaves a listener.
@@ -310,6 +343,29 @@ describe.skipIf(!hasTmux)('progress bar in a terminal of 80 columns', () => {
       expect(bar).toMatch(/\d+\/60 sent · \d+\/s/);
       await term.waitFor('EXIT=0');
       expect(term.screen()).toContain('60 recipients sent, 0 failed');
+    } finally {
+      term.close();
+    }
+  });
+
+  test('says when it waits for the rate limit and for how long, within 80 columns', async () => {
+    bucket(1); // one token a second, capacity 1: every row after the first waits about a second
+    writeFileSync(join(dir, 'users.ndjson'), ndjson(5));
+    const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+    const term = openTerminal(
+      ['sh', '-c', `stty cols 80 rows 24; cd '${dir}' && exec '${process.execPath}' '${bin}' trigger welcome --recipients-file users.ndjson -o json`],
+      { ...env, SVC_CONFIG_DIR: dir },
+    );
+    try {
+      await term.waitFor('rate limited, resuming in 1 s');
+      const bar = term
+        .screen()
+        .split('\n')
+        .find((l) => l.includes('rate limited'))!;
+      expect(bar).toMatch(/\d\/5 sent · \d+\/s · rate limited, resuming in 1 s/);
+      expect(bar.trimEnd().length).toBeLessThan(80);
+      await term.waitFor('EXIT=0');
+      expect(term.screen()).toContain('5 recipients sent, 0 failed');
     } finally {
       term.close();
     }

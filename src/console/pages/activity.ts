@@ -1,6 +1,7 @@
 // Activity: the feed (GET /v1/notifications) with filters, refreshed live, and the selected event's
 // timeline of jobs and execution details (GET /v1/notifications/{id}).
 import { useEffect, useRef } from 'preact/hooks';
+import { OBJECT_ID_RE } from '../../core/object-id.js';
 import { api, type ActivityNotification } from '../api.js';
 import {
   ago,
@@ -10,16 +11,30 @@ import {
   dateTime,
   Empty,
   ErrorLine,
+  eventReason,
   eventStatus,
   go,
   html,
   Json,
+  matchesStatus,
   prettyRaw,
   setParams,
   useDebounced,
   useLoad,
   useParam,
 } from '../ui.js';
+
+/** The statuses of `svc events list --status`, with what each means. */
+const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
+  ['delivered', 'Delivered'],
+  ['pending', 'Pending'],
+  ['failed', 'Failed'],
+  ['skipped', 'Skipped (nothing sent)'],
+  ['throttled', 'Throttled (nothing sent)'],
+  ['merged', 'Merged into a digest'],
+  ['canceled', 'Canceled'],
+  ['completed', 'Every step finished'],
+];
 
 const SINCE: Record<string, number> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
 
@@ -60,7 +75,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
       const w = workflow.trim();
       let id = workflowIds.current.get(w);
       if (!id) {
-        id = /^[0-9a-f]{24}$/.test(w) ? w : (await api.getWorkflow(w))._id;
+        id = OBJECT_ID_RE.test(w) ? w : (await api.getWorkflow(w))._id;
         workflowIds.current.set(w, id);
       }
       templates = [id];
@@ -74,8 +89,9 @@ export function Activity({ params }: { params: URLSearchParams }) {
       after: since ? new Date(Date.now() - since).toISOString() : undefined,
       transactionId: transactionId || undefined,
     });
-    // The feed has no status filter: it is computed from the jobs, as the CLI's table shows it.
-    return f.status ? { ...r, data: r.data.filter((n) => eventStatus(n) === f.status) } : r;
+    // The feed has no status filter: it is computed from the jobs, as `svc events list --status` does
+    // (`completed`: every step finished, whatever went out).
+    return f.status ? { ...r, data: r.data.filter((n) => matchesStatus(eventStatus(n), f.status)) } : r;
   }, [subscriber, workflow, f.channel, f.since, f.status, transactionId]);
 
   // Rows that arrived since the page opened are marked for a moment.
@@ -100,7 +116,8 @@ export function Activity({ params }: { params: URLSearchParams }) {
         <input type="search" placeholder="Subscriber ID" aria-label="Subscriber" value=${f.subscriber} onInput=${(e: any) => set('subscriber', e.currentTarget.value)} />
         <input type="search" placeholder="Workflow ID" aria-label="Workflow" value=${f.workflow} onInput=${(e: any) => set('workflow', e.currentTarget.value)} />
         <select aria-label="Status" value=${f.status} onChange=${(e: any) => set('status', e.currentTarget.value)}>
-          <option value="">Any status</option><option value="completed">Completed</option><option value="pending">Pending</option><option value="failed">Failed</option>
+          <option value="">Any status</option>
+          ${STATUS_CHOICES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
         </select>
         <select aria-label="Channel" value=${f.channel} onChange=${(e: any) => set('channel', e.currentTarget.value)}>
           <option value="">Any channel</option>
@@ -150,6 +167,7 @@ export function EventDetail({ id }: { id: string }) {
         <dt>Subscriber</dt><dd>${n.subscriber?.subscriberId} ${n.subscriber?.email ? html`<span class="muted">${n.subscriber.email}</span>` : ''}</dd>
         <dt>Transaction</dt><dd><code>${n.transactionId}</code></dd>
         <dt>Created</dt><dd>${dateTime(n.createdAt)}</dd>
+        ${eventReason(n) && html`<dt>Why</dt><dd class="reason">${eventReason(n)}</dd>`}
         <dt>Messages</dt><dd><a href=${`#/messages?transaction=${encodeURIComponent(n.transactionId)}`}>open the delivered messages</a></dd>
       </dl>
     </header>
