@@ -16,6 +16,8 @@ export type { QueryInput, SendOptions } from './request.js';
 interface CallOptions {
   /** Whether the call changes state (default: any method but GET). Previews are POSTs that do not. */
   mutates?: boolean;
+  /** Told of a replayed answer instead of the note on stderr (bulk counts them under its progress bar). */
+  onReplay?: () => void;
 }
 
 /** What the factory knows of the invocation; the session imports neither the entry nor the renderers. */
@@ -58,7 +60,8 @@ function nextOf(body: unknown, mode: PagingMode, currentPage: number): PageResul
 }
 
 export class Api {
-  readonly http: ApiClient;
+  /** The bare HTTP core: private, so that every request passes the rules above (issue 9, "one client"). */
+  private readonly http: ApiClient;
 
   constructor(
     config: ClientConfig,
@@ -101,7 +104,10 @@ export class Api {
       return undefined;
     }
     const res = await this.http.send<T>(withKey);
-    if (res.replayed) this.policy.note('note: the service replayed its earlier answer for this idempotency key');
+    if (res.replayed) {
+      if (opts.onReplay) opts.onReplay();
+      else this.policy.note('note: the service replayed its earlier answer for this idempotency key');
+    }
     return res;
   }
 

@@ -12,7 +12,6 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 /** Subscriber fields a row may carry besides subscriberId (trigger's subscriber object form). */
 export const SUBSCRIBER_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
 const NDJSON_KEYS = new Set<string>(['subscriberId', ...SUBSCRIBER_FIELDS, 'data', 'channels', 'payload']);
-// eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 
 export type Recipient = string | ({ subscriberId: string } & Record<string, unknown>);

@@ -10,7 +10,7 @@ import { setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { ApiError, EXIT, InterruptedError, NetworkError, SvcError, UsageError } from '../core/errors.js';
 import { formatDuration } from '../core/duration.js';
-import { operations } from '../api/operations.js';
+import { routes } from '../api/routes.js';
 import type { Api } from '../api/session.js';
 import { retryDelay } from '../api/http-rules.js';
 import { Chunker, transactionIdOf, type Chunk } from './chunks.js';
@@ -38,7 +38,7 @@ export interface BulkSummary {
   runId: string;
   /** notSent (only when some are): rows left for --resume when --max-time ran out or the run stopped early. */
   recipients: { sent: number; failed: number; skipped: number; alreadySent: number; notSent?: number };
-  requests: { sent: number; failed: number };
+  requests: { sent: number; failed: number; replayed?: number };
   elapsedMs: number;
   recipientsPerSecond: number;
   report: string | null;
@@ -115,7 +115,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const onAbort = () => stop.abort();
   deps.signal.addEventListener('abort', onAbort, { once: true });
   const deadline = opts.maxTimeMs !== undefined ? started + opts.maxTimeMs : undefined;
-  const counts = { sent: 0, failed: 0, skipped: 0, alreadySent: 0, notSent: 0, requests: 0, failedRequests: 0, networkFailures: 0, answered: 0 };
+  const counts = { sent: 0, failed: 0, skipped: 0, alreadySent: 0, notSent: 0, requests: 0, failedRequests: 0, networkFailures: 0, answered: 0, replayed: 0 };
   const showProgress = Boolean(deps.io.stderr.isTTY) && !deps.globals.quiet;
   const total = file === '-' || !showProgress ? undefined : await countRows(file);
   const progress = await startProgress(deps, counts, total);
@@ -145,12 +145,14 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const maxRetries = deps.globals.retries;
 
   /** Sends one request, waiting out 429s (pacer) and retrying network errors and 5xx (backoff). */
-  const post = async (path: string, body: unknown, key: string, cost: number): Promise<unknown> => {
+  const post = async (op: 'triggerEvent' | 'triggerBulk', body: unknown, key: string, cost: number): Promise<unknown> => {
     for (let failures = 0; ; ) {
       try {
-        const res = await api!.http.send({ method: 'POST', path, body, idempotencyKey: key });
+        // Through the session like every command: read-only refusal, the answer's shape checked; a replay
+        // (the answer to a call that reached the service before a connection dropped) is counted, not noted.
+        const res = await api!.call(op, { body, idempotencyKey: key }, { onReplay: () => counts.replayed++ });
         counts.answered++;
-        return res.data;
+        return res?.data;
       } catch (e) {
         if (stop.signal.aborted) throw new InterruptedError();
         if (e instanceof ApiError) counts.answered++;
@@ -215,7 +217,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       let split = chunk.kind === 'bulk' && pacer.tooExpensive(100);
       if (!split) {
         try {
-          const data = await post(req.path, req.body, key, cost);
+          const data = await post(req.op, req.body, key, cost);
           counts.requests++;
           const results = chunk.kind === 'trigger' ? chunk.rows.map(() => data) : (data as unknown[]);
           lines = chunk.rows
@@ -243,7 +245,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
           await pacer.acquire(1, false);
           let data: unknown;
           try {
-            data = await post(operations.triggerEvent.path, ev, `${key}-${from + i}`, 1);
+            data = await post('triggerEvent', ev, `${key}-${from + i}`, 1);
           } finally {
             pacer.release(1, true, false);
           }
@@ -311,7 +313,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       counts.notSent += chunk.rows.length;
       return;
     }
-    const cost = chunk.kind === 'bulk' && !deps.globals.dryRun ? (operations.triggerBulk.cost ?? 100) : 1;
+    const cost = chunk.kind === 'bulk' && !deps.globals.dryRun ? (routes.triggerBulk.cost ?? 100) : 1;
     const split = chunk.kind === 'bulk' && pacer.tooExpensive(cost);
     let slotCost = split ? 0 : cost;
     try {
@@ -378,7 +380,8 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       alreadySent: counts.alreadySent,
       ...(counts.notSent ? { notSent: counts.notSent } : {}),
     },
-    requests: { sent: counts.requests, failed: counts.failedRequests },
+    // `replayed`: answers the service replayed for a call that had reached it before a connection dropped.
+    requests: { sent: counts.requests, failed: counts.failedRequests, ...(counts.replayed ? { replayed: counts.replayed } : {}) },
     elapsedMs,
     recipientsPerSecond: elapsedMs > 0 ? Math.round((counts.sent / elapsedMs) * 1000) : counts.sent,
     report: reportPath ?? null,
@@ -447,7 +450,8 @@ function requestOf(runId: string, workflow: string, common: Record<string, unkno
   if (chunk.kind === 'trigger') {
     const transactionId = transactionIdOf(runId, chunk.index);
     return {
-      path: operations.triggerEvent.path,
+      op: 'triggerEvent' as const,
+      path: routes.triggerEvent.path,
       key,
       transactionId,
       body: { name: workflow, ...common, to: chunk.rows.map((r) => r.recipient), transactionId },
@@ -461,7 +465,7 @@ function requestOf(runId: string, workflow: string, common: Record<string, unkno
     payload: { ...commonPayload, ...r.payload },
     transactionId: transactionIdOf(runId, chunk.index, from + i),
   }));
-  return { path: operations.triggerBulk.path, key, transactionId: null, body: { events } };
+  return { op: 'triggerBulk' as const, path: routes.triggerBulk.path, key, transactionId: null, body: { events } };
 }
 
 /** --strict on a file: every row is checked before anything is sent, so a bad file sends nothing. */

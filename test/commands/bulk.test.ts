@@ -230,4 +230,23 @@ describe('--recipients-file', () => {
     expect(stub.requests.flatMap(recipientsOf)).toHaveLength(300);
     expect(refused).toBe(0);
   });
+
+  test('through the one client: a replayed answer is counted in the summary, not noted per chunk; a wrong shape is warned about', async () => {
+    // The first trigger answer comes back as a replay (its key had reached the service before), and in the shape
+    // of a refusal the service never sends for a trigger (no acknowledged): the session's rules apply to bulk too.
+    let n = 0;
+    stub.on('POST', '/v1/events/trigger', (req) => {
+      n++;
+      const txn = (req.body as { transactionId: string }).transactionId;
+      return n === 1
+        ? { status: 201, headers: { 'idempotency-replay': 'true' }, body: { data: { status: 'processed', transactionId: txn } } }
+        : { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: txn } } };
+    });
+    writeFileSync(join(dir, 'users.csv'), csv(150));
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '-o', 'json'], { env, cwd: dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).requests).toEqual({ sent: 2, failed: 0, replayed: 1 });
+    expect(r.stderr).not.toContain('replayed its earlier answer');
+    expect(r.stderr).toMatch(/the answer to POST \/v1\/events\/trigger does not match the documented shape \(acknowledged: is required\)/);
+  });
 });

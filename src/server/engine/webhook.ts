@@ -10,6 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 
 export const SIGNATURE_HEADER = 'svc-signature';
@@ -144,6 +145,8 @@ export interface WebhookRequest {
   now: number;
   /** How much of the response body to keep. Default 10 KiB. */
   maxBodyBytes?: number;
+  /** Ends a wait between attempts (the service stopping). */
+  signal?: AbortSignal;
 }
 
 export interface WebhookResult {
@@ -161,8 +164,6 @@ export interface WebhookResult {
   /** The signature header sent, when signed. */
   signature?: string;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
@@ -247,7 +248,9 @@ export async function deliverWebhook(input: WebhookRequest): Promise<WebhookResu
         clearTimeout(timer);
       }
       if (attempt < attempts) {
-        await sleep(waitHint ?? delay);
+        // Stopping the service ends the wait: the webhook is reported with its last error, not retried.
+        const waited = await sleep(waitHint ?? delay, true, { signal: input.signal }).catch(() => false);
+        if (!waited) break;
         delay = Math.min(delay * 2, 5_000);
       }
     }

@@ -74,6 +74,19 @@ describe('deliverWebhook', () => {
     expect(result.error).toBeUndefined();
   });
 
+  it('a stop during the wait between attempts ends it at once, reporting the last error', async () => {
+    handler = (_req, res) => {
+      res.statusCode = 503;
+      res.end('busy');
+    };
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 50);
+    const started = Date.now();
+    const result = await deliverWebhook({ url: base, body: {}, retries: 3, backoffMs: 10_000, now, signal: stop.signal });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result).toMatchObject({ ok: false, attempts: 1, error: 'HTTP 503' });
+  });
+
   it('does not retry a 4xx', async () => {
     handler = (_req, res) => {
       res.statusCode = 404;
