@@ -100,6 +100,7 @@ export type StepFilter = z.infer<typeof StepFilter>;
 
 /** Integration credentials: secrets and provider settings, returned only to dashboard callers. */
 export const Credentials = z.looseObject({});
+
 export const Integration = z.looseObject({
   _id: z.string().optional(),
   _environmentId: z.string(),
