@@ -163,6 +163,8 @@ export interface WebhookResult {
   error?: string;
   /** The signature header sent, when signed. */
   signature?: string;
+  /** What was sent, cut at maxBodyBytes: the web console shows it as the provider request. */
+  requestBody?: string;
 }
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, max: number): Promise<{ text: string; truncated: boolean }> {
@@ -203,6 +205,7 @@ export async function deliverWebhook(input: WebhookRequest): Promise<WebhookResu
     return finish();
   }
   const raw = method === 'GET' || method === 'DELETE' ? undefined : rawBodyOf(input.body);
+  if (raw !== undefined) result.requestBody = raw.slice(0, input.maxBodyBytes ?? DEFAULT_MAX_BODY);
   const headers: Record<string, string> = { 'user-agent': 'svc-dev-webhook/1' };
   if (raw !== undefined) headers['content-type'] = typeof input.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
   for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;

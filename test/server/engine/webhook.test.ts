@@ -62,6 +62,8 @@ describe('deliverWebhook', () => {
     expect(result.signature).toBe(signPayload('s3cret', '{"text":"hi \\"there\\""}', now));
     expect(received[0]?.headers).toMatchObject({ 'content-type': 'application/json', 'x-extra': '1' });
     expect(received[0]?.body).toBe('{"text":"hi \\"there\\""}');
+    // What was sent is kept beside the answer (the web console's "Provider request").
+    expect(result.requestBody).toBe(received[0]?.body);
   });
 
   it('retries 5xx with backoff until it succeeds', async () => {
