@@ -1,0 +1,18 @@
+// svc endpoints get: the request it sends.
+import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+
+const svc = stubbedService();
+
+sendsRequest(svc, [
+  [
+    'endpoints get',
+    {
+      argv: ['endpoints', 'get', 'chendp_abc123def456'],
+      method: 'GET',
+      path: '/v1/channel-endpoints/chendp_abc123def456',
+      answer: { data: { identifier: 'chendp_abc123def456', type: 'slack_channel', endpoint: { channelId: 'C1' } } },
+    },
+  ],
+]);
+
+refusesInput(svc, [[['endpoints', 'get', ''], 'IDENTIFIER']]);
