@@ -118,7 +118,7 @@ function __svc_node --description "the svc command path typed so far"
 end
 complete -c svc -f
 complete -c svc -s V -l version -d 'print the version'
-complete -c svc -s o -l output -x -a 'table json ndjson yaml' -d 'output format (default: table on a terminal, else json)'
+complete -c svc -s o -l output -x -a 'table json ndjson yaml tsv' -d 'output format (default: table on a terminal, else json)'
 complete -c svc -l json -d 'same as -o json'
 complete -c svc -l fields -r -F -d 'keep only these comma-separated dot paths (columns in tables)'
 complete -c svc -l query -r -F -d 'JMESPath expression applied to the JSON result'

@@ -115,7 +115,9 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
     )
     .version(__SVC_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(['table', 'json', 'ndjson', 'yaml']))
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(['table', 'json', 'ndjson', 'yaml', 'tsv']),
+    )
     .option('--json', 'same as -o json')
     .option('--fields <paths>', 'keep only these comma-separated dot paths (columns in tables)', fieldsArg)
     .option('--query <expr>', 'JMESPath expression applied to the JSON result')

@@ -131,6 +131,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
       color: color(),
       ...(globals.wide ? { wide: true } : {}),
       ...(globals.utc ? { utc: true } : {}),
+      ...(globals.quiet ? { quiet: true } : {}),
       note: (m) => deps.info(m),
     }),
     print: async (value: unknown, opts?: PrintOptions) => {
