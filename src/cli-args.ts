@@ -38,9 +38,28 @@ export function choiceList(choices: readonly string[]) {
 
 export function choiceArg(choices: readonly string[]) {
   return (value: string): string => {
-    if (!choices.includes(value)) throw new InvalidArgumentError(`Expected one of: ${choices.join(', ')}.`);
+    if (!choices.includes(value)) throw new InvalidArgumentError(expected(choices, value));
     return value;
   };
+}
+
+/** "Expected one of: a, b", or for a long list (the provider ids) the closest few and where the rest are. */
+function expected(choices: readonly string[], value: string): string {
+  if (choices.length <= 12) return `Expected one of: ${choices.join(', ')}.`;
+  const v = value.toLowerCase();
+  const close = choices.filter((c) => c.includes(v) || v.includes(c) || distance(c, v) <= 2).slice(0, 4);
+  return `Expected one of ${choices.length} values${close.length ? ` such as ${close.join(', ')}` : ''} (svc help providers lists them).`;
+}
+
+/** Levenshtein distance (small strings: flag values and ids). */
+export function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 export function durationArg(value: string): number {
