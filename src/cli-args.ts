@@ -3,6 +3,7 @@
 // ...") and main.ts reports it as a usage error (exit 2). No heavy imports: this loads at start-up.
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from './core/duration.js';
+import { editDistance } from './core/suggest.js';
 
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -47,19 +48,8 @@ export function choiceArg(choices: readonly string[]) {
 function expected(choices: readonly string[], value: string): string {
   if (choices.length <= 12) return `Expected one of: ${choices.join(', ')}.`;
   const v = value.toLowerCase();
-  const close = choices.filter((c) => c.includes(v) || v.includes(c) || distance(c, v) <= 2).slice(0, 4);
+  const close = choices.filter((c) => c.includes(v) || v.includes(c) || editDistance(c, v) <= 2).slice(0, 4);
   return `Expected one of ${choices.length} values${close.length ? ` such as ${close.join(', ')}` : ''} (svc help providers lists them).`;
-}
-
-/** Levenshtein distance (small strings: flag values and ids). */
-export function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 export function durationArg(value: string): number {
