@@ -18,7 +18,7 @@ const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   3    missing or rejected credentials (no key, 401, 403), or a state change refused
        by a read-only profile
   4    network failure or timeout after all retries
-  5    not found (404)
+  5    not found (404); also messages mark-as when no message was changed
   6    rejected by the service as invalid or conflicting (400, 409, 422)
   7    rate limited (429) after all retries
   8    trigger --wait: some job still pending when the wait ended
