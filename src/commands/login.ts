@@ -85,7 +85,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       const rejected = `the service at ${baseUrl} rejected the key ${maskKey(apiKey)} (${e.status})`;
       // A key typed at the prompt may be mistyped or pasted incompletely: ask again.
       if (!prompt || opts.withKey || g.apiKey || attempt >= KEY_TRIES) throw new CredentialsError(`${rejected}; nothing was saved`, 'unauthorized');
-      deps.io.stderr.write(`${rejected}; try again (attempt ${attempt + 1} of ${KEY_TRIES}, Ctrl-C to stop)\n`);
+      deps.io.stderr.write(`key ${maskKey(apiKey)} rejected (${e.status}); try again (${attempt + 1} of ${KEY_TRIES}, Ctrl-C stops)\n`);
       apiKey = (await prompt.askSecret(deps, 'API key:', (v) => (v.trim() ? true : 'the key must not be empty'))).trim();
     }
   }

@@ -158,7 +158,7 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
     return;
   }
   const timeout = opts.waitTimeout ?? DEFAULT_WAIT_MS;
-  deps.info(`triggered (transaction ${result.transactionId}); waiting up to ${formatDuration(timeout)} for delivery…`);
+  deps.info(`transaction ${result.transactionId}: waiting up to ${formatDuration(timeout)} for delivery…`);
   const { waitForTransaction, checkOutcome } = await import('./wait.js');
   const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
   await deps.print({ trigger: result, ...waited }, { view: 'wait' });

@@ -41,7 +41,8 @@ export function tsvColumns(records: readonly unknown[], fields: readonly string[
   const listView = view ? (LIST_VIEWS[view] ?? (LIST_OF[view] ? LIST_VIEWS[LIST_OF[view]!] : undefined)) : undefined;
   if (listView && records.every(isRecord)) {
     return listView.map((c, i) => ({
-      header: c.header || `COLUMN${i + 1}`,
+      // The profile list's unnamed first column is the current-profile mark.
+      header: c.header || (view === 'profiles' && i === 0 ? 'CURRENT' : `COLUMN${i + 1}`),
       value: (r, index) => (typeof c.value === 'string' ? getPath(r, c.value) : c.value({ ...r, __index: index })),
     }));
   }
