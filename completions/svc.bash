@@ -2,6 +2,12 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local node="" i w npos=0
+  local word="${COMP_LINE:0:COMP_POINT}"; word="${word##*[[:space:]]}"
+  if [[ "$word" == @* ]]; then
+    local f; COMPREPLY=()
+    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; [[ "$COMP_WORDBREAKS" == *@* ]] || f="@$f"; COMPREPLY+=("$f"); done < <(compgen -f -- "${word#@}")
+    compopt -o nospace 2>/dev/null; return
+  fi
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
@@ -141,6 +147,71 @@ _svc_complete() {
     'dev/-o'|'dev/--output') choices='table json ndjson yaml tsv' ;;
     'completion/-o'|'completion/--output') choices='table json ndjson yaml tsv' ;;
     'help/-o'|'help/--output') choices='table json ndjson yaml tsv' ;;
+    '/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'trigger/--to') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'trigger/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events list/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'events list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'events list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events watch/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'events watch/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'events watch/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events browse/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'events browse/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'events browse/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers search/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers online/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations active/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations primary/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'contexts/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'contexts create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections create/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'connections create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'connections list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints create/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow preview/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow activate/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow deactivate/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages mark-as/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'messages list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'api/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'login/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile add/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile show/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile use/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile remove/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'dev/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'completion/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'help/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
@@ -152,6 +223,7 @@ _svc_complete() {
       COMPREPLY=($(compgen -W 'trigger events subscribers integrations contexts connections endpoints workflow messages api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -176,19 +248,23 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers create')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--first-name --last-name --email --phone --avatar --locale --timezone --data --fail-if-exists -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers update')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--first-name --last-name --email --phone --avatar --locale --timezone --data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers online')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      case "$npos" in 1) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;; esac
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; 1) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -221,7 +297,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --context --channel --provider --integration --limit --after --before --order-by --order-direction --include-cursor --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'connections delete')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'endpoints')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -236,7 +312,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'endpoints delete')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -246,31 +322,37 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--environment-id -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow preview')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--payload --set --subscriber --controls --context -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow create')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow update')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow activate')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow deactivate')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'mark-as list' -- "$cur")); return ;;
     'messages mark-as')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      case "$npos" in 1) COMPREPLY=($(compgen -W 'read seen unread unseen' -- "$cur")); return ;; esac
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; 1) COMPREPLY=($(compgen -W 'read seen unread unseen' -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --channel --transaction-id --context --page --limit --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -286,7 +368,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'add list show use remove' -- "$cur")); return ;;
     'profile add')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --read-only --use -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --read-only --use --force -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'profile list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -298,7 +380,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'profile remove')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'dev')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --no-save-profile --open -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

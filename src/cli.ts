@@ -4,6 +4,7 @@
 import { Command, Help, Option } from 'commander';
 import { durationArg, fieldsArg, idempotencyKeyArg, intArg, urlArg } from './cli-args.js';
 import * as api from './commands/api.js';
+import * as complete from './commands/complete.js';
 import * as completion from './commands/completion.js';
 import * as connectionsCreate from './commands/connections/create.js';
 import * as connectionsDelete from './commands/connections/delete.js';
@@ -94,6 +95,7 @@ const TREE: Entry[] = [
   dev,
   completion,
   help,
+  complete,
 ];
 
 /** Runs a command with the dependencies of this invocation (provided by main.ts). */

@@ -45,6 +45,16 @@ export function examples<C extends AnyCommand>(cmd: C, lines: string[]): C {
   return cmd;
 }
 
+/** A paragraph after a command's options in its help, wrapped for the terminal it is shown on. */
+export function helpNote<C extends AnyCommand>(cmd: C, text: string): C {
+  cmd.addHelpText('after', ({ error, command }) => {
+    const out = command.configureOutput();
+    const width = (error ? out.getErrHelpWidth?.() : out.getOutHelpWidth?.()) || 80;
+    return `\n${wrapWords(text, width).join('\n')}`;
+  });
+  return cmd;
+}
+
 /** A command line's words, a quoted string being one word. */
 function shellWords(s: string): string[] {
   return s.match(/(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"])+/g) ?? [];

@@ -152,6 +152,12 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   if (!res) return;
   const result = res.data;
   const processed = Boolean(result && typeof result === 'object' && result.status === 'processed');
+  if (processed) {
+    // The workflow and the recipients are offered by Tab next time (the completion cache).
+    const { rememberIds } = await import('./events/cache.js');
+    const ids = (valid.to as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { subscriberId?: unknown })?.subscriberId));
+    await rememberIds(deps, [{ workflowId: valid.name }, ...ids.filter((x) => typeof x === 'string').map((subscriberId) => ({ subscriberId }))]);
+  }
   if (!opts.wait || !processed || !result.transactionId) {
     await deps.print(result, { view: 'trigger' });
     if (!processed) throw new TriggerNotProcessedError(String(result?.status), result?.error, result);

@@ -5,16 +5,18 @@ import { MARK_AS, OBJECT_ID_RE } from '../../api/enum-values.js';
 import { EXIT, SvcError, UsageError } from '../../core/errors.js';
 import { checkId } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
-import { about, Argument, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
+import { about, Argument, type ArgsOf, Command, examples, helpNote, type OptsOf } from '../define.js';
 
 export const command = () =>
   examples(
-    new Command('mark-as')
-      .description(about('mark in-app messages read, seen, unread or unseen', 'markMessagesAs'))
-      .argument('<subscriberId>', 'subscriber id')
-      .addArgument(new Argument('<state>', 'read, seen, unread or unseen').choices(MARK_AS))
-      .argument('<messageIds...>', 'one or more 24-character message ids')
-      .addHelpText('after', '\nExit code 5 when no message was changed (no id is a message of that subscriber).'),
+    helpNote(
+      new Command('mark-as')
+        .description(about('mark in-app messages read, seen, unread or unseen', 'markMessagesAs'))
+        .argument('<subscriberId>', 'subscriber id')
+        .addArgument(new Argument('<state>', 'read, seen, unread or unseen').choices(MARK_AS))
+        .argument('<messageIds...>', 'one or more 24-character message ids'),
+      'Exit code 5 when no message was changed (no id is a message of that subscriber).',
+    ),
     ['svc messages mark-as user-1 read 6761f0c2a3b4c5d6e7f80912', 'svc messages mark-as user-1 seen 6761f0c2a3b4c5d6e7f80912 6761f0c2a3b4c5d6e7f80913'],
   );
 
