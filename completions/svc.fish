@@ -126,7 +126,7 @@ function __svc_at_files --description "file names after an @"
 end
 complete -c svc -n 'string match -q -- '\''@*'\'' (commandline -ct)' -f -a '(__svc_at_files)'
 complete -c svc -s V -l version -d 'print the version'
-complete -c svc -s o -l output -x -a 'table json ndjson yaml tsv' -d 'output format (default: table on a terminal, else json)'
+complete -c svc -s o -l output -x -a 'table json ndjson yaml tsv' -d 'output format: table (the default on a terminal), json (the default otherwise), ndjson, yaml, or tsv (plain tab-separated values for shell loops; -q drops the header)'
 complete -c svc -l json -d 'same as -o json'
 complete -c svc -l fields -r -F -a '(__svc_at_files)' -d 'keep only these comma-separated dot paths (columns in tables)'
 complete -c svc -l query -r -F -a '(__svc_at_files)' -d 'JMESPath expression applied to the JSON result'

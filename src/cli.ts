@@ -176,7 +176,10 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
     .version(__SVC_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(
-      new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(['table', 'json', 'ndjson', 'yaml', 'tsv']),
+      new Option(
+        '-o, --output <format>',
+        'output format: table (the default on a terminal), json (the default otherwise), ndjson, yaml, or tsv (plain tab-separated values for shell loops; -q drops the header)',
+      ).choices(['table', 'json', 'ndjson', 'yaml', 'tsv']),
     )
     .option('--json', 'same as -o json')
     .option('--fields <paths>', 'keep only these comma-separated dot paths (columns in tables)', fieldsArg)
