@@ -2,6 +2,12 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local node="" i w npos=0
+  local word="${COMP_LINE:0:COMP_POINT}"; word="${word##*[[:space:]]}"
+  if [[ "$word" == @* ]]; then
+    local f; COMPREPLY=()
+    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; [[ "$COMP_WORDBREAKS" == *@* ]] || f="@$f"; COMPREPLY+=("$f"); done < <(compgen -f -- "${word#@}")
+    compopt -o nospace 2>/dev/null; return
+  fi
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
@@ -66,81 +72,146 @@ _svc_complete() {
   done
   local choices=""
   case "$node/$prev" in
-    '/-o'|'/--output') choices='table json ndjson yaml' ;;
-    'trigger/-o'|'trigger/--output') choices='table json ndjson yaml' ;;
-    'events/-o'|'events/--output') choices='table json ndjson yaml' ;;
+    '/-o'|'/--output') choices='table json ndjson yaml tsv' ;;
+    'trigger/-o'|'trigger/--output') choices='table json ndjson yaml tsv' ;;
+    'events/-o'|'events/--output') choices='table json ndjson yaml tsv' ;;
     'events list/--channel') choices='in_app email sms chat push' ;;
     'events list/--severity') choices='high medium low none' ;;
-    'events list/-o'|'events list/--output') choices='table json ndjson yaml' ;;
+    'events list/-o'|'events list/--output') choices='table json ndjson yaml tsv' ;;
     'events watch/--channel') choices='in_app email sms chat push' ;;
     'events watch/--severity') choices='high medium low none' ;;
-    'events watch/-o'|'events watch/--output') choices='table json ndjson yaml' ;;
-    'events get/-o'|'events get/--output') choices='table json ndjson yaml' ;;
+    'events watch/-o'|'events watch/--output') choices='table json ndjson yaml tsv' ;;
+    'events get/-o'|'events get/--output') choices='table json ndjson yaml tsv' ;;
     'events browse/--channel') choices='in_app email sms chat push' ;;
     'events browse/--severity') choices='high medium low none' ;;
-    'events browse/-o'|'events browse/--output') choices='table json ndjson yaml' ;;
-    'subscribers/-o'|'subscribers/--output') choices='table json ndjson yaml' ;;
+    'events browse/-o'|'events browse/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers/-o'|'subscribers/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers search/--order-by') choices='_id updatedAt' ;;
     'subscribers search/--order-direction') choices='ASC DESC' ;;
-    'subscribers search/-o'|'subscribers search/--output') choices='table json ndjson yaml' ;;
-    'subscribers get/-o'|'subscribers get/--output') choices='table json ndjson yaml' ;;
-    'subscribers create/-o'|'subscribers create/--output') choices='table json ndjson yaml' ;;
-    'subscribers update/-o'|'subscribers update/--output') choices='table json ndjson yaml' ;;
-    'subscribers delete/-o'|'subscribers delete/--output') choices='table json ndjson yaml' ;;
-    'subscribers online/-o'|'subscribers online/--output') choices='table json ndjson yaml' ;;
-    'integrations/-o'|'integrations/--output') choices='table json ndjson yaml' ;;
-    'integrations active/-o'|'integrations active/--output') choices='table json ndjson yaml' ;;
-    'integrations primary/-o'|'integrations primary/--output') choices='table json ndjson yaml' ;;
-    'contexts/-o'|'contexts/--output') choices='table json ndjson yaml' ;;
-    'contexts create/-o'|'contexts create/--output') choices='table json ndjson yaml' ;;
-    'connections/-o'|'connections/--output') choices='table json ndjson yaml' ;;
+    'subscribers search/-o'|'subscribers search/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers get/-o'|'subscribers get/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers create/-o'|'subscribers create/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers update/-o'|'subscribers update/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers delete/-o'|'subscribers delete/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers online/-o'|'subscribers online/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations/-o'|'integrations/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations active/-o'|'integrations active/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations primary/-o'|'integrations primary/--output') choices='table json ndjson yaml tsv' ;;
+    'contexts/-o'|'contexts/--output') choices='table json ndjson yaml tsv' ;;
+    'contexts create/-o'|'contexts create/--output') choices='table json ndjson yaml tsv' ;;
+    'connections/-o'|'connections/--output') choices='table json ndjson yaml tsv' ;;
     'connections create/--mode') choices='subscriber shared' ;;
-    'connections create/-o'|'connections create/--output') choices='table json ndjson yaml' ;;
-    'connections update/-o'|'connections update/--output') choices='table json ndjson yaml' ;;
-    'connections get/-o'|'connections get/--output') choices='table json ndjson yaml' ;;
+    'connections create/-o'|'connections create/--output') choices='table json ndjson yaml tsv' ;;
+    'connections update/-o'|'connections update/--output') choices='table json ndjson yaml tsv' ;;
+    'connections get/-o'|'connections get/--output') choices='table json ndjson yaml tsv' ;;
     'connections list/--channel') choices='in_app email sms chat push' ;;
     'connections list/--provider') choices='emailjs mailgun mailjet mandrill nodemailer postmark sendgrid sendinblue ses netcore infobip-email resend plunk mailersend mailtrap clickatell outlook365 svc-email sparkpost email-webhook braze svc-email-agent nexmo plivo sms77 sms-central sns telnyx twilio gupshup firetext infobip-sms burst-sms bulk-sms isend-sms forty-six-elks kannel maqsam termii africas-talking svc-sms sendchamp generic-sms clicksend bandwidth messagebird simpletexting azure-sms ring-central brevo-sms eazy-sms mobishastra afro-message unifonic smsmode imedia sinch isendpro-sms cm-telecom fcm apns expo one-signal pushpad push-webhook pusher-beams appio svc slack discord msteams mattermost ryver zulip grafana-on-call getstream rocket-chat whatsapp-business chat-webhook svc-slack anthropic' ;;
     'connections list/--order-by') choices='createdAt updatedAt' ;;
     'connections list/--order-direction') choices='ASC DESC' ;;
-    'connections list/-o'|'connections list/--output') choices='table json ndjson yaml' ;;
-    'connections delete/-o'|'connections delete/--output') choices='table json ndjson yaml' ;;
-    'endpoints/-o'|'endpoints/--output') choices='table json ndjson yaml' ;;
+    'connections list/-o'|'connections list/--output') choices='table json ndjson yaml tsv' ;;
+    'connections delete/-o'|'connections delete/--output') choices='table json ndjson yaml tsv' ;;
+    'endpoints/-o'|'endpoints/--output') choices='table json ndjson yaml tsv' ;;
     'endpoints list/--channel') choices='in_app email sms chat push' ;;
     'endpoints list/--provider') choices='emailjs mailgun mailjet mandrill nodemailer postmark sendgrid sendinblue ses netcore infobip-email resend plunk mailersend mailtrap clickatell outlook365 svc-email sparkpost email-webhook braze svc-email-agent nexmo plivo sms77 sms-central sns telnyx twilio gupshup firetext infobip-sms burst-sms bulk-sms isend-sms forty-six-elks kannel maqsam termii africas-talking svc-sms sendchamp generic-sms clicksend bandwidth messagebird simpletexting azure-sms ring-central brevo-sms eazy-sms mobishastra afro-message unifonic smsmode imedia sinch isendpro-sms cm-telecom fcm apns expo one-signal pushpad push-webhook pusher-beams appio svc slack discord msteams mattermost ryver zulip grafana-on-call getstream rocket-chat whatsapp-business chat-webhook svc-slack anthropic' ;;
     'endpoints list/--order-by') choices='createdAt updatedAt' ;;
     'endpoints list/--order-direction') choices='ASC DESC' ;;
-    'endpoints list/-o'|'endpoints list/--output') choices='table json ndjson yaml' ;;
+    'endpoints list/-o'|'endpoints list/--output') choices='table json ndjson yaml tsv' ;;
     'endpoints create/--type') choices='slack_channel slack_user webhook phone ms_teams_channel ms_teams_user' ;;
-    'endpoints create/-o'|'endpoints create/--output') choices='table json ndjson yaml' ;;
-    'endpoints get/-o'|'endpoints get/--output') choices='table json ndjson yaml' ;;
-    'endpoints delete/-o'|'endpoints delete/--output') choices='table json ndjson yaml' ;;
-    'workflow/-o'|'workflow/--output') choices='table json ndjson yaml' ;;
+    'endpoints create/-o'|'endpoints create/--output') choices='table json ndjson yaml tsv' ;;
+    'endpoints get/-o'|'endpoints get/--output') choices='table json ndjson yaml tsv' ;;
+    'endpoints delete/-o'|'endpoints delete/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow/-o'|'workflow/--output') choices='table json ndjson yaml tsv' ;;
     'workflow list/--status') choices='ACTIVE INACTIVE ERROR' ;;
     'workflow list/--order-by') choices='createdAt updatedAt name lastTriggeredAt' ;;
     'workflow list/--order-direction') choices='ASC DESC' ;;
-    'workflow list/-o'|'workflow list/--output') choices='table json ndjson yaml' ;;
-    'workflow get/-o'|'workflow get/--output') choices='table json ndjson yaml' ;;
-    'workflow preview/-o'|'workflow preview/--output') choices='table json ndjson yaml' ;;
-    'workflow create/-o'|'workflow create/--output') choices='table json ndjson yaml' ;;
-    'workflow update/-o'|'workflow update/--output') choices='table json ndjson yaml' ;;
-    'workflow activate/-o'|'workflow activate/--output') choices='table json ndjson yaml' ;;
-    'workflow deactivate/-o'|'workflow deactivate/--output') choices='table json ndjson yaml' ;;
-    'workflow delete/-o'|'workflow delete/--output') choices='table json ndjson yaml' ;;
-    'messages/-o'|'messages/--output') choices='table json ndjson yaml' ;;
-    'messages mark-as/-o'|'messages mark-as/--output') choices='table json ndjson yaml' ;;
+    'workflow list/-o'|'workflow list/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow get/-o'|'workflow get/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow preview/-o'|'workflow preview/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow create/-o'|'workflow create/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow update/-o'|'workflow update/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow activate/-o'|'workflow activate/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow deactivate/-o'|'workflow deactivate/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow delete/-o'|'workflow delete/--output') choices='table json ndjson yaml tsv' ;;
+    'messages/-o'|'messages/--output') choices='table json ndjson yaml tsv' ;;
+    'messages mark-as/-o'|'messages mark-as/--output') choices='table json ndjson yaml tsv' ;;
     'messages list/--channel') choices='in_app email sms chat push' ;;
-    'messages list/-o'|'messages list/--output') choices='table json ndjson yaml' ;;
-    'api/-o'|'api/--output') choices='table json ndjson yaml' ;;
-    'login/-o'|'login/--output') choices='table json ndjson yaml' ;;
-    'profile/-o'|'profile/--output') choices='table json ndjson yaml' ;;
-    'profile add/-o'|'profile add/--output') choices='table json ndjson yaml' ;;
-    'profile list/-o'|'profile list/--output') choices='table json ndjson yaml' ;;
-    'profile show/-o'|'profile show/--output') choices='table json ndjson yaml' ;;
-    'profile use/-o'|'profile use/--output') choices='table json ndjson yaml' ;;
-    'profile remove/-o'|'profile remove/--output') choices='table json ndjson yaml' ;;
-    'dev/-o'|'dev/--output') choices='table json ndjson yaml' ;;
-    'completion/-o'|'completion/--output') choices='table json ndjson yaml' ;;
-    'help/-o'|'help/--output') choices='table json ndjson yaml' ;;
+    'messages list/-o'|'messages list/--output') choices='table json ndjson yaml tsv' ;;
+    'api/-o'|'api/--output') choices='table json ndjson yaml tsv' ;;
+    'login/-o'|'login/--output') choices='table json ndjson yaml tsv' ;;
+    'profile/-o'|'profile/--output') choices='table json ndjson yaml tsv' ;;
+    'profile add/-o'|'profile add/--output') choices='table json ndjson yaml tsv' ;;
+    'profile list/-o'|'profile list/--output') choices='table json ndjson yaml tsv' ;;
+    'profile show/-o'|'profile show/--output') choices='table json ndjson yaml tsv' ;;
+    'profile use/-o'|'profile use/--output') choices='table json ndjson yaml tsv' ;;
+    'profile remove/-o'|'profile remove/--output') choices='table json ndjson yaml tsv' ;;
+    'dev/-o'|'dev/--output') choices='table json ndjson yaml tsv' ;;
+    'completion/-o'|'completion/--output') choices='table json ndjson yaml tsv' ;;
+    'help/-o'|'help/--output') choices='table json ndjson yaml tsv' ;;
+    '/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'trigger/--to') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'trigger/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events list/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'events list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'events list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events watch/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'events watch/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'events watch/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'events browse/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'events browse/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'events browse/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers search/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers online/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations active/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations primary/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'contexts/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'contexts create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections create/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'connections create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'connections list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'connections delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints create/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'endpoints delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow preview/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow activate/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow deactivate/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages mark-as/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'messages list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'api/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'login/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile add/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile show/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile use/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'profile remove/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'dev/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'completion/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'help/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
@@ -152,6 +223,7 @@ _svc_complete() {
       COMPREPLY=($(compgen -W 'trigger events subscribers integrations contexts connections endpoints workflow messages api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -176,19 +248,23 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers create')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--first-name --last-name --email --phone --avatar --locale --timezone --data --fail-if-exists -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers update')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--first-name --last-name --email --phone --avatar --locale --timezone --data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers online')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      case "$npos" in 1) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;; esac
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; 1) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -221,7 +297,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --context --channel --provider --integration --limit --after --before --order-by --order-direction --include-cursor --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'connections delete')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'endpoints')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -236,7 +312,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'endpoints delete')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -246,31 +322,37 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--environment-id -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow preview')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--payload --set --subscriber --controls --context -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow create')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow update')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow activate')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow deactivate')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'mark-as list' -- "$cur")); return ;;
     'messages mark-as')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      case "$npos" in 1) COMPREPLY=($(compgen -W 'read seen unread unseen' -- "$cur")); return ;; esac
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; 1) COMPREPLY=($(compgen -W 'read seen unread unseen' -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --channel --transaction-id --context --page --limit --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -286,7 +368,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'add list show use remove' -- "$cur")); return ;;
     'profile add')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --read-only --use -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --read-only --use --force -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'profile list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -298,7 +380,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'profile remove')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'dev')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --no-save-profile --open -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -3,6 +3,7 @@
 // ...") and main.ts reports it as a usage error (exit 2). No heavy imports: this loads at start-up.
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from './core/duration.js';
+import { editDistance } from './core/suggest.js';
 
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -38,9 +39,17 @@ export function choiceList(choices: readonly string[]) {
 
 export function choiceArg(choices: readonly string[]) {
   return (value: string): string => {
-    if (!choices.includes(value)) throw new InvalidArgumentError(`Expected one of: ${choices.join(', ')}.`);
+    if (!choices.includes(value)) throw new InvalidArgumentError(expected(choices, value));
     return value;
   };
+}
+
+/** "Expected one of: a, b", or for a long list (the provider ids) the closest few and where the rest are. */
+function expected(choices: readonly string[], value: string): string {
+  if (choices.length <= 12) return `Expected one of: ${choices.join(', ')}.`;
+  const v = value.toLowerCase();
+  const close = choices.filter((c) => c.includes(v) || v.includes(c) || editDistance(c, v) <= 2).slice(0, 4);
+  return `Expected one of ${choices.length} values${close.length ? ` such as ${close.join(', ')}` : ''} (svc help providers lists them).`;
 }
 
 export function durationArg(value: string): number {

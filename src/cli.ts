@@ -1,9 +1,10 @@
 // The command tree (cli.md): the global flags and the list of commands. Each command file under
 // commands/ declares its own arguments, flags and examples, and its run; declarations load nothing but
 // commander, so `--version`, `--help`, completion and usage errors never load zod, undici or renderers.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { durationArg, fieldsArg, idempotencyKeyArg, intArg, urlArg } from './cli-args.js';
 import * as api from './commands/api.js';
+import * as complete from './commands/complete.js';
 import * as completion from './commands/completion.js';
 import * as connectionsCreate from './commands/connections/create.js';
 import * as connectionsDelete from './commands/connections/delete.js';
@@ -94,6 +95,7 @@ const TREE: Entry[] = [
   dev,
   completion,
   help,
+  complete,
 ];
 
 /** Runs a command with the dependencies of this invocation (provided by main.ts). */
@@ -102,20 +104,83 @@ export type Invoke = (command: Command, module: CommandModule, opts: Record<stri
 interface ProgramOutput {
   writeOut(s: string): void;
   writeErr(s: string): void;
+  /** The width help is laid out for: the terminal's, or undefined (80) when not a terminal. */
+  outWidth?(): number | undefined;
+  errWidth?(): number | undefined;
+}
+
+/**
+ * commander's wrapping of help text, except that a word wider than the box (a route such as
+ * /v2/workflows/{workflowId}/step/{stepId}/preview, a JSON example) breaks after a / or a comma rather
+ * than running past the terminal's edge; lines still break between words everywhere else.
+ */
+function boxWrap(str: string, width: number): string {
+  if (width < 16) return str;
+  return str
+    .split(/\r\n|\n/)
+    .map((line) => {
+      const chunks = (line.match(/\s*\S+/g) ?? []).flatMap((ch) =>
+        ch.trim().length > width ? (ch.match(/\s*[^/,\s]*[/,]?/g) ?? [ch]).filter(Boolean).flatMap((p) => hardCut(p, width)) : [ch],
+      );
+      const out: string[] = [];
+      let current = '';
+      for (const ch of chunks) {
+        if (current !== '' && current.length + ch.length > width) {
+          out.push(current);
+          current = ch.trimStart();
+        } else current += ch;
+      }
+      out.push(current);
+      return out.join('\n');
+    })
+    .join('\n');
+}
+
+const hardCut = (s: string, width: number): string[] => (s.length <= width ? [s] : [s.slice(0, width), ...hardCut(s.slice(width), width)]);
+
+/** More choices than this are not listed in an option's help (Tab completes them; `svc help providers`). */
+const LISTED_CHOICES = 12;
+
+/**
+ * An option's help: its choices in brackets only when the description does not name them already, and
+ * never a list of dozens (the provider ids): then how many there are and where to see them.
+ */
+function optionDescription(option: Option, helper: Help): string {
+  const choices = option.argChoices;
+  if (!choices) return Help.prototype.optionDescription.call(helper, option);
+  const named = choices.every((c) => option.description.includes(c));
+  const hidden = Object.assign(Object.create(Object.getPrototypeOf(option)), option, { argChoices: undefined }) as Option;
+  const base = Help.prototype.optionDescription.call(helper, hidden);
+  if (choices.length > LISTED_CHOICES) return `${base} (one of ${choices.length}; Tab completes them, svc help providers lists them)`;
+  if (named) return base;
+  return `${base} (${choices.join(', ')})`;
 }
 
 export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
   const program = new Command('svc');
   // Set before any subcommand is attached: each child copies them.
   program.exitOverride();
-  if (output) program.configureOutput({ writeOut: output.writeOut, writeErr: output.writeErr, outputError: () => undefined });
+  if (output)
+    program.configureOutput({
+      writeOut: output.writeOut,
+      writeErr: output.writeErr,
+      outputError: () => undefined,
+      // commander takes undefined as "not a terminal" (its own default does the same).
+      ...(output.outWidth ? { getOutHelpWidth: output.outWidth as () => number } : {}),
+      ...(output.errWidth ? { getErrHelpWidth: output.errWidth as () => number } : {}),
+    });
   program
     .description(
       'Drive the Notification Delivery Service: trigger workflows, read activity, manage integrations.\nRun `svc dev` for a local service with no account and no network.',
     )
     .version(__SVC_VERSION__, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(['table', 'json', 'ndjson', 'yaml']))
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'output format: table (the default on a terminal), json (the default otherwise), ndjson, yaml, or tsv (plain tab-separated values for shell loops; -q drops the header)',
+      ).choices(['table', 'json', 'ndjson', 'yaml', 'tsv']),
+    )
     .option('--json', 'same as -o json')
     .option('--fields <paths>', 'keep only these comma-separated dot paths (columns in tables)', fieldsArg)
     .option('--query <expr>', 'JMESPath expression applied to the JSON result')
@@ -133,7 +198,29 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
     .option('--api-key <key>', 'API key (env SVC_API_KEY)')
     .option('--base-url <url>', 'service base URL (env SVC_BASE_URL)', urlArg)
     .option('--profile <name>', 'profile to use (env SVC_PROFILE)')
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      // commander stops wrapping descriptions narrower than 40 columns (a group's long command names at
+      // 80 columns, any help at 60): they are wrapped down to 16 instead of running off the screen.
+      minWidthToWrap: 16,
+      optionDescription(option) {
+        return optionDescription(option, this as Help);
+      },
+      boxWrap,
+      formatItem(term, termWidth, description, helper) {
+        // Beside a column of long terms (a group's subcommands) on a narrow terminal, a description would
+        // have almost no room: it goes under its term instead.
+        const width = (this as Help).helpWidth ?? 80;
+        if (!description || width - termWidth - 4 >= 24) return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+        return `  ${term}\n${boxWrap(description, width - 6).replace(/^/gm, '      ')}`;
+      },
+      styleUsage(str) {
+        // The usage line, wrapped under itself when the terminal is narrower ("Usage: " is 7 columns).
+        const width = (this as Help).helpWidth ?? 80;
+        return Help.prototype.styleUsage.call(this, boxWrap(str, width - 7).replace(/\n/g, `\n${' '.repeat(7)}`));
+      },
+    })
     .showHelpAfterError(false)
     .helpCommand(false);
   examples(program as unknown as AnyCommand, [

@@ -54,6 +54,10 @@ export interface ClientOptions {
   onAttempt?: ClientConfig['onAttempt'];
   onRetry?: ClientConfig['onRetry'];
   maxRetryDelayMs?: number;
+  /** Cancels this client's requests (a Tab's completion: its own budget, not Ctrl-C). */
+  signal?: AbortSignal;
+  /** Timeout per attempt instead of --timeout. */
+  timeoutMs?: number;
 }
 
 export interface Deps {

@@ -119,7 +119,12 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     await mod.run(runtime, opts as never, args as never, command as never);
   };
 
-  const program = buildProgram(invoke, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  const program = buildProgram(invoke, {
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    outWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined),
+    errWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined),
+  });
 
   try {
     if (argv.length === 0) {

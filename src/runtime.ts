@@ -61,11 +61,11 @@ export function createRuntime(init: RuntimeInit): Runtime {
       {
         baseUrl,
         apiKey,
-        timeoutMs: globals.timeout,
+        timeoutMs: opts.timeoutMs ?? globals.timeout,
         retries: opts.retries ?? globals.retries,
         userAgent: USER_AGENT,
         env,
-        signal: init.signal,
+        signal: opts.signal ?? init.signal,
         ...(globals.debug ? { trace: (line: string) => io.stderr.write(`${line}\n`) } : {}),
         ...(opts.onAttempt ? { onAttempt: opts.onAttempt } : {}),
         ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
@@ -131,6 +131,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
       color: color(),
       ...(globals.wide ? { wide: true } : {}),
       ...(globals.utc ? { utc: true } : {}),
+      ...(globals.quiet ? { quiet: true } : {}),
       note: (m) => deps.info(m),
     }),
     print: async (value: unknown, opts?: PrintOptions) => {

@@ -1,6 +1,9 @@
 // svc completion bash|zsh|fish: completion scripts generated from the command tree itself, so commands,
 // subcommands, flags and enum values (channels, markAs, providers...) can never drift from the CLI.
 // completions/ holds the same scripts; a test fails when they are out of date.
+// Values the tree cannot know come from `svc __complete` at Tab time (commands/complete.ts): profile
+// names for --profile, workflow ids and subscriber ids from the local cache. A value starting with @
+// (a JSON flag's file) completes as a file name and keeps its @.
 import type { Argument, Command, Option } from 'commander';
 import type { Deps } from '../deps.js';
 import { Argument as TypedArgument, type AnyCommand, type ArgsOf, Command as TypedCommand, examples, type OptsOf } from './define.js';
@@ -17,10 +20,14 @@ export const command = () =>
     ],
   );
 
+/** What `svc __complete` offers. */
+type Dynamic = 'profiles' | 'workflows' | 'subscribers';
+
 interface OptionModel {
   flags: string[];
   takesValue: boolean;
   choices?: string[];
+  dynamic?: Dynamic;
   description: string;
 }
 interface NodeModel {
@@ -30,6 +37,23 @@ interface NodeModel {
   options: OptionModel[];
   /** Choices of each positional argument (empty when free text). */
   args: string[][];
+  /** What `svc __complete` offers for each positional argument, if anything. */
+  argKinds: (Dynamic | undefined)[];
+}
+
+/** Options whose values are ids or names svc can list. */
+function optionKind(o: Option): Dynamic | undefined {
+  if (o.long === '--profile') return 'profiles';
+  if (o.long === '--workflow') return 'workflows';
+  if (o.long === '--to' || o.flags === '--subscriber <id>') return 'subscribers';
+  return undefined;
+}
+
+function argKind(a: Argument): Dynamic | undefined {
+  const name = a.name();
+  if (name === 'workflowId' || name === 'workflow') return 'workflows';
+  if (name === 'subscriberId') return 'subscribers';
+  return undefined;
 }
 
 function optionModel(o: Option): OptionModel {
@@ -38,21 +62,26 @@ function optionModel(o: Option): OptionModel {
     flags,
     takesValue: Boolean(o.required),
     ...(o.argChoices ? { choices: [...o.argChoices] } : {}),
+    ...(optionKind(o) ? { dynamic: optionKind(o)! } : {}),
     description: o.description,
   };
 }
+
+/** Subcommands shown to people (not the hidden __complete). */
+const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
 
 function modelOf(root: Command): NodeModel[] {
   const out: NodeModel[] = [];
   const walk = (cmd: Command, path: string) => {
     out.push({
       path,
-      subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.description() })),
+      subcommands: visible(cmd).map((c) => ({ name: c.name(), description: c.description() })),
       // -h/--help is everywhere: offered once, with the root's options that every command shares.
       options: [...cmd.options.map(optionModel), ...(path ? [] : [{ flags: ['-h', '--help'], takesValue: false, description: 'show help' }])],
       args: (cmd.registeredArguments as readonly Argument[]).map((a) => (a.argChoices ? [...a.argChoices] : [])),
+      argKinds: (cmd.registeredArguments as readonly Argument[]).map(argKind),
     });
-    for (const c of cmd.commands) walk(c, path ? `${path} ${c.name()}` : c.name());
+    for (const c of visible(cmd)) walk(c, path ? `${path} ${c.name()}` : c.name());
   };
   walk(root, '');
   return out;
@@ -103,6 +132,21 @@ function choiceCases(nodes: NodeModel[], action: (choices: string[]) => string):
   return lines;
 }
 
+/** `case "$node/$prev"` arms completing an option's value with `svc __complete`. */
+function dynamicCases(nodes: NodeModel[], action: (kind: Dynamic) => string): string[] {
+  const globals = nodes.find((n) => n.path === '')!.options;
+  const lines: string[] = [];
+  for (const n of nodes) {
+    for (const o of [...n.options, ...(n.path ? globals : [])]) {
+      if (!o.takesValue || !o.dynamic) continue;
+      lines.push(`    ${o.flags.map((f) => q(`${n.path}/${f}`)).join('|')}) ${action(o.dynamic)} ;;`);
+    }
+  }
+  return lines;
+}
+
+const SVC_COMPLETE = (kind: Dynamic) => `svc __complete ${kind} 2>/dev/null`;
+
 export function bash(nodes: NodeModel[]): string {
   const root = nodes.find((n) => n.path === '')!;
   const globals = root.options;
@@ -111,12 +155,27 @@ export function bash(nodes: NodeModel[]): string {
   lines.push('_svc_complete() {');
   lines.push('  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"');
   lines.push('  local node="" i w npos=0');
+  // A JSON flag's @file: complete the file name and keep the @ (where readline splits words at @, the @
+  // is not part of what is replaced, so it stays by itself).
+  lines.push('  local word="${COMP_LINE:0:COMP_POINT}"; word="${word##*[[:space:]]}"');
+  lines.push('  if [[ "$word" == @* ]]; then');
+  lines.push('    local f; COMPREPLY=()');
+  lines.push(
+    '    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; [[ "$COMP_WORDBREAKS" == *@* ]] || f="@$f"; COMPREPLY+=("$f"); done < <(compgen -f -- "${word#@}")',
+  );
+  lines.push('    compopt -o nospace 2>/dev/null; return');
+  lines.push('  fi');
   lines.push('  for ((i = 1; i < COMP_CWORD; i++)); do');
   lines.push('    w="${COMP_WORDS[i]}"');
   lines.push(...walkCases(nodes));
   lines.push('  done');
   lines.push('  local choices=""');
-  lines.push('  case "$node/$prev" in', ...choiceCases(nodes, (c) => `choices=${q(words(c))}`), '  esac');
+  lines.push(
+    '  case "$node/$prev" in',
+    ...choiceCases(nodes, (c) => `choices=${q(words(c))}`),
+    ...dynamicCases(nodes, (k) => `COMPREPLY=($(compgen -W "$(${SVC_COMPLETE(k)})" -- "$cur")); return`),
+    '  esac',
+  );
   lines.push('  if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi');
   lines.push('  case "$prev" in');
   lines.push(`    ${valueFlags(nodes).join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`);
@@ -129,7 +188,13 @@ export function bash(nodes: NodeModel[]): string {
     lines.push(`      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W ${q(opts)} -- "$cur")); return; fi`);
     if (subs) lines.push(`      COMPREPLY=($(compgen -W ${q(subs)} -- "$cur")); return ;;`);
     else {
-      const argCases = n.args.map((c, i) => (c.length ? `${i}) COMPREPLY=($(compgen -W ${q(words(c))} -- "$cur")); return ;;` : '')).filter(Boolean);
+      const argCases = n.args
+        .map((c, i) => {
+          if (c.length) return `${i}) COMPREPLY=($(compgen -W ${q(words(c))} -- "$cur")); return ;;`;
+          const k = n.argKinds[i];
+          return k ? `${i}) COMPREPLY=($(compgen -W "$(${SVC_COMPLETE(k)})" -- "$cur")); return ;;` : '';
+        })
+        .filter(Boolean);
       if (argCases.length) lines.push(`      case "$npos" in ${argCases.join(' ')} esac`);
       lines.push('      COMPREPLY=($(compgen -f -- "$cur")); return ;;');
     }
@@ -150,11 +215,18 @@ export function zsh(nodes: NodeModel[]): string {
   lines.push('# zsh completion for svc (generated by `svc completion zsh`; do not edit)');
   lines.push('_svc() {');
   lines.push('  local node="" w i npos=0 prev="${words[CURRENT-1]}"');
+  // A JSON flag's @file: the @ moves out of what is completed, so it stays.
+  lines.push('  if [[ "$PREFIX" == @* ]]; then compset -P @; _files; return; fi');
   lines.push('  for ((i = 2; i < CURRENT; i++)); do');
   lines.push('    w="${words[i]}"');
   lines.push(...walkCases(nodes));
   lines.push('  done');
-  lines.push('  case "$node/$prev" in', ...choiceCases(nodes, (c) => `compadd -- ${c.map(q).join(' ')}; return`), '  esac');
+  lines.push(
+    '  case "$node/$prev" in',
+    ...choiceCases(nodes, (c) => `compadd -- ${c.map(q).join(' ')}; return`),
+    ...dynamicCases(nodes, (k) => `compadd -- \${(f)"$(${SVC_COMPLETE(k)})"}; return`),
+    '  esac',
+  );
   lines.push('  case "$prev" in');
   lines.push(`    ${valueFlags(nodes).join('|')}) _files; return ;;`);
   lines.push('  esac');
@@ -167,7 +239,13 @@ export function zsh(nodes: NodeModel[]): string {
     if (n.subcommands.length) {
       lines.push(`      items=(${n.subcommands.map((s) => `'${esc(s.name)}:${esc(s.description)}'`).join(' ')}); _describe command items; return ;;`);
     } else {
-      const argCases = n.args.map((c, i) => (c.length ? `${i}) compadd -- ${c.map(q).join(' ')}; return ;;` : '')).filter(Boolean);
+      const argCases = n.args
+        .map((c, i) => {
+          if (c.length) return `${i}) compadd -- ${c.map(q).join(' ')}; return ;;`;
+          const k = n.argKinds[i];
+          return k ? `${i}) compadd -- \${(f)"$(${SVC_COMPLETE(k)})"}; return ;;` : '';
+        })
+        .filter(Boolean);
       if (argCases.length) lines.push(`      case "$npos" in ${argCases.join(' ')} esac`);
       lines.push('      _files; return ;;');
     }
@@ -203,14 +281,24 @@ export function fish(nodes: NodeModel[]): string {
   lines.push('    echo $node');
   lines.push('end');
   lines.push('complete -c svc -f');
+  // A JSON flag's @file: file names with the @ kept.
+  lines.push('function __svc_at_files --description "file names after an @"');
+  lines.push('    set -l tok (commandline -ct)');
+  lines.push("    string match -q -- '@*' $tok; or return");
+  lines.push('    for f in (__fish_complete_path (string sub -s 2 -- $tok))');
+  lines.push('        echo "@$f"');
+  lines.push('    end');
+  lines.push('end');
+  lines.push(`complete -c svc -n ${q("string match -q -- '@*' (commandline -ct)")} -f -a '(__svc_at_files)'`);
   const fishDesc = (s: string) => q(s.split('\n')[0]!);
   for (const o of root.options) lines.push(fishOption('', o, true, fishDesc));
   for (const n of nodes) {
     const cond = `test (__svc_node) = ${q(n.path)}`;
     for (const s of n.subcommands) lines.push(`complete -c svc -n ${q(cond)} -a ${q(s.name)} -d ${fishDesc(s.description)}`);
     if (n.path) for (const o of n.options) lines.push(fishOption(cond, o, false, fishDesc));
-    n.args.forEach((choices) => {
+    n.args.forEach((choices, i) => {
       if (choices.length) lines.push(`complete -c svc -n ${q(cond)} -a ${q(words(choices))}`);
+      else if (n.argKinds[i]) lines.push(`complete -c svc -n ${q(cond)} -a ${q(`(${SVC_COMPLETE(n.argKinds[i]!)})`)}`);
     });
   }
   return `${lines.join('\n')}\n`;
@@ -220,7 +308,8 @@ function fishOption(cond: string, o: OptionModel, global: boolean, desc: (s: str
   const parts = ['complete -c svc'];
   if (!global && cond) parts.push(`-n ${q(cond)}`);
   for (const f of o.flags) parts.push(f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`);
-  if (o.takesValue) parts.push(o.choices ? `-x -a ${q(words(o.choices))}` : '-r -F');
+  if (o.takesValue)
+    parts.push(o.choices ? `-x -a ${q(words(o.choices))}` : o.dynamic ? `-x -a ${q(`(${SVC_COMPLETE(o.dynamic)})`)}` : `-r -F -a ${q('(__svc_at_files)')}`);
   parts.push(`-d ${desc(o.description)}`);
   return parts.join(' ');
 }

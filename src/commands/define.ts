@@ -36,8 +36,83 @@ const EXAMPLES = new WeakMap<object, string[]>();
 
 export function examples<C extends AnyCommand>(cmd: C, lines: string[]): C {
   EXAMPLES.set(cmd, lines);
-  cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+  // Laid out when shown, for the width of the terminal it is shown on (80 when not a terminal).
+  cmd.addHelpText('after', ({ error, command }) => {
+    const out = command.configureOutput();
+    const width = (error ? out.getErrHelpWidth?.() : out.getOutHelpWidth?.()) || 80;
+    return `\nExamples:\n${lines.flatMap((l) => exampleLines(l, width)).join('\n')}\n`;
+  });
   return cmd;
+}
+
+/** A paragraph after a command's options in its help, wrapped for the terminal it is shown on. */
+export function helpNote<C extends AnyCommand>(cmd: C, text: string): C {
+  cmd.addHelpText('after', ({ error, command }) => {
+    const out = command.configureOutput();
+    const width = (error ? out.getErrHelpWidth?.() : out.getOutHelpWidth?.()) || 80;
+    return `\n${wrapWords(text, width).join('\n')}`;
+  });
+  return cmd;
+}
+
+/** A command line's words, a quoted string being one word. */
+function shellWords(s: string): string[] {
+  return s.match(/(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"])+/g) ?? [];
+}
+
+/**
+ * One example laid out for `width` columns, never cut inside a word: a comment that does not fit
+ * beside the command goes on a line of its own above it, and a command too long for one line
+ * continues on the next with a trailing backslash (so it still pastes into a shell), a flag kept with
+ * its value.
+ */
+export function exampleLines(example: string, width: number): string[] {
+  const m = /^(.*?\S)\s{2,}# (.*)$/.exec(example);
+  const commandText = m ? m[1]! : example;
+  const comment = m ? m[2]! : undefined;
+  const first = '  $ ';
+  const cont = '      ';
+  if (`${first}${example}`.length <= width) return [`${first}${example}`];
+  const out: string[] = [];
+  if (comment !== undefined) out.push(...wrapWords(comment, width - 4).map((l) => `  # ${l}`));
+  if (`${first}${commandText}`.length <= width) return [...out, `${first}${commandText}`];
+  // Units: a flag with its value stays on one line.
+  const words = shellWords(commandText);
+  const units: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const next = words[i + 1];
+    if (/^-/.test(w) && !w.includes('=') && next !== undefined && !/^[-|<>]/.test(next)) {
+      units.push(`${w} ${next}`);
+      i++;
+    } else units.push(w);
+  }
+  let line = first;
+  // A flag and its value too long for a line of their own go on two.
+  for (const u of units.flatMap((u) => (`${cont}${u} \\`.length > width && u.includes(' ') ? shellWords(u) : [u]))) {
+    const prefix = line === first || line === cont ? line : `${line} `;
+    // Room for " \\" at the end of every line but the last.
+    if (line !== first && line !== cont && `${prefix}${u} \\`.length > width) {
+      out.push(`${line} \\`);
+      line = `${cont}${u}`;
+    } else line = `${prefix}${u}`;
+  }
+  out.push(line);
+  return out;
+}
+
+/** Words of `text` in lines of at most `width` characters (a longer word stays whole on its line). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(/\s+/).filter(Boolean)) {
+    if (line && `${line} ${w}`.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** A command group's help shows the first example of each of its subcommands. */

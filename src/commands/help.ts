@@ -1,14 +1,14 @@
 // svc help [topic | command...]: help topics (exit codes, environment) and help for any command.
+import { PROVIDER_IDS } from '../api/enum-values.js';
 import { UsageError } from '../core/errors.js';
 import type { Deps } from '../deps.js';
-import { type AnyCommand, type ArgsOf, Command, examples, type OptsOf } from './define.js';
+import { type AnyCommand, type ArgsOf, Command, examples, type OptsOf, wrapWords } from './define.js';
 
 export const command = () =>
-  examples(new Command('help').description('show help for a command, or a topic: exit-codes, environment').argument('[topic...]', 'command or topic'), [
-    'svc help exit-codes',
-    'svc help environment',
-    'svc help events list',
-  ]);
+  examples(
+    new Command('help').description('show help for a command, or a topic: exit-codes, environment, providers').argument('[topic...]', 'command or topic'),
+    ['svc help exit-codes', 'svc help environment', 'svc help providers', 'svc help events list'],
+  );
 
 const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   0    success
@@ -18,7 +18,7 @@ const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   3    missing or rejected credentials (no key, 401, 403), or a state change refused
        by a read-only profile
   4    network failure or timeout after all retries
-  5    not found (404)
+  5    not found (404); also messages mark-as when no message was changed
   6    rejected by the service as invalid or conflicting (400, 409, 422)
   7    rate limited (429) after all retries
   8    trigger --wait: some job still pending when the wait ended
@@ -49,10 +49,16 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: Ar
   const topic = words.join(' ');
   if (topic === 'exit-codes' || topic === 'exit codes') return void deps.io.stdout.write(EXIT_CODES);
   if (topic === 'environment' || topic === 'env') return void deps.io.stdout.write(ENVIRONMENT);
+  if (topic === 'providers') {
+    // The values of --provider, laid out for the terminal (too many for the options' help).
+    const width = (deps.io.stdout.isTTY && deps.io.stdout.columns) || 80;
+    const lines = wrapWords(PROVIDER_IDS.join(', '), width - 2).map((l) => `  ${l}`);
+    return void deps.io.stdout.write(`Provider ids (--provider):\n${lines.join('\n')}\n`);
+  }
   let target: AnyCommand = self.parent ?? self;
   for (const w of words) {
     const next = target.commands.find((c) => c.name() === w || c.aliases().includes(w));
-    if (!next) throw new UsageError(`no help topic or command '${topic}'; topics: exit-codes, environment`);
+    if (!next) throw new UsageError(`no help topic or command '${topic}'; topics: exit-codes, environment, providers`);
     target = next;
   }
   target.outputHelp();

@@ -104,6 +104,11 @@ export async function runList(deps: Deps, route: RouteName, query: QueryInput, o
   if (!opts.all) {
     const res = await api.call(route, { query, ...(opts.params ? { params: opts.params } : {}) });
     if (!res) return;
+    // Subscriber ids seen here are offered by Tab later (the completion cache).
+    if (opts.view === 'subscribers') {
+      const { rememberIds } = await import('./events/cache.js');
+      await rememberIds(deps, ((res.data as { data?: unknown[] }).data ?? []) as unknown[]);
+    }
     await deps.print(res.data, { view: opts.view, list: true });
     const { pagingHint } = await import('../io/output.js');
     const hint = pagingHint(res.data);

@@ -5,7 +5,7 @@ import { MAX_RECIPIENTS } from '../api/limits.js';
 import type { TriggerResult } from '../api/schemas/requests.js';
 import { collect, durationArg, intArg } from '../cli-args.js';
 import { formatDuration } from '../core/duration.js';
-import { TriggerNotProcessedError, UsageError } from '../core/errors.js';
+import { ApiError, TriggerNotProcessedError, UsageError } from '../core/errors.js';
 import { checkId, isPlainObject } from '../core/input.js';
 import { checkBody } from '../api/check-body.js';
 import { flagLabels, parseOrUsage } from '../core/validate.js';
@@ -146,17 +146,26 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
 
   // Checked by the validator the build compiled from TriggerBody (zod only to word a refusal).
   const valid = await checkBody('triggerEvent', body, buildLabels());
-  const res = await (await deps.client()).call<TriggerResult>('triggerEvent', { body: valid });
+  const api = await deps.client();
+  const res = await api.call<TriggerResult>('triggerEvent', { body: valid }).catch(async (e: unknown) => {
+    throw await unknownWorkflowHint(api, e, String(valid.name));
+  });
   if (!res) return;
   const result = res.data;
   const processed = Boolean(result && typeof result === 'object' && result.status === 'processed');
+  if (processed) {
+    // The workflow and the recipients are offered by Tab next time (the completion cache).
+    const { rememberIds } = await import('./events/cache.js');
+    const ids = (valid.to as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { subscriberId?: unknown })?.subscriberId));
+    await rememberIds(deps, [{ workflowId: valid.name }, ...ids.filter((x) => typeof x === 'string').map((subscriberId) => ({ subscriberId }))]);
+  }
   if (!opts.wait || !processed || !result.transactionId) {
     await deps.print(result, { view: 'trigger' });
     if (!processed) throw new TriggerNotProcessedError(String(result?.status), result?.error, result);
     return;
   }
   const timeout = opts.waitTimeout ?? DEFAULT_WAIT_MS;
-  deps.info(`triggered (transaction ${result.transactionId}); waiting up to ${formatDuration(timeout)} for delivery…`);
+  deps.info(`transaction ${result.transactionId}: waiting up to ${formatDuration(timeout)} for delivery…`);
   const { waitForTransaction, checkOutcome } = await import('./wait.js');
   const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
   await deps.print({ trigger: result, ...waited }, { view: 'wait' });
@@ -216,4 +225,23 @@ async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise
     ...(opts.strict ? { strict: true } : {}),
     ...(opts.maxTime !== undefined ? { maxTimeMs: opts.maxTime } : {}),
   });
+}
+
+/**
+ * An unknown workflow id: the closest ids the service has, looked up once after the failure (one page
+ * of GET /v2/workflows, never more than a moment: a failure to list leaves the error as it was).
+ */
+async function unknownWorkflowHint(api: Awaited<ReturnType<Deps['client']>>, e: unknown, name: string): Promise<unknown> {
+  if (!(e instanceof ApiError) || ![404, 422].includes(e.status) || !/workflow[_ ]not[_ ]found|workflow.*not found/i.test(e.message)) return e;
+  let ids: string[] = [];
+  try {
+    const res = await api.call<{ workflows?: { workflowId?: string; triggers?: { identifier?: string }[] }[] }>('listWorkflows', { query: { limit: 100 } });
+    ids = (res?.data.workflows ?? []).map((w) => w.workflowId ?? w.triggers?.[0]?.identifier).filter((x): x is string => typeof x === 'string');
+  } catch {
+    return e.withHint(`no workflow '${name}': svc workflow list shows the workflow ids`);
+  }
+  const { closest } = await import('../core/suggest.js');
+  const near = closest(name, ids);
+  if (near.length) return e.withHint(`no workflow '${name}'; did you mean ${near.map((n) => `'${n}'`).join(' or ')}? (svc workflow list shows them all)`);
+  return e.withHint(`no workflow '${name}'${ids.length ? ` among the ${ids.length} workflows` : ''}: svc workflow list shows the workflow ids`);
 }

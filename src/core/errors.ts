@@ -27,6 +27,11 @@ export class SvcError extends Error {
     this.exitCode = exitCode;
     if (hint !== undefined) this.hint = hint;
   }
+  /** The same error with advice added (a command that knows more than the HTTP layer). */
+  withHint(hint: string): this {
+    (this as { hint?: string }).hint = hint;
+    return this;
+  }
   /** Extra members of the JSON error object. */
   toJSON(): Record<string, unknown> {
     return { code: this.code, message: this.message };
@@ -76,6 +81,14 @@ function safeRetryHint(idempotencyKey: string | undefined): string | undefined {
   return `The service may have acted on it. To try again safely, run the same command with --idempotency-key ${idempotencyKey}: a repeat is answered from the first attempt instead of acting twice.`;
 }
 
+/** A rejected key: where keys come from and how to see which one was used. */
+function credentialsHint(status: number): string | undefined {
+  if (status === 401)
+    return 'the API key was rejected: svc login saves a working one; svc profile show says which profile and key were used (--profile, SVC_PROFILE and SVC_API_KEY choose another)';
+  if (status === 403) return 'this API key may not do that: svc profile show says which profile and key were used; svc login saves another';
+  return undefined;
+}
+
 const STATUS_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',
@@ -117,7 +130,12 @@ export class ApiError extends SvcError {
     const code = STATUS_CODES[opts.status] ?? (opts.status >= 500 ? 'server_error' : `http_${opts.status}`);
     const where = `${opts.method} ${opts.path}`;
     const rid = opts.requestId ? ` (request id ${opts.requestId})` : '';
-    super(`${where} failed: ${opts.status} ${opts.message}${rid}`, code, exitCodeForStatus(opts.status), opts.hint ?? safeRetryHint(opts.idempotencyKey));
+    super(
+      `${where} failed: ${opts.status} ${opts.message}${rid}`,
+      code,
+      exitCodeForStatus(opts.status),
+      opts.hint ?? credentialsHint(opts.status) ?? safeRetryHint(opts.idempotencyKey),
+    );
     this.status = opts.status;
     this.body = opts.body;
     if (opts.requestId !== undefined) this.requestId = opts.requestId;

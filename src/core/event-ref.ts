@@ -1,6 +1,7 @@
 // What `svc events get REF` looks up. Support staff are handed whatever the customer or the logs have:
 // a notification id (24 hex), a transaction id (any other string, usually a UUID), or the short id a
-// table printed (a hex prefix of 7 to 23 characters, as git shortens commit ids). The requests are
+// table printed (7 to 23 hex characters: the start of the id, as git shortens commit ids, or its end,
+// which is what tells apart ids made in the same second). The requests are
 // the caller's (`get`, `list`); this decides which to make and what the answer means.
 import { SvcError, UsageError } from './errors.js';
 
@@ -63,13 +64,16 @@ export async function resolveEvents<N extends { _id?: string }>(api: EventLookup
     const found: N[] = [];
     for (let page = 0; page < SHORT_ID_PAGES; page++) {
       const res = await api.list({ page, limit: 50 });
-      for (const n of res.data) if (n._id?.toLowerCase().startsWith(r.value)) found.push(n);
+      for (const n of res.data) {
+        const id = n._id?.toLowerCase();
+        if (id && (id.startsWith(r.value) || id.endsWith(r.value))) found.push(n);
+      }
       if (!res.hasMore || res.data.length === 0) break;
     }
     const ids = [...new Set(found.map((n) => n._id!))];
     if (ids.length > 1)
       throw new UsageError(
-        `NOTIFICATION_ID: ${r.value} is the start of ${ids.length} events (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', …' : ''}); give more characters`,
+        `NOTIFICATION_ID: ${r.value} is part of ${ids.length} events (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', …' : ''}); give more characters`,
       );
     if (ids.length === 1) {
       const full = await api.get(ids[0]!);
@@ -79,7 +83,7 @@ export async function resolveEvents<N extends { _id?: string }>(api: EventLookup
     const txs = await byTransaction(api, ref.trim());
     if (txs.length) return { kind: 'transaction', events: txs };
     throw new NotFound(
-      `no recent event starts with ${r.value}`,
+      `no recent event id starts or ends with ${r.value}`,
       `short ids are looked for among the newest ${SHORT_ID_PAGES * 50} events; svc events list --wide shows whole ids`,
     );
   }

@@ -1,7 +1,7 @@
 // Fits a table to the terminal's width. Pure: columns and plain-text cells in, the columns to show and
 // their cells out. The order of the steps is what a reader loses least by:
 //  1. narrow forms first: ids shortened the way git does (the shortest prefix, at least 7 characters,
-//     that tells the rows apart), times compact (`11:34:41Z`), then relative (`5m ago`);
+//     that tells the rows apart; the last characters when they tell apart in fewer), times compact (`11:34:41Z`), then relative (`5m ago`);
 //  2. drop low-value columns, in the order each column says;
 //  3. cut long text columns (the widest first) down to their minimum, with `…`;
 //  4. a flexible column (the failure reason) takes the width that is left.
@@ -22,6 +22,11 @@ export interface FitColumn {
   flex?: boolean;
   /** The narrowest a text column is cut to (default 8; a flexible column's default is 12). */
   min?: number;
+  /**
+   * A flexible column worth more than the columns with a drop order up to this: they are left out
+   * rather than this column cut (the failure reason over the channels and the transaction id).
+   */
+  dropFor?: number;
 }
 
 /** A cell: its text, or its forms from the widest to the narrowest (a time: full, compact, relative). */
@@ -39,6 +44,8 @@ export interface FitResult {
   shortened: boolean;
   /** The form each shown column uses (index into its cells' forms), for later pages. */
   levels: number[];
+  /** Per shown column: the end its shortened ids were kept from (undefined when not shortened). */
+  idFrom?: ('start' | 'end' | undefined)[];
 }
 
 export const GAP = 2;
@@ -55,15 +62,30 @@ export function cut(s: string, max: number): string {
  * git abbreviates commit ids. One length for the whole column, so the column stays aligned.
  */
 export function shortIds(ids: readonly string[], min = 7): string[] {
+  return shortIdForm(ids, min).ids;
+}
+
+/** How long the shortest distinct prefix (or suffix) of these ids is. */
+function distinctLength(ids: readonly string[], min: number, end: boolean): number {
   const distinct = [...new Set(ids.filter((x) => x.length > 0))];
   const longest = Math.max(0, ...distinct.map((x) => x.length));
   let n = Math.min(min, longest);
-  while (n < longest) {
-    const seen = new Set(distinct.map((x) => x.slice(0, n)));
-    if (seen.size === distinct.length) break;
-    n++;
-  }
-  return ids.map((x) => x.slice(0, n));
+  const part = (x: string) => (end ? x.slice(Math.max(0, x.length - n)) : x.slice(0, n));
+  while (n < longest && new Set(distinct.map(part)).size !== distinct.length) n++;
+  return n;
+}
+
+/**
+ * Ids shortened to what tells them apart: the shortest distinct prefix, as git does. Ids made in the
+ * same second by one process (a notification's ObjectId: time, process, then a counter) share all but
+ * their last characters, so when a suffix of at least 8 is shorter than the prefix (by 4 or more), the suffix is used
+ * (`svc events get` accepts either).
+ */
+export function shortIdForm(ids: readonly string[], min = 7): { ids: string[]; from: 'start' | 'end' } {
+  const n = distinctLength(ids, min, false);
+  const m = distinctLength(ids, Math.max(min, 8), true);
+  if (m + 4 <= n) return { ids: ids.map((x) => x.slice(Math.max(0, x.length - m))), from: 'end' };
+  return { ids: ids.map((x) => x.slice(0, n)), from: 'start' };
 }
 
 const forms = (c: FitCell | undefined): readonly string[] => (c === undefined ? [''] : typeof c === 'string' ? [c] : c.length ? c : ['']);
@@ -73,6 +95,7 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
   // The form each column is shown in (index into each cell's forms), per column.
   const level = new Array<number>(n).fill(0);
   const ids: (string[] | undefined)[] = new Array(n).fill(undefined);
+  const idFrom: ('start' | 'end' | undefined)[] = new Array(n).fill(undefined);
   const shown = new Set<number>(columns.map((_, i) => i));
   const limit = new Array<number>(n).fill(Number.POSITIVE_INFINITY);
   let shortened = false;
@@ -96,9 +119,10 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
     for (let c = 0; c < n && !fits(); c++) {
       if (columns[c]!.kind !== 'id') continue;
       const all = cells.map((_, r) => text(r, c));
-      const short = shortIds(all);
+      const { ids: short, from } = shortIdForm(all);
       if (short.some((s, i) => s !== all[i])) {
         ids[c] = short;
+        idFrom[c] = from;
         shortened = true;
       }
     }
@@ -113,8 +137,12 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
       .map((col, i) => ({ i, order: col.dropOrder }))
       .filter((x): x is { i: number; order: number } => x.order !== undefined)
       .sort((a, b) => a.order - b.order);
-    for (const { i } of droppable) {
-      if (fits()) break;
+    // How much wider than now the table is with its flexible columns whole.
+    const flexShort = (order: number) =>
+      [...shown].some((c) => columns[c]!.flex && (columns[c]!.dropFor ?? -1) >= order) &&
+      used() + [...shown].reduce((sum, c) => sum + (columns[c]!.flex ? natural(c) - colWidth(c) : 0), 0) > total;
+    for (const { i, order } of droppable) {
+      if (fits() && !flexShort(order)) break;
       shown.delete(i);
     }
     // 3. Cut text columns, the widest first.
@@ -153,6 +181,7 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
     dropped: columns.filter((_, i) => !shown.has(i)).map((c) => c.header),
     shortened,
     levels: order.map((c) => level[c]!),
+    idFrom: order.map((c) => idFrom[c]),
   };
 }
 
@@ -167,7 +196,8 @@ export function fitMore(columns: readonly FitColumn[], cells: readonly (readonly
       const t = f[Math.min(first.levels[k]!, f.length - 1)]!;
       const w = first.widths[k]!;
       if (wide || width(t) <= w || columns[c]!.kind === 'key' || (k === first.shown.length - 1 && !columns[c]!.flex)) return t;
-      return columns[c]!.kind === 'id' ? t.slice(0, w) : cut(t, w);
+      if (columns[c]!.kind === 'id') return first.idFrom?.[k] === 'end' ? t.slice(Math.max(0, t.length - w)) : t.slice(0, w);
+      return cut(t, w);
     }),
   );
   return { ...first, rows };

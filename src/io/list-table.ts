@@ -18,6 +18,7 @@ export interface ListColumn {
   dropOrder?: number;
   flex?: boolean;
   min?: number;
+  dropFor?: number;
 }
 
 export interface ListLayout extends TimeOptions {
@@ -47,6 +48,7 @@ export function fitColumnOf(col: ListColumn): FitColumn {
     ...(col.dropOrder !== undefined ? { dropOrder: col.dropOrder } : {}),
     ...(col.flex ? { flex: true } : {}),
     ...(col.min !== undefined ? { min: col.min } : {}),
+    ...(col.dropFor !== undefined ? { dropFor: col.dropFor } : {}),
   };
 }
 

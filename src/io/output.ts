@@ -1,7 +1,8 @@
 // The one output path (cli.md, "Output"). Whatever prints a result — one answer, a list, pages streamed
 // with --all, a watch — goes through prepare(): secrets the service returned masked unless
-// --show-secrets, then --fields, then --query; then one renderer per format: json, ndjson, yaml or table.
-// Lists print their records; the paging state goes to stderr. Table renderers and yaml load only when used.
+// --show-secrets, then --fields, then --query; then one renderer per format: json, ndjson, yaml, table
+// or tsv. Lists print their records; the paging state goes to stderr. Table renderers, tsv and yaml load
+// only when used.
 import { maskData } from '../core/mask.js';
 import { UsageError } from '../core/errors.js';
 import { loadJmespath, loadYaml } from '../core/lazy.js';
@@ -62,7 +63,8 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
  */
 export async function prepare(out: Output, raw: unknown, opts: PrintOptions): Promise<{ value: unknown; isList: boolean; layout: boolean }> {
   const masked = mask(out, raw);
-  if (out.format === 'table' && !out.query) return { value: masked, isList: Boolean(opts.list), layout: true };
+  // A table and TSV show --fields as their columns, so the records stay whole for them.
+  if ((out.format === 'table' || out.format === 'tsv') && !out.query) return { value: masked, isList: Boolean(opts.list), layout: true };
   let { value, isList } = shapeForOutput(masked, opts, out.fields);
   if (out.query) {
     value = await applyQuery(value, out.query);
@@ -77,6 +79,15 @@ export async function print(out: Output, raw: unknown, opts: PrintOptions = {}):
     const { renderTable } = await import('./table.js');
     // After --query the result has no known layout.
     out.stdout.write(renderTable(out, value, layout ? opts : {}));
+  } else if (out.format === 'tsv') {
+    const { renderTsv, tsvRecords } = await import('./tsv.js');
+    // After --query the result has no known columns: strings print bare, records by their keys.
+    const quiet = out.quiet === true;
+    out.stdout.write(
+      layout
+        ? renderTsv(tsvRecords(value, opts), { ...(out.fields ? { fields: out.fields } : {}), ...(opts.view ? { view: opts.view } : {}), quiet })
+        : renderTsv(value, { quiet }),
+    );
   } else if (out.format === 'ndjson') {
     if (isList && Array.isArray(value)) for (const r of value) out.stdout.write(`${JSON.stringify(r)}\n`);
     else out.stdout.write(`${JSON.stringify(value)}\n`);

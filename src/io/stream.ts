@@ -1,5 +1,6 @@
 // Writes records one at a time as they arrive (--all, --paginate, events watch): ndjson lines, a JSON
-// array that is valid even when the stream stops early, YAML sequence items, or a table per page. Every
+// array that is valid even when the stream stops early, YAML sequence items, TSV rows under one header,
+// or a table per page. Every
 // record goes through the same preparation as a whole result (output.ts): masked, --fields, --query.
 // Memory stays constant whatever the number of records. --query is the exception: it applies to the
 // whole result (cli.md), so with it the records are held and the query runs once at the end; an endless
@@ -33,6 +34,10 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
   const yaml = out.format === 'yaml' ? await loadYaml() : undefined;
   const table = out.format === 'table' ? await import('./table.js') : undefined;
   const tableStream = {};
+  const tsv = out.format === 'tsv' ? await import('./tsv.js') : undefined;
+  // One TSV for the whole stream: the header once, the first page's columns for every page.
+  const tsvState = { rows: 0 };
+  const tsvOpts = { ...(out.fields ? { fields: out.fields } : {}), ...(view ? { view } : {}), quiet: out.quiet === true };
 
   const prepare = async (record: unknown): Promise<unknown> => {
     let r = mask(out, record);
@@ -58,11 +63,24 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
         count += records.length;
         return;
       }
+      if (tsv && !out.query) {
+        // Like a table, TSV shows --fields as its columns: the records are masked, not reshaped.
+        stdout.write(
+          tsv.renderTsv(
+            records.map((r) => mask(out, r)),
+            tsvOpts,
+            tsvState,
+          ),
+        );
+        count += records.length;
+        return;
+      }
       for (const rec of records) {
         const r = await prepare(rec);
         if (out.query && (r === null || r === undefined)) continue;
         // A query's result has no known layout: each is shown as a record (events watch -o table --query).
         if (table) stdout.write(table.renderTable(out, r, {}));
+        else if (tsv) stdout.write(tsv.renderTsv(r, { quiet: out.quiet === true }, tsvState));
         else if (out.format === 'ndjson') stdout.write(`${JSON.stringify(r)}\n`);
         else if (yaml) stdout.write(yaml.stringify([r]));
         else stdout.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`);

@@ -9,6 +9,7 @@ import { getPath } from './paths.js';
 import type { Output, PrintOptions } from './types.js';
 import { LIST_VIEWS, type Column } from './views.js';
 import { renderFitted, type FitStream, type ListColumn } from './list-table.js';
+import { wrap } from './fit.js';
 import { formatTime } from './time.js';
 import { renderTimeline, renderWaitReport } from './timeline.js';
 
@@ -127,7 +128,11 @@ function renderList(out: Output, c: ChalkInstance, records: Rec[], view: PrintOp
   );
   if (first && width !== undefined && (fit.dropped.length || fit.shortened)) {
     const left = fit.dropped.length ? `${fit.dropped.map((h) => h.toLowerCase()).join(', ')} left out` : '';
-    out.note(`(${[left, fit.shortened ? 'some values shortened' : ''].filter(Boolean).join('; ')} to fit ${width} columns; --wide shows everything)`);
+    // The note fits the terminal too: a shorter wording, then words wrapped.
+    const said = [left, fit.shortened ? 'values shortened' : ''].filter(Boolean).join('; ');
+    const long = `(${said} to fit ${width} columns; --wide shows everything)`;
+    const note = long.length <= width ? long : `(${said}; --wide shows all)`;
+    out.note(wrap(note, width).join('\n'));
   }
   return text;
 }

@@ -4,7 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ViewName } from './views.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml';
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml' | 'tsv';
 
 export interface OutStream extends Writable {
   isTTY?: boolean;
@@ -34,6 +34,8 @@ export interface Output {
   readonly color: boolean;
   /** --wide: every column whole, not fitted to the terminal. */
   readonly wide?: boolean;
+  /** --quiet: a TSV has no header line. */
+  readonly quiet?: boolean;
   /** --utc: times in UTC (Z) rather than local with the offset. */
   readonly utc?: boolean;
   /** A line on stderr unless --quiet ("(no results)"). */

@@ -42,6 +42,8 @@ export interface Column {
   flex?: boolean;
   /** The narrowest a text column is cut to. */
   min?: number;
+  /** A flexible column: columns with a drop order up to this are left out rather than it cut. */
+  dropFor?: number;
 }
 
 const joinList = (v: unknown) => (Array.isArray(v) ? v.join(', ') : v);
@@ -59,7 +61,8 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'SUBSCRIBER', value: 'subscriber.subscriberId', min: 8 },
     { header: 'CHANNELS', value: (r) => channelsOf(r).join(', '), dropOrder: 2 },
     { header: 'STATUS', value: (r) => (Array.isArray(r.jobs) ? eventStatus(r.jobs as never) : '-'), status: true },
-    { header: 'REASON', value: (r) => reasonOf(r.jobs as never) ?? '', flex: true, min: 16 },
+    // The reason matters more than the channels and the transaction id (--wide shows them).
+    { header: 'REASON', value: (r) => reasonOf(r.jobs as never) ?? '', flex: true, min: 16, dropFor: 2 },
     { header: 'TRANSACTION', value: 'transactionId', full: true, dropOrder: 1 },
   ],
   subscribers: [

@@ -1,6 +1,6 @@
 // The state of `svc events browse` and what each key does to it. Pure (no terminal, no requests): the
 // Ink app (app.ts) renders it and runs the effects it asks for; the unit tests drive it directly.
-import { eventStatus, firstFailure, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
+import { eventStatus, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
 import { fitTable, layout, wrap, type FitColumn } from '../io/fit.js';
 import { formatTime, type TimeOptions } from '../io/time.js';
 
@@ -156,9 +156,10 @@ export function timelineLines(e: BrowseEvent, width: number, time: TimeOptions):
   push(`event ${e._id ?? '?'}`);
   push(`transaction ${e.transactionId ?? '?'}`);
   push(`created ${formatTime(e.createdAt, 'full', time)}`);
-  const failure = firstFailure(e.jobs);
-  if (failure) push(`✗ ${failure}`, 2);
   const jobs = e.jobs ?? [];
+  // Where it failed, not the message again: the step below says it (the failure is said once).
+  const failedAt = jobs.findIndex((j) => j.status === 'failed');
+  if (failedAt >= 0) push(`✗ failed at step ${failedAt + 1} (${jobs[failedAt]!.type ?? 'step'})`, 2);
   if (jobs.length === 0) push('(no jobs recorded)');
   jobs.forEach((j, i) => {
     out.push('');

@@ -59,6 +59,14 @@ describe('svc binary', () => {
     expect(JSON.parse(String(t.stdout))).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn-e2e' });
   });
 
+  test('-o tsv: plain values a shell loop reads, a --query string bare (issue 12)', async () => {
+    const r = await svcBin(['integrations', 'active', '-o', 'tsv', '-q', '--fields', 'identifier,providerId,primary'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('mail\tsendgrid\ttrue');
+    const t = await svcBin(['trigger', 'welcome', '--to', 'user-1', '-o', 'tsv', '--query', 'transactionId'], { env });
+    expect(t.stdout).toBe('txn-e2e');
+  });
+
   test('errors: one line on stderr, JSON with -o json, exit code per cli.md', async () => {
     const r = await svcBin(['events', 'get', '6761f0c2a3b4c5d6e7f80999'], { env });
     expect(r.exitCode).toBe(5);

@@ -36,7 +36,7 @@ describe('file modes', () => {
       ['profile add --with-key', () => runSvc(['profile', 'add', 'b', '--base-url', stub.url, '--with-key', '--read-only'], { env, stdin: KEY })],
       ['profile use', () => runSvc(['profile', 'use', 'b'], { env })],
       ['login', () => runSvc(['login', '--with-key', '--profile', 'c', '--base-url', stub.url], { env, stdin: KEY })],
-      ['profile remove', () => runSvc(['profile', 'remove', 'old'], { env })],
+      ['profile remove', () => runSvc(['profile', 'remove', 'old', '--yes'], { env })],
     ];
     for (const [what, write] of writes) {
       expect((await write()).code, what).toBe(0);

@@ -75,6 +75,11 @@ describe('events browse model', () => {
     expect(lines[i + 1]).toMatch(/^ {20,}\S/);
     expect(lines.join('\n')).toContain('11:34:41Z');
   });
+  it('the timeline says the failure once: where it failed at the top, the message at its step', () => {
+    const text = timelineLines(failed, 79, { utc: true }).join('\n');
+    expect(text.split('Subscriber has no chat').length - 1).toBe(1);
+    expect(text).toMatch(/✗ failed at step \d+ \(chat\)/);
+  });
   it('wraps at word boundaries, never past the width', () => {
     expect(wrap('aaa bbb ccc', 7)).toEqual(['aaa bbb', 'ccc']);
     expect(wrap('x'.repeat(25), 10, 2).every((l) => l.length <= 10)).toBe(true);

@@ -47,7 +47,9 @@ describe('events get REF', () => {
   });
   it('a short id from a table finds its event, or says it is ambiguous', async () => {
     expect((await resolveEvents(fake(), '6b057651a')).events[0]!._id).toBe('6b057651a5d94bd2f7aa2955');
-    await expect(resolveEvents(fake(), '6b057642a5d9')).rejects.toThrow(/start of 2 events/);
+    await expect(resolveEvents(fake(), '6b057642a5d9')).rejects.toThrow(/part of 2 events/);
+    // The end of an id, as a narrow table shows ids made in the same second.
+    expect((await resolveEvents(fake(), 'f7aa2955')).events[0]!._id).toBe('6b057651a5d94bd2f7aa2955');
   });
   it('not found says what the command takes, exit 5', async () => {
     await expect(resolveEvents(fake(), 'no-such-transaction')).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutAnsi, fitTable, layout, shortIds, type FitColumn } from '../../src/io/fit.js';
+import { cutAnsi, fitMore, fitTable, layout, shortIdForm, shortIds, type FitColumn } from '../../src/io/fit.js';
 
 const columns: FitColumn[] = [
   { header: 'ID', kind: 'id' },
@@ -61,6 +61,18 @@ describe('fitting a table to the terminal', () => {
   it('short ids: the shortest unique prefix, at least 7', () => {
     expect(shortIds(['abcdef0123', 'abcdef0199'])).toEqual(['abcdef01', 'abcdef01'].map((_, i) => ['abcdef0123', 'abcdef0199'][i]!.slice(0, 9)));
     expect(shortIds(['1234567890', 'abcdefghij'])).toEqual(['1234567', 'abcdefg']);
+  });
+  it('short ids: ObjectIds made in the same second (one prefix, a counter at the end) keep their last 8', () => {
+    const ids = ['6b06f27682de279871df1aa8', '6b06f27682de279871df1aac', '6b06f27782de279871df1ab5'];
+    expect(shortIdForm(ids)).toEqual({ ids: ['71df1aa8', '71df1aac', '71df1ab5'], from: 'end' });
+    const fit = fitTable(
+      [{ header: 'ID', kind: 'id' }, { header: 'X' }],
+      ids.map((id) => [id, 'x'.repeat(60)]),
+      80,
+    );
+    expect(fit.rows.map((r) => r[0])).toEqual(['71df1aa8', '71df1aac', '71df1ab5']);
+    // Later pages (--all) keep the same end of each id.
+    expect(fitMore([{ header: 'ID', kind: 'id' }, { header: 'X' }], [['6b06f27782de279871df1b00', 'x']], fit).rows[0]![0]).toBe('71df1b00');
   });
   it('cuts coloured lines by what is visible', () => {
     expect(cutAnsi('\u001b[31mfailed\u001b[39m and more', 4)).toBe('\u001b[31mfail\u001b[0m');

@@ -1,15 +1,21 @@
 // svc endpoints delete IDENTIFIER → DELETE /v1/channel-endpoints/{identifier}
 import { checkId } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
+import { confirmed } from '../confirm.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 
 export const command = () =>
-  examples(new Command('delete').description(about('delete a channel endpoint', 'deleteChannelEndpoint')).argument('<identifier>'), [
-    'svc endpoints delete chendp_abc123def456',
-  ]);
+  examples(
+    new Command('delete')
+      .description(about('delete a channel endpoint (asks first on a terminal)', 'deleteChannelEndpoint'))
+      .argument('<identifier>', 'endpoint identifier')
+      .option('-y, --yes', 'do not ask; needed when there is no terminal'),
+    ['svc endpoints delete chendp_abc123def456', 'svc endpoints delete chendp_abc123def456 --yes   # in scripts and CI'],
+  );
 
-export async function run(deps: Deps, _opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
+export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
   const identifier = checkId('IDENTIFIER', id);
+  if (!(await confirmed(deps, `channel endpoint ${identifier}`, opts.yes))) return;
   const res = await (await deps.client()).call('deleteChannelEndpoint', { params: { identifier } });
   if (res) deps.info(`deleted channel endpoint ${identifier}`);
 }

@@ -1,12 +1,15 @@
 // svc events watch [filters]: polls the activity feed and prints each new event once, as it arrives
 // (table lines on a terminal, NDJSON when piped). Polls every --interval, slower when the rate limit
-// runs low; Ctrl-C stops it and says how to continue from where it got to (--since).
+// runs low; Ctrl-C stops it and says how to continue from where it got to (--since). A line fits the
+// terminal: the time, the end of the id (events get takes it), workflow, subscriber, the overall status
+// and as much of the failure reason as there is room for; --wide shows whole ids and the transaction.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { durationArg } from '../../cli-args.js';
-import { statusOf } from '../../core/activity.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
 import { getPath } from '../../io/paths.js';
+import { eventStatus, reasonOf } from '../../core/status.js';
+import { formatTime } from '../../io/time.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 
@@ -63,6 +66,8 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const writer = lines ? undefined : await deps.records({ view: 'events', queryEach: true, ...(deps.globals.output ? {} : { format: 'ndjson' }) });
   const chalk = lines ? new (await import('chalk')).Chalk({ level: deps.color() ? 1 : 0 }) : undefined;
   const colour = lines ? (await import('../../io/table.js')).colourStatus : undefined;
+  const width = deps.io.stdout.isTTY && deps.io.stdout.columns ? deps.io.stdout.columns : undefined;
+  const layout = { width, wide: deps.globals.wide === true || width === undefined, utc: deps.globals.utc === true };
   deps.info(`watching events after ${watermark} (every ${Math.round(base / 100) / 10}s; Ctrl-C to stop)`);
 
   try {
@@ -82,7 +87,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
         seen.add(e._id!);
         if (e.createdAt && e.createdAt > watermark) watermark = e.createdAt;
         if (writer) await writer.page([e]);
-        else deps.io.stdout.write(`${line(e, chalk!, colour!)}\n`);
+        else deps.io.stdout.write(`${line(e, chalk!, colour!, layout)}\n`);
       }
       interval = rateLow ? Math.min(30_000, interval * 2) : base;
       // Ctrl-C ends the wait at once; the timer's listener goes with it (a watch polls for hours).
@@ -98,15 +103,30 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   throw new InterruptedError('stopped watching', `to continue from here: svc events watch --since ${watermark}`);
 }
 
-function line(e: Event, c: import('chalk').ChalkInstance, colour: (c: import('chalk').ChalkInstance, s: string) => string): string {
+const fitTo = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
+
+export function line(
+  e: Event,
+  c: import('chalk').ChalkInstance,
+  colour: (c: import('chalk').ChalkInstance, s: string) => string,
+  layout: { width: number | undefined; wide: boolean; utc: boolean },
+): string {
   const workflow = String(getPath(e, 'template.triggers.0.identifier') ?? e.template?.name ?? '?');
-  const when = e.createdAt ? e.createdAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '';
-  return [
-    c.dim(when),
-    e._id ?? '',
-    workflow.padEnd(16),
-    String(e.subscriber?.subscriberId ?? '?').padEnd(16),
-    colour(c, statusOf(e.jobs).padEnd(10)),
-    c.dim(e.transactionId ?? ''),
-  ].join('  ');
+  const subscriber = String(e.subscriber?.subscriberId ?? '?');
+  const status = Array.isArray(e.jobs) ? eventStatus(e.jobs as never) : '-';
+  const reason = (Array.isArray(e.jobs) ? reasonOf(e.jobs as never) : undefined) ?? '';
+  if (layout.wide) {
+    const when = formatTime(e.createdAt, 'full', { utc: layout.utc });
+    const parts = [c.dim(when), e._id ?? '', workflow.padEnd(16), subscriber.padEnd(16), colour(c, status.padEnd(10)), c.dim(e.transactionId ?? '')];
+    return `${parts.join('  ')}${reason ? `  ${reason}` : ''}`;
+  }
+  const width = layout.width!;
+  const when = formatTime(e.createdAt, 'compact', { utc: layout.utc });
+  // The end of the id tells events made in the same second apart; events get accepts it.
+  const id = width >= 120 ? (e._id ?? '') : (e._id ?? '').slice(-8);
+  const head = [when, id, fitTo(workflow, 14), fitTo(subscriber, 12)];
+  const used = head.reduce((n, s) => n + s.length + 2, 0) + 9;
+  const room = width - used - 2;
+  const tail = reason && room >= 8 ? `  ${reason.length > room ? `${reason.slice(0, room - 1)}…` : reason}` : '';
+  return `${[c.dim(head[0]!), ...head.slice(1), `${colour(c, status)}${tail ? ' '.repeat(Math.max(0, 9 - status.length)) : ''}`].join('  ')}${tail}`;
 }

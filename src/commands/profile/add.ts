@@ -1,4 +1,5 @@
-// svc profile add NAME --base-url URL (--api-key KEY | --with-key) [--read-only] [--use]
+// svc profile add NAME --base-url URL (--api-key KEY | --with-key) [--read-only] [--use] [--force]
+// A profile of the same name is replaced only with --force: its key may be the only copy.
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../core/errors.js';
 import { maskKey } from '../../core/mask.js';
@@ -8,11 +9,12 @@ import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 export const command = () =>
   examples(
     new Command('add')
-      .description('add or replace a profile; --base-url and --api-key or --with-key give its values')
+      .description('add a profile; --base-url and --api-key or --with-key give its values (--force replaces one of the same name)')
       .argument('<name>', 'profile name')
       .option('--with-key', 'read the API key from stdin')
       .option('--read-only', 'refuse commands that change state with this profile')
-      .option('--use', 'make it the current profile'),
+      .option('--use', 'make it the current profile')
+      .option('--force', 'replace a profile of the same name'),
     [
       'svc profile add prod --base-url https://api.novu.co --with-key --read-only < key.txt',
       'svc profile add local --base-url http://127.0.0.1:2999 --api-key sk_test_...',
@@ -28,6 +30,8 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [given]: Arg
   if (!apiKey) throw new UsageError('missing API key: give --with-key (reads it from stdin) or --api-key KEY');
   let current: string | undefined;
   await deps.profiles().update((f) => {
+    if (f.profiles[name] && !opts.force)
+      throw new UsageError(`a profile named '${name}' exists (${f.profiles[name].baseUrl}); --force replaces it, or choose another name`);
     f.profiles[name] = { baseUrl, apiKey, ...(opts.readOnly ? { readOnly: true } : {}) };
     if (opts.use || !f.current || !f.profiles[f.current]) f.current = name;
     current = f.current;

@@ -45,6 +45,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     const res = await api.call('listWorkflows', { query });
     if (!res) return;
     const { workflows, totalCount } = res.data as ListAnswer;
+    // Workflow ids seen here are offered by Tab later (the completion cache).
+    const { rememberIds } = await import('../events/cache.js');
+    await rememberIds(deps, workflows);
     await deps.print(workflows, { view: 'workflows', list: true });
     const from = opts.offset ?? 0;
     const to = from + workflows.length;

@@ -1,6 +1,8 @@
 // svc events watch: polls a stub whose feed changes between polls and prints each event once.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startStub, type Stub } from '../../helpers/stub.js';
+import { Chalk } from 'chalk';
+import { line } from '../../../src/commands/events/watch.js';
 import { runSvc } from '../../helpers/run.js';
 
 const KEY = 'sk_test_0123456789abcdef';
@@ -83,5 +85,30 @@ describe('events watch', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+});
+
+describe('a watch line on a terminal', () => {
+  const e = {
+    _id: '6b06f64dd2e92723b6500637',
+    createdAt: new Date(Date.now() - 1000).toISOString(),
+    transactionId: '01a21332-1e42-7717-9e7f-c22b7a5dd5ea',
+    subscriber: { subscriberId: 'alan' },
+    template: { name: 'Incident', triggers: [{ identifier: 'incident' }] },
+    jobs: [{ type: 'chat', status: 'failed', executionDetails: [{ status: 'Failed', detail: 'Subscriber has no chat destination for slack' }] }],
+  };
+  const plain = new Chalk({ level: 0 });
+  const none = (_c: unknown, s: string) => s;
+  test('fits 80 columns: time, the end of the id, workflow, subscriber, status and the reason cut to fit', () => {
+    const l = line(e, plain, none, { width: 80, wide: false, utc: true });
+    expect(l.length).toBeLessThanOrEqual(80);
+    expect(l).toMatch(/^\d\d:\d\d:\d\dZ +b6500637 +incident +alan +failed +chat: Subscriber .*…$/);
+    expect(l).toHaveLength(80);
+  });
+  test('--wide (or not a terminal): the whole id, full time, the transaction and the whole reason', () => {
+    const l = line(e, plain, none, { width: undefined, wide: true, utc: true });
+    expect(l).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ  6b06f64dd2e92723b6500637/);
+    expect(l).toContain('01a21332-1e42-7717-9e7f-c22b7a5dd5ea');
+    expect(l).toContain('chat: Subscriber has no chat destination for slack');
   });
 });

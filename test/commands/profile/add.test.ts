@@ -19,6 +19,27 @@ const svc = (argv: string[], opts: { env?: Record<string, string>; stdin?: strin
   runSvc(argv, { ...opts, env: { SVC_CONFIG_DIR: join(dir, 'cfg'), ...opts.env } });
 
 describe('profile add', () => {
+  test('a name in use is refused without --force (exit 2, the store unchanged); --force replaces it', async () => {
+    expect((await svc(['profile', 'add', 'prod', '--base-url', stub.url, '--api-key', KEY])).code).toBe(0);
+    const again = await svc(['profile', 'add', 'prod', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY2]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`a profile named 'prod' exists (${stub.url}); --force replaces it`);
+    expect(again.stderr).not.toContain(KEY2);
+    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.prod.apiKey).toBe(KEY);
+    const forced = await svc(['profile', 'add', 'prod', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY2, '--force']);
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.prod).toEqual({ baseUrl: 'http://127.0.0.1:1', apiKey: KEY2 });
+  });
+  test('profile remove needs --yes without a terminal; an unknown name is said first', async () => {
+    await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
+    const r = await svc(['profile', 'remove', 'a']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("deleting profile 'a' and its saved key needs --yes");
+    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.a).toBeDefined();
+    expect((await svc(['profile', 'remove', 'zzz'])).stderr).toContain("no profile named 'zzz'");
+    expect((await svc(['profile', 'remove', 'a', '--yes'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.a).toBeUndefined();
+  });
   test('add writes a 0600 file in a 0700 directory and never prints the key', async () => {
     const r = await svc(['profile', 'add', 'prod', '--base-url', stub.url, '--with-key'], { stdin: `${KEY}\n` });
     expect(r.code).toBe(0);

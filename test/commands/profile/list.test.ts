@@ -30,7 +30,8 @@ describe('profile list', () => {
     list = JSON.parse((await svc(['profile', 'list'])).stdout);
     expect(list.find((p: { current: boolean }) => p.current).name).toBe('b');
     expect((await svc(['profile', 'use', 'zzz'])).code).toBe(2);
-    expect((await svc(['profile', 'remove', 'b'])).code).toBe(0);
+    expect((await svc(['profile', 'remove', 'b'])).code).toBe(2); // no terminal: needs --yes
+    expect((await svc(['profile', 'remove', 'b', '--yes'])).code).toBe(0);
     list = JSON.parse((await svc(['profile', 'list'])).stdout);
     expect(list.map((p: { name: string }) => p.name)).toEqual(['a']);
   });

@@ -1,0 +1,96 @@
+// What a support lookup needs from events list (issue 12): --status by the overall status (the feed has
+// no such filter: each page is filtered as it arrives, and the count says how many were looked at), a
+// refused status named with the flag, and on a terminal a count on stderr as --all pages arrive.
+import { PassThrough, Readable } from 'node:stream';
+import { expect, test } from 'vitest';
+import { main } from '../../../src/main.js';
+import { KEY, stubbedService } from '../../helpers/command-test.js';
+import { runSvc, tempConfigDir } from '../../helpers/run.js';
+
+const svc = stubbedService();
+
+const S = '6b06f27682de279871df0001';
+const event = (n: number, status: string) => ({
+  _id: `6b06f27682de279871df${String(1000 + n)}`,
+  transactionId: `tx-${n}`,
+  _environmentId: 'e',
+  _organizationId: 'o',
+  _subscriberId: S,
+  createdAt: '2026-11-22T19:41:07.123Z',
+  channels: ['email'],
+  subscriber: { _id: S, subscriberId: `user-${n}` },
+  template: { name: 'Welcome', triggers: [{ type: 'event', identifier: 'welcome', variables: [] }] },
+  jobs: [
+    {
+      _id: `j${n}`,
+      type: 'email',
+      status,
+      providerId: 'sendgrid',
+      step: { _id: 's', active: true, filters: [], _templateId: 't' },
+      executionDetails: [
+        {
+          _id: `d${n}`,
+          status: status === 'failed' ? 'Failed' : 'Success',
+          detail: status === 'failed' ? 'no address' : 'sent',
+          isRetry: false,
+          isTest: false,
+          source: 'Internal',
+        },
+      ],
+    },
+  ],
+});
+const page = (p: number, hasMore: boolean) => ({
+  page: p,
+  hasMore,
+  pageSize: 3,
+  data: [event(p * 3, 'failed'), event(p * 3 + 1, 'completed'), event(p * 3 + 2, 'failed')],
+});
+
+test('--status failed keeps the failed events of the page and says how many of how many', async () => {
+  svc.stub.on('GET', '/v1/notifications', { body: page(0, true) });
+  const r = await runSvc(['events', 'list', '--status', 'failed'], { env: svc.env });
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout).map((e: { transactionId: string }) => e.transactionId)).toEqual(['tx-0', 'tx-2']);
+  expect(r.stderr).toContain('2 of 3 events on this page with status failed; --all looks through every page');
+  // Not a filter of the service: nothing about it is sent.
+  expect(svc.stub.requests[0]!.query.has('status')).toBe(false);
+});
+
+test('--status delivered,pending takes a comma list; an unknown status is refused naming the flag', async () => {
+  svc.stub.on('GET', '/v1/notifications', { body: page(0, false) });
+  const r = await runSvc(['events', 'list', '--status', 'delivered,pending', '-o', 'tsv', '-q', '--fields', 'transactionId'], { env: svc.env });
+  expect(r.stdout).toBe('tx-1\n');
+  const bad = await runSvc(['events', 'list', '--status', 'broken'], { env: svc.env });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('--status: expected one of');
+  expect(svc.stub.requests).toHaveLength(1);
+});
+
+test('--all on a terminal counts the events on stderr as pages arrive, and the table gets only records', async () => {
+  svc.stub.on('GET', '/v1/notifications', (req) => {
+    const n = Number(req.query.get('page') ?? 0);
+    return { body: page(n, n < 2) };
+  });
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  Object.assign(stdout, { isTTY: true, columns: 80 });
+  Object.assign(stderr, { isTTY: true, columns: 80 });
+  const code = await main(['events', 'list', '--all', '--status', 'failed'], {
+    io: { stdout, stderr, stdin: Readable.from([]) },
+    env: { PATH: process.env.PATH, NO_COLOR: '1', SVC_CONFIG_DIR: tempConfigDir(), SVC_API_KEY: KEY, SVC_BASE_URL: svc.stub.url },
+    cwd: process.cwd(),
+    handleSignals: false,
+  });
+  expect(code).toBe(0);
+  // The count line redrawn after each page, ending with the total.
+  expect(err).toContain('2 of 3 events with status failed…');
+  expect(err).toContain('4 of 6 events with status failed…');
+  expect(err).toMatch(/6 of 9 events with status failed\n$/);
+  expect(out).not.toContain('events with status');
+  expect(out.match(/ failed /g)).toHaveLength(6);
+});
