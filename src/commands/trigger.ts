@@ -39,7 +39,7 @@ export const command = () =>
         'bound on a --recipients-file run: when it runs out waiting for the rate limit, exit 7 (--resume continues)',
         durationArg,
       )
-      .option('--wait', 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending')
+      .option('--wait', 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending, 10 nothing delivered')
       .option('--wait-timeout <duration>', 'how long --wait follows the activity (default 2m)', durationArg),
     [
       'svc trigger welcome --to user-1',

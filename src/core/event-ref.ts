@@ -4,8 +4,8 @@
 // which is what tells apart ids made in the same second). The requests are
 // the caller's (`get`, `list`); this decides which to make and what the answer means.
 import { SvcError, UsageError } from './errors.js';
+import { OBJECT_ID_RE } from './object-id.js';
 
-export const OBJECT_ID = /^[0-9a-f]{24}$/i;
 export const SHORT_ID = /^[0-9a-f]{7,23}$/i;
 /** How far back a short id is looked for: the newest pages of the feed. */
 export const SHORT_ID_PAGES = 10;
@@ -22,7 +22,7 @@ export type Ref = { kind: 'id' | 'short' | 'transaction'; value: string };
 export function classify(ref: string): Ref {
   const value = ref.trim();
   if (value === '') throw new UsageError('NOTIFICATION_ID|TRANSACTION_ID: expected a notification id, a transaction id, or a short id from a table');
-  if (OBJECT_ID.test(value)) return { kind: 'id', value };
+  if (OBJECT_ID_RE.test(value)) return { kind: 'id', value };
   if (SHORT_ID.test(value)) return { kind: 'short', value: value.toLowerCase() };
   return { kind: 'transaction', value };
 }

@@ -34,11 +34,6 @@ export function shorten(s: string, max: number): string {
   return one.length > max ? `${one.slice(0, Math.max(1, max - 1))}…` : one;
 }
 
-/** A time as everywhere else (io/time.ts): local with its offset, or UTC with Z. */
-export function shortTime(iso: unknown, withMs = false, utc = false): string {
-  return formatTime(iso, withMs ? 'clock-ms' : 'full', { utc });
-}
-
 function cell(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;

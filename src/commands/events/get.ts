@@ -2,6 +2,7 @@
 // REF is a notification id, a transaction id (every recipient's event, via GET /v1/notifications
 // ?transactionId=), or a short id a table printed (core/event-ref.ts).
 import { ApiError, SvcError } from '../../core/errors.js';
+import { OBJECT_ID_RE } from '../../core/object-id.js';
 import { resolveEvents } from '../../core/event-ref.js';
 import type { Deps } from '../../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
@@ -25,7 +26,7 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [ref]: Args
   const api = await deps.client();
   if (deps.globals.dryRun) {
     // What would be sent for the common case: the notification id, else the transaction lookup.
-    if (/^[0-9a-f]{24}$/i.test(ref)) await api.call('getEvent', { params: { notificationId: ref } });
+    if (OBJECT_ID_RE.test(ref)) await api.call('getEvent', { params: { notificationId: ref } });
     else await api.call('listEvents', { query: { transactionId: ref, page: 0, limit: 50 } });
     return;
   }
