@@ -68,9 +68,19 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const timeScale = opts.timeScale ?? 1;
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
   const host = opts.host ?? DEFAULT_HOST;
+  // What the service is given to start with and refuses (a seed file, a rate-limit spec) is the user's input: exit 2.
+  const { ServiceInputError } = await import('../server/errors.js');
+  const given = <T>(start: () => T): T => {
+    try {
+      return start();
+    } catch (e) {
+      if (e instanceof ServiceInputError) throw new UsageError(e.message, e.hint);
+      throw e;
+    }
+  };
   const { parseRateLimitSpec } = await import('../server/rate-limit.js');
-  const rateLimits = parseRateLimitSpec(opts.rateLimit);
-  const seed = opts.seed !== undefined ? await seedFrom(opts.seed) : undefined;
+  const rateLimits = given(() => parseRateLimitSpec(opts.rateLimit));
+  const seed = opts.seed !== undefined ? await seedFrom(opts.seed, given) : undefined;
   const { parseRetention } = await import('../server/store/retention.js');
   const retentionMs = opts.retention === undefined ? undefined : parseRetention(opts.retention);
   if (opts.retention !== undefined && retentionMs === undefined)
@@ -83,7 +93,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   // default location is created. A given --data in a missing folder is a usage error naming the flag.
   const open = (o: Parameters<typeof createLocalService>[0]): LocalService => {
     try {
-      return createLocalService(o);
+      return given(() => createLocalService(o));
     } catch (e) {
       if (e instanceof StoreFolderMissing) throw new UsageError(`--data ${o.data}: ${e.message}; create it first, or choose another file`);
       throw e;
@@ -140,9 +150,9 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
 }
 
 /** The seed file, checked (the loader's errors name --seed). */
-async function seedFrom(file: string) {
+async function seedFrom(file: string, given: <T>(start: () => T) => T) {
   const { loadSeedFile } = await import('../server/seed/load.js');
-  const seed = loadSeedFile(file);
+  const seed = given(() => loadSeedFile(file));
   // Stored as JSON, as request bodies are: nested thousands of levels deep, it would overflow the stack
   // while being written (an "internal error"), where a body gets a 400.
   if (nestedDeeperThan(seed)) throw new UsageError(`--seed: ${file} nests more than ${MAX_JSON_DEPTH} levels deep`);

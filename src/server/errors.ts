@@ -27,6 +27,20 @@ const REASONS: Record<number, string> = {
 
 export const reason = (status: number): string => REASONS[status] ?? 'Error';
 
+/**
+ * What the service was given to start with is wrong: a seed file, a rate-limit spec. The service knows
+ * nothing of exit codes; `svc dev` (commands/dev.ts) reports it as a usage error (exit 2).
+ */
+export class ServiceInputError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'ServiceInputError';
+  }
+}
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,

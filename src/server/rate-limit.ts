@@ -6,7 +6,7 @@
 // a 429 adds Retry-After. Off unless `--rate-limit` asks for it, so that clients can test their
 // back-off against it.
 import type { RateCategory } from '../api/operations.js';
-import { UsageError } from '../core/errors.js';
+import { ServiceInputError } from './errors.js';
 import type { Clock } from './clock.js';
 
 export const WINDOW_SECONDS = 5;
@@ -42,7 +42,7 @@ export function parseRateLimitSpec(spec: string | boolean | undefined): RateLimi
   for (const part of parts) {
     const m = /^\s*(trigger|configuration|global)\s*=\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
     if (!m || Number(m[2]) <= 0) {
-      throw new UsageError(
+      throw new ServiceInputError(
         `invalid --rate-limit '${part.trim()}'`,
         'use a tier (free, top) and/or CATEGORY=REQUESTS_PER_SECOND, comma-separated, with categories trigger, configuration and global (e.g. top or trigger=60,global=30)',
       );

@@ -80,5 +80,11 @@ describe('svc dev command', () => {
     await expect(run(fakeDeps('json').deps, { inMemory: true, data: 'x.sqlite' })).rejects.toThrow(/cannot be used together/);
     await expect(run(fakeDeps('json').deps, { inMemory: true, port: 0, timeScale: -1 })).rejects.toThrow(/--time-scale/);
     await expect(run(fakeDeps('json').deps, { inMemory: true, port: 0, rateLimit: 'x=1' })).rejects.toThrow(/--rate-limit/);
+    // The service's own input errors (rate-limit spec, seed file) become usage errors here, not in the service.
+    await expect(run(fakeDeps('json').deps, { inMemory: true, port: 0, rateLimit: 'x=1' })).rejects.toBeInstanceOf(UsageError);
+    await expect(run(fakeDeps('json').deps, { inMemory: true, port: 0, seed: '/no/such/seed.yaml' })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^--seed: cannot read/),
+    });
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
+import { ServiceInputError } from '../../src/server/errors.js';
 import { loadSeedFile } from '../../src/server/seed/load.js';
 import { testService } from '../helpers/service.js';
 
@@ -58,7 +58,7 @@ describe('seed files', () => {
     expect((await svc.request('GET', '/v2/workflows/welcome')).status).toBe(404);
   });
 
-  it('names the bad field of an invalid file (a usage error: exit 2)', () => {
+  it("names the bad field of an invalid file (the service's input error; svc dev makes it exit 2)", () => {
     const bad = write('bad.json', JSON.stringify({ workflows: [{ workflowId: 'x', name: 'X', steps: [{ name: 'S', type: 'fax' }] }], colour: 1 }));
     let err: unknown;
     try {
@@ -66,8 +66,7 @@ describe('seed files', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).exitCode).toBe(2);
+    expect(err).toBeInstanceOf(ServiceInputError);
     expect((err as Error).message).toMatch(/workflows\.0\.steps\.0\.type/);
     expect((err as Error).message).toMatch(/colour/);
     expect(() => loadSeedFile(write('broken.json', '{'))).toThrow(/--seed: invalid JSON in .*broken.json at line 1, column 2/);

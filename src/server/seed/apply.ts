@@ -1,7 +1,7 @@
 // Loading seed content into an environment. Records are matched by their natural key (workflowId,
 // integration identifier, subscriberId, context type+id, tenant identifier, topic key): existing ones
 // are left as they are, so starting again with the same seed file adds nothing twice.
-import { UsageError } from '../../core/errors.js';
+import { ServiceInputError } from '../errors.js';
 import { upsertSubscriber } from '../recipients.js';
 import type { Environment, Store } from '../store/index.js';
 import { SERVICE_PROVIDER } from '../store/integrations.js';
@@ -33,7 +33,7 @@ export function applySeed(store: Store, env: Environment, seed: SeedFile): void 
       if (e.apiKey !== undefined) {
         const owner = store.environments.findByKey(e.apiKey);
         if (owner && owner.id !== target?.id)
-          throw new UsageError(`seed environment '${e.name}': its apiKey is already the key of environment '${owner.name}'`);
+          throw new ServiceInputError(`seed environment '${e.name}': its apiKey is already the key of environment '${owner.name}'`);
       }
       if (!target) {
         target = store.environments.create(env.orgId, e.name, e.apiKey);

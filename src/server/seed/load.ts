@@ -1,11 +1,10 @@
 // Reading a seed file: JSON or YAML by extension (YAML also reads JSON), validated, with errors that
-// name the file and the bad field. Bad input is a usage error (exit 2).
+// name the file and the bad field, as a ServiceInputError (svc dev reports it as exit 2).
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { UsageError } from '../../core/errors.js';
 import { parseJsonText, yamlUsageError } from '../../core/input.js';
 import { MAX_JSON_DEPTH, yamlNestsDeeperThan } from '../../core/json-depth.js';
-import { fieldErrors } from '../errors.js';
+import { fieldErrors, ServiceInputError } from '../errors.js';
 import { SeedFile } from './schema.js';
 
 export function loadSeedFile(file: string): SeedFile {
@@ -13,16 +12,22 @@ export function loadSeedFile(file: string): SeedFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`--seed: cannot read ${file}: ${(e as Error).message}`);
+    throw new ServiceInputError(`--seed: cannot read ${file}: ${(e as Error).message}`);
   }
   let data: unknown;
-  if (/\.json$/i.test(file)) data = parseJsonText('--seed', text, file);
-  else {
-    if (yamlNestsDeeperThan(text)) throw new UsageError(`--seed: the value in ${file} nests more than ${MAX_JSON_DEPTH} levels deep`);
+  if (/\.json$/i.test(file)) {
+    try {
+      data = parseJsonText('--seed', text, file);
+    } catch (e) {
+      // The shared JSON reader words the line and column; the service passes its words on.
+      throw new ServiceInputError((e as Error).message);
+    }
+  } else {
+    if (yamlNestsDeeperThan(text)) throw new ServiceInputError(`--seed: the value in ${file} nests more than ${MAX_JSON_DEPTH} levels deep`);
     try {
       data = parseYaml(text);
     } catch (e) {
-      throw yamlUsageError('--seed', file, e);
+      throw new ServiceInputError(yamlUsageError('--seed', file, e).message);
     }
   }
   return parseSeed(data, file);
@@ -33,5 +38,5 @@ export function parseSeed(data: unknown, source: string): SeedFile {
   if (r.success) return r.data;
   const problems = Object.entries(fieldErrors(r.error, data)).map(([field, e]) => `${field}: ${e.messages.join('; ')}`);
   const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
-  throw new UsageError(`--seed: ${source} is invalid: ${shown}`);
+  throw new ServiceInputError(`--seed: ${source} is invalid: ${shown}`);
 }
