@@ -90,6 +90,15 @@ export class Jobs extends Repo {
   private readonly refOf = new WeakMap<object, string>();
   /** References by JSON text: a workflow read again for the next trigger hashes nothing new. */
   private readonly refOfJson = new Map<string, string>();
+  /**
+   * References this process has written to step_defs (then no INSERT OR IGNORE probe per job). A
+   * rolled-back transaction may have taken one back: Store.tx clears this then (forgetAll).
+   */
+  private readonly written = new Set<string>();
+
+  forgetAll(): void {
+    this.written.clear();
+  }
 
   private toJob(r: JobRow): JobRecord {
     return {
@@ -136,9 +145,11 @@ export class Jobs extends Repo {
       }
       this.refOf.set(step, ref);
     }
-    // Written every time (a primary-key probe when present): a cache of "already written" could
-    // outlive a rolled-back savepoint.
-    this.stmt('INSERT OR IGNORE INTO step_defs (ref, doc) VALUES (?, ?)').run(ref, json ?? JSON.stringify(step));
+    if (!this.written.has(ref!)) {
+      this.stmt('INSERT OR IGNORE INTO step_defs (ref, doc) VALUES (?, ?)').run(ref, json ?? JSON.stringify(step));
+      if (this.written.size > 10_000) this.written.clear();
+      this.written.add(ref!);
+    }
     return ref!;
   }
 
