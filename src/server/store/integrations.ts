@@ -95,10 +95,9 @@ export class Integrations extends Repo {
     const key = `${envId}\n${channel}`;
     let found = this.byChannel.get(key);
     if (found === undefined) {
-      const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1').get(
-        envId,
-        channel,
-      ) as { doc: string } | undefined;
+      const row = this.stmt(
+        'SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1',
+      ).get(envId, channel) as { doc: string } | undefined;
       found = row ? parseDoc<Integration>(row.doc) : null;
       if (this.byChannel.size >= 1000) this.byChannel.clear();
       this.byChannel.set(key, found);
