@@ -4,7 +4,7 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { ExecutionDetailSource, ExecutionDetailStatus, JobStatus, StepType } from '../../api/schemas/enums.js';
 import { createHash } from 'node:crypto';
 import { iso } from '../clock.js';
-import { parseDoc, Repo } from './repo.js';
+import { isoAt, parseDoc, Repo } from './repo.js';
 import type { StoredStep } from './workflows.js';
 
 export interface JobRecord {
@@ -302,7 +302,7 @@ export class Jobs extends Repo {
       runAt: change.runAt ?? null,
       providerId: change.providerId ?? null,
       state: change.state === undefined ? null : JSON.stringify(change.state),
-      now: iso(now),
+      now: isoAt(now),
       id: job.id,
       packed,
     });
@@ -339,7 +339,7 @@ export class Jobs extends Repo {
       `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]',
          json_set(json(?), '$[2]', CAST(? AS INTEGER) - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
        updated_at = ? WHERE id = ?`,
-    ).run(JSON.stringify(this.pack(d, 0)), now, iso(now), job.id);
+    ).run(JSON.stringify(this.pack(d, 0)), now, isoAt(now), job.id);
   }
 
   /** The execution details of these notifications' jobs, oldest first (with any a store written before issue 11 kept as rows). */
