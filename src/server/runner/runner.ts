@@ -75,10 +75,17 @@ export class JobRunner {
     await Promise.allSettled([...this.inflight.values()]);
   }
 
-  /** Resolves once no job is running or due (delayed jobs in the future do not count). */
+  /**
+   * Resolves once no job is running or due (delayed jobs in the future do not count), and the batch
+   * the last jobs ran in has committed (a checkpoint or a reader of the file sees them).
+   */
   async idle(): Promise<void> {
     for (;;) {
       await new Promise((r) => setImmediate(r));
+      if (this.store.batchOpen) {
+        await new Promise<void>((r) => this.store.afterCommit(r));
+        continue;
+      }
       if (this.inflight.size > 0) {
         await Promise.allSettled([...this.inflight.values()]);
         continue;
