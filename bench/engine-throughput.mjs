@@ -139,6 +139,7 @@ async function measure(recipients, mode) {
       payload: JSON.stringify(body),
       headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' },
     });
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   for (let t = 0; t < recipients / 100; t++) {
     const to = Array.from({ length: 100 }, (_, i) => ({ subscriberId: `u-${t}-${i}`, firstName: `User ${i}`, email: `u${t}.${i}@example.com` }));
@@ -148,12 +149,14 @@ async function measure(recipients, mode) {
   const acknowledged = performance.now() - started;
   await svc.runner.idle();
   const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu0);
+  const cpu = (used.user + used.system) / recipients;
   const open = svc.store.db.prepare("SELECT count(*) AS n FROM jobs WHERE status NOT IN ('completed', 'failed', 'skipped', 'merged', 'canceled')").get().n;
   const sent = svc.store.db.prepare("SELECT count(*) AS n FROM messages WHERE status = 'sent'").get().n;
   const rendered = svc.store.db.prepare("SELECT json_extract(doc, '$.content') AS content FROM messages WHERE channel = 'in_app' LIMIT 1").get().content;
   await svc.close();
   if (open !== 0 || sent !== 2 * recipients) throw new Error(`${mode}: ${open} jobs not terminal, ${sent} of ${2 * recipients} messages sent`);
-  return { elapsed, acknowledged, rendered };
+  return { elapsed, acknowledged, rendered, cpu };
 }
 
 const rate = (n, ms) => Math.round(n / (ms / 1000)).toLocaleString('en-US');
@@ -169,10 +172,12 @@ try {
     if (!engine.rendered.includes('Ada commented on Release notes')) throw new Error(`engine did not render: ${engine.rendered}`);
     rows.push({ n, engine, baseline });
     console.log(
-      `${String(n).padStart(10)}  ${`${rate(n, engine.elapsed)} notif/s (${(engine.elapsed / 1000).toFixed(2)} s)`.padStart(22)}  ${`${rate(n, baseline.elapsed)} notif/s (${(baseline.elapsed / 1000).toFixed(2)} s)`.padStart(24)}  ${((baseline.elapsed / engine.elapsed) * 100).toFixed(0)}%`,
+      `${String(n).padStart(10)}  ${`${rate(n, engine.elapsed)} notif/s (${(engine.elapsed / 1000).toFixed(2)} s)`.padStart(22)}  ${`${rate(n, baseline.elapsed)} notif/s (${(baseline.elapsed / 1000).toFixed(2)} s)`.padStart(24)}  ${((baseline.elapsed / engine.elapsed) * 100).toFixed(0)}%   cpu ${engine.cpu.toFixed(0)} µs/notif (${Math.round(1e6 / engine.cpu).toLocaleString('en-US')} notif/s of CPU), baseline ${baseline.cpu.toFixed(0)} µs`,
     );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log('notif/s = notifications (recipients) per second, each two jobs and two messages; 100% = as fast as without rendering');
+console.log(
+  "notif/s = notifications (recipients) per second, each two jobs and two messages; 100% = as fast as without rendering; cpu = the process's CPU time (user + system) per notification, steadier than wall time on a shared machine",
+);

@@ -17,9 +17,9 @@ const KEY = 'sk_bench_size_0123456789';
 const dir = mkdtempSync(join(tmpdir(), 'svc-size-'));
 
 const loads = [
-  (i) => ({ name: 'welcome', payload: { appName: 'Acme' } }),
+  (_i) => ({ name: 'welcome', payload: { appName: 'Acme' } }),
   (i) => ({ name: 'otp', payload: { code: String(100000 + i) } }),
-  (i) => ({ name: 'incident', payload: { service: 'api', status: 'degraded', summary: 'Error rate above 5%' } }),
+  (_i) => ({ name: 'incident', payload: { service: 'api', status: 'degraded', summary: 'Error rate above 5%' } }),
   (i) => ({
     name: 'comment-digest',
     payload: { postId: `p${i % 50}`, author: 'Ada', comment: 'Nice work on this one', postTitle: 'Roadmap', postUrl: '/posts/1' },
@@ -64,7 +64,7 @@ async function measure(label, srcDir) {
   await svc.close();
   if (process.env.KEEP_STORE) {
     const { copyFileSync } = await import('node:fs');
-    copyFileSync(file, process.env.KEEP_STORE + label + '.sqlite');
+    copyFileSync(file, `${process.env.KEEP_STORE}${label}.sqlite`);
   }
   // Where the bytes are: per table and index, from SQLite's dbstat.
   const db = new Database(file, { readonly: true });

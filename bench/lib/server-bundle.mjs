@@ -12,7 +12,8 @@ process.on('exit', () => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
-export async function loadServer(srcDir = fileURLToPath(new URL('../../src', import.meta.url))) {
+/** `extra`: more exports, as [name, path under src/] pairs (e.g. ['trigger', 'server/trigger.ts']). */
+export async function loadServer(srcDir = fileURLToPath(new URL('../../src', import.meta.url)), extra = []) {
   const src = (p) => resolve(srcDir, 'server', p);
   const dir = mkdtempSync(fileURLToPath(new URL('../.tmp-server-bundle-', import.meta.url)));
   made.push(dir);
@@ -23,6 +24,7 @@ export async function loadServer(srcDir = fileURLToPath(new URL('../../src', imp
       `export { createLocalService } from ${JSON.stringify(src('index.ts'))};`,
       `export { defaultRegistry } from ${JSON.stringify(src('runner/index.ts'))};`,
       `export { ManualClock } from ${JSON.stringify(src('clock.ts'))};`,
+      ...extra.map(([name, path]) => `export { ${name} } from ${JSON.stringify(resolve(srcDir, path))};`),
     ].join('\n'),
   );
   const outfile = join(dir, 'server.mjs');

@@ -100,6 +100,56 @@ describe('store file', () => {
   });
 });
 
+describe('caches of the trigger path', () => {
+  it('what a rolled-back transaction wrote is not remembered: workflows, integrations, step definitions', async () => {
+    const s = createLocalService({ data: ':memory:', apiKey: TEST_KEY, empty: true });
+    const env = s.environment;
+    const store = s.store;
+    const wf = { workflowId: 'rolled', name: 'Rolled', active: true, steps: [{ name: 'Text', type: 'sms' as const, controlValues: { body: 'hi' } }] };
+    expect(() =>
+      store.tx(() => {
+        const created = store.workflows.create(env, wf);
+        // Read (and cached) inside the transaction that then rolls back.
+        expect(store.workflows.findByTrigger(env.id, 'rolled')?._id).toBe(created._id);
+        store.integrations.create(env, { name: 'T', identifier: 'twilio-x', providerId: 'twilio', channel: 'sms', active: true, primary: true });
+        expect(store.integrations.forChannel(env.id, 'sms')?.identifier).toBe('twilio-x');
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(store.workflows.findByTrigger(env.id, 'rolled')).toBeUndefined();
+    expect(store.integrations.forChannel(env.id, 'sms')?.identifier).not.toBe('twilio-x');
+    // A step definition written in a rolled-back job is written again by the next job.
+    const kept = store.workflows.create(env, wf);
+    const job = (notificationId: string) => ({
+      envId: env.id,
+      orgId: env.orgId,
+      notificationId,
+      subscriberId: 'sub',
+      workflowId: kept._id,
+      stepIndex: 0,
+      type: 'sms' as const,
+      status: 'pending' as const,
+      runAt: 0,
+      providerId: 'svc',
+      state: {},
+      step: kept.steps[0]!,
+    });
+    expect(() =>
+      store.tx(() => {
+        store.jobs.createJob(job('n1'));
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    const created = store.tx(() => store.jobs.createJob(job('n2')));
+    expect(store.jobs.job(created.id)?.step).toEqual(kept.steps[0]);
+    // Renaming the trigger identifier's workflow away is seen at once.
+    expect(store.workflows.findByTrigger(env.id, 'rolled')?._id).toBe(kept._id);
+    store.workflows.remove(kept._id);
+    expect(store.workflows.findByTrigger(env.id, 'rolled')).toBeUndefined();
+    await s.close();
+  });
+});
+
 describe('retention (svc dev --retention)', () => {
   it('finished activity older than the window goes with its jobs, details and messages; newer and unfinished stay', async () => {
     const DAY = 86_400_000;

@@ -22,7 +22,7 @@ import {
   type WebhookRequest,
   type WebhookResult,
 } from '../engine/index.js';
-import { iso } from '../clock.js';
+import { isoAt } from '../store/repo.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
@@ -212,7 +212,7 @@ function plan(ctx: StepContext, kind: ChannelKind): Plan {
 
 function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Message['status'], errorText?: string): Message & { _id: string } {
   const { job, notification: n, subscriber, workflow } = ctx;
-  const now = iso(ctx.clock.now());
+  const now = isoAt(ctx.clock.now());
   return {
     _id: d.messageId,
     _templateId: workflow._id,

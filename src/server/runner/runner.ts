@@ -75,10 +75,17 @@ export class JobRunner {
     await Promise.allSettled([...this.inflight.values()]);
   }
 
-  /** Resolves once no job is running or due (delayed jobs in the future do not count). */
+  /**
+   * Resolves once no job is running or due (delayed jobs in the future do not count), and the batch
+   * the last jobs ran in has committed (a checkpoint or a reader of the file sees them).
+   */
   async idle(): Promise<void> {
     for (;;) {
       await new Promise((r) => setImmediate(r));
+      if (this.store.batchOpen) {
+        await new Promise<void>((r) => this.store.afterCommit(r));
+        continue;
+      }
       if (this.inflight.size > 0) {
         await Promise.allSettled([...this.inflight.values()]);
         continue;
@@ -92,16 +99,29 @@ export class JobRunner {
     if (!this.running || !this.store.db.open) return;
     // Jobs are only taken from committed state: a job of a trigger whose batch is still open could
     // otherwise be delivered, the process die before the COMMIT, and the trigger never be acknowledged.
-    if (this.store.batchOpen) return this.store.afterCommit(() => this.kick());
+    // So the runner looks right after that batch commits (after the batch's replies and the other
+    // after-commit work: a microtask), instead of waiting for a turn of the event loop without
+    // requests, which under a steady load never came (the backlog grew while triggers arrived).
+    if (this.store.batchOpen) return this.store.afterCommit(() => queueMicrotask(() => this.pump()));
     try {
-      this.pumpOnce();
+      // The jobs' writes go into a new group-commit batch, which the requests of the next turn of
+      // the event loop join: one COMMIT for both instead of one each (COMMIT writes every page the
+      // batch changed to the WAL; runner and triggers change the same pages of the jobs table).
+      const { committed } = this.store.grouped(() => this.pumpOnce());
+      committed.catch((e: unknown) => this.storeFailed(e));
     } catch (e) {
-      // The store itself failed (disk full, ...): the batch was rolled back and stays due. Try again
-      // in a second rather than spin or take the server down.
-      this.opts.onError?.(e, undefined);
-      this.cancelTimer?.();
-      this.cancelTimer = this.clock.setTimer(() => this.kick(), 1000);
+      this.storeFailed(e);
     }
+  }
+
+  /**
+   * The store itself failed (disk full, ...): the batch was rolled back and its jobs stay due. Try
+   * again in a second rather than spin or take the server down.
+   */
+  private storeFailed(e: unknown): void {
+    this.opts.onError?.(e, undefined);
+    this.cancelTimer?.();
+    this.cancelTimer = this.clock.setTimer(() => this.kick(), 1000);
   }
 
   private pumpOnce(): void {

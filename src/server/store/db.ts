@@ -121,6 +121,12 @@ function prepare(db: DB, file: string): OpenedDatabase {
     db.pragma('cache_size = -65536');
     db.pragma('wal_autocheckpoint = 10000');
   }
+  // Savepoint journals in memory: every request and every job runs in a savepoint of its group-commit
+  // batch, and SQLite copies each page a savepoint first changes into its journal, a temporary file
+  // by default (this build: TEMP_STORE=1), i.e. write() calls on every trigger. Only a rollback of a
+  // savepoint in this process reads it; a crash leaves the WAL with whole transactions either way.
+  // -18% CPU per trigger (bench/trigger-inprocess.mjs).
+  db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   migrate(db, version);
   return { db, created: version === 0 };

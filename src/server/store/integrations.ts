@@ -24,6 +24,14 @@ export class Integrations extends Repo {
   // Every channel job chooses among its environment's integrations; they change only on create and
   // set-primary, which clear this.
   private readonly byEnvironment = new Map<string, Integration[]>();
+  /** forChannel's answers (every trigger asks one per channel step); cleared with byEnvironment. */
+  private readonly byChannel = new Map<string, Integration | null>();
+
+  /** Drops the cached lists (a write, or a transaction rolled back: what was read in it may be gone). */
+  forgetAll(): void {
+    this.byEnvironment.clear();
+    this.byChannel.clear();
+  }
 
   /** Every integration of the environment (active or not), oldest first; shared: treat as read-only. */
   ofEnvironment(envId: string): Integration[] {
@@ -37,7 +45,7 @@ export class Integrations extends Repo {
   }
 
   create(env: Environment, input: NewIntegration): Integration {
-    this.byEnvironment.clear();
+    this.forgetAll();
     const now = this.nowIso();
     const doc: Integration = {
       _id: this.newId(),
@@ -82,13 +90,19 @@ export class Integrations extends Repo {
     return rows.map((r) => parseDoc<Integration>(r.doc));
   }
 
-  /** The integration a channel delivers through: the primary one first, else the oldest active one. */
+  /** The integration a channel delivers through: the primary one first, else the oldest active one. Shared: treat as read-only. */
   forChannel(envId: string, channel: Channel): Integration | undefined {
-    const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1').get(
-      envId,
-      channel,
-    ) as { doc: string } | undefined;
-    return row ? parseDoc<Integration>(row.doc) : undefined;
+    const key = `${envId}\n${channel}`;
+    let found = this.byChannel.get(key);
+    if (found === undefined) {
+      const row = this.stmt(
+        'SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1',
+      ).get(envId, channel) as { doc: string } | undefined;
+      found = row ? parseDoc<Integration>(row.doc) : null;
+      if (this.byChannel.size >= 1000) this.byChannel.clear();
+      this.byChannel.set(key, found);
+    }
+    return found ?? undefined;
   }
 
   /** For subscriber channel settings: by identifier when given, else the first active one of the provider. */
@@ -122,7 +136,7 @@ export class Integrations extends Repo {
   }
 
   private save(doc: Integration): void {
-    this.byEnvironment.clear();
+    this.forgetAll();
     this.stmt('UPDATE integrations SET active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
       +doc.active,
       +doc.primary,

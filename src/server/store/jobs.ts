@@ -4,7 +4,7 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { ExecutionDetailSource, ExecutionDetailStatus, JobStatus, StepType } from '../../api/schemas/enums.js';
 import { createHash } from 'node:crypto';
 import { iso } from '../clock.js';
-import { parseDoc, Repo } from './repo.js';
+import { isoAt, parseDoc, Repo } from './repo.js';
 import type { StoredStep } from './workflows.js';
 
 export interface JobRecord {
@@ -90,6 +90,15 @@ export class Jobs extends Repo {
   private readonly refOf = new WeakMap<object, string>();
   /** References by JSON text: a workflow read again for the next trigger hashes nothing new. */
   private readonly refOfJson = new Map<string, string>();
+  /**
+   * References this process has written to step_defs (then no INSERT OR IGNORE probe per job). A
+   * rolled-back transaction may have taken one back: Store.tx clears this then (forgetAll).
+   */
+  private readonly written = new Set<string>();
+
+  forgetAll(): void {
+    this.written.clear();
+  }
 
   private toJob(r: JobRow): JobRecord {
     return {
@@ -136,9 +145,11 @@ export class Jobs extends Repo {
       }
       this.refOf.set(step, ref);
     }
-    // Written every time (a primary-key probe when present): a cache of "already written" could
-    // outlive a rolled-back savepoint.
-    this.stmt('INSERT OR IGNORE INTO step_defs (ref, doc) VALUES (?, ?)').run(ref, json ?? JSON.stringify(step));
+    if (!this.written.has(ref!)) {
+      this.stmt('INSERT OR IGNORE INTO step_defs (ref, doc) VALUES (?, ?)').run(ref, json ?? JSON.stringify(step));
+      if (this.written.size > 10_000) this.written.clear();
+      this.written.add(ref!);
+    }
     return ref!;
   }
 
@@ -291,7 +302,7 @@ export class Jobs extends Repo {
       runAt: change.runAt ?? null,
       providerId: change.providerId ?? null,
       state: change.state === undefined ? null : JSON.stringify(change.state),
-      now: iso(now),
+      now: isoAt(now),
       id: job.id,
       packed,
     });
@@ -328,7 +339,7 @@ export class Jobs extends Repo {
       `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]',
          json_set(json(?), '$[2]', CAST(? AS INTEGER) - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
        updated_at = ? WHERE id = ?`,
-    ).run(JSON.stringify(this.pack(d, 0)), now, iso(now), job.id);
+    ).run(JSON.stringify(this.pack(d, 0)), now, isoAt(now), job.id);
   }
 
   /** The execution details of these notifications' jobs, oldest first (with any a store written before issue 11 kept as rows). */

@@ -23,12 +23,28 @@ export abstract class Repo {
   }
 
   protected nowIso(): string {
-    return iso(this.clock.now());
+    return isoAt(this.clock.now());
   }
 
   protected newId(): string {
     return objectId(this.clock);
   }
+}
+
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/**
+ * `iso(ms)` remembering its last answer: a trigger and its job's delivery ask for the same
+ * millisecond several times (every row's created_at and updated_at), and toISOString allocates a
+ * Date and a string each time (~2.5% of a trigger's CPU).
+ */
+export function isoAt(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = iso(ms);
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 /** Sorted, de-duplicated keys joined by a separator no key can contain: equal sets, equal strings. */

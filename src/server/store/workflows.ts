@@ -90,8 +90,22 @@ export class Workflows extends Repo {
   // write (save, remove) calls forget().
   private readonly parsed = new Map<string, StoredWorkflow>();
 
+  /**
+   * The database id of a workflow by environment and trigger identifier (every trigger looks one up).
+   * Only hits are kept; every write and every rolled-back transaction (Store.tx) clears it, so an id
+   * learnt inside a savepoint that rolls back is not kept either.
+   */
+  private readonly idByTrigger = new Map<string, string>();
+
   forget(id: string): void {
     this.parsed.delete(id);
+    this.idByTrigger.clear();
+  }
+
+  /** Drops every cached document (a transaction rolled back: what was read in it may be gone). */
+  forgetAll(): void {
+    this.parsed.clear();
+    this.idByTrigger.clear();
   }
 
   create(env: Environment, input: NewWorkflow): StoredWorkflow {
@@ -241,9 +255,18 @@ export class Workflows extends Repo {
     return { ...parseDoc<StoredWorkflow>(row.doc), lastTriggeredAt: row.t };
   }
 
+  /** The stored document, shared between callers (the parsed copy findById keeps): treat it as read-only. */
   findByTrigger(envId: string, identifier: string): StoredWorkflow | undefined {
-    const row = this.stmt('SELECT doc FROM workflows WHERE env_id = ? AND workflow_id = ?').get(envId, identifier) as { doc: string } | undefined;
-    return row ? parseDoc<StoredWorkflow>(row.doc) : undefined;
+    const key = `${envId}\n${identifier}`;
+    let id = this.idByTrigger.get(key);
+    if (id === undefined) {
+      const row = this.stmt('SELECT id FROM workflows WHERE env_id = ? AND workflow_id = ?').get(envId, identifier) as { id: string } | undefined;
+      if (!row) return undefined;
+      id = row.id;
+      if (this.idByTrigger.size >= 1000) this.idByTrigger.clear();
+      this.idByTrigger.set(key, id);
+    }
+    return this.findById(id);
   }
 
   /** The stored document, shared between callers: treat it as read-only. */
