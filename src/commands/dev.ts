@@ -86,7 +86,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   if (opts.retention !== undefined && retentionMs === undefined)
     throw new UsageError(`invalid --retention ${opts.retention}: use a duration such as 30d, 12h or 90m`);
   const { createLocalService } = await import('../server/index.js');
-  const { MEMORY, StoreFolderMissing } = await import('../server/store/index.js');
+  const { MEMORY, StoreError, StoreFolderMissing } = await import('../server/store/index.js');
   const data = opts.inMemory ? MEMORY : (opts.data ?? (await defaultDataFile()));
 
   // The service refuses a store in a folder that does not exist (a plain error of its own); only the
@@ -96,6 +96,8 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
       return given(() => createLocalService(o));
     } catch (e) {
       if (e instanceof StoreFolderMissing) throw new UsageError(`--data ${o.data}: ${e.message}; create it first, or choose another file`);
+      // A store svc dev cannot use (corrupt, another program's, newer, in use): exit 1 with the store's hint.
+      if (e instanceof StoreError) throw new SvcError(e.message, 'store_error', EXIT.failure, e.hint);
       throw e;
     }
   };

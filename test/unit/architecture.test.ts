@@ -68,6 +68,11 @@ describe('layers', () => {
     expect(cycles).toEqual([]);
   });
 
+  test("the service throws no CLI errors: exit codes are the CLI's, svc dev maps the service's errors", () => {
+    const bad = layer('server/').flatMap(([f, ts]) => ts.filter((t) => t === 'core/errors.ts').map((t) => `${f} → ${t}`));
+    expect(bad).toEqual([]);
+  });
+
   test('the only API client is the one the dependencies hand out', () => {
     // ApiClient (the bare HTTP core) is constructed by api/session.ts alone; commands ask deps.client().
     const bad = [...g.keys()].filter((f) => f !== 'api/session.ts' && /new ApiClient\(/.test(readFileSync(join(SRC, f), 'utf8')));

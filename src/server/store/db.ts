@@ -3,14 +3,18 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { EXIT, SvcError } from '../../core/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 export type DB = Database.Database;
 
-export class StoreError extends SvcError {
-  constructor(message: string, hint?: string) {
-    super(message, 'store_error', EXIT.failure, hint);
+/** The store file cannot be used as it is. An error of the service: `svc dev` reports it (exit 1, with the hint). */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'StoreError';
   }
 }
 
