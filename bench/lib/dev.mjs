@@ -1,7 +1,7 @@
 // Starts the built `svc dev` on a free port with a fresh store, for benchmarks. Resolves to
 // {baseUrl, apiKey, stop()}.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +11,8 @@ export const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 export async function startDev({ inMemory = false, extraArgs = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  // The folder (store, profile, recipients files) outlives stop(), which a bench may read after; it goes with the bench.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const apiKey = `sk_bench_${randomBytes(12).toString('hex')}`;
   const store = inMemory ? ['--in-memory'] : ['--data', join(dir, 'bench.sqlite')];
   const proc = spawn(process.execPath, [BIN, 'dev', '--port', '0', ...store, '--api-key', apiKey, '--no-save-profile', '--quiet', '-o', 'json', ...extraArgs], {
