@@ -110,7 +110,29 @@ interface ProgramOutput {
   errWidth?(): number | undefined;
 }
 
-export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
+/** Global flags that take a value: the word after one is not a command name. */
+const VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--query', '--idempotency-key', '--timeout', '--retries', '--api-key', '--base-url', '--profile']);
+/** Commands that read the whole tree (completion scripts, help topics). */
+const WHOLE_TREE = new Set(['completion', '__complete', 'help']);
+
+/** The first word of a command line that is not a global flag or its value: the command it names. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    // `svc --help events` is svc's own help, which lists every command.
+    if (a === '--' || a === '-h' || a === '--help') return undefined;
+    if (!a.startsWith('-')) return a;
+    if (VALUE_FLAGS.has(a)) i++;
+  }
+  return undefined;
+}
+
+/**
+ * The command tree. Given the command line, only the top-level command it names is built (with its
+ * subcommands): building every command's flags is start-up time a one-request command does not need.
+ * Anything else (no command, an unknown one, --help of svc itself, completion) gets the whole tree.
+ */
+export function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?: readonly string[]): Command {
   const program = new Command('svc');
   // Set before any subcommand is attached: each child copies them.
   program.exitOverride();
@@ -163,13 +185,13 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
     'svc help exit-codes',
   ]);
 
-  const attach = (parent: Command, entry: Entry): void => {
+  const attach = (parent: Command, entry: Entry, made?: Command): void => {
     if ('commands' in entry) {
       const cmd = parent.command(entry.name).description(entry.description);
       for (const e of entry.commands) attach(cmd, e);
       return;
     }
-    const cmd = entry.command() as unknown as Command;
+    const cmd = made ?? (entry.command() as unknown as Command);
     cmd.copyInheritedSettings(parent);
     cmd.action(async (...received: unknown[]) => {
       const opts = received[received.length - 2] as Record<string, unknown>;
@@ -177,7 +199,23 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput): Command {
     });
     parent.addCommand(cmd);
   };
-  for (const entry of TREE) attach(program, entry);
+  const word = argv ? commandWord(argv) : undefined;
+  let built = false;
+  if (word !== undefined && !WHOLE_TREE.has(word)) {
+    for (const entry of TREE) {
+      if ('commands' in entry) {
+        if (entry.name !== word) continue;
+        attach(program, entry);
+      } else {
+        const cmd = entry.command() as unknown as Command;
+        if (cmd.name() !== word) continue;
+        attach(program, entry, cmd);
+      }
+      built = true;
+      break;
+    }
+  }
+  if (!built) for (const entry of TREE) attach(program, entry);
   groupExamples(program as unknown as AnyCommand);
   return program;
 }

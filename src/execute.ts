@@ -119,12 +119,16 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     await mod.run(runtime, opts as never, args as never, command as never);
   };
 
-  const program = buildProgram(invoke, {
-    writeOut: (s) => io.stdout.write(s),
-    writeErr: (s) => io.stderr.write(s),
-    outWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined),
-    errWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined),
-  });
+  const program = buildProgram(
+    invoke,
+    {
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined),
+      errWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined),
+    },
+    argv,
+  );
 
   try {
     if (argv.length === 0) {

@@ -60,15 +60,31 @@ const ID_RE = /^[A-Za-z0-9][\w.@:+-]{0,127}$/;
 
 /** Adds ids seen by a command (the newest first), keeping at most CACHE_MAX_IDS. */
 export function remember(kind: CacheKind, ids: readonly unknown[], opts: CacheOptions): void {
-  const fresh = ids.filter((x): x is string => typeof x === 'string' && ID_RE.test(x));
-  if (fresh.length === 0) return;
+  rememberAll({ [kind]: ids }, opts);
+}
+
+/**
+ * Adds the ids of each kind in one read and at most one write. A command that saw nothing new (the same
+ * ids, already first, and written less than half the TTL ago) writes nothing: the common case of a
+ * command run again costs one small read.
+ */
+export function rememberAll(seen: Partial<Record<CacheKind, readonly unknown[]>>, opts: CacheOptions): void {
   const now = opts.now ?? Date.now();
-  const data = read(opts.dir);
-  const entry = data[opts.profile]?.[kind];
-  const old = entry && now - entry.at < CACHE_TTL_MS ? entry.ids : [];
-  const merged = [...new Set([...fresh, ...old])].slice(0, CACHE_MAX_IDS);
-  data[opts.profile] = { ...data[opts.profile], [kind]: { ids: merged, at: now } };
-  write(opts.dir, data);
+  let data: CacheFile | undefined;
+  let changed = false;
+  for (const [kind, ids] of Object.entries(seen) as [CacheKind, readonly unknown[]][]) {
+    const fresh = ids.filter((x): x is string => typeof x === 'string' && ID_RE.test(x));
+    if (fresh.length === 0) continue;
+    data ??= read(opts.dir);
+    const entry = data[opts.profile]?.[kind];
+    const old = entry && Array.isArray(entry.ids) && now - entry.at < CACHE_TTL_MS ? entry.ids : [];
+    const merged = [...new Set([...fresh, ...old])].slice(0, CACHE_MAX_IDS);
+    const same = merged.length === old.length && merged.every((x, i) => x === old[i]);
+    if (same && entry && now - entry.at < CACHE_TTL_MS / 2) continue;
+    data[opts.profile] = { ...data[opts.profile], [kind]: { ids: merged, at: now } };
+    changed = true;
+  }
+  if (changed && data) write(opts.dir, data);
 }
 
 /** The fresh ids of a kind, or undefined when there are none (empty or stale). */
@@ -99,9 +115,7 @@ export function idsIn(records: readonly unknown[]): Record<CacheKind, string[]> 
 
 /** Remembers the ids in printed records. */
 export function rememberRecords(records: readonly unknown[], opts: CacheOptions): void {
-  const ids = idsIn(records);
-  if (ids.workflows.length) remember('workflows', ids.workflows, opts);
-  if (ids.subscribers.length) remember('subscribers', ids.subscribers, opts);
+  rememberAll(idsIn(records), opts);
 }
 
 export interface CompleteOptions extends CacheOptions {

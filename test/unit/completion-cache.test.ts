@@ -16,6 +16,22 @@ describe('completion cache', () => {
     expect(lookup('workflows', { dir: d, profile: 'local', now: 2000 + CACHE_TTL_MS })).toBeUndefined();
     expect(statSync(join(d, 'completion-cache.json')).mode & 0o777).toBe(0o600);
   });
+  it('a command that saw nothing new writes nothing; both kinds go in one write; the same ids refresh after half the TTL', () => {
+    const d = dir();
+    const file = join(d, 'completion-cache.json');
+    rememberRecords([{ template: { triggers: [{ identifier: 'welcome' }] }, subscriber: { subscriberId: 'ada' } }], { dir: d, profile: 'p', now: 1000 });
+    expect(JSON.parse(readFileSync(file, 'utf8')).p).toEqual({ workflows: { ids: ['welcome'], at: 1000 }, subscribers: { ids: ['ada'], at: 1000 } });
+    const written = statSync(file).mtimeMs;
+    const inode = statSync(file).ino;
+    rememberRecords([{ template: { triggers: [{ identifier: 'welcome' }] }, subscriber: { subscriberId: 'ada' } }], { dir: d, profile: 'p', now: 2000 });
+    // Not rewritten (a rewrite is a rename: a new inode).
+    expect(statSync(file).ino).toBe(inode);
+    expect(statSync(file).mtimeMs).toBe(written);
+    remember('workflows', ['welcome'], { dir: d, profile: 'p', now: 1000 + CACHE_TTL_MS / 2 });
+    expect(JSON.parse(readFileSync(file, 'utf8')).p.workflows.at).toBe(1000 + CACHE_TTL_MS / 2);
+    remember('subscribers', ['grace'], { dir: d, profile: 'p', now: 3000 });
+    expect(lookup('subscribers', { dir: d, profile: 'p', now: 4000 })).toEqual(['grace', 'ada']);
+  });
   it('takes workflow and subscriber ids from events, workflows and subscribers', () => {
     const ids = idsIn([
       { template: { triggers: [{ identifier: 'welcome' }] }, subscriber: { subscriberId: 'ada' } },
