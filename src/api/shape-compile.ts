@@ -57,6 +57,8 @@ export function exactJsonSchema(schema: z.ZodType, opts: { identity?: boolean } 
       io: 'input',
       target: 'draft-7',
       unrepresentable: 'throw',
+      // A sub-schema used more than once (a recipient in `to` and in `actor`) becomes one definition, and one function in the code.
+      reused: 'ref',
       override(ctx) {
         const def = (ctx.zodSchema as unknown as { _zod: { def: ZodDef } })._zod.def;
         const marked = (ctx.jsonSchema as Record<string, unknown>)[marker] === true;
@@ -96,6 +98,12 @@ export function compileShapes(operations: Record<string, WithSchemas>): Compiled
     unicode: false,
     unicodeRegExp: false,
     logger: false,
+    inlineRefs: false,
+    // Only whether an answer passes is read (zod words the refusal): no error messages in the code.
+    messages: false,
+    // Long enums (the ~80 provider ids) and required lists as loops over the schema's array, not unrolled.
+    loopEnum: 8,
+    loopRequired: 8,
   });
   const modules: Record<string, string> = {};
   const skipped: Record<string, string> = {};
