@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runSvc, tempConfigDir } from '../helpers/run.js';
 import { startStub, type Stub } from '../helpers/stub.js';
 import { BIN } from '../helpers/bin.js';
+import { workflowRecord } from '../helpers/command-test.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 let stub: Stub;
@@ -22,18 +23,7 @@ beforeEach(async () => {
 });
 afterEach(async () => stub.close());
 
-const workflow = (workflowId: string, i: number) => ({
-  _id: `6761f0c2a3b4c5d6e7f8091${i}`,
-  workflowId,
-  slug: `${workflowId}_wf_${i}`,
-  name: workflowId,
-  status: 'ACTIVE',
-  origin: 'svc-cloud',
-  createdAt: '2026-11-22T10:00:00.000Z',
-  updatedAt: '2026-11-22T10:00:00.000Z',
-  stepTypeOverviews: ['email'],
-  steps: [{ slug: 'email', type: 'email' }],
-});
+const workflow = workflowRecord;
 const workflows = { body: { workflows: ['welcome', 'welcome-back', 'otp'].map(workflow), totalCount: 3 } };
 const addProfile = (name: string, baseUrl = stub.url) => runSvc(['profile', 'add', name, '--base-url', baseUrl, '--api-key', KEY], { env });
 

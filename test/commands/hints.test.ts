@@ -1,24 +1,13 @@
 // Errors that say what to do next (issue 12): a rejected key points to svc login and the profiles; an
 // unknown workflow names the closest workflow ids the service has.
 import { describe, expect, test } from 'vitest';
-import { stubbedService } from '../helpers/command-test.js';
+import { stubbedService, workflowRecord } from '../helpers/command-test.js';
 import { runSvc } from '../helpers/run.js';
 
 const svc = stubbedService();
 const unauthorized = { status: 401, body: { statusCode: 401, message: 'API Key not found' } };
 const notFound = { status: 422, body: { statusCode: 422, message: 'workflow_not_found' } };
-const workflow = (workflowId: string, i: number) => ({
-  _id: `6761f0c2a3b4c5d6e7f8091${i}`,
-  workflowId,
-  slug: `${workflowId}_wf_${i}`,
-  name: workflowId,
-  status: 'ACTIVE',
-  origin: 'svc-cloud',
-  createdAt: '2026-11-22T10:00:00.000Z',
-  updatedAt: '2026-11-22T10:00:00.000Z',
-  stepTypeOverviews: ['email'],
-  steps: [{ slug: 'email', type: 'email' }],
-});
+const workflow = workflowRecord;
 const workflows = (...ids: string[]) => ({ body: { workflows: ids.map(workflow), totalCount: ids.length } });
 
 describe('a rejected API key', () => {

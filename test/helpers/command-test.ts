@@ -11,6 +11,20 @@ export const ID2 = '6761f0c2a3b4c5d6e7f80913';
 export const cursorPage = { data: [], next: null, previous: null, totalCount: 0, totalCountCapped: false };
 export const activityPage = { data: [], hasMore: false, pageSize: 10, page: 0 };
 
+/** A workflow as GET /v2/workflows lists it. */
+export const workflowRecord = (workflowId: string, i: number) => ({
+  _id: `6761f0c2a3b4c5d6e7f8091${i}`,
+  workflowId,
+  slug: `${workflowId}_wf_${i}`,
+  name: workflowId,
+  status: 'ACTIVE',
+  origin: 'svc-cloud',
+  createdAt: '2026-11-22T10:00:00.000Z',
+  updatedAt: '2026-11-22T10:00:00.000Z',
+  stepTypeOverviews: ['email'],
+  steps: [{ slug: 'email', type: 'email' }],
+});
+
 export interface Service {
   stub: Stub;
   env: Record<string, string>;
