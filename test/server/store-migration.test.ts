@@ -1,0 +1,67 @@
+// A store written by an older svc (schema 3, before the compact activity tables of migration 4) is
+// brought forward when opened, and every answer about its activity stays what the older svc said.
+// The fixture is that svc's own store and answers (test/fixtures/make-store-v3.mjs).
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/server/clock.js';
+import { createLocalService, type LocalService } from '../../src/server/index.js';
+import { SCHEMA_VERSION } from '../../src/server/store/migrations.js';
+
+const fixtures = new URL('../fixtures/', import.meta.url);
+const expected = JSON.parse(readFileSync(new URL('store-v3.answers.json', fixtures), 'utf8')) as {
+  key: string;
+  now: number;
+  answers: Record<string, unknown>;
+};
+
+let svc: LocalService;
+let clock: ManualClock;
+const get = async (url: string, method = 'GET', body?: unknown) => {
+  const r = await svc.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { authorization: `ApiKey ${expected.key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { payload: JSON.stringify(body) }),
+  });
+  return { status: r.statusCode, body: JSON.parse(r.body) };
+};
+
+beforeAll(() => {
+  const file = join(mkdtempSync(join(tmpdir(), 'svc-migrate-')), 'store.sqlite');
+  const db = new Database(file);
+  db.exec(readFileSync(new URL('store-v3.sql', fixtures), 'utf8'));
+  expect(db.pragma('user_version', { simple: true })).toBe(3);
+  db.close();
+  clock = new ManualClock(expected.now);
+  svc = createLocalService({ data: file, apiKey: expected.key, clock });
+});
+afterAll(() => svc?.close());
+
+describe('a schema-3 store opened by this svc', () => {
+  it('is migrated to the current schema', () => {
+    expect(svc.store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(svc.store.db.pragma('foreign_key_check')).toEqual([]);
+  });
+
+  it.each(Object.keys(expected.answers))('answers %s as the older svc did', async (url) => {
+    const r = await get(url);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(expected.answers[url]);
+  });
+
+  it('takes new activity beside the old: newest first, old and new both complete', async () => {
+    clock.advance(60_000);
+    const t = await get('/v1/events/trigger', 'POST', { name: 'welcome', to: 'ada', transactionId: 'after-migration' });
+    expect(t.status).toBe(201);
+    await svc.runner.idle();
+    const list = (await get('/v1/notifications?limit=3')).body as { data: { transactionId: string; jobs: { status: string }[] }[] };
+    expect(list.data.map((n) => n.transactionId)).toEqual(['after-migration', 'fx-welcome-many', 'fx-welcome-many']);
+    expect(list.data[0]!.jobs.map((j) => j.status)).toEqual(['completed', 'completed']);
+    const inbox = (await get('/v1/messages?subscriberId=ada&channel=in_app&limit=10')).body as { data: { transactionId: string; read: boolean }[] };
+    expect(inbox.data[0]!.transactionId).toBe('after-migration');
+    expect(inbox.data.filter((m) => m.read)).toHaveLength(1);
+  });
+});
