@@ -117,7 +117,8 @@ export function notificationViews(store: Store, records: NotificationRecord[]): 
       _templateId: n.workflowId,
       ...(n.doc.digestedNotificationId !== undefined && { _digestedNotificationId: n.doc.digestedNotificationId }),
       createdAt: n.createdAt,
-      updatedAt: n.updatedAt,
+      // An event changes when one of its jobs does (the store keeps that time on the job only).
+      updatedAt: (jobsByNotification.get(n.id) ?? []).reduce((t, j) => (j.updatedAt > t ? j.updatedAt : t), n.updatedAt),
       channels: n.channels,
       ...(sub && { subscriber: activitySubscriber(sub) }),
       ...(wf && {

@@ -120,6 +120,18 @@ describe('caches of the trigger path', () => {
     expect(store.integrations.forChannel(env.id, 'sms')?.identifier).not.toBe('twilio-x');
     // A step definition written in a rolled-back job is written again by the next job.
     const kept = store.workflows.create(env, wf);
+    // A job is read with its event (it keeps the event's environment, subscriber and workflow there).
+    const event = () =>
+      store.activity.createNotification({
+        envId: env.id,
+        orgId: env.orgId,
+        transactionId: 'tx',
+        workflowId: kept._id,
+        subscriberId: 'sub',
+        channels: ['sms'],
+        severity: 'none',
+        doc: { payload: {}, overrides: {}, tags: [], to: 'sub', topics: [], critical: false, contextKeys: [] },
+      }).id;
     const job = (notificationId: string) => ({
       envId: env.id,
       orgId: env.orgId,
@@ -136,11 +148,11 @@ describe('caches of the trigger path', () => {
     });
     expect(() =>
       store.tx(() => {
-        store.jobs.createJob(job('n1'));
+        store.jobs.createJob(job(event()));
         throw new Error('roll back');
       }),
     ).toThrow('roll back');
-    const created = store.tx(() => store.jobs.createJob(job('n2')));
+    const created = store.tx(() => store.jobs.createJob(job(event())));
     expect(store.jobs.job(created.id)?.step).toEqual(kept.steps[0]);
     // Renaming the trigger identifier's workflow away is seen at once.
     expect(store.workflows.findByTrigger(env.id, 'rolled')?._id).toBe(kept._id);

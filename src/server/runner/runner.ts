@@ -276,7 +276,6 @@ export class JobRunner {
         this.endRest(job, result.rest ?? { status: result.status, detail: `Step ${result.status}: step '${job.step.stepId}' ended this event's run` });
         break;
     }
-    this.store.activity.touchNotification(job.notificationId);
   }
 
   private queueNext(job: JobRecord): void {

@@ -2,7 +2,7 @@
 // already accepted. Their jobs and execution details are in jobs.ts.
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { StepType } from '../../api/schemas/enums.js';
-import { contextKeySet, parseDoc, Repo } from './repo.js';
+import { contextKeySet, idKey, isoAt, keyId, parseDoc, Repo } from './repo.js';
 
 export interface NotificationDoc {
   payload: JsonObject;
@@ -32,32 +32,34 @@ export interface NotificationRecord {
   updatedAt: string;
 }
 
+/** Ids are keys (idKey): see keyId. */
 interface NotificationRow {
-  id: string;
-  env_id: string;
-  org_id: string;
+  id: Buffer | string;
+  env_id: Buffer | string;
+  org_id: Buffer | string;
   transaction_id: string;
-  workflow_id: string;
-  subscriber_id: string;
+  workflow_id: Buffer | string;
+  subscriber_id: Buffer | string;
   channels: string;
   severity: string;
   doc: string;
-  created_at: string;
-  updated_at: string;
+  /** Service milliseconds. */
+  created_at: number;
+  updated_at: number;
 }
 
 const toNotification = (r: NotificationRow): NotificationRecord => ({
-  id: r.id,
-  envId: r.env_id,
-  orgId: r.org_id,
+  id: keyId(r.id),
+  envId: keyId(r.env_id),
+  orgId: keyId(r.org_id),
   transactionId: r.transaction_id,
-  workflowId: r.workflow_id,
-  subscriberId: r.subscriber_id,
+  workflowId: keyId(r.workflow_id),
+  subscriberId: keyId(r.subscriber_id),
   channels: parseDoc<StepType[]>(r.channels),
   severity: r.severity,
   doc: { overrides: {}, tags: [], topics: [], critical: false, contextKeys: [], ...parseDoc<Partial<NotificationDoc>>(r.doc) } as NotificationDoc,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  createdAt: isoAt(r.created_at),
+  updatedAt: isoAt(r.updated_at),
 });
 
 export interface EventFilter {
@@ -98,7 +100,7 @@ export class Activity extends Repo {
   acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
     const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as { result: string } | undefined;
     if (row) return parseDoc<JsonObject>(row.result);
-    return this.stmt('SELECT 1 FROM notifications WHERE env_id = ? AND transaction_id = ? LIMIT 1').get(envId, transactionId) ? 'processed' : undefined;
+    return this.stmt('SELECT 1 FROM notifications WHERE transaction_id = ? AND env_id = ? LIMIT 1').get(transactionId, idKey(envId)) ? 'processed' : undefined;
   }
 
   recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
@@ -113,53 +115,54 @@ export class Activity extends Repo {
   // --- notifications -----------------------------------------------------------------------------
 
   createNotification(n: Omit<NotificationRecord, 'id' | 'createdAt' | 'updatedAt'>): NotificationRecord {
-    const now = this.nowIso();
+    const ms = this.clock.now();
+    const now = isoAt(ms);
     const rec: NotificationRecord = { ...n, id: this.newId(), createdAt: now, updatedAt: now };
     this.stmt(
       `INSERT INTO notifications (id, env_id, org_id, transaction_id, workflow_id, subscriber_id, channels, severity, context_keys,
        topic_keys, doc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      rec.id,
-      rec.envId,
-      rec.orgId,
+      idKey(rec.id),
+      idKey(rec.envId),
+      idKey(rec.orgId),
       rec.transactionId,
-      rec.workflowId,
-      rec.subscriberId,
+      idKey(rec.workflowId),
+      idKey(rec.subscriberId),
       JSON.stringify(rec.channels),
       rec.severity,
       contextKeySet(rec.doc.contextKeys),
       JSON.stringify(rec.doc.topics.map((t) => t.topicKey)),
       packDoc(rec.doc),
-      now,
-      now,
+      ms,
+      ms,
     );
     return rec;
   }
 
   notification(envId: string, id: string): NotificationRecord | undefined {
-    const row = this.stmt('SELECT * FROM notifications WHERE env_id = ? AND id = ?').get(envId, id) as NotificationRow | undefined;
+    const row = this.stmt('SELECT * FROM notifications WHERE env_id = ? AND id = ?').get(idKey(envId), idKey(id)) as NotificationRow | undefined;
     return row ? toNotification(row) : undefined;
   }
 
   notificationById(id: string): NotificationRecord | undefined {
-    const row = this.stmt('SELECT * FROM notifications WHERE id = ?').get(id) as NotificationRow | undefined;
+    const row = this.stmt('SELECT * FROM notifications WHERE id = ?').get(idKey(id)) as NotificationRow | undefined;
     return row ? toNotification(row) : undefined;
   }
 
   /** This event's digest step merged it into `into`'s digest. */
   setDigested(id: string, into: string): void {
-    this.stmt("UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?), updated_at = ? WHERE id = ?").run(into, this.nowIso(), id);
-  }
-
-  touchNotification(id: string): void {
-    this.stmt('UPDATE notifications SET updated_at = ? WHERE id = ?').run(this.nowIso(), id);
+    this.stmt("UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?), updated_at = ? WHERE id = ?").run(
+      into,
+      this.clock.now(),
+      idKey(id),
+    );
   }
 
   /** Newest first, one page, with one extra row to tell whether there is more. */
   listNotifications(envId: string, f: EventFilter, page: number, limit: number): { hasMore: boolean; rows: NotificationRecord[] } {
     const where = ['n.env_id = ?'];
-    const params: unknown[] = [envId];
-    const inList = (expr: string, values: string[] | undefined) => {
+    const params: unknown[] = [idKey(envId)];
+    const inList = (expr: string, values: (Buffer | string)[] | undefined) => {
       if (values === undefined) return;
       where.push(values.length ? `${expr} IN (${placeholders(values.length)})` : '0');
       params.push(...values);
@@ -168,11 +171,18 @@ export class Activity extends Repo {
       where.push(`EXISTS (SELECT 1 FROM json_each(n.channels) WHERE value IN (${placeholders(f.channels.length)}))`);
       params.push(...f.channels);
     }
-    inList('n.workflow_id', f.templates);
-    inList('n.subscriber_id', f.subscriberDbIds);
+    inList('n.workflow_id', f.templates?.map(idKey));
+    inList('n.subscriber_id', f.subscriberDbIds?.map(idKey));
     if (f.subscriberIds !== undefined) {
-      where.push(`n.subscriber_id IN (SELECT id FROM subscribers WHERE env_id = n.env_id AND subscriber_id IN (${placeholders(f.subscriberIds.length)}))`);
-      params.push(...f.subscriberIds);
+      // The subscribers table keeps its ids as text: their keys are looked up first.
+      const ids = f.subscriberIds.length
+        ? (
+            this.db
+              .prepare(`SELECT id FROM subscribers WHERE env_id = ? AND subscriber_id IN (${placeholders(f.subscriberIds.length)})`)
+              .all(envId, ...f.subscriberIds) as { id: string }[]
+          ).map((r) => idKey(r.id))
+        : [];
+      inList('n.subscriber_id', ids);
     }
     inList('n.severity', f.severity);
     if (f.transactionId !== undefined) {
@@ -195,11 +205,11 @@ export class Activity extends Repo {
     }
     if (f.after !== undefined) {
       where.push('n.created_at >= ?');
-      params.push(f.after);
+      params.push(Date.parse(f.after));
     }
     if (f.before !== undefined) {
       where.push('n.created_at <= ?');
-      params.push(f.before);
+      params.push(Date.parse(f.before));
     }
     const rows = this.db
       .prepare(`SELECT n.* FROM notifications n WHERE ${where.join(' AND ')} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`)

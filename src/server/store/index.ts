@@ -69,8 +69,9 @@ export class Store {
       'SELECT created_at AS t FROM notifications ORDER BY rowid DESC LIMIT 1',
       'SELECT max(updated_at) AS t FROM jobs',
     ]) {
-      const row = this.db.prepare(sql).get() as { t: string | null } | undefined;
-      const t = row?.t ? Date.parse(row.t) : NaN;
+      // Execution-detail rows (older stores) keep ISO times; notifications and jobs, milliseconds.
+      const row = this.db.prepare(sql).get() as { t: string | number | null } | undefined;
+      const t = typeof row?.t === 'number' ? row.t : row?.t ? Date.parse(row.t) : NaN;
       if (!Number.isNaN(t) && (latest === null || t > latest)) latest = t;
     }
     return latest;

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { ExecutionDetailSource, ExecutionDetailStatus, JobStatus, StepType } from '../../api/schemas/enums.js';
 import { createHash } from 'node:crypto';
 import { iso } from '../clock.js';
-import { isoAt, parseDoc, Repo } from './repo.js';
+import { idKey, isoAt, keyId, parseDoc, Repo } from './repo.js';
 import type { StoredStep } from './workflows.js';
 
 export interface JobRecord {
@@ -48,33 +48,48 @@ export interface DetailRecord {
   created_at: string;
 }
 
+/** Ids are keys (idKey): see keyId. */
 interface JobRow {
-  id: string;
-  env_id: string;
-  org_id: string;
-  notification_id: string;
-  subscriber_id: string;
-  workflow_id: string;
+  id: Buffer | string;
+  notification_id: Buffer | string;
   step_index: number;
   type: StepType;
   status: JobStatus;
   run_at: number;
   provider_id: string | null;
   state: string;
-  doc: string;
+  /** A job written before step_defs: its step definition inside ({ step }). */
+  doc: string | null;
   group_key: string | null;
   step_ref: string | null;
   details: string | null;
-  created_at: string;
-  updated_at: string;
+  /** Service milliseconds. */
+  created_at: number;
+  updated_at: number;
+  /** Its event's (joined). */
+  env_id: Buffer | string;
+  org_id: Buffer | string;
+  subscriber_id: Buffer | string;
+  workflow_id: Buffer | string;
 }
+
+/** A job row with what its event holds for it (a job keeps none of it: see migration 4). */
+const SELECT_JOB = 'SELECT j.*, n.env_id, n.org_id, n.subscriber_id, n.workflow_id FROM jobs j JOIN notifications n ON n.id = j.notification_id';
 
 /**
  * One execution detail as kept in its job's `details` array: [status, detail, ms after the job's
  * creation, providerId?, source? (absent: Internal), raw?], trailing absent values left out. Its id
- * is derived from the job's id and its position (detailId), so it is not stored.
+ * is derived from the job's id and its position (detailId), so it is not stored. The status, and a
+ * detail text the runner writes for every job, are numbers (positions in STATUS_CODES and
+ * DETAIL_CODES); stores written before keep the words, read as they are.
  */
-type PackedDetail = [ExecutionDetailStatus, string, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
+type PackedDetail = [ExecutionDetailStatus | number, string | number, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
+
+/** Stored codes: append only, never reorder (a store keeps the positions). */
+const STATUS_CODES: readonly ExecutionDetailStatus[] = ['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'];
+const DETAIL_CODES: readonly string[] = ['Step queued', 'Start sending message', 'Message created', 'Message sent', 'Step running'];
+const STATUS_CODE = new Map(STATUS_CODES.map((s, i) => [s, i]));
+const DETAIL_CODE = new Map(DETAIL_CODES.map((s, i) => [s, i]));
 
 /** A detail's id: the job's timestamp part, then 16 hex digits of a hash of the job id and position. */
 export function detailId(jobId: string, index: number): string {
@@ -102,22 +117,22 @@ export class Jobs extends Repo {
 
   private toJob(r: JobRow): JobRecord {
     return {
-      id: r.id,
-      envId: r.env_id,
-      orgId: r.org_id,
-      notificationId: r.notification_id,
-      subscriberId: r.subscriber_id,
-      workflowId: r.workflow_id,
+      id: keyId(r.id),
+      envId: keyId(r.env_id),
+      orgId: keyId(r.org_id),
+      notificationId: keyId(r.notification_id),
+      subscriberId: keyId(r.subscriber_id),
+      workflowId: keyId(r.workflow_id),
       stepIndex: r.step_index,
       type: r.type,
       status: r.status,
       runAt: r.run_at,
       providerId: r.provider_id,
       state: parseDoc<JsonObject>(r.state),
-      step: r.step_ref !== null && r.step_ref !== undefined ? this.stepDef(r.step_ref) : parseDoc<{ step: StoredStep }>(r.doc).step,
-      groupKey: r.group_key ?? null,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
+      step: r.step_ref !== null ? this.stepDef(r.step_ref) : parseDoc<{ step: StoredStep }>(r.doc ?? '{}').step,
+      groupKey: r.group_key,
+      createdAt: isoAt(r.created_at),
+      updatedAt: isoAt(r.updated_at),
     };
   }
 
@@ -157,19 +172,16 @@ export class Jobs extends Repo {
 
   /** A new job; `detail`, if given, is its first execution detail (written with the row). */
   createJob(j: Omit<JobRecord, 'id' | 'createdAt' | 'updatedAt' | 'groupKey'>, detail?: DetailInput): JobRecord {
-    const now = this.nowIso();
+    const ms = this.clock.now();
+    const now = isoAt(ms);
     const rec: JobRecord = { ...j, id: this.newId(), groupKey: null, createdAt: now, updatedAt: now };
     const details = detail ? JSON.stringify([this.pack(detail, 0)]) : null;
     this.stmt(
-      `INSERT INTO jobs (id, env_id, org_id, notification_id, subscriber_id, workflow_id, step_index, type, status, run_at,
-       provider_id, state, doc, step_ref, details, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
+      `INSERT INTO jobs (id, notification_id, step_index, type, status, run_at, provider_id, state, step_ref, details, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      rec.id,
-      rec.envId,
-      rec.orgId,
-      rec.notificationId,
-      rec.subscriberId,
-      rec.workflowId,
+      idKey(rec.id),
+      idKey(rec.notificationId),
       rec.stepIndex,
       rec.type,
       rec.status,
@@ -178,28 +190,31 @@ export class Jobs extends Repo {
       JSON.stringify(rec.state),
       this.stepRef(rec.step),
       details,
-      now,
-      now,
+      ms,
+      ms,
     );
     return rec;
   }
 
   job(id: string): JobRecord | undefined {
-    const row = this.stmt('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    const row = this.stmt(`${SELECT_JOB} WHERE j.id = ?`).get(idKey(id)) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
   jobsOf(notificationIds: string[]): JobRecord[] {
     if (notificationIds.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT * FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) ORDER BY step_index`)
-      .all(...notificationIds) as JobRow[];
+      .prepare(`${SELECT_JOB} WHERE j.notification_id IN (${placeholders(notificationIds.length)}) ORDER BY j.step_index`)
+      .all(...notificationIds.map(idKey)) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 
   /** Queued or delayed jobs due at `now`, oldest first. */
   dueJobs(now: number, limit: number): JobRecord[] {
-    const rows = this.stmt("SELECT * FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?").all(now, limit) as JobRow[];
+    const rows = this.stmt(`${SELECT_JOB} WHERE j.status IN ('queued', 'delayed') AND j.run_at <= ? ORDER BY j.run_at, j.id LIMIT ?`).all(
+      now,
+      limit,
+    ) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 
@@ -210,10 +225,13 @@ export class Jobs extends Repo {
 
   /** Jobs that were running when the process died run again, and their timeline says why. */
   requeueRunning(): number {
-    const rows = this.stmt("SELECT id, notification_id FROM jobs WHERE status = 'running'").all() as { id: string; notification_id: string }[];
+    const rows = this.stmt("SELECT id, notification_id FROM jobs WHERE status = 'running'").all() as {
+      id: Buffer | string;
+      notification_id: Buffer | string;
+    }[];
     for (const r of rows) {
       this.addDetail(
-        { id: r.id, notificationId: r.notification_id },
+        { id: keyId(r.id), notificationId: keyId(r.notification_id) },
         {
           status: 'Pending',
           detail: 'Step queued again: the service stopped while it was running',
@@ -225,29 +243,28 @@ export class Jobs extends Repo {
 
   /** Replaces the step's output (`steps.<id>` of later steps) in the job's state. */
   setOutput(id: string, output: JsonObject): void {
-    this.stmt("UPDATE jobs SET state = json_set(state, '$.output', json(?)) WHERE id = ?").run(JSON.stringify(output), id);
+    this.stmt("UPDATE jobs SET state = json_set(state, '$.output', json(?)) WHERE id = ?").run(JSON.stringify(output), idKey(id));
   }
 
   // --- digest and throttle groups ------------------------------------------------------------------
 
   /** Puts the job in a group; `at` (service ms) is when it counts, for throttle windows. */
   setGroup(id: string, groupKey: string, at?: number): void {
-    this.stmt('UPDATE jobs SET group_key = ?, run_at = coalesce(?, run_at) WHERE id = ?').run(groupKey, at ?? null, id);
+    this.stmt('UPDATE jobs SET group_key = ?, run_at = coalesce(?, run_at) WHERE id = ?').run(groupKey, at ?? null, idKey(id));
   }
 
   /** The digest of this group still collecting events (a delayed digest job), if any. */
   openDigest(groupKey: string, exceptId: string): JobRecord | undefined {
-    const row = this.stmt("SELECT * FROM jobs WHERE group_key = ? AND status = 'delayed' AND type = 'digest' AND id != ? ORDER BY created_at, id LIMIT 1").get(
-      groupKey,
-      exceptId,
-    ) as JobRow | undefined;
+    const row = this.stmt(
+      `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != ? ORDER BY j.created_at, j.id LIMIT 1`,
+    ).get(groupKey, idKey(exceptId)) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
   /** When the group's latest event before this one arrived (its job's creation), for backoff digests. */
   lastGroupEventAt(groupKey: string, exceptId: string): number | null {
-    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key = ? AND id != ?').get(groupKey, exceptId) as { t: string | null };
-    return row.t === null ? null : Date.parse(row.t);
+    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key = ? AND id != ?').get(groupKey, idKey(exceptId)) as { t: number | null };
+    return row.t;
   }
 
   /** The events merged into a digest: each merged job's notification, its creation time and payload. */
@@ -257,8 +274,12 @@ export class Jobs extends Repo {
        FROM jobs j JOIN notifications n ON n.id = j.notification_id
        WHERE j.group_key = ? AND j.status = 'merged' AND json_extract(j.state, '$.mergedInto') = ?
        ORDER BY n.created_at, n.id`,
-    ).all(groupKey, leaderId) as { notificationId: string; createdAt: string; payload: string | null }[];
-    return rows.map((r) => ({ notificationId: r.notificationId, createdAt: r.createdAt, payload: r.payload ? parseDoc<JsonObject>(r.payload) : {} }));
+    ).all(groupKey, leaderId) as { notificationId: Buffer | string; createdAt: number; payload: string | null }[];
+    return rows.map((r) => ({
+      notificationId: keyId(r.notificationId),
+      createdAt: iso(r.createdAt),
+      payload: r.payload ? parseDoc<JsonObject>(r.payload) : {},
+    }));
   }
 
   /** The times (service ms, newest first) of the executions a throttle group has let through. */
@@ -276,7 +297,14 @@ export class Jobs extends Repo {
     this.stmt(
       `UPDATE jobs SET status = ?, run_at = coalesce(?, run_at), provider_id = coalesce(?, provider_id),
        state = coalesce(?, state), updated_at = ? WHERE id = ?`,
-    ).run(change.status, change.runAt ?? null, change.providerId ?? null, change.state === undefined ? null : JSON.stringify(change.state), this.nowIso(), id);
+    ).run(
+      change.status,
+      change.runAt ?? null,
+      change.providerId ?? null,
+      change.state === undefined ? null : JSON.stringify(change.state),
+      this.clock.now(),
+      idKey(id),
+    );
   }
 
   /**
@@ -302,16 +330,16 @@ export class Jobs extends Repo {
       runAt: change.runAt ?? null,
       providerId: change.providerId ?? null,
       state: change.state === undefined ? null : JSON.stringify(change.state),
-      now: isoAt(now),
-      id: job.id,
+      now,
+      id: idKey(job.id),
       packed,
     });
   }
 
   /** The pending jobs after `stepIndex`, in order. */
   pendingAfter(notificationId: string, stepIndex: number): JobRecord[] {
-    const rows = this.stmt("SELECT * FROM jobs WHERE notification_id = ? AND step_index > ? AND status = 'pending' ORDER BY step_index").all(
-      notificationId,
+    const rows = this.stmt(`${SELECT_JOB} WHERE j.notification_id = ? AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`).all(
+      idKey(notificationId),
       stepIndex,
     ) as JobRow[];
     return rows.map((r) => this.toJob(r));
@@ -321,8 +349,8 @@ export class Jobs extends Repo {
 
   private pack(d: DetailInput, offset: number): PackedDetail {
     const out: PackedDetail = [
-      d.status,
-      d.detail,
+      STATUS_CODE.get(d.status) ?? d.status,
+      DETAIL_CODE.get(d.detail) ?? d.detail,
       offset,
       d.providerId ?? null,
       d.source === 'Internal' || d.source === undefined ? null : d.source,
@@ -336,10 +364,9 @@ export class Jobs extends Repo {
     const now = this.clock.now();
     // The offset from the job's creation is computed in SQL: the caller's job may be a partial copy.
     this.stmt(
-      `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]',
-         json_set(json(?), '$[2]', CAST(? AS INTEGER) - CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER))),
+      `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]', json_set(json(?), '$[2]', CAST(? AS INTEGER) - created_at)),
        updated_at = ? WHERE id = ?`,
-    ).run(JSON.stringify(this.pack(d, 0)), now, isoAt(now), job.id);
+    ).run(JSON.stringify(this.pack(d, 0)), now, now, idKey(job.id));
   }
 
   /** The execution details of these notifications' jobs, oldest first (with any a store written before issue 11 kept as rows). */
@@ -351,15 +378,16 @@ export class Jobs extends Repo {
       .prepare(
         `SELECT id, notification_id, created_at, details FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) AND details IS NOT NULL`,
       )
-      .all(...notificationIds) as { id: string; notification_id: string; created_at: string; details: string }[];
-    for (const r of rows) {
-      const created = Date.parse(r.created_at);
+      .all(...notificationIds.map(idKey)) as { id: Buffer | string; notification_id: Buffer | string; created_at: number; details: string }[];
+    for (const row of rows) {
+      const r = { ...row, id: keyId(row.id) };
+      const created = r.created_at;
       parseDoc<PackedDetail[]>(r.details).forEach(([status, detail, offset, provider, source, raw], i) => {
         const d: DetailRecord = {
           id: detailId(r.id, i),
           job_id: r.id,
-          status,
-          detail,
+          status: typeof status === 'number' ? STATUS_CODES[status]! : status,
+          detail: typeof detail === 'number' ? DETAIL_CODES[detail]! : detail,
           source: source ?? 'Internal',
           provider_id: provider ?? null,
           raw: raw ?? null,

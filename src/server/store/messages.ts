@@ -6,7 +6,7 @@
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
 import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
-import { contextKeySet, parseDoc, Repo } from './repo.js';
+import { contextKeySet, idKey, isoAt, keyId, parseDoc, Repo } from './repo.js';
 
 export interface MessageRecord {
   id: string;
@@ -22,30 +22,32 @@ export interface MessageFilter {
   contextKeys?: string[] | undefined;
 }
 
+/** Ids are keys (idKey): see keyId. */
 interface Row {
-  id: string;
-  job_id: string;
-  subscriber_id: string;
+  id: Buffer | string;
+  job_id: Buffer | string;
+  subscriber_id: Buffer | string;
   doc: string;
-  env_id: string;
-  org_id: string;
-  notification_id: string;
+  env_id: Buffer | string;
+  notification_id: Buffer | string;
   channel: string;
-  transaction_id: string;
   read: number;
   seen: number;
   status: string;
-  created_at: string;
-  updated_at: string;
-  /** The event's payload, context keys and workflow (joined). */
+  /** Service milliseconds. */
+  created_at: number;
+  updated_at: number;
+  /** The event's organisation, transactionId, payload, context keys and workflow (joined: a message keeps none of them). */
+  n_org_id: Buffer | string | null;
+  n_transaction_id: string | null;
   n_payload: string | null;
   n_context_keys: string | null;
-  n_workflow_id: string | null;
+  n_workflow_id: Buffer | string | null;
 }
 
-const SELECT = `SELECT m.id, m.job_id, m.subscriber_id, m.doc, m.env_id, m.org_id, m.notification_id, m.channel, m.transaction_id,
-  m.read, m.seen, m.status, m.created_at, m.updated_at, json_extract(n.doc, '$.payload') AS n_payload,
-  json_extract(n.doc, '$.contextKeys') AS n_context_keys, n.workflow_id AS n_workflow_id
+const SELECT = `SELECT m.id, m.job_id, m.subscriber_id, m.doc, m.env_id, m.notification_id, m.channel,
+  m.read, m.seen, m.status, m.created_at, m.updated_at, n.org_id AS n_org_id, n.transaction_id AS n_transaction_id,
+  json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys, n.workflow_id AS n_workflow_id
   FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
 
 /** Marks a compact document; one without it is a full Message as written before. */
@@ -105,19 +107,19 @@ function unpack(r: Row): Message {
   const { [COMPACT]: _c, content, deliveredAt, _feedId, overrides, ...rest } = stored;
   const c = content as { layout?: string; title?: string; body?: string } | string | undefined;
   return {
-    ...(deliveredAt !== undefined && { deliveredAt: deliveredAt === 1 ? [r.created_at] : deliveredAt }),
+    ...(deliveredAt !== undefined && { deliveredAt: deliveredAt === 1 ? [isoAt(r.created_at)] : deliveredAt }),
     ...(_feedId !== 0 && { _feedId: _feedId ?? null }),
     ...(overrides !== 0 && { overrides: overrides ?? {} }),
-    _id: r.id,
-    _templateId: r.n_workflow_id ?? undefined,
-    _environmentId: r.env_id,
-    _organizationId: r.org_id,
-    _notificationId: r.notification_id,
-    _subscriberId: r.subscriber_id,
-    _jobId: r.job_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    transactionId: r.transaction_id,
+    _id: keyId(r.id),
+    _templateId: r.n_workflow_id !== null ? keyId(r.n_workflow_id) : undefined,
+    _environmentId: keyId(r.env_id),
+    _organizationId: r.n_org_id !== null ? keyId(r.n_org_id) : undefined,
+    _notificationId: keyId(r.notification_id),
+    _subscriberId: keyId(r.subscriber_id),
+    _jobId: keyId(r.job_id),
+    createdAt: isoAt(r.created_at),
+    updatedAt: isoAt(r.updated_at),
+    transactionId: r.n_transaction_id ?? undefined,
     channel: r.channel,
     read: r.read === 1,
     seen: r.seen === 1,
@@ -131,58 +133,64 @@ function unpack(r: Row): Message {
   } as unknown as Message;
 }
 
-const toRecord = (r: Row): MessageRecord => ({ id: r.id, jobId: r.job_id, subscriberId: r.subscriber_id, doc: unpack(r) });
+const toRecord = (r: Row): MessageRecord => ({ id: keyId(r.id), jobId: keyId(r.job_id), subscriberId: keyId(r.subscriber_id), doc: unpack(r) });
 
 export class Messages extends Repo {
   newMessageId(): string {
     return this.newId();
   }
 
+  /**
+   * `doc` is of its event (`_notificationId`): its organisation, transactionId, payload and context
+   * keys are read from the event, not stored again.
+   */
   create(jobId: string, doc: Message & { _id: string }): Message {
+    const created = Date.parse(doc.createdAt);
     this.stmt(
-      `INSERT INTO messages (id, env_id, org_id, notification_id, job_id, subscriber_id, channel, transaction_id, read, seen, status,
-       context_keys, doc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, env_id, notification_id, job_id, subscriber_id, channel, read, seen, status, doc, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      doc._id,
-      doc._environmentId,
-      doc._organizationId,
-      doc._notificationId,
-      jobId,
-      doc._subscriberId,
+      idKey(doc._id),
+      idKey(doc._environmentId as string),
+      idKey(doc._notificationId as string),
+      idKey(jobId),
+      idKey(doc._subscriberId as string),
       doc.channel,
-      doc.transactionId,
       +doc.read,
       +doc.seen,
       doc.status,
-      contextKeySet(doc.contextKeys),
       pack(doc),
-      doc.createdAt,
-      doc.updatedAt ?? doc.createdAt,
+      created,
+      typeof doc.updatedAt === 'string' ? Date.parse(doc.updatedAt) : created,
     );
     return doc;
   }
 
   list(envId: string, f: MessageFilter, page: number, limit: number): { totalCount: number; hasMore: boolean; rows: MessageRecord[] } {
     const where = ['m.env_id = ?'];
-    const params: unknown[] = [envId];
+    const params: unknown[] = [idKey(envId)];
+    let joinEvent = false;
     if (f.channel !== undefined) {
       where.push('m.channel = ?');
       params.push(f.channel);
     }
     if (f.subscriberDbId !== undefined) {
       where.push('m.subscriber_id = ?');
-      params.push(f.subscriberDbId);
+      params.push(idKey(f.subscriberDbId));
     }
     if (f.transactionIds !== undefined) {
-      where.push(`m.transaction_id IN (${f.transactionIds.map(() => '?').join(',') || "''"})`);
+      where.push(`n.transaction_id IN (${f.transactionIds.map(() => '?').join(',') || "''"})`);
+      joinEvent = true;
       params.push(...f.transactionIds);
     }
     if (f.contextKeys !== undefined) {
-      where.push('m.context_keys = ?');
+      where.push('n.context_keys = ?');
+      joinEvent = true;
       params.push(contextKeySet(f.contextKeys));
     }
     const w = where.join(' AND ');
-    const totalCount = (this.db.prepare(`SELECT count(*) AS n FROM messages m WHERE ${w}`).get(...params) as { n: number }).n;
+    const from = joinEvent ? 'messages m JOIN notifications n ON n.id = m.notification_id' : 'messages m';
+    const totalCount = (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${w}`).get(...params) as { n: number }).n;
     const rows = this.db
       .prepare(`${SELECT} WHERE ${w} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`)
       .all(...params, limit + 1, page * limit) as Row[];
@@ -191,10 +199,11 @@ export class Messages extends Repo {
 
   /** Only the subscriber's own messages among `ids` are changed and returned. */
   markAs(subscriberDbId: string, ids: string[], markAs: MarkAs): MessageRecord[] {
-    const now = this.nowIso();
+    const ms = this.clock.now();
+    const now = isoAt(ms);
     const out: MessageRecord[] = [];
     for (const id of new Set(ids)) {
-      const row = this.stmt(`${SELECT} WHERE m.id = ? AND m.subscriber_id = ?`).get(id, subscriberDbId) as Row | undefined;
+      const row = this.stmt(`${SELECT} WHERE m.id = ? AND m.subscriber_id = ?`).get(idKey(id), idKey(subscriberDbId)) as Row | undefined;
       if (!row) continue;
       const rec = toRecord(row);
       const m = rec.doc;
@@ -218,7 +227,7 @@ export class Messages extends Repo {
           break;
       }
       m.updatedAt = now;
-      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = ?').run(+m.read, +m.seen, pack(m), now, id);
+      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = ?').run(+m.read, +m.seen, pack(m), ms, idKey(id));
       out.push(rec);
     }
     return out;

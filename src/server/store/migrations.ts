@@ -113,6 +113,62 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN step_ref TEXT;
   ALTER TABLE jobs ADD COLUMN details TEXT;
   `,
+  // Compact activity, second step (issue 11: at most 1.5 KB per notification). Times are integers
+  // (service milliseconds: 6 bytes instead of a 24-character ISO string), and ObjectIds their 12 bytes
+  // (BLOB) instead of 24 hex characters, in each row and index (other ids stay text: idKey in repo.ts).
+  // A job or message no longer repeats what its event holds (environment, organisation, subscriber,
+  // workflow, transactionId, context keys: read through the event). The event's transactionId index
+  // no longer starts with the environment (the row says which). Tables are rebuilt in rowid order.
+  `
+  CREATE TABLE notifications_4 (
+    id BLOB PRIMARY KEY, env_id BLOB NOT NULL, org_id BLOB NOT NULL, transaction_id TEXT NOT NULL,
+    workflow_id BLOB NOT NULL, subscriber_id BLOB NOT NULL, channels TEXT NOT NULL, severity TEXT NOT NULL,
+    context_keys TEXT NOT NULL, topic_keys TEXT NOT NULL, doc TEXT NOT NULL,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  );
+  INSERT INTO notifications_4 SELECT ${key('id')}, ${key('env_id')}, ${key('org_id')}, transaction_id, ${key('workflow_id')},
+    ${key('subscriber_id')}, channels, severity, context_keys, topic_keys, doc, ${ms('created_at')}, ${ms('updated_at')}
+    FROM notifications ORDER BY rowid;
+  DROP TABLE notifications;
+  ALTER TABLE notifications_4 RENAME TO notifications;
+  CREATE INDEX notifications_created ON notifications (env_id, created_at, id);
+  CREATE INDEX notifications_tx ON notifications (transaction_id);
+
+  CREATE TABLE jobs_4 (
+    id BLOB PRIMARY KEY, notification_id BLOB NOT NULL, step_index INTEGER NOT NULL, type TEXT NOT NULL,
+    status TEXT NOT NULL, run_at INTEGER NOT NULL, provider_id TEXT, state TEXT NOT NULL, step_ref TEXT,
+    details TEXT, group_key TEXT, doc TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  );
+  INSERT INTO jobs_4 SELECT ${key('id')}, ${key('notification_id')}, step_index, type, status, run_at, provider_id, state,
+    step_ref, details, group_key, nullif(doc, ''), ${ms('created_at')}, ${ms('updated_at')} FROM jobs ORDER BY rowid;
+  DROP TABLE jobs;
+  ALTER TABLE jobs_4 RENAME TO jobs;
+  CREATE INDEX jobs_notification ON jobs (notification_id, step_index);
+  CREATE INDEX jobs_due ON jobs (run_at, id) WHERE status IN ('queued', 'delayed');
+  CREATE INDEX jobs_group ON jobs (group_key, status) WHERE group_key IS NOT NULL;
+
+  CREATE TABLE messages_4 (
+    id BLOB PRIMARY KEY, env_id BLOB NOT NULL, notification_id BLOB NOT NULL, job_id BLOB NOT NULL,
+    subscriber_id BLOB NOT NULL, channel TEXT NOT NULL, read INTEGER NOT NULL, seen INTEGER NOT NULL,
+    status TEXT NOT NULL, doc TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  );
+  INSERT INTO messages_4 SELECT ${key('id')}, ${key('env_id')}, ${key('notification_id')}, ${key('job_id')}, ${key('subscriber_id')},
+    channel, read, seen, status, doc, ${ms('created_at')}, ${ms('updated_at')} FROM messages ORDER BY rowid;
+  DROP TABLE messages;
+  ALTER TABLE messages_4 RENAME TO messages;
+  CREATE INDEX messages_created ON messages (env_id, created_at, id);
+  CREATE INDEX messages_subscriber ON messages (subscriber_id, created_at);
+  `,
 ];
+
+/** SQL for an id column as its key (idKey in repo.ts): a lower-case 24-digit hex ObjectId as its 12 bytes. */
+function key(column: string): string {
+  return `CASE WHEN length(${column}) = 24 AND ${column} NOT GLOB '*[^0-9a-f]*' THEN unhex(${column}) ELSE ${column} END`;
+}
+
+/** SQL for an ISO time column as integer milliseconds (exact: julianday keeps well under 1 ms). */
+function ms(column: string): string {
+  return `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

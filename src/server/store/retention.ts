@@ -2,6 +2,7 @@
 // keeps it only for a limited time. An event goes with its jobs, their details and its messages, and
 // only once none of its jobs can still run (a 60-day delay is kept until it has finished).
 import type { DB } from './db.js';
+import { keyId } from './repo.js';
 
 export interface PruneResult {
   notifications: number;
@@ -21,17 +22,18 @@ export function pruneActivity(db: DB, before: string, limit: number): PruneResul
            AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id AND j.status IN ('pending', 'queued', 'running', 'delayed'))
            ORDER BY n.created_at LIMIT ?`,
         )
-        .all(before, limit) as { id: string }[]
+        .all(Date.parse(before), limit) as { id: Buffer | string }[]
     ).map((r) => r.id);
     if (ids.length === 0) return { notifications: 0, messages: 0 };
     const list = `(${ids.map(() => '?').join(',')})`;
     const messages = db.prepare(`DELETE FROM messages WHERE notification_id IN ${list}`).run(...ids).changes;
-    db.prepare(`DELETE FROM execution_details WHERE notification_id IN ${list}`).run(...ids);
+    // Execution-detail rows (stores written before issue 11) keep ids as text.
+    db.prepare(`DELETE FROM execution_details WHERE notification_id IN ${list}`).run(...ids.map(keyId));
     db.prepare(`DELETE FROM jobs WHERE notification_id IN ${list}`).run(...ids);
     const notifications = db.prepare(`DELETE FROM notifications WHERE id IN ${list}`).run(...ids).changes;
     // Accepted transactionIds of that age: a repeat after the window is a new event, as on the service.
     db.prepare(
-      'DELETE FROM triggers WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.env_id = triggers.env_id AND n.transaction_id = triggers.transaction_id)',
+      'DELETE FROM triggers WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.transaction_id = triggers.transaction_id AND n.env_id IN (triggers.env_id, unhex(triggers.env_id)))',
     ).run(before);
     return { notifications, messages };
   })();
