@@ -127,7 +127,7 @@ describe('caches of the trigger path', () => {
         orgId: env.orgId,
         transactionId: 'tx',
         workflowId: kept._id,
-        subscriberId: 'sub',
+        subscriberId: kept._id, // any ObjectId: the store keeps ids as their 12 bytes
         channels: ['sms'],
         severity: 'none',
         doc: { payload: {}, overrides: {}, tags: [], to: 'sub', topics: [], critical: false, contextKeys: [] },
@@ -136,7 +136,7 @@ describe('caches of the trigger path', () => {
       envId: env.id,
       orgId: env.orgId,
       notificationId,
-      subscriberId: 'sub',
+      subscriberId: kept._id,
       workflowId: kept._id,
       stepIndex: 0,
       type: 'sms' as const,

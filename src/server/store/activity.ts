@@ -2,7 +2,7 @@
 // already accepted. Their jobs and execution details are in jobs.ts.
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { StepType } from '../../api/schemas/enums.js';
-import { contextKeySet, idKey, isoAt, keyId, parseDoc, Repo } from './repo.js';
+import { contextKeySet, idList, idText, isoAt, parseDoc, Repo } from './repo.js';
 
 export interface NotificationDoc {
   payload: JsonObject;
@@ -32,14 +32,13 @@ export interface NotificationRecord {
   updatedAt: string;
 }
 
-/** Ids are keys (idKey): see keyId. */
 interface NotificationRow {
-  id: Buffer | string;
-  env_id: Buffer | string;
-  org_id: Buffer | string;
+  id: string;
+  env_id: string;
+  org_id: string;
   transaction_id: string;
-  workflow_id: Buffer | string;
-  subscriber_id: Buffer | string;
+  workflow_id: string;
+  subscriber_id: string;
   channels: string;
   severity: string;
   doc: string;
@@ -48,13 +47,16 @@ interface NotificationRow {
   updated_at: number;
 }
 
+const SELECT_NOTIFICATION = `SELECT ${idText('id')}, ${idText('env_id')}, ${idText('org_id')}, transaction_id, ${idText('workflow_id')},
+  ${idText('subscriber_id')}, channels, severity, doc, created_at, updated_at FROM notifications`;
+
 const toNotification = (r: NotificationRow): NotificationRecord => ({
-  id: keyId(r.id),
-  envId: keyId(r.env_id),
-  orgId: keyId(r.org_id),
+  id: r.id,
+  envId: r.env_id,
+  orgId: r.org_id,
   transactionId: r.transaction_id,
-  workflowId: keyId(r.workflow_id),
-  subscriberId: keyId(r.subscriber_id),
+  workflowId: r.workflow_id,
+  subscriberId: r.subscriber_id,
   channels: parseDoc<StepType[]>(r.channels),
   severity: r.severity,
   doc: { overrides: {}, tags: [], topics: [], critical: false, contextKeys: [], ...parseDoc<Partial<NotificationDoc>>(r.doc) } as NotificationDoc,
@@ -100,7 +102,7 @@ export class Activity extends Repo {
   acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
     const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as { result: string } | undefined;
     if (row) return parseDoc<JsonObject>(row.result);
-    return this.stmt('SELECT 1 FROM notifications WHERE transaction_id = ? AND env_id = ? LIMIT 1').get(transactionId, idKey(envId)) ? 'processed' : undefined;
+    return this.stmt('SELECT 1 FROM notifications WHERE transaction_id = ? AND env_id = unhex(?) LIMIT 1').get(transactionId, envId) ? 'processed' : undefined;
   }
 
   recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
@@ -120,14 +122,14 @@ export class Activity extends Repo {
     const rec: NotificationRecord = { ...n, id: this.newId(), createdAt: now, updatedAt: now };
     this.stmt(
       `INSERT INTO notifications (id, env_id, org_id, transaction_id, workflow_id, subscriber_id, channels, severity, context_keys,
-       topic_keys, doc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       topic_keys, doc, created_at, updated_at) VALUES (unhex(?), unhex(?), unhex(?), ?, unhex(?), unhex(?), ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      idKey(rec.id),
-      idKey(rec.envId),
-      idKey(rec.orgId),
+      rec.id,
+      rec.envId,
+      rec.orgId,
       rec.transactionId,
-      idKey(rec.workflowId),
-      idKey(rec.subscriberId),
+      rec.workflowId,
+      rec.subscriberId,
       JSON.stringify(rec.channels),
       rec.severity,
       contextKeySet(rec.doc.contextKeys),
@@ -140,49 +142,42 @@ export class Activity extends Repo {
   }
 
   notification(envId: string, id: string): NotificationRecord | undefined {
-    const row = this.stmt('SELECT * FROM notifications WHERE env_id = ? AND id = ?').get(idKey(envId), idKey(id)) as NotificationRow | undefined;
+    const row = this.stmt(`${SELECT_NOTIFICATION} WHERE env_id = unhex(?) AND id = unhex(?)`).get(envId, id) as NotificationRow | undefined;
     return row ? toNotification(row) : undefined;
   }
 
   notificationById(id: string): NotificationRecord | undefined {
-    const row = this.stmt('SELECT * FROM notifications WHERE id = ?').get(idKey(id)) as NotificationRow | undefined;
+    const row = this.stmt(`${SELECT_NOTIFICATION} WHERE id = unhex(?)`).get(id) as NotificationRow | undefined;
     return row ? toNotification(row) : undefined;
   }
 
   /** This event's digest step merged it into `into`'s digest. */
   setDigested(id: string, into: string): void {
-    this.stmt("UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?), updated_at = ? WHERE id = ?").run(
+    this.stmt("UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?), updated_at = ? WHERE id = unhex(?)").run(
       into,
       this.clock.now(),
-      idKey(id),
+      id,
     );
   }
 
   /** Newest first, one page, with one extra row to tell whether there is more. */
   listNotifications(envId: string, f: EventFilter, page: number, limit: number): { hasMore: boolean; rows: NotificationRecord[] } {
-    const where = ['n.env_id = ?'];
-    const params: unknown[] = [idKey(envId)];
-    const inList = (expr: string, values: (Buffer | string)[] | undefined) => {
+    const where = ['n.env_id = unhex(?)'];
+    const params: unknown[] = [envId];
+    const inList = (expr: string, values: string[] | undefined, ids = false) => {
       if (values === undefined) return;
-      where.push(values.length ? `${expr} IN (${placeholders(values.length)})` : '0');
+      where.push(values.length ? `${expr} IN (${ids ? idList(values.length) : placeholders(values.length)})` : '0');
       params.push(...values);
     };
     if (f.channels !== undefined) {
       where.push(`EXISTS (SELECT 1 FROM json_each(n.channels) WHERE value IN (${placeholders(f.channels.length)}))`);
       params.push(...f.channels);
     }
-    inList('n.workflow_id', f.templates?.map(idKey));
-    inList('n.subscriber_id', f.subscriberDbIds?.map(idKey));
+    inList('n.workflow_id', f.templates, true);
+    inList('n.subscriber_id', f.subscriberDbIds, true);
     if (f.subscriberIds !== undefined) {
-      // The subscribers table keeps its ids as text: their keys are looked up first.
-      const ids = f.subscriberIds.length
-        ? (
-            this.db
-              .prepare(`SELECT id FROM subscribers WHERE env_id = ? AND subscriber_id IN (${placeholders(f.subscriberIds.length)})`)
-              .all(envId, ...f.subscriberIds) as { id: string }[]
-          ).map((r) => idKey(r.id))
-        : [];
-      inList('n.subscriber_id', ids);
+      where.push(`n.subscriber_id IN (SELECT unhex(id) FROM subscribers WHERE env_id = ? AND subscriber_id IN (${placeholders(f.subscriberIds.length)}))`);
+      params.push(envId, ...f.subscriberIds);
     }
     inList('n.severity', f.severity);
     if (f.transactionId !== undefined) {
@@ -212,7 +207,7 @@ export class Activity extends Repo {
       params.push(Date.parse(f.before));
     }
     const rows = this.db
-      .prepare(`SELECT n.* FROM notifications n WHERE ${where.join(' AND ')} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`)
+      .prepare(`${SELECT_NOTIFICATION} n WHERE ${where.join(' AND ')} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`)
       .all(...params, limit + 1, page * limit) as NotificationRow[];
     return { hasMore: rows.length > limit, rows: rows.slice(0, limit).map(toNotification) };
   }

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { ExecutionDetailSource, ExecutionDetailStatus, JobStatus, StepType } from '../../api/schemas/enums.js';
 import { createHash } from 'node:crypto';
 import { iso } from '../clock.js';
-import { idKey, isoAt, keyId, parseDoc, Repo } from './repo.js';
+import { idList, idText, isoAt, parseDoc, Repo } from './repo.js';
 import type { StoredStep } from './workflows.js';
 
 export interface JobRecord {
@@ -48,10 +48,9 @@ export interface DetailRecord {
   created_at: string;
 }
 
-/** Ids are keys (idKey): see keyId. */
 interface JobRow {
-  id: Buffer | string;
-  notification_id: Buffer | string;
+  id: string;
+  notification_id: string;
   step_index: number;
   type: StepType;
   status: JobStatus;
@@ -67,14 +66,16 @@ interface JobRow {
   created_at: number;
   updated_at: number;
   /** Its event's (joined). */
-  env_id: Buffer | string;
-  org_id: Buffer | string;
-  subscriber_id: Buffer | string;
-  workflow_id: Buffer | string;
+  env_id: string;
+  org_id: string;
+  subscriber_id: string;
+  workflow_id: string;
 }
 
 /** A job row with what its event holds for it (a job keeps none of it: see migration 4). */
-const SELECT_JOB = 'SELECT j.*, n.env_id, n.org_id, n.subscriber_id, n.workflow_id FROM jobs j JOIN notifications n ON n.id = j.notification_id';
+const SELECT_JOB = `SELECT ${idText('j.id')}, ${idText('j.notification_id')}, j.step_index, j.type, j.status, j.run_at, j.provider_id, j.state,
+  j.doc, j.group_key, j.step_ref, j.details, j.created_at, j.updated_at, ${idText('n.env_id')}, ${idText('n.org_id')},
+  ${idText('n.subscriber_id')}, ${idText('n.workflow_id')} FROM jobs j JOIN notifications n ON n.id = j.notification_id`;
 
 /**
  * One execution detail as kept in its job's `details` array: [status, detail, ms after the job's
@@ -117,12 +118,12 @@ export class Jobs extends Repo {
 
   private toJob(r: JobRow): JobRecord {
     return {
-      id: keyId(r.id),
-      envId: keyId(r.env_id),
-      orgId: keyId(r.org_id),
-      notificationId: keyId(r.notification_id),
-      subscriberId: keyId(r.subscriber_id),
-      workflowId: keyId(r.workflow_id),
+      id: r.id,
+      envId: r.env_id,
+      orgId: r.org_id,
+      notificationId: r.notification_id,
+      subscriberId: r.subscriber_id,
+      workflowId: r.workflow_id,
       stepIndex: r.step_index,
       type: r.type,
       status: r.status,
@@ -178,10 +179,10 @@ export class Jobs extends Repo {
     const details = detail ? JSON.stringify([this.pack(detail, 0)]) : null;
     this.stmt(
       `INSERT INTO jobs (id, notification_id, step_index, type, status, run_at, provider_id, state, step_ref, details, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (unhex(?), unhex(?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      idKey(rec.id),
-      idKey(rec.notificationId),
+      rec.id,
+      rec.notificationId,
       rec.stepIndex,
       rec.type,
       rec.status,
@@ -197,15 +198,15 @@ export class Jobs extends Repo {
   }
 
   job(id: string): JobRecord | undefined {
-    const row = this.stmt(`${SELECT_JOB} WHERE j.id = ?`).get(idKey(id)) as JobRow | undefined;
+    const row = this.stmt(`${SELECT_JOB} WHERE j.id = unhex(?)`).get(id) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
   jobsOf(notificationIds: string[]): JobRecord[] {
     if (notificationIds.length === 0) return [];
     const rows = this.db
-      .prepare(`${SELECT_JOB} WHERE j.notification_id IN (${placeholders(notificationIds.length)}) ORDER BY j.step_index`)
-      .all(...notificationIds.map(idKey)) as JobRow[];
+      .prepare(`${SELECT_JOB} WHERE j.notification_id IN (${idList(notificationIds.length)}) ORDER BY j.step_index`)
+      .all(...notificationIds) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 
@@ -225,13 +226,13 @@ export class Jobs extends Repo {
 
   /** Jobs that were running when the process died run again, and their timeline says why. */
   requeueRunning(): number {
-    const rows = this.stmt("SELECT id, notification_id FROM jobs WHERE status = 'running'").all() as {
-      id: Buffer | string;
-      notification_id: Buffer | string;
+    const rows = this.stmt(`SELECT ${idText('id')}, ${idText('notification_id')} FROM jobs WHERE status = 'running'`).all() as {
+      id: string;
+      notification_id: string;
     }[];
     for (const r of rows) {
       this.addDetail(
-        { id: keyId(r.id), notificationId: keyId(r.notification_id) },
+        { id: r.id, notificationId: r.notification_id },
         {
           status: 'Pending',
           detail: 'Step queued again: the service stopped while it was running',
@@ -243,40 +244,40 @@ export class Jobs extends Repo {
 
   /** Replaces the step's output (`steps.<id>` of later steps) in the job's state. */
   setOutput(id: string, output: JsonObject): void {
-    this.stmt("UPDATE jobs SET state = json_set(state, '$.output', json(?)) WHERE id = ?").run(JSON.stringify(output), idKey(id));
+    this.stmt("UPDATE jobs SET state = json_set(state, '$.output', json(?)) WHERE id = unhex(?)").run(JSON.stringify(output), id);
   }
 
   // --- digest and throttle groups ------------------------------------------------------------------
 
   /** Puts the job in a group; `at` (service ms) is when it counts, for throttle windows. */
   setGroup(id: string, groupKey: string, at?: number): void {
-    this.stmt('UPDATE jobs SET group_key = ?, run_at = coalesce(?, run_at) WHERE id = ?').run(groupKey, at ?? null, idKey(id));
+    this.stmt('UPDATE jobs SET group_key = ?, run_at = coalesce(?, run_at) WHERE id = unhex(?)').run(groupKey, at ?? null, id);
   }
 
   /** The digest of this group still collecting events (a delayed digest job), if any. */
   openDigest(groupKey: string, exceptId: string): JobRecord | undefined {
     const row = this.stmt(
-      `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != ? ORDER BY j.created_at, j.id LIMIT 1`,
-    ).get(groupKey, idKey(exceptId)) as JobRow | undefined;
+      `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`,
+    ).get(groupKey, exceptId) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
   /** When the group's latest event before this one arrived (its job's creation), for backoff digests. */
   lastGroupEventAt(groupKey: string, exceptId: string): number | null {
-    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key = ? AND id != ?').get(groupKey, idKey(exceptId)) as { t: number | null };
+    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key = ? AND id != unhex(?)').get(groupKey, exceptId) as { t: number | null };
     return row.t;
   }
 
   /** The events merged into a digest: each merged job's notification, its creation time and payload. */
   digestFollowers(groupKey: string, leaderId: string): { notificationId: string; createdAt: string; payload: JsonObject }[] {
     const rows = this.stmt(
-      `SELECT n.id AS notificationId, n.created_at AS createdAt, json_extract(n.doc, '$.payload') AS payload
+      `SELECT ${idText('n.id', 'notificationId')}, n.created_at AS createdAt, json_extract(n.doc, '$.payload') AS payload
        FROM jobs j JOIN notifications n ON n.id = j.notification_id
        WHERE j.group_key = ? AND j.status = 'merged' AND json_extract(j.state, '$.mergedInto') = ?
        ORDER BY n.created_at, n.id`,
-    ).all(groupKey, leaderId) as { notificationId: Buffer | string; createdAt: number; payload: string | null }[];
+    ).all(groupKey, leaderId) as { notificationId: string; createdAt: number; payload: string | null }[];
     return rows.map((r) => ({
-      notificationId: keyId(r.notificationId),
+      notificationId: r.notificationId,
       createdAt: iso(r.createdAt),
       payload: r.payload ? parseDoc<JsonObject>(r.payload) : {},
     }));
@@ -296,14 +297,14 @@ export class Jobs extends Repo {
   ): void {
     this.stmt(
       `UPDATE jobs SET status = ?, run_at = coalesce(?, run_at), provider_id = coalesce(?, provider_id),
-       state = coalesce(?, state), updated_at = ? WHERE id = ?`,
+       state = coalesce(?, state), updated_at = ? WHERE id = unhex(?)`,
     ).run(
       change.status,
       change.runAt ?? null,
       change.providerId ?? null,
       change.state === undefined ? null : JSON.stringify(change.state),
       this.clock.now(),
-      idKey(id),
+      id,
     );
   }
 
@@ -324,22 +325,22 @@ export class Jobs extends Repo {
       `UPDATE jobs SET status = @status, run_at = coalesce(@runAt, run_at), provider_id = coalesce(@providerId, provider_id),
        state = coalesce(@state, state), updated_at = @now,
        details = CASE WHEN details IS NULL OR details = '[]' THEN @packed ELSE substr(details, 1, length(details) - 1) || ',' || substr(@packed, 2) END
-       WHERE id = @id`,
+       WHERE id = unhex(@id)`,
     ).run({
       status: change.status,
       runAt: change.runAt ?? null,
       providerId: change.providerId ?? null,
       state: change.state === undefined ? null : JSON.stringify(change.state),
       now,
-      id: idKey(job.id),
+      id: job.id,
       packed,
     });
   }
 
   /** The pending jobs after `stepIndex`, in order. */
   pendingAfter(notificationId: string, stepIndex: number): JobRecord[] {
-    const rows = this.stmt(`${SELECT_JOB} WHERE j.notification_id = ? AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`).all(
-      idKey(notificationId),
+    const rows = this.stmt(`${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`).all(
+      notificationId,
       stepIndex,
     ) as JobRow[];
     return rows.map((r) => this.toJob(r));
@@ -365,8 +366,8 @@ export class Jobs extends Repo {
     // The offset from the job's creation is computed in SQL: the caller's job may be a partial copy.
     this.stmt(
       `UPDATE jobs SET details = json_insert(coalesce(details, '[]'), '$[#]', json_set(json(?), '$[2]', CAST(? AS INTEGER) - created_at)),
-       updated_at = ? WHERE id = ?`,
-    ).run(JSON.stringify(this.pack(d, 0)), now, now, idKey(job.id));
+       updated_at = ? WHERE id = unhex(?)`,
+    ).run(JSON.stringify(this.pack(d, 0)), now, now, job.id);
   }
 
   /** The execution details of these notifications' jobs, oldest first (with any a store written before issue 11 kept as rows). */
@@ -375,12 +376,9 @@ export class Jobs extends Repo {
     const out: DetailRecord[] = [];
     const order = new Map<DetailRecord, number>();
     const rows = this.db
-      .prepare(
-        `SELECT id, notification_id, created_at, details FROM jobs WHERE notification_id IN (${placeholders(notificationIds.length)}) AND details IS NOT NULL`,
-      )
-      .all(...notificationIds.map(idKey)) as { id: Buffer | string; notification_id: Buffer | string; created_at: number; details: string }[];
-    for (const row of rows) {
-      const r = { ...row, id: keyId(row.id) };
+      .prepare(`SELECT ${idText('id')}, created_at, details FROM jobs WHERE notification_id IN (${idList(notificationIds.length)}) AND details IS NOT NULL`)
+      .all(...notificationIds) as { id: string; created_at: number; details: string }[];
+    for (const r of rows) {
       const created = r.created_at;
       parseDoc<PackedDetail[]>(r.details).forEach(([status, detail, offset, provider, source, raw], i) => {
         const d: DetailRecord = {

@@ -6,7 +6,7 @@
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
 import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
-import { contextKeySet, idKey, isoAt, keyId, parseDoc, Repo } from './repo.js';
+import { contextKeySet, idText, isoAt, parseDoc, Repo } from './repo.js';
 
 export interface MessageRecord {
   id: string;
@@ -22,14 +22,13 @@ export interface MessageFilter {
   contextKeys?: string[] | undefined;
 }
 
-/** Ids are keys (idKey): see keyId. */
 interface Row {
-  id: Buffer | string;
-  job_id: Buffer | string;
-  subscriber_id: Buffer | string;
+  id: string;
+  job_id: string;
+  subscriber_id: string;
   doc: string;
-  env_id: Buffer | string;
-  notification_id: Buffer | string;
+  env_id: string;
+  notification_id: string;
   channel: string;
   read: number;
   seen: number;
@@ -38,17 +37,17 @@ interface Row {
   created_at: number;
   updated_at: number;
   /** The event's organisation, transactionId, payload, context keys and workflow (joined: a message keeps none of them). */
-  n_org_id: Buffer | string | null;
+  n_org_id: string | null;
   n_transaction_id: string | null;
   n_payload: string | null;
   n_context_keys: string | null;
-  n_workflow_id: Buffer | string | null;
+  n_workflow_id: string | null;
 }
 
-const SELECT = `SELECT m.id, m.job_id, m.subscriber_id, m.doc, m.env_id, m.notification_id, m.channel,
-  m.read, m.seen, m.status, m.created_at, m.updated_at, n.org_id AS n_org_id, n.transaction_id AS n_transaction_id,
-  json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys, n.workflow_id AS n_workflow_id
-  FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
+const SELECT = `SELECT ${idText('m.id')}, ${idText('m.job_id')}, ${idText('m.subscriber_id')}, m.doc, ${idText('m.env_id')},
+  ${idText('m.notification_id')}, m.channel, m.read, m.seen, m.status, m.created_at, m.updated_at, ${idText('n.org_id', 'n_org_id')},
+  n.transaction_id AS n_transaction_id, json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys,
+  ${idText('n.workflow_id', 'n_workflow_id')} FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
 
 /** Marks a compact document; one without it is a full Message as written before. */
 const COMPACT = '$c';
@@ -110,13 +109,13 @@ function unpack(r: Row): Message {
     ...(deliveredAt !== undefined && { deliveredAt: deliveredAt === 1 ? [isoAt(r.created_at)] : deliveredAt }),
     ...(_feedId !== 0 && { _feedId: _feedId ?? null }),
     ...(overrides !== 0 && { overrides: overrides ?? {} }),
-    _id: keyId(r.id),
-    _templateId: r.n_workflow_id !== null ? keyId(r.n_workflow_id) : undefined,
-    _environmentId: keyId(r.env_id),
-    _organizationId: r.n_org_id !== null ? keyId(r.n_org_id) : undefined,
-    _notificationId: keyId(r.notification_id),
-    _subscriberId: keyId(r.subscriber_id),
-    _jobId: keyId(r.job_id),
+    _id: r.id,
+    _templateId: r.n_workflow_id ?? undefined,
+    _environmentId: r.env_id,
+    _organizationId: r.n_org_id ?? undefined,
+    _notificationId: r.notification_id,
+    _subscriberId: r.subscriber_id,
+    _jobId: r.job_id,
     createdAt: isoAt(r.created_at),
     updatedAt: isoAt(r.updated_at),
     transactionId: r.n_transaction_id ?? undefined,
@@ -133,7 +132,7 @@ function unpack(r: Row): Message {
   } as unknown as Message;
 }
 
-const toRecord = (r: Row): MessageRecord => ({ id: keyId(r.id), jobId: keyId(r.job_id), subscriberId: keyId(r.subscriber_id), doc: unpack(r) });
+const toRecord = (r: Row): MessageRecord => ({ id: r.id, jobId: r.job_id, subscriberId: r.subscriber_id, doc: unpack(r) });
 
 export class Messages extends Repo {
   newMessageId(): string {
@@ -148,13 +147,13 @@ export class Messages extends Repo {
     const created = Date.parse(doc.createdAt);
     this.stmt(
       `INSERT INTO messages (id, env_id, notification_id, job_id, subscriber_id, channel, read, seen, status, doc, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (unhex(?), unhex(?), unhex(?), unhex(?), unhex(?), ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      idKey(doc._id),
-      idKey(doc._environmentId as string),
-      idKey(doc._notificationId as string),
-      idKey(jobId),
-      idKey(doc._subscriberId as string),
+      doc._id,
+      doc._environmentId,
+      doc._notificationId,
+      jobId,
+      doc._subscriberId,
       doc.channel,
       +doc.read,
       +doc.seen,
@@ -167,16 +166,16 @@ export class Messages extends Repo {
   }
 
   list(envId: string, f: MessageFilter, page: number, limit: number): { totalCount: number; hasMore: boolean; rows: MessageRecord[] } {
-    const where = ['m.env_id = ?'];
-    const params: unknown[] = [idKey(envId)];
+    const where = ['m.env_id = unhex(?)'];
+    const params: unknown[] = [envId];
     let joinEvent = false;
     if (f.channel !== undefined) {
       where.push('m.channel = ?');
       params.push(f.channel);
     }
     if (f.subscriberDbId !== undefined) {
-      where.push('m.subscriber_id = ?');
-      params.push(idKey(f.subscriberDbId));
+      where.push('m.subscriber_id = unhex(?)');
+      params.push(f.subscriberDbId);
     }
     if (f.transactionIds !== undefined) {
       where.push(`n.transaction_id IN (${f.transactionIds.map(() => '?').join(',') || "''"})`);
@@ -203,7 +202,7 @@ export class Messages extends Repo {
     const now = isoAt(ms);
     const out: MessageRecord[] = [];
     for (const id of new Set(ids)) {
-      const row = this.stmt(`${SELECT} WHERE m.id = ? AND m.subscriber_id = ?`).get(idKey(id), idKey(subscriberDbId)) as Row | undefined;
+      const row = this.stmt(`${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`).get(id, subscriberDbId) as Row | undefined;
       if (!row) continue;
       const rec = toRecord(row);
       const m = rec.doc;
@@ -227,7 +226,7 @@ export class Messages extends Repo {
           break;
       }
       m.updatedAt = now;
-      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = ?').run(+m.read, +m.seen, pack(m), ms, idKey(id));
+      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = unhex(?)').run(+m.read, +m.seen, pack(m), ms, id);
       out.push(rec);
     }
     return out;

@@ -53,21 +53,18 @@ export function contextKeySet(keys: readonly string[] | undefined): string {
   return [...new Set(keys)].sort().join('\n');
 }
 
-const OBJECT_ID = /^[0-9a-f]{24}$/;
-
 /**
- * An id as the activity tables keep it (migration 4): an ObjectId's 12 bytes instead of its 24
- * characters (half the size in each row and index), any other id as it is. The same id always gives
- * the same key, so equality and indexes work on keys.
+ * The activity tables (migration 4) keep ObjectIds as their 12 bytes (BLOB), half the size in each
+ * row and index. SQL converts both ways, so JavaScript only sees the usual 24 characters (a Buffer
+ * per id read cost more CPU than the smaller rows saved): `unhex(?)` for a bound id (text that is not
+ * hex matches nothing), `idText(column)` to read one (an id kept as text is read as it is).
  */
-export function idKey(id: string): Buffer | string {
-  return OBJECT_ID.test(id) ? Buffer.from(id, 'hex') : id;
+export function idText(column: string, as = column.slice(column.indexOf('.') + 1)): string {
+  return `iif(typeof(${column}) = 'blob', lower(hex(${column})), ${column}) AS ${as}`;
 }
 
-/** The id an idKey stands for. */
-export function keyId(key: Uint8Array | string): string {
-  return typeof key === 'string' ? key : Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex');
-}
+/** `n` bound ids for an IN list: unhex(?),unhex(?),... */
+export const idList = (n: number): string => Array.from({ length: n }, () => 'unhex(?)').join(',');
 
 export function parseDoc<T>(text: string): T {
   return JSON.parse(text) as T;

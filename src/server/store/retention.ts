@@ -2,7 +2,7 @@
 // keeps it only for a limited time. An event goes with its jobs, their details and its messages, and
 // only once none of its jobs can still run (a 60-day delay is kept until it has finished).
 import type { DB } from './db.js';
-import { keyId } from './repo.js';
+import { idText } from './repo.js';
 
 export interface PruneResult {
   notifications: number;
@@ -15,20 +15,20 @@ export interface PruneResult {
  */
 export function pruneActivity(db: DB, before: string, limit: number): PruneResult {
   return db.transaction((): PruneResult => {
-    const ids = (
-      db
-        .prepare(
-          `SELECT n.id FROM notifications n WHERE n.created_at < ?
-           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id AND j.status IN ('pending', 'queued', 'running', 'delayed'))
-           ORDER BY n.created_at LIMIT ?`,
-        )
-        .all(Date.parse(before), limit) as { id: Buffer | string }[]
-    ).map((r) => r.id);
-    if (ids.length === 0) return { notifications: 0, messages: 0 };
+    // Ids as stored (12-byte keys, see migration 4) and as text (execution-detail rows of stores
+    // written before issue 11 keep them so).
+    const rows = db
+      .prepare(
+        `SELECT n.id AS key, ${idText('n.id', 'text')} FROM notifications n WHERE n.created_at < ?
+         AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id AND j.status IN ('pending', 'queued', 'running', 'delayed'))
+         ORDER BY n.created_at LIMIT ?`,
+      )
+      .all(Date.parse(before), limit) as { key: Buffer | string; text: string }[];
+    if (rows.length === 0) return { notifications: 0, messages: 0 };
+    const ids = rows.map((r) => r.key);
     const list = `(${ids.map(() => '?').join(',')})`;
     const messages = db.prepare(`DELETE FROM messages WHERE notification_id IN ${list}`).run(...ids).changes;
-    // Execution-detail rows (stores written before issue 11) keep ids as text.
-    db.prepare(`DELETE FROM execution_details WHERE notification_id IN ${list}`).run(...ids.map(keyId));
+    db.prepare(`DELETE FROM execution_details WHERE notification_id IN ${list}`).run(...rows.map((r) => r.text));
     db.prepare(`DELETE FROM jobs WHERE notification_id IN ${list}`).run(...ids);
     const notifications = db.prepare(`DELETE FROM notifications WHERE id IN ${list}`).run(...ids).changes;
     // Accepted transactionIds of that age: a repeat after the window is a new event, as on the service.
