@@ -49,6 +49,9 @@ interface NotificationRow {
 
 const SELECT_NOTIFICATION = `SELECT ${idText('id')}, ${idText('env_id')}, ${idText('org_id')}, transaction_id, ${idText('workflow_id')},
   ${idText('subscriber_id')}, channels, severity, doc, created_at, updated_at FROM notifications`;
+/** Built once: Repo.stmt finds a statement by its SQL, and a string built per call is hashed per call. */
+const NOTIFICATION_BY_ID = `${SELECT_NOTIFICATION} WHERE id = unhex(?)`;
+const NOTIFICATION_IN_ENV = `${SELECT_NOTIFICATION} WHERE env_id = unhex(?) AND id = unhex(?)`;
 
 const toNotification = (r: NotificationRow): NotificationRecord => ({
   id: r.id,
@@ -142,12 +145,12 @@ export class Activity extends Repo {
   }
 
   notification(envId: string, id: string): NotificationRecord | undefined {
-    const row = this.stmt(`${SELECT_NOTIFICATION} WHERE env_id = unhex(?) AND id = unhex(?)`).get(envId, id) as NotificationRow | undefined;
+    const row = this.stmt(NOTIFICATION_IN_ENV).get(envId, id) as NotificationRow | undefined;
     return row ? toNotification(row) : undefined;
   }
 
   notificationById(id: string): NotificationRecord | undefined {
-    const row = this.stmt(`${SELECT_NOTIFICATION} WHERE id = unhex(?)`).get(id) as NotificationRow | undefined;
+    const row = this.stmt(NOTIFICATION_BY_ID).get(id) as NotificationRow | undefined;
     return row ? toNotification(row) : undefined;
   }
 

@@ -48,6 +48,8 @@ const SELECT = `SELECT ${idText('m.id')}, ${idText('m.job_id')}, ${idText('m.sub
   ${idText('m.notification_id')}, m.channel, m.read, m.seen, m.status, m.created_at, m.updated_at, ${idText('n.org_id', 'n_org_id')},
   n.transaction_id AS n_transaction_id, json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys,
   ${idText('n.workflow_id', 'n_workflow_id')} FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
+/** Built once: Repo.stmt finds a statement by its SQL. */
+const MESSAGE_OF_SUBSCRIBER = `${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`;
 
 /** Marks a compact document; one without it is a full Message as written before. */
 const COMPACT = '$c';
@@ -202,7 +204,7 @@ export class Messages extends Repo {
     const now = isoAt(ms);
     const out: MessageRecord[] = [];
     for (const id of new Set(ids)) {
-      const row = this.stmt(`${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`).get(id, subscriberDbId) as Row | undefined;
+      const row = this.stmt(MESSAGE_OF_SUBSCRIBER).get(id, subscriberDbId) as Row | undefined;
       if (!row) continue;
       const rec = toRecord(row);
       const m = rec.doc;
