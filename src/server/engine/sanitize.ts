@@ -183,7 +183,26 @@ function safeStyle(value: string): boolean {
 
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?/g;
 
+/**
+ * Attribute lists seen before, cleaned: a layout's markup (tables, inline styles) is the same in
+ * every email it wraps, and cleaning it was the larger part of sanitizing one (a pure function of
+ * the tag and its attribute text, so a cached answer is the same answer).
+ */
+const cleaned = new Map<string, string>();
+
 function cleanAttributes(tag: string, raw: string): string {
+  if (raw === '') return '';
+  const key = `${tag}\u0000${raw}`;
+  let out = cleaned.get(key);
+  if (out === undefined) {
+    out = cleanAttributesOf(tag, raw);
+    if (cleaned.size >= 4096) cleaned.clear();
+    cleaned.set(key, out);
+  }
+  return out;
+}
+
+function cleanAttributesOf(tag: string, raw: string): string {
   const allowed = TAG_ATTRIBUTES[tag];
   let out = '';
   for (const match of raw.matchAll(ATTRIBUTE)) {
@@ -208,7 +227,7 @@ const DOCTYPE = /<!doctype\s+html[^>]*>/iy;
  * are, entities already written kept; the text of a `<style>` element is CSS and stays as it is.
  */
 function escapeText(text: string, raw: boolean): string {
-  if (raw) return text;
+  if (raw || !/[&<>]/.test(text)) return text;
   return text
     .replace(/&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)/gi, '&amp;')
     .replace(/</g, '&lt;')
@@ -228,7 +247,8 @@ export function sanitizeHtml(html: string): string {
     }
     out += escapeText(html.slice(i, lt), inStyle);
     i = lt;
-    for (const re of [COMMENT, DOCTYPE]) re.lastIndex = i;
+    COMMENT.lastIndex = i;
+    DOCTYPE.lastIndex = i;
     const doctype = DOCTYPE.exec(html);
     if (doctype) {
       out += '<!DOCTYPE html>';
