@@ -279,7 +279,7 @@ export class JobRunner {
   }
 
   private queueNext(job: JobRecord): void {
-    const next = this.store.jobs.pendingAfter(job.notificationId, job.stepIndex)[0];
+    const next = this.store.jobs.nextPending(job.notificationId, job.stepIndex);
     if (next) queueJob(this.store, next, this.clock.now());
   }
 

@@ -81,6 +81,8 @@ const SELECT_JOB = `SELECT ${idText('j.id')}, ${idText('j.notification_id')}, j.
 const JOB_BY_ID = `${SELECT_JOB} WHERE j.id = unhex(?)`;
 const DUE_JOBS = `${SELECT_JOB} WHERE j.status IN ('queued', 'delayed') AND j.run_at <= ? ORDER BY j.run_at, j.id LIMIT ?`;
 const PENDING_AFTER = `${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`;
+const NEXT_PENDING = `SELECT ${idText('id')}, created_at FROM jobs WHERE notification_id = unhex(?) AND step_index > ? AND status = 'pending'
+  ORDER BY step_index LIMIT 1`;
 const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
 /**
@@ -339,6 +341,12 @@ export class Jobs extends Repo {
       id: job.id,
       packed,
     });
+  }
+
+  /** The first pending job after `stepIndex` (what queueing it needs), if any. */
+  nextPending(notificationId: string, stepIndex: number): Pick<JobRecord, 'id' | 'notificationId' | 'createdAt'> | undefined {
+    const row = this.stmt(NEXT_PENDING).get(notificationId, stepIndex) as { id: string; created_at: number } | undefined;
+    return row && { id: row.id, notificationId, createdAt: isoAt(row.created_at) };
   }
 
   /** The pending jobs after `stepIndex`, in order. */
