@@ -2,7 +2,7 @@
 // already accepted. Their jobs and execution details are in jobs.ts.
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { StepType } from '../../api/schemas/enums.js';
-import { contextKeySet, idList, idText, isoAt, parseDoc, Repo } from './repo.js';
+import { contextKeySet, idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
 export interface NotificationDoc {
   payload: JsonObject;
@@ -47,7 +47,7 @@ interface NotificationRow {
   updated_at: number;
 }
 
-const SELECT_NOTIFICATION = `SELECT ${idText('id')}, ${idText('env_id')}, ${idText('org_id')}, transaction_id, ${idText('workflow_id')},
+const SELECT_NOTIFICATION = `SELECT ${idText('id')}, ${idText('env_id')}, ${idText('org_id')}, ${txText('transaction_id')}, ${idText('workflow_id')},
   ${idText('subscriber_id')}, channels, severity, doc, created_at, updated_at FROM notifications`;
 /** Built once: Repo.stmt finds a statement by its SQL, and a string built per call is hashed per call. */
 const NOTIFICATION_BY_ID = `${SELECT_NOTIFICATION} WHERE id = unhex(?)`;
@@ -105,7 +105,9 @@ export class Activity extends Repo {
   acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
     const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as { result: string } | undefined;
     if (row) return parseDoc<JsonObject>(row.result);
-    return this.stmt('SELECT 1 FROM notifications WHERE transaction_id = ? AND env_id = unhex(?) LIMIT 1').get(transactionId, envId) ? 'processed' : undefined;
+    return this.stmt('SELECT 1 FROM notifications WHERE transaction_id = ? AND env_id = unhex(?) LIMIT 1').get(txKey(transactionId), envId)
+      ? 'processed'
+      : undefined;
   }
 
   recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
@@ -130,7 +132,7 @@ export class Activity extends Repo {
       rec.id,
       rec.envId,
       rec.orgId,
-      rec.transactionId,
+      txKey(rec.transactionId),
       rec.workflowId,
       rec.subscriberId,
       JSON.stringify(rec.channels),
@@ -185,7 +187,7 @@ export class Activity extends Repo {
     inList('n.severity', f.severity);
     if (f.transactionId !== undefined) {
       where.push('n.transaction_id = ?');
-      params.push(f.transactionId);
+      params.push(txKey(f.transactionId));
     }
     if (f.topicKey !== undefined) {
       where.push('EXISTS (SELECT 1 FROM json_each(n.topic_keys) WHERE value = ?)');

@@ -220,10 +220,7 @@ export class Jobs extends Repo {
 
   /** Queued or delayed jobs due at `now`, oldest first. */
   dueJobs(now: number, limit: number): JobRecord[] {
-    const rows = this.stmt(DUE_JOBS).all(
-      now,
-      limit,
-    ) as JobRow[];
+    const rows = this.stmt(DUE_JOBS).all(now, limit) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 
@@ -351,10 +348,7 @@ export class Jobs extends Repo {
 
   /** The pending jobs after `stepIndex`, in order. */
   pendingAfter(notificationId: string, stepIndex: number): JobRecord[] {
-    const rows = this.stmt(PENDING_AFTER).all(
-      notificationId,
-      stepIndex,
-    ) as JobRow[];
+    const rows = this.stmt(PENDING_AFTER).all(notificationId, stepIndex) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 

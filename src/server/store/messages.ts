@@ -6,7 +6,7 @@
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
 import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
-import { contextKeySet, idText, isoAt, parseDoc, Repo } from './repo.js';
+import { contextKeySet, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
 export interface MessageRecord {
   id: string;
@@ -46,7 +46,7 @@ interface Row {
 
 const SELECT = `SELECT ${idText('m.id')}, ${idText('m.job_id')}, ${idText('m.subscriber_id')}, m.doc, ${idText('m.env_id')},
   ${idText('m.notification_id')}, m.channel, m.read, m.seen, m.status, m.created_at, m.updated_at, ${idText('n.org_id', 'n_org_id')},
-  n.transaction_id AS n_transaction_id, json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys,
+  ${txText('n.transaction_id', 'n_transaction_id')}, json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys,
   ${idText('n.workflow_id', 'n_workflow_id')} FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
 /** Built once: Repo.stmt finds a statement by its SQL. */
 const MESSAGE_OF_SUBSCRIBER = `${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`;
@@ -182,7 +182,7 @@ export class Messages extends Repo {
     if (f.transactionIds !== undefined) {
       where.push(`n.transaction_id IN (${f.transactionIds.map(() => '?').join(',') || "''"})`);
       joinEvent = true;
-      params.push(...f.transactionIds);
+      params.push(...f.transactionIds.map(txKey));
     }
     if (f.contextKeys !== undefined) {
       where.push('n.context_keys = ?');

@@ -115,18 +115,19 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Compact activity, second step (issue 11: at most 1.5 KB per notification). Times are integers
   // (service milliseconds: 6 bytes instead of a 24-character ISO string), and ObjectIds their 12 bytes
-  // (BLOB) instead of 24 hex characters, in each row and index (other ids stay text: idKey in repo.ts).
+  // (BLOB) instead of 24 hex characters, and UUID transactionIds their 16 bytes, in each row and index
+  // (other ids stay text: idText and txKey in repo.ts).
   // A job or message no longer repeats what its event holds (environment, organisation, subscriber,
   // workflow, transactionId, context keys: read through the event). The event's transactionId index
   // no longer starts with the environment (the row says which). Tables are rebuilt in rowid order.
   `
   CREATE TABLE notifications_4 (
-    id BLOB PRIMARY KEY, env_id BLOB NOT NULL, org_id BLOB NOT NULL, transaction_id TEXT NOT NULL,
+    id BLOB PRIMARY KEY, env_id BLOB NOT NULL, org_id BLOB NOT NULL, transaction_id BLOB NOT NULL,
     workflow_id BLOB NOT NULL, subscriber_id BLOB NOT NULL, channels TEXT NOT NULL, severity TEXT NOT NULL,
     context_keys TEXT NOT NULL, topic_keys TEXT NOT NULL, doc TEXT NOT NULL,
     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
-  INSERT INTO notifications_4 SELECT ${key('id')}, ${key('env_id')}, ${key('org_id')}, transaction_id, ${key('workflow_id')},
+  INSERT INTO notifications_4 SELECT ${key('id')}, ${key('env_id')}, ${key('org_id')}, ${txKey('transaction_id')}, ${key('workflow_id')},
     ${key('subscriber_id')}, channels, severity, context_keys, topic_keys, doc, ${ms('created_at')}, ${ms('updated_at')}
     FROM notifications ORDER BY rowid;
   DROP TABLE notifications;
@@ -161,9 +162,16 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** SQL for an id column as its key (idKey in repo.ts): a lower-case 24-digit hex ObjectId as its 12 bytes. */
+/** SQL for an id column as its key (see idText in repo.ts): a lower-case 24-digit hex ObjectId as its 12 bytes. */
 function key(column: string): string {
   return `CASE WHEN length(${column}) = 24 AND ${column} NOT GLOB '*[^0-9a-f]*' THEN unhex(${column}) ELSE ${column} END`;
+}
+
+/** SQL for a transactionId column as its key (txKey in repo.ts): a lower-case UUID as its 16 bytes. */
+function txKey(column: string): string {
+  const h = '[0-9a-f]';
+  const uuid = [8, 4, 4, 4, 12].map((n) => h.repeat(n)).join('-');
+  return `CASE WHEN ${column} GLOB '${uuid}' THEN unhex(replace(${column}, '-', '')) ELSE ${column} END`;
 }
 
 /** SQL for an ISO time column as integer milliseconds (exact: julianday keeps well under 1 ms). */

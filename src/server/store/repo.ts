@@ -63,6 +63,23 @@ export function idText(column: string, as = column.slice(column.indexOf('.') + 1
   return `iif(typeof(${column}) = 'blob', lower(hex(${column})), ${column}) AS ${as}`;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A transactionId as the activity tables keep it (migration 4): a UUID in lower case (what the
+ * service makes when a trigger names none) as its 16 bytes, any other text as it is.
+ */
+export function txKey(transactionId: string): Buffer | string {
+  return UUID.test(transactionId) ? Buffer.from(transactionId.replace(/-/g, ''), 'hex') : transactionId;
+}
+
+/** SQL reading a transactionId column as its text (see txKey). */
+export function txText(column: string, as = column.slice(column.indexOf('.') + 1)): string {
+  const hex = `lower(hex(${column}))`;
+  const part = (from: number, length?: number) => `substr(${hex}, ${from}${length === undefined ? '' : `, ${length}`})`;
+  return `iif(typeof(${column}) = 'blob', ${part(1, 8)} || '-' || ${part(9, 4)} || '-' || ${part(13, 4)} || '-' || ${part(17, 4)} || '-' || ${part(21)}, ${column}) AS ${as}`;
+}
+
 /** `n` bound ids for an IN list: unhex(?),unhex(?),... */
 export const idList = (n: number): string => Array.from({ length: n }, () => 'unhex(?)').join(',');
 

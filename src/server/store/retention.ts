@@ -33,7 +33,9 @@ export function pruneActivity(db: DB, before: string, limit: number): PruneResul
     const notifications = db.prepare(`DELETE FROM notifications WHERE id IN ${list}`).run(...ids).changes;
     // Accepted transactionIds of that age: a repeat after the window is a new event, as on the service.
     db.prepare(
-      'DELETE FROM triggers WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.transaction_id = triggers.transaction_id AND n.env_id IN (triggers.env_id, unhex(triggers.env_id)))',
+      `DELETE FROM triggers WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM notifications n
+       WHERE n.transaction_id IN (triggers.transaction_id, unhex(replace(triggers.transaction_id, '-', '')))
+       AND n.env_id IN (triggers.env_id, unhex(triggers.env_id)))`,
     ).run(before);
     return { notifications, messages };
   })();
