@@ -255,7 +255,7 @@ function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: Webhook
   }
   if (sent && !sent.ok) {
     const why = sent.error ?? `HTTP ${sent.status}`;
-    ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'error', why));
+    ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'error', why), ctx.job.step._id);
     return {
       status: 'failed',
       error: `Message not delivered: ${providerId} webhook ${targetText(sent.url)} ${sent.status !== undefined ? `answered ${why}` : `failed: ${why}`} after ${sent.attempts} attempt${sent.attempts === 1 ? '' : 's'}`,
@@ -263,7 +263,7 @@ function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: Webhook
       raw: webhookRaw({ ...sent, url: targetText(sent.url) }),
     };
   }
-  ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'sent'));
+  ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'sent'), ctx.job.step._id);
   if (sent) {
     ctx.detail({
       status: 'Success',

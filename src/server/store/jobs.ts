@@ -97,6 +97,27 @@ type PackedDetail = [ExecutionDetailStatus | number, string | number, number, (s
 /** Stored codes: append only, never reorder (a store keeps the positions). */
 const STATUS_CODES: readonly ExecutionDetailStatus[] = ['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'];
 const DETAIL_CODES: readonly string[] = ['Step queued', 'Start sending message', 'Message created', 'Message sent', 'Step running'];
+/**
+ * Job states every job of a kind has, kept as {"$s": position} (append only): an in-app step's output
+ * before its message is read is 80 characters on every in-app job. It stays a JSON object, so SQL can
+ * still set a key of it (setOutput): keys beside "$s" override the coded state's.
+ */
+const STATE_CODES: readonly string[] = ['{"output":{"seen":false,"read":false,"lastSeenDate":null,"lastReadDate":null}}'];
+const STATE_CODE = new Map(STATE_CODES.map((s, i) => [s, i]));
+
+function packState(state: JsonObject): string {
+  const json = JSON.stringify(state);
+  const code = STATE_CODE.get(json);
+  return code === undefined ? json : `{"$s":${code}}`;
+}
+
+function unpackState(text: string): JsonObject {
+  const state = parseDoc<JsonObject>(text);
+  if (typeof state.$s !== 'number') return state;
+  const { $s, ...rest } = state;
+  return { ...parseDoc<JsonObject>(STATE_CODES[$s] ?? '{}'), ...rest };
+}
+
 const STATUS_CODE = new Map(STATUS_CODES.map((s, i) => [s, i]));
 const DETAIL_CODE = new Map(DETAIL_CODES.map((s, i) => [s, i]));
 
@@ -137,7 +158,7 @@ export class Jobs extends Repo {
       status: r.status,
       runAt: r.run_at,
       providerId: r.provider_id,
-      state: parseDoc<JsonObject>(r.state),
+      state: unpackState(r.state),
       step: r.step_ref !== null ? this.stepDef(r.step_ref) : parseDoc<{ step: StoredStep }>(r.doc ?? '{}').step,
       groupKey: r.group_key,
       createdAt: isoAt(r.created_at),
@@ -196,7 +217,7 @@ export class Jobs extends Repo {
       rec.status,
       rec.runAt,
       rec.providerId,
-      JSON.stringify(rec.state),
+      packState(rec.state),
       this.stepRef(rec.step),
       details,
       ms,
@@ -305,7 +326,7 @@ export class Jobs extends Repo {
       change.status,
       change.runAt ?? null,
       change.providerId ?? null,
-      change.state === undefined ? null : JSON.stringify(change.state),
+      change.state === undefined ? null : packState(change.state),
       this.clock.now(),
       id,
     );
@@ -333,7 +354,7 @@ export class Jobs extends Repo {
       status: change.status,
       runAt: change.runAt ?? null,
       providerId: change.providerId ?? null,
-      state: change.state === undefined ? null : JSON.stringify(change.state),
+      state: change.state === undefined ? null : packState(change.state),
       now,
       id: job.id,
       packed,

@@ -42,17 +42,26 @@ interface Row {
   n_payload: string | null;
   n_context_keys: string | null;
   n_workflow_id: string | null;
+  /** The _id of its job's step definition (joined). */
+  j_step_id: string | null;
 }
 
 const SELECT = `SELECT ${idText('m.id')}, ${idText('m.job_id')}, ${idText('m.subscriber_id')}, m.doc, ${idText('m.env_id')},
   ${idText('m.notification_id')}, m.channel, m.read, m.seen, m.status, m.created_at, m.updated_at, ${idText('n.org_id', 'n_org_id')},
   ${txText('n.transaction_id', 'n_transaction_id')}, json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys,
-  ${idText('n.workflow_id', 'n_workflow_id')} FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
+  ${idText('n.workflow_id', 'n_workflow_id')}, (SELECT coalesce(json_extract(sd.doc, '$._id'), json_extract(j.doc, '$.step._id'))
+    FROM jobs j LEFT JOIN step_defs sd ON sd.ref = j.step_ref WHERE j.id = m.job_id) AS j_step_id
+  FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
 /** Built once: Repo.stmt finds a statement by its SQL. */
 const MESSAGE_OF_SUBSCRIBER = `${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`;
 
-/** Marks a compact document; one without it is a full Message as written before. */
+/**
+ * Marks a compact document; one without it is a full Message as written before. Version 1 leaves
+ * out what the row and its event hold; version 2 also the usual values of three more fields (see pack).
+ */
 const COMPACT = '$c';
+/** In a version-2 document, a field that was absent (its absence otherwise means the usual value). */
+const ABSENT = 0;
 /** The default email layout split around its two slots (the subject in <title>, the body). */
 const [LAYOUT_HEAD, LAYOUT_MID, LAYOUT_TAIL] = (() => {
   const [head, rest] = DEFAULT_EMAIL_LAYOUT.split('{{ subject }}') as [string, string];
@@ -82,11 +91,22 @@ const FROM_ROW = [
 
 const FROM_ROW_SET: ReadonlySet<string> = new Set(FROM_ROW);
 
-function pack(doc: Message): string {
-  const out: Record<string, unknown> = { [COMPACT]: 1 };
+/** `stepId`: the _id of the job's step definition, which a message of that step names (read back through its job). */
+function pack(doc: Message, stepId: string | undefined): string {
+  const out: Record<string, unknown> = { [COMPACT]: 2 };
   for (const [k, v] of Object.entries(doc)) if (!FROM_ROW_SET.has(k)) out[k] = v;
-  // The usual values, put back when read: delivered when created, no feed, no overrides.
-  if (Array.isArray(doc.deliveredAt) && doc.deliveredAt.length === 1 && doc.deliveredAt[0] === doc.createdAt) out.deliveredAt = 1;
+  // The usual values, put back when read: delivered when created (when sent), no call to action, the
+  // step's template, no feed, no overrides.
+  const sent = doc.status === 'sent';
+  if (Array.isArray(doc.deliveredAt) && doc.deliveredAt.length === 1 && doc.deliveredAt[0] === doc.createdAt) {
+    if (sent) delete out.deliveredAt;
+    else out.deliveredAt = 1;
+  } else if (doc.deliveredAt === undefined && sent) out.deliveredAt = ABSENT;
+  const cta = doc.cta as unknown;
+  if (cta !== null && typeof cta === 'object' && !Array.isArray(cta) && Object.keys(cta).length === 0) delete out.cta;
+  else if (cta === undefined) out.cta = ABSENT;
+  if (stepId !== undefined && doc._messageTemplateId === stepId) delete out._messageTemplateId;
+  else if (doc._messageTemplateId === undefined) out._messageTemplateId = ABSENT;
   if (doc._feedId === null) delete out._feedId;
   else if (doc._feedId === undefined) out._feedId = 0;
   if (doc.overrides !== undefined && doc.overrides !== null && typeof doc.overrides === 'object' && Object.keys(doc.overrides).length === 0)
@@ -105,10 +125,20 @@ function pack(doc: Message): string {
 function unpack(r: Row): Message {
   const stored = parseDoc<Record<string, unknown>>(r.doc);
   if (stored[COMPACT] === undefined) return stored as unknown as Message;
-  const { [COMPACT]: _c, content, deliveredAt, _feedId, overrides, ...rest } = stored;
+  const { [COMPACT]: version, content, deliveredAt, _feedId, overrides, ...rest } = stored;
   const c = content as { layout?: string; title?: string; body?: string } | string | undefined;
+  if (version === 2) {
+    const usual = (field: string, value: unknown) => {
+      if (!(field in rest)) rest[field] = value;
+      else if (rest[field] === ABSENT) delete rest[field];
+    };
+    usual('cta', {});
+    usual('_messageTemplateId', r.j_step_id ?? undefined);
+    if (rest._messageTemplateId === undefined) delete rest._messageTemplateId;
+  }
+  const delivered = version === 2 && deliveredAt === undefined && r.status === 'sent' ? 1 : deliveredAt === ABSENT && version === 2 ? undefined : deliveredAt;
   return {
-    ...(deliveredAt !== undefined && { deliveredAt: deliveredAt === 1 ? [isoAt(r.created_at)] : deliveredAt }),
+    ...(delivered !== undefined && { deliveredAt: delivered === 1 ? [isoAt(r.created_at)] : delivered }),
     ...(_feedId !== 0 && { _feedId: _feedId ?? null }),
     ...(overrides !== 0 && { overrides: overrides ?? {} }),
     _id: r.id,
@@ -145,7 +175,7 @@ export class Messages extends Repo {
    * `doc` is of its event (`_notificationId`): its organisation, transactionId, payload and context
    * keys are read from the event, not stored again.
    */
-  create(jobId: string, doc: Message & { _id: string }): Message {
+  create(jobId: string, doc: Message & { _id: string }, stepId?: string): Message {
     const created = Date.parse(doc.createdAt);
     this.stmt(
       `INSERT INTO messages (id, env_id, notification_id, job_id, subscriber_id, channel, read, seen, status, doc, created_at, updated_at)
@@ -160,7 +190,7 @@ export class Messages extends Repo {
       +doc.read,
       +doc.seen,
       doc.status,
-      pack(doc),
+      pack(doc, stepId),
       created,
       typeof doc.updatedAt === 'string' ? Date.parse(doc.updatedAt) : created,
     );
@@ -228,7 +258,13 @@ export class Messages extends Repo {
           break;
       }
       m.updatedAt = now;
-      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = unhex(?)').run(+m.read, +m.seen, pack(m), ms, id);
+      this.stmt('UPDATE messages SET read = ?, seen = ?, doc = ?, updated_at = ? WHERE id = unhex(?)').run(
+        +m.read,
+        +m.seen,
+        pack(m, row.j_step_id ?? undefined),
+        ms,
+        id,
+      );
       out.push(rec);
     }
     return out;
