@@ -83,7 +83,7 @@ const DUE_JOBS = `${SELECT_JOB} WHERE j.status IN ('queued', 'delayed') AND j.ru
 const PENDING_AFTER = `${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`;
 const NEXT_PENDING = `SELECT ${idText('id')}, created_at FROM jobs WHERE notification_id = unhex(?) AND step_index > ? AND status = 'pending'
   ORDER BY step_index LIMIT 1`;
-const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
+const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key IN (?, ?) AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
 /**
  * One execution detail as kept in its job's `details` array: [status, detail, ms after the job's
@@ -125,6 +125,19 @@ const DETAIL_CODE = new Map(DETAIL_CODES.map((s, i) => [s, i]));
 export function detailId(jobId: string, index: number): string {
   return jobId.slice(0, 8) + createHash('sha1').update(`${jobId}#${index}`).digest('hex').slice(0, 16);
 }
+
+/**
+ * A digest or throttle group as a job row keeps it: '#' and 16 characters of a hash of the group key
+ * (which names the workflow, step, subscriber and key value: ~80 characters, in the row and its index,
+ * on every digest job). Lookups also try the key as it is: stores written before kept it whole. A
+ * reference given again (a job's groupKey) is itself.
+ */
+function groupRef(groupKey: string): string {
+  if (groupKey.startsWith('#')) return groupKey;
+  return `#${createHash('sha1').update(groupKey).digest('base64url').slice(0, 16)}`;
+}
+
+const groupKeys = (groupKey: string): [string, string] => [groupRef(groupKey), groupKey];
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
@@ -277,18 +290,18 @@ export class Jobs extends Repo {
 
   /** Puts the job in a group; `at` (service ms) is when it counts, for throttle windows. */
   setGroup(id: string, groupKey: string, at?: number): void {
-    this.stmt('UPDATE jobs SET group_key = ?, run_at = coalesce(?, run_at) WHERE id = unhex(?)').run(groupKey, at ?? null, id);
+    this.stmt('UPDATE jobs SET group_key = ?, run_at = coalesce(?, run_at) WHERE id = unhex(?)').run(groupRef(groupKey), at ?? null, id);
   }
 
   /** The digest of this group still collecting events (a delayed digest job), if any. */
   openDigest(groupKey: string, exceptId: string): JobRecord | undefined {
-    const row = this.stmt(OPEN_DIGEST).get(groupKey, exceptId) as JobRow | undefined;
+    const row = this.stmt(OPEN_DIGEST).get(...groupKeys(groupKey), exceptId) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
   /** When the group's latest event before this one arrived (its job's creation), for backoff digests. */
   lastGroupEventAt(groupKey: string, exceptId: string): number | null {
-    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key = ? AND id != unhex(?)').get(groupKey, exceptId) as { t: number | null };
+    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key IN (?, ?) AND id != unhex(?)').get(...groupKeys(groupKey), exceptId) as { t: number | null };
     return row.t;
   }
 
@@ -297,9 +310,9 @@ export class Jobs extends Repo {
     const rows = this.stmt(
       `SELECT ${idText('n.id', 'notificationId')}, n.created_at AS createdAt, json_extract(n.doc, '$.payload') AS payload
        FROM jobs j JOIN notifications n ON n.id = j.notification_id
-       WHERE j.group_key = ? AND j.status = 'merged' AND json_extract(j.state, '$.mergedInto') = ?
+       WHERE j.group_key IN (?, ?) AND j.status = 'merged' AND json_extract(j.state, '$.mergedInto') = ?
        ORDER BY n.created_at, n.id`,
-    ).all(groupKey, leaderId) as { notificationId: string; createdAt: number; payload: string | null }[];
+    ).all(...groupKeys(groupKey), leaderId) as { notificationId: string; createdAt: number; payload: string | null }[];
     return rows.map((r) => ({
       notificationId: r.notificationId,
       createdAt: iso(r.createdAt),
@@ -309,7 +322,7 @@ export class Jobs extends Repo {
 
   /** The times (service ms, newest first) of the executions a throttle group has let through. */
   throttleHistory(groupKey: string, limit: number): number[] {
-    const rows = this.stmt("SELECT run_at FROM jobs WHERE group_key = ? AND status = 'completed' ORDER BY run_at DESC LIMIT ?").all(groupKey, limit) as {
+    const rows = this.stmt("SELECT run_at FROM jobs WHERE group_key IN (?, ?) AND status = 'completed' ORDER BY run_at DESC LIMIT ?").all(...groupKeys(groupKey), limit) as {
       run_at: number;
     }[];
     return rows.map((r) => r.run_at);
