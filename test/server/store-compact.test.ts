@@ -1,0 +1,123 @@
+// The compact activity tables (migration 4, issue 11): what the store leaves out or codes must come
+// back exactly as it went in, and rows in the forms older stores wrote must still be found.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../src/api/schemas/resources.js';
+import { txKey } from '../../src/server/store/repo.js';
+import { testService } from '../helpers/service.js';
+
+const svc = testService();
+afterAll(() => svc.close());
+
+let event: { id: string; jobId: string; stepId: string };
+beforeAll(async () => {
+  const r = await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada', transactionId: 'compact-1' } });
+  expect(r.status).toBe(201);
+  await svc.runner.idle();
+  const n = svc.store.activity.listNotifications(svc.environment.id, { transactionId: 'compact-1' }, 0, 10).rows[0]!;
+  const job = svc.store.jobs.jobsOf([n.id])[0]!;
+  event = { id: n.id, jobId: job.id, stepId: job.step._id };
+});
+
+/** A message of the event's first job, as the runner builds one, with `change` applied. */
+function message(change: Partial<Message>): Message & { _id: string } {
+  const n = svc.store.activity.notificationById(event.id)!;
+  const now = new Date(svc.clock.now()).toISOString();
+  return {
+    _id: svc.store.messages.newMessageId(),
+    _templateId: n.workflowId,
+    _environmentId: n.envId,
+    _messageTemplateId: event.stepId,
+    _organizationId: n.orgId,
+    _notificationId: n.id,
+    _subscriberId: n.subscriberId,
+    _jobId: event.jobId,
+    templateIdentifier: 'welcome',
+    createdAt: now,
+    updatedAt: now,
+    deliveredAt: [now],
+    transactionId: n.transactionId,
+    channel: 'in_app',
+    read: false,
+    seen: false,
+    cta: {},
+    _feedId: null,
+    status: 'sent',
+    providerId: 'svc',
+    payload: n.doc.payload,
+    overrides: n.doc.overrides,
+    contextKeys: n.doc.contextKeys,
+    content: 'Hello',
+    ...change,
+  } as Message & { _id: string };
+}
+
+const stored = (id: string) =>
+  svc.store.messages.list(svc.environment.id, { transactionIds: ['compact-1'] }, 0, 100).rows.find((r) => r.id === id)?.doc as Record<string, unknown>;
+
+describe('message documents', () => {
+  it.each<[string, Partial<Message>]>([
+    ['the usual values (left out)', {}],
+    ['a call to action', { cta: { type: 'redirect', data: { url: '/x' } } as Message['cta'] }],
+    ['no call to action at all', { cta: undefined }],
+    ['sent but never delivered', { deliveredAt: undefined }],
+    ['delivered later than created', { deliveredAt: ['2030-01-01T00:00:00.000Z'] }],
+    ['an error, delivered when created', { status: 'error', errorText: 'down' } as Partial<Message>],
+    ['an error, not delivered', { status: 'error', deliveredAt: undefined }],
+    ["another step's template", { _messageTemplateId: '0123456789abcdef01234567' }],
+    ['no template id', { _messageTemplateId: undefined }],
+  ])('%s: read back as written', (_, change) => {
+    const doc = message(change);
+    for (const [k, v] of Object.entries(doc)) if (v === undefined) delete (doc as Record<string, unknown>)[k];
+    svc.store.tx(() => svc.store.messages.create(event.jobId, doc, event.stepId));
+    expect(stored(doc._id)).toEqual(doc);
+  });
+
+  it('a message marked read keeps what was left out', () => {
+    const doc = message({});
+    svc.store.tx(() => svc.store.messages.create(event.jobId, doc, event.stepId));
+    const [marked] = svc.store.tx(() => svc.store.messages.markAs(doc._subscriberId as string, [doc._id], 'read'));
+    expect(marked!.doc).toMatchObject({ read: true, seen: true });
+    const again = stored(doc._id);
+    expect(again).toMatchObject({ cta: {}, _messageTemplateId: event.stepId, deliveredAt: doc.deliveredAt, read: true });
+  });
+});
+
+describe('job state', () => {
+  it("an in-app step's unread output is coded, and a later output replaces it", () => {
+    const job = svc.store.jobs.job(event.jobId)!;
+    expect(job.state).toEqual({ output: { seen: false, read: false, lastSeenDate: null, lastReadDate: null } });
+    const raw = () => (svc.store.db.prepare('SELECT state FROM jobs WHERE id = unhex(?)').get(event.jobId) as { state: string }).state;
+    expect(raw()).toBe('{"$s":0}');
+    svc.store.jobs.setOutput(event.jobId, { seen: true, read: true, lastSeenDate: 'x', lastReadDate: 'y' });
+    expect(svc.store.jobs.job(event.jobId)!.state).toEqual({ output: { seen: true, read: true, lastSeenDate: 'x', lastReadDate: 'y' } });
+  });
+});
+
+describe('transactionIds', () => {
+  it('a UUID is kept as 16 bytes; other text (an upper-case UUID too) as it is; each is found by itself', async () => {
+    const ids = ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0190A1B2-C3D4-7E5F-8A9B-0C1D2E3F4A5B', 'order-77'];
+    for (const transactionId of ids) {
+      expect((await svc.request('POST', '/v1/events/trigger', { body: { name: 'otp', to: 'ada', transactionId } })).status).toBe(201);
+    }
+    const types = svc.store.db.prepare('SELECT typeof(transaction_id) AS t FROM notifications WHERE transaction_id IN (?, ?, ?)').all(...ids.map(txKey));
+    expect(types.map((r) => (r as { t: string }).t).sort()).toEqual(['blob', 'text', 'text']);
+    for (const transactionId of ids) {
+      const found = (await svc.request('GET', `/v1/notifications?transactionId=${transactionId}`)).body.data as { transactionId: string }[];
+      expect(found.map((n) => n.transactionId)).toEqual([transactionId]);
+    }
+  });
+});
+
+describe('digest groups', () => {
+  it('a group kept whole by an older store is still found', () => {
+    const key = 'digest:["w","digest","s","p1"]';
+    svc.store.tx(() => svc.store.jobs.setGroup(event.jobId, key));
+    const ref = (svc.store.db.prepare('SELECT group_key FROM jobs WHERE id = unhex(?)').get(event.jobId) as { group_key: string }).group_key;
+    expect(ref).toMatch(/^#[\w-]{16}$/);
+    expect(svc.store.jobs.lastGroupEventAt(key, 'ffffffffffffffffffffffff')).toBe(Date.parse(svc.store.jobs.job(event.jobId)!.createdAt));
+    // As an older store wrote it:
+    svc.store.db.prepare('UPDATE jobs SET group_key = ? WHERE id = unhex(?)').run(key, event.jobId);
+    expect(svc.store.jobs.lastGroupEventAt(key, 'ffffffffffffffffffffffff')).toBe(Date.parse(svc.store.jobs.job(event.jobId)!.createdAt));
+    expect(svc.store.jobs.lastGroupEventAt('digest:["w","digest","s","p2"]', 'ffffffffffffffffffffffff')).toBeNull();
+  });
+});
