@@ -41,6 +41,8 @@ export class JobRunner {
   private running = false;
   private scheduled = false;
   private cancelTimer: (() => void) | undefined;
+  /** Set while runSync runs a job: where queueNext leaves the next job to run at once. */
+  private inline: Inline | undefined;
 
   constructor(private readonly opts: RunnerOptions) {
     this.store = opts.store;
@@ -168,9 +170,12 @@ export class JobRunner {
     if (!this.scheduled && this.inflight.size < this.concurrency) this.armTimer();
   }
 
-  /** The job's context and handler, and whether it goes through the asynchronous path. */
-  private prepare(job: JobRecord): Prepared {
-    const built = this.context(job);
+  /**
+   * The job's context and handler, and whether it goes through the asynchronous path. `same`: the
+   * context of a job of the same event just run, whose event, subscriber and workflow it shares.
+   */
+  private prepare(job: JobRecord, same?: StepContext): Prepared {
+    const built = this.context(job, same);
     if (typeof built === 'string') return { job, built: undefined, error: built, async: false };
     const handler = this.opts.registry.get(job.type);
     if (!handler) return { job, built, error: `No handler for step type ${job.type}`, async: false };
@@ -183,7 +188,22 @@ export class JobRunner {
     return { job, built, handler, async };
   }
 
-  private runSync(p: Prepared): void {
+  private runSync(first: Prepared): void {
+    let p: Prepared | undefined = first;
+    // A step that ends with the next one due at once (the usual case: in-app, then email) runs that
+    // one now, in the same batch and with the same event, subscriber and workflow, instead of queueing
+    // it for the next turn (which read it back, built its context again and wrote it twice). Its
+    // timeline is the same: "Step queued", then its run's details, at this instant.
+    while (p !== undefined) {
+      this.inline = { next: undefined };
+      this.runOne(p);
+      const next: Inline = this.inline;
+      this.inline = undefined;
+      p = next.next;
+    }
+  }
+
+  private runOne(p: Prepared): void {
     const { job, built, handler } = p;
     if (!built || !handler || p.error !== undefined) {
       return this.settle(job, built, { status: 'failed', error: p.error ?? 'The job cannot run' });
@@ -199,6 +219,7 @@ export class JobRunner {
   /** The handler threw: its writes were rolled back, and so are the details and output it had set. */
   private fail(job: JobRecord, built: Built, e: unknown): void {
     this.opts.onError?.(e, job);
+    if (this.inline) this.inline.next = undefined;
     built.details.length = 0;
     built.output = undefined;
     built.state = undefined;
@@ -242,16 +263,17 @@ export class JobRunner {
   private settle(job: JobRecord, built: Built | undefined, result: StepResult): void {
     const jobs = this.store.jobs;
     // The step's details are written with the job's new status, in one row update.
-    const details = [...(built?.details ?? [])];
+    const details = [...(built?.queued ? [QUEUED] : []), ...(built?.details ?? [])];
     let state: JsonObject | undefined = built?.state;
     if (built?.output !== undefined) state = { ...(state ?? job.state), output: built.output };
-    const common = { providerId: built?.providerId, state };
+    // A job run at once when queued (runSync) was queued now, as queueJob records it.
+    const common = { providerId: built?.providerId, state, runAt: built?.queued ? this.clock.now() : undefined };
     switch (result.status) {
       case 'completed':
       case 'skipped':
         jobs.settleJob(job, { status: result.status, ...common }, details);
         if (result.status === 'completed' && result.rest) this.endRest(job, result.rest);
-        else this.queueNext(job);
+        else this.queueNext(job, built);
         break;
       case 'failed': {
         details.push({
@@ -264,11 +286,11 @@ export class JobRunner {
         jobs.settleJob(job, { status: 'failed', ...common }, details);
         const stop = result.stop === true || (job.step as { shouldStopOnFail?: boolean }).shouldStopOnFail === true;
         if (stop) this.endRest(job, { status: 'canceled', detail: `Step canceled: step '${job.step.stepId}' failed, and its failure stops the workflow` });
-        else this.queueNext(job);
+        else this.queueNext(job, built);
         break;
       }
       case 'delayed':
-        jobs.settleJob(job, { status: 'delayed', runAt: result.until, ...common }, details);
+        jobs.settleJob(job, { status: 'delayed', ...common, runAt: result.until }, details);
         break;
       case 'merged':
       case 'canceled':
@@ -278,9 +300,18 @@ export class JobRunner {
     }
   }
 
-  private queueNext(job: JobRecord): void {
-    const next = this.store.jobs.nextPending(job.notificationId, job.stepIndex);
-    if (next) queueJob(this.store, next, this.clock.now());
+  private queueNext(job: JobRecord, built: Built | undefined): void {
+    const next = this.store.jobs.nextPending(job);
+    if (!next) return;
+    if (this.inline && built) {
+      const prepared = this.prepare(next, built.ctx);
+      if (!prepared.async && prepared.built) {
+        prepared.built.queued = true;
+        this.inline.next = prepared;
+        return;
+      }
+    }
+    queueJob(this.store, next, this.clock.now());
   }
 
   private endRest(job: JobRecord, rest: RestOutcome): void {
@@ -290,22 +321,29 @@ export class JobRunner {
   }
 
   /** Everything a handler may need, or why the job cannot run. */
-  private context(job: JobRecord): Built | string {
+  private context(job: JobRecord, same?: StepContext): Built | string {
     const { store, clock } = this;
-    const notification = store.activity.notificationById(job.notificationId);
-    const subscriber = store.subscribers.findById(job.subscriberId);
+    const notification = same?.notification ?? store.activity.notificationById(job.notificationId);
+    const subscriber = same?.subscriber ?? store.subscribers.findById(job.subscriberId);
     const memo = this.workflowMemo;
-    let workflow = memo?.get(job.workflowId);
+    let workflow = same?.workflow ?? memo?.get(job.workflowId);
     if (workflow === undefined) {
       workflow = store.workflows.findById(job.workflowId);
       memo?.set(job.workflowId, workflow);
     }
-    const environment = store.environments.findById(job.envId);
+    const environment = same?.environment ?? store.environments.findById(job.envId);
     if (!notification || !subscriber || !workflow || !environment) return 'The event, subscriber or workflow of this job no longer exists';
     const runtime = workflowRuntime(workflow);
     const step = runtime.steps[job.stepIndex];
     if (!step || step.type !== job.type) return `The workflow no longer has this ${job.type} step at position ${job.stepIndex + 1}`;
-    const built: Built = { details: [], providerId: undefined, state: undefined, output: undefined, ctx: undefined as unknown as StepContext };
+    const built: Built = {
+      details: [],
+      providerId: undefined,
+      state: undefined,
+      output: undefined,
+      queued: false,
+      ctx: undefined as unknown as StepContext,
+    };
     let scope: Required<TemplateScope> | undefined;
     let integrations: readonly Integration[] | undefined;
     const memos = new Map<string, unknown>();
@@ -341,7 +379,17 @@ interface Built {
   providerId: string | undefined;
   state: JsonObject | undefined;
   output: JsonObject | undefined;
+  /** Run at once when its step came up (runSync): its timeline starts with "Step queued". */
+  queued: boolean;
 }
+
+/** The next job of the event run by runSync, once the one running has settled (see queueNext). */
+interface Inline {
+  next: Prepared | undefined;
+}
+
+/** What queueJob records (queue.ts), for a job run at once instead. */
+const QUEUED: DetailInput = { status: 'Pending', detail: 'Step queued', source: 'Internal' };
 
 interface Prepared {
   job: JobRecord;

@@ -81,8 +81,8 @@ const SELECT_JOB = `SELECT ${idText('j.id')}, ${idText('j.notification_id')}, j.
 const JOB_BY_ID = `${SELECT_JOB} WHERE j.id = unhex(?)`;
 const DUE_JOBS = `${SELECT_JOB} WHERE j.status IN ('queued', 'delayed') AND j.run_at <= ? ORDER BY j.run_at, j.id LIMIT ?`;
 const PENDING_AFTER = `${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`;
-const NEXT_PENDING = `SELECT ${idText('id')}, created_at FROM jobs WHERE notification_id = unhex(?) AND step_index > ? AND status = 'pending'
-  ORDER BY step_index LIMIT 1`;
+const NEXT_PENDING = `SELECT ${idText('id')}, ${idText('notification_id')}, step_index, type, status, run_at, provider_id, state, doc, group_key,
+  step_ref, details, created_at, updated_at FROM jobs WHERE notification_id = unhex(?) AND step_index > ? AND status = 'pending' ORDER BY step_index LIMIT 1`;
 const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key IN (?, ?) AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
 /**
@@ -301,7 +301,9 @@ export class Jobs extends Repo {
 
   /** When the group's latest event before this one arrived (its job's creation), for backoff digests. */
   lastGroupEventAt(groupKey: string, exceptId: string): number | null {
-    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key IN (?, ?) AND id != unhex(?)').get(...groupKeys(groupKey), exceptId) as { t: number | null };
+    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key IN (?, ?) AND id != unhex(?)').get(...groupKeys(groupKey), exceptId) as {
+      t: number | null;
+    };
     return row.t;
   }
 
@@ -322,7 +324,10 @@ export class Jobs extends Repo {
 
   /** The times (service ms, newest first) of the executions a throttle group has let through. */
   throttleHistory(groupKey: string, limit: number): number[] {
-    const rows = this.stmt("SELECT run_at FROM jobs WHERE group_key IN (?, ?) AND status = 'completed' ORDER BY run_at DESC LIMIT ?").all(...groupKeys(groupKey), limit) as {
+    const rows = this.stmt("SELECT run_at FROM jobs WHERE group_key IN (?, ?) AND status = 'completed' ORDER BY run_at DESC LIMIT ?").all(
+      ...groupKeys(groupKey),
+      limit,
+    ) as {
       run_at: number;
     }[];
     return rows.map((r) => r.run_at);
@@ -335,14 +340,7 @@ export class Jobs extends Repo {
     this.stmt(
       `UPDATE jobs SET status = ?, run_at = coalesce(?, run_at), provider_id = coalesce(?, provider_id),
        state = coalesce(?, state), updated_at = ? WHERE id = unhex(?)`,
-    ).run(
-      change.status,
-      change.runAt ?? null,
-      change.providerId ?? null,
-      change.state === undefined ? null : packState(change.state),
-      this.clock.now(),
-      id,
-    );
+    ).run(change.status, change.runAt ?? null, change.providerId ?? null, change.state === undefined ? null : packState(change.state), this.clock.now(), id);
   }
 
   /**
@@ -374,10 +372,15 @@ export class Jobs extends Repo {
     });
   }
 
-  /** The first pending job after `stepIndex` (what queueing it needs), if any. */
-  nextPending(notificationId: string, stepIndex: number): Pick<JobRecord, 'id' | 'notificationId' | 'createdAt'> | undefined {
-    const row = this.stmt(NEXT_PENDING).get(notificationId, stepIndex) as { id: string; created_at: number } | undefined;
-    return row && { id: row.id, notificationId, createdAt: isoAt(row.created_at) };
+  /**
+   * The first pending job of `job`'s event after it, if any: read from its own row only (the event's
+   * environment, subscriber and workflow are `job`'s).
+   */
+  nextPending(job: JobRecord): JobRecord | undefined {
+    const row = this.stmt(NEXT_PENDING).get(job.notificationId, job.stepIndex) as
+      | Omit<JobRow, 'env_id' | 'org_id' | 'subscriber_id' | 'workflow_id'>
+      | undefined;
+    return row && this.toJob({ ...row, env_id: job.envId, org_id: job.orgId, subscriber_id: job.subscriberId, workflow_id: job.workflowId });
   }
 
   /** The pending jobs after `stepIndex`, in order. */
