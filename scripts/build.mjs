@@ -4,7 +4,8 @@
 // only when that command runs. Type checking is `tsc --noEmit` (npm run typecheck), run by `npm run build`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -107,6 +108,186 @@ const compiledShapes = {
   },
 };
 
+// The hot path: the code every command runs (command line, runtime, execute, the command tree with
+// every command's own module) and what a one-request command loads after it (the API session, the
+// node:http transport, the JSON output, the shape-check index, the completion cache). In dist/ as ES
+// modules it was ~25 chunks, and Node 20's ES module loader costs ~0.5 ms per module besides compiling
+// each from source every run (it caches no ES module): ~13 ms of a ~90 ms `events get ID`. So it is one
+// CommonJS file, dist/hot-<hash>.cjs, compiled from V8's code cache like zod (src/core/code-cache.ts).
+// The hot path's own dynamic imports of these roots stay lazy inside the file (esbuild evaluates a
+// module reached by import() when it is first imported); its dynamic imports of anything else (a
+// renderer, a prompt, the local service, a validator, a package) go to the ES module build below, which
+// makes its chunks as before. Every module of the hot file exists once: an ES module of the bundle that
+// imports one gets a small module handing out the hot file's instance (classes such as SvcError stay
+// one class).
+const HOT_ROOTS = [
+  'src/execute.ts',
+  'src/api/session.ts',
+  'src/api/undici.ts',
+  'src/io/output.ts',
+  'src/api/shape-validators.ts',
+  'src/commands/events/cache.ts',
+  'src/core/completion-cache.ts',
+].map((p) => fileURLToPath(new URL(`../${p}`, import.meta.url)));
+const rel = (p) => relative(root, p).split(sep).join('/');
+const SKIP = { svcSkip: true };
+// src/core/code-cache.ts loads the hot file, so the hot file cannot contain it: inside, its exports are
+// the instance of the ES module build (one flagsChanged), handed in by the loader as __svcHost.codeCache.
+const codeCacheExports = ['cacheDir', 'requireCached', 'setV8Flags'];
+// A dynamic import of something outside the hot path: `import("svc-lazy:KEY")`, rewritten after the
+// build into `__svcImport(    "KEY")` (same length: the source map stays right), which the loader
+// answers with import() from the ES module build. import() itself cannot run inside the file: V8 code
+// caches keep no callback for it.
+const lazyTargets = new Map(); // key -> specifier for the ES module build
+let hotSet; // the modules of the hot file, once the first pass has found them
+const hotPlugin = {
+  name: 'hot-path',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.svcSkip) return undefined;
+      // import('node:http'): Node's own modules are there already; require() them when first imported.
+      if (args.kind === 'dynamic-import' && args.path.startsWith('node:')) return { path: args.path, namespace: 'node-builtin' };
+      if (args.path.startsWith('svc-shape:')) {
+        if (args.kind !== 'dynamic-import') throw new Error(`static import of ${args.path}`);
+        lazyTargets.set(args.path, args.path);
+        return { path: `svc-lazy:${args.path}`, external: true };
+      }
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: SKIP });
+      if (r.errors.length > 0) return { errors: r.errors };
+      if (r.path === codeCache) return { path: codeCache, namespace: 'hot-host' };
+      const found = { path: r.path, namespace: r.namespace, external: r.external, sideEffects: r.sideEffects, pluginData: r.pluginData };
+      if (args.kind !== 'dynamic-import' || HOT_ROOTS.includes(r.path) || hotSet?.has(r.path) || r.external || r.namespace !== 'file') return found;
+      const bare = !args.path.startsWith('.') && !args.path.startsWith('/');
+      const key = bare ? args.path : rel(r.path);
+      lazyTargets.set(key, bare ? args.path : r.path);
+      return { path: `svc-lazy:${key}`, external: true };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ loader: 'js', contents: `module.exports = require(${JSON.stringify(args.path)});` }));
+    b.onLoad({ filter: /.*/, namespace: 'hot-host' }, () => ({
+      loader: 'js',
+      contents: codeCacheExports.map((k) => `export const ${k} = __svcHost.codeCache.${k};`).join('\n'),
+    }));
+  },
+};
+const hotOptions = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  external: ['better-sqlite3', 'fastify', 'react-devtools-core'],
+  define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
+  plugins: [hotPlugin, fromCodeCache, compiledShapes],
+  logLevel: 'warning',
+};
+// First pass: which modules the hot path holds (its static imports from the roots).
+const probe = await build({
+  ...hotOptions,
+  stdin: { contents: HOT_ROOTS.map((p, i) => `export * as m${i} from ${JSON.stringify(p)};`).join('\n'), resolveDir: root, loader: 'js' },
+  write: false,
+  outfile: 'dist/probe.cjs',
+  metafile: true,
+});
+const hotFiles = Object.keys(probe.metafile.inputs)
+  .filter((p) => !p.includes(':') && !p.startsWith('<'))
+  .map((p) => join(root, p))
+  .filter((p) => !p.includes(`${sep}node_modules${sep}`));
+const hotPackages = Object.keys(probe.metafile.inputs).filter((p) => p.includes('node_modules'));
+if (hotPackages.length > 0) throw new Error(`the hot path must import no package statically (commander comes from the code cache): ${hotPackages.join(', ')}`);
+// Their export names, for the modules the ES module build gets from the hot file.
+const listed = await build({
+  entryPoints: hotFiles,
+  outdir: 'dist/probe',
+  outbase: root,
+  bundle: false,
+  format: 'esm',
+  platform: 'node',
+  write: false,
+  metafile: true,
+  logLevel: 'warning',
+});
+const hotExports = new Map();
+for (const out of Object.values(listed.metafile.outputs)) {
+  const file = join(root, out.entryPoint);
+  if (/^\s*export \*/m.test(readFileSync(file, 'utf8'))) throw new Error(`${rel(file)}: export * in the hot path (its names cannot be listed)`);
+  hotExports.set(file, out.exports);
+}
+hotSet = new Set(hotFiles);
+lazyTargets.clear();
+// The hot file: a table of every module in it for the ES module build.
+const hotResult = await build({
+  ...hotOptions,
+  stdin: {
+    contents: [`export const modules = {`, ...hotFiles.map((p) => `  ${JSON.stringify(rel(p))}: () => require(${JSON.stringify(p)}),`), '};'].join('\n'),
+    resolveDir: root,
+    loader: 'js',
+  },
+  outfile: 'dist/hot.cjs',
+  sourcemap: 'external',
+  sourcesContent: false,
+  metafile: true,
+  write: false,
+});
+const hotFilesAgain = Object.keys(hotResult.metafile.inputs).filter((p) => !p.includes(':') && !p.startsWith('<') && !p.includes('node_modules'));
+if (hotFilesAgain.length !== hotFiles.length) throw new Error('the hot file holds other modules than the first pass found');
+let hotCode = '';
+let hotMap = '';
+for (const f of hotResult.outputFiles) {
+  if (f.path.endsWith('.map')) hotMap = f.text;
+  else hotCode = f.text;
+}
+hotCode = hotCode.replace(/import\("svc-lazy:/g, '__svcImport(    "');
+if (/\bimport\(/.test(hotCode.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')))
+  throw new Error('dist/hot.cjs: an import() is left (it cannot run from the code cache)');
+if (hotCode.includes('import.meta')) throw new Error('dist/hot.cjs: import.meta in CommonJS');
+const hotFile = `hot-${createHash('sha256').update(hotCode).digest('hex').slice(0, 12)}.cjs`;
+writeFileSync(`dist/${hotFile}`, hotCode);
+writeFileSync(`dist/${hotFile}.map`, hotMap);
+
+// The ES module build: main.js, and in chunks everything loaded later. An import of a module of the
+// hot file gets the hot file's instance; the loader (a module of its own) loads the hot file once.
+const HOT_LOADER = 'svc-hot-loader';
+const fromHotFile = {
+  name: 'from-hot-file',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.svcSkip || args.namespace === 'hot-loader') return undefined;
+      if (args.path === HOT_LOADER) return { path: HOT_LOADER, namespace: 'hot-loader' };
+      if (args.path.startsWith('svc-shape:') || !(args.path.startsWith('.') || args.path.startsWith('/'))) return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: SKIP });
+      if (r.errors.length > 0) return { errors: r.errors };
+      if (hotSet.has(r.path)) return { path: r.path, namespace: 'from-hot' };
+      return { path: r.path, namespace: r.namespace, external: r.external, sideEffects: r.sideEffects, pluginData: r.pluginData };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'from-hot' }, (args) => {
+      const names = hotExports.get(args.path);
+      return {
+        resolveDir: root,
+        loader: 'js',
+        contents: [
+          `import { hotModule } from ${JSON.stringify(HOT_LOADER)};`,
+          `const m = hotModule(${JSON.stringify(rel(args.path))});`,
+          ...names.map((k) => (k === 'default' ? 'export default m.default;' : `export const ${k} = m.${k};`)),
+        ].join('\n'),
+      };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'hot-loader' }, () => ({
+      resolveDir: root,
+      loader: 'js',
+      contents: [
+        `import * as codeCache from ${JSON.stringify(codeCache)};`,
+        'const lazy = {',
+        ...[...lazyTargets].map(([key, spec]) => `  ${JSON.stringify(key)}: () => import(${JSON.stringify(spec)}),`),
+        '};',
+        'const importLazy = (key) => lazy[key]();',
+        `const hot = codeCache.requireCached(${JSON.stringify(hotFile)}, process.env, { import: importLazy, codeCache });`,
+        'export const hotModule = (key) => hot.modules[key]();',
+      ].join('\n'),
+    }));
+  },
+};
+
 await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
@@ -127,7 +308,7 @@ await build({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-  plugins: [fromCodeCache, compiledShapes],
+  plugins: [fromHotFile, fromCodeCache, compiledShapes],
   logLevel: 'warning',
 });
 

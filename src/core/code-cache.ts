@@ -38,12 +38,22 @@ function distDir(): string {
 }
 
 /**
+ * What a CommonJS file of the bundle may get from the ES module that loads it (dist/hot-*.cjs,
+ * scripts/build.mjs): `import` answers its dynamic imports of modules outside it (import() cannot run in
+ * code compiled from a cache), `codeCache` is this module, so that the file shares its state.
+ */
+export interface CachedHost {
+  import?: (key: string) => Promise<unknown>;
+  codeCache?: unknown;
+}
+
+/**
  * require() for a CommonJS file of the bundle, compiled from the code cache when there is a good one.
  * Without one, the file is compiled as usual and, when the process exits, the bytecode V8 made for it
  * (every function this run used) is written for the next run. Failing to read or write the cache only
  * costs the time it would have saved.
  */
-export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env): unknown {
+export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env, host: CachedHost = {}): unknown {
   const path = isAbsolute(file) ? file : join(distDir(), file);
   const source = readFileSync(path, 'utf8');
   const name = basename(file, '.cjs');
@@ -63,10 +73,10 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
   } catch {
     cachedData = undefined;
   }
-  const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const wrapper = `(function (exports, require, module, __filename, __dirname, __svcHost, __svcImport) {${source}\n})`;
   const script = new Script(wrapper, { filename: path, ...(cachedData ? { cachedData } : {}) });
   const mod = { exports: {} as unknown };
-  (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path));
+  (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path), host, host.import);
   if (dir && (!cachedData || script.cachedDataRejected)) {
     process.once('exit', () => {
       if (flagsChanged) return;
