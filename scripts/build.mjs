@@ -22,6 +22,20 @@ const CACHED = {
   zod: "export * from 'zod'; export { default } from 'zod';",
   commander: "module.exports = require('commander');",
 };
+// commander requires node:child_process when it loads, for subcommands that are executables of their own,
+// which svc has none of; child_process brings ~10 of Node's internal modules (dgram, net's socket list,
+// the process and signal bindings). It gets it on first use instead.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, () => ({ path: 'child_process', namespace: 'lazy-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      loader: 'js',
+      contents:
+        "let m; const get = () => (m ??= require('node:child_process')); module.exports = new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get() });",
+    }));
+  },
+};
 const cachedFiles = {};
 for (const [name, contents] of Object.entries(CACHED)) {
   const out = `dist/${name}.cjs`;
@@ -34,6 +48,7 @@ for (const [name, contents] of Object.entries(CACHED)) {
     target: 'node20',
     minifyWhitespace: true,
     minifySyntax: true,
+    plugins: [lazyChildProcess],
     logLevel: 'warning',
   });
   const file = `${name}-${createHash('sha256').update(readFileSync(out)).digest('hex').slice(0, 12)}.cjs`;
