@@ -171,7 +171,10 @@ const hotPlugin = {
       if (r.errors.length > 0) return { errors: r.errors };
       if (r.path === codeCache) return { path: codeCache, namespace: 'hot-host' };
       const found = { path: r.path, namespace: r.namespace, external: r.external, sideEffects: r.sideEffects, pluginData: r.pluginData };
-      if (args.kind !== 'dynamic-import' || HOT_ROOTS.includes(r.path) || hotSet?.has(r.path) || r.external || r.namespace !== 'file') return found;
+      // A root of the hot path, imported when a command needs it (the session, the output): through the
+      // loader too, which evaluates it from the hot file and counts it (the level of the code cache).
+      if (args.kind === 'dynamic-import' && HOT_ROOTS.includes(r.path)) return { path: `svc-lazy:hot:${rel(r.path)}`, external: true };
+      if (args.kind !== 'dynamic-import' || hotSet?.has(r.path) || r.external || r.namespace !== 'file') return found;
       const bare = !args.path.startsWith('.') && !args.path.startsWith('/');
       const key = bare ? args.path : rel(r.path);
       lazyTargets.set(key, bare ? args.path : r.path);
@@ -295,8 +298,14 @@ const fromHotFile = {
         'const lazy = {',
         ...[...lazyTargets].map(([key, spec]) => `  ${JSON.stringify(key)}: () => import(${JSON.stringify(spec)}),`),
         '};',
-        'const importLazy = (key) => lazy[key]();',
-        `const hot = codeCache.requireCached(${JSON.stringify(hotFile)}, process.env, { import: importLazy, codeCache });`,
+        // The roots of the hot path a run used: the more, the more of the file's functions V8 compiled.
+        'const used = new Set();',
+        'const importLazy = (key) => {',
+        "  if (!key.startsWith('hot:')) return lazy[key]();",
+        '  used.add(key);',
+        '  return new Promise((resolve) => resolve(hot.modules[key.slice(4)]()));',
+        '};',
+        `const hot = codeCache.requireCached(${JSON.stringify(hotFile)}, process.env, { import: importLazy, codeCache, level: () => used.size });`,
         'export const hotModule = (key) => hot.modules[key]();',
       ].join('\n'),
     }));

@@ -45,7 +45,20 @@ function distDir(): string {
 export interface CachedHost {
   import?: (key: string) => Promise<unknown>;
   codeCache?: unknown;
+  /**
+   * How much of the file this run used, as a small number that grows with it (the hot file: how many of
+   * its lazily loaded parts). V8 caches the functions the run that wrote the cache compiled; a cache
+   * written by `svc --help` lacks the request path. A run that used more than the run that wrote the
+   * cache writes it again, so each build's cache is rewritten a few times at most.
+   */
+  level?: () => number;
 }
+
+/** A cache file: this header (the level of the run that wrote it in its last byte), then V8's data. */
+const MAGIC = Buffer.from('svc-v8c\0');
+
+/** Files loaded by this process: a file is evaluated once, like require(). */
+const loaded = new Map<string, unknown>();
 
 /**
  * require() for a CommonJS file of the bundle, compiled from the code cache when there is a good one.
@@ -55,6 +68,7 @@ export interface CachedHost {
  */
 export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env, host: CachedHost = {}): unknown {
   const path = isAbsolute(file) ? file : join(distDir(), file);
+  if (loaded.has(path)) return loaded.get(path);
   const source = readFileSync(path, 'utf8');
   const name = basename(file, '.cjs');
   let dir: string;
@@ -65,26 +79,37 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
   }
   const cacheFile = join(dir, `${name}-${process.version}-${process.arch}.v8`);
   let cachedData: Buffer | undefined;
+  let cachedLevel = 0;
   try {
     // Bytecode is code: only a file of this user's, writable by no one else, is used.
     const st = dir ? statSync(cacheFile) : undefined;
     const ours = st && (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0));
-    cachedData = ours ? readFileSync(cacheFile) : undefined;
+    const data = ours ? readFileSync(cacheFile) : undefined;
+    if (data && data.length > MAGIC.length && data.subarray(0, MAGIC.length - 1).equals(MAGIC.subarray(0, MAGIC.length - 1))) {
+      cachedLevel = data[MAGIC.length - 1]!;
+      cachedData = data.subarray(MAGIC.length);
+    }
   } catch {
     cachedData = undefined;
   }
   const wrapper = `(function (exports, require, module, __filename, __dirname, __svcHost, __svcImport) {${source}\n})`;
   const script = new Script(wrapper, { filename: path, ...(cachedData ? { cachedData } : {}) });
   const mod = { exports: {} as unknown };
+  loaded.set(path, mod.exports);
   (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path), host, host.import);
-  if (dir && (!cachedData || script.cachedDataRejected)) {
+  loaded.set(path, mod.exports);
+  if (dir) {
     process.once('exit', () => {
       if (flagsChanged) return;
+      const level = Math.min(255, host.level?.() ?? 0);
+      if (cachedData && !script.cachedDataRejected && level <= cachedLevel) return;
       try {
+        const header = Buffer.from(MAGIC);
+        header[MAGIC.length - 1] = level;
         const data = script.createCachedData();
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const tmp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(tmp, data, { mode: 0o600 });
+        writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 });
         renameSync(tmp, cacheFile);
         // Caches of earlier builds of the same file (`zod-<other hash>-...`) will not be read again.
         const family = name.replace(/-[0-9a-f]{8,}$/, '-');
