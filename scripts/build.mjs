@@ -228,7 +228,11 @@ const listed = await build({
 const hotExports = new Map();
 for (const out of Object.values(listed.metafile.outputs)) {
   const file = join(root, out.entryPoint);
-  if (/^\s*export \*/m.test(readFileSync(file, 'utf8'))) throw new Error(`${rel(file)}: export * in the hot path (its names cannot be listed)`);
+  const text = readFileSync(file, 'utf8');
+  if (/^\s*export \*/m.test(text)) throw new Error(`${rel(file)}: export * in the hot path (its names cannot be listed)`);
+  // The ES module build gets a copy of each export when it loads (export const x = m.x): a binding that
+  // changes afterwards would not be seen there.
+  if (/^\s*export (let|var) /m.test(text)) throw new Error(`${rel(file)}: export let/var in the hot path (not a live binding for ES modules)`);
   hotExports.set(file, out.exports);
 }
 hotSet = new Set(hotFiles);
@@ -263,18 +267,28 @@ const hotFile = `hot-${createHash('sha256').update(hotCode).digest('hex').slice(
 writeFileSync(`dist/${hotFile}`, hotCode);
 writeFileSync(`dist/${hotFile}.map`, hotMap);
 
-// The ES module build: main.js, and in chunks everything loaded later. An import of a module of the
-// hot file gets the hot file's instance; the loader (a module of its own) loads the hot file once.
+// The ES module build, in two parts. dist/main.js is a bundle of its own: the entry (main.ts), the
+// code cache (code-cache.ts) and the loader of the hot file, with no chunk to import (`svc --version`
+// loads main.js alone; every other command line the hot file next, from main.js, with no ES module
+// between them). dist/chunks/ holds everything loaded later, split as before; its entry, chunks/lazy.js,
+// is the table of the hot file's dynamic imports. A module there that imports a module of the hot file
+// gets the hot file's instance through main.js, which exports the loader and the code cache: one of each.
 const HOT_LOADER = 'svc-hot-loader';
-const fromHotFile = {
+const MAIN_FROM_CHUNKS = '../main.js';
+const fromHotFile = (part) => ({
   name: 'from-hot-file',
   setup(b) {
     b.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData?.svcSkip || args.namespace === 'hot-loader') return undefined;
-      if (args.path === HOT_LOADER) return { path: HOT_LOADER, namespace: 'hot-loader' };
+      if (args.pluginData?.svcSkip || args.namespace === 'hot-loader') {
+        if (part === 'main' && args.path === './chunks/lazy.js') return { path: args.path, external: true };
+        if (args.pluginData?.svcSkip || args.path !== codeCache) return undefined;
+      }
+      if (args.path === HOT_LOADER) return part === 'main' ? { path: HOT_LOADER, namespace: 'hot-loader' } : { path: MAIN_FROM_CHUNKS, external: true };
+      if (args.path === 'svc-lazy-table') return { path: args.path, namespace: 'lazy-table' };
       if (args.path.startsWith('svc-shape:') || !(args.path.startsWith('.') || args.path.startsWith('/'))) return undefined;
       const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: SKIP });
       if (r.errors.length > 0) return { errors: r.errors };
+      if (r.path === codeCache && part === 'chunks') return { path: MAIN_FROM_CHUNKS, external: true };
       if (hotSet.has(r.path)) return { path: r.path, namespace: 'from-hot' };
       return { path: r.path, namespace: r.namespace, external: r.external, sideEffects: r.sideEffects, pluginData: r.pluginData };
     });
@@ -290,33 +304,39 @@ const fromHotFile = {
         ].join('\n'),
       };
     });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-table' }, () => ({
+      resolveDir: root,
+      loader: 'js',
+      contents: [
+        'export const lazy = {',
+        ...[...lazyTargets].map(([key, spec]) => `  ${JSON.stringify(key)}: () => import(${JSON.stringify(spec)}),`),
+        '};',
+      ].join('\n'),
+    }));
     b.onLoad({ filter: /.*/, namespace: 'hot-loader' }, () => ({
       resolveDir: root,
       loader: 'js',
       contents: [
         `import * as codeCache from ${JSON.stringify(codeCache)};`,
-        'const lazy = {',
-        ...[...lazyTargets].map(([key, spec]) => `  ${JSON.stringify(key)}: () => import(${JSON.stringify(spec)}),`),
-        '};',
         // The roots of the hot path a run used: the more, the more of the file's functions V8 compiled.
         'const used = new Set();',
+        'let hot;',
         'const importLazy = (key) => {',
-        "  if (!key.startsWith('hot:')) return lazy[key]();",
+        "  if (!key.startsWith('hot:')) return import('./chunks/lazy.js').then((m) => m.lazy[key]());",
         '  used.add(key);',
-        '  return new Promise((resolve) => resolve(hot.modules[key.slice(4)]()));',
+        '  return new Promise((resolve) => resolve(loadHot().modules[key.slice(4)]()));',
         '};',
-        `const hot = codeCache.requireCached(${JSON.stringify(hotFile)}, process.env, { import: importLazy, codeCache, level: () => used.size });`,
-        'export const hotModule = (key) => hot.modules[key]();',
+        // Loaded when first asked for: not by `svc --version`.
+        'const loadHot = () =>',
+        `  (hot ??= codeCache.requireCached(${JSON.stringify(hotFile)}, process.env, { import: importLazy, codeCache, level: () => used.size }));`,
+        'export const hotModule = (key) => loadHot().modules[key]();',
       ].join('\n'),
     }));
   },
-};
+});
 
-await build({
-  entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
+const esmOptions = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -324,17 +344,40 @@ await build({
   // Whitespace and syntax only: smaller files parse faster, and names stay readable in --debug traces.
   minifyWhitespace: true,
   minifySyntax: true,
-  chunkNames: 'chunks/[name]-[hash]',
   // Native addon and the server framework stay as packages: fastify resolves plugins at run time and
   // better-sqlite3 loads a compiled .node file. Ink (events browse) imports react-devtools-core only in
   // its devtools chunk, loaded when DEV=true; the package is not installed.
   external: ['better-sqlite3', 'fastify', 'react-devtools-core'],
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+};
+await build({
+  ...esmOptions,
+  stdin: {
+    contents: [
+      `export { main, run } from ${JSON.stringify(fileURLToPath(new URL('../src/main.ts', import.meta.url)))};`,
+      `export { ${codeCacheExports.join(', ')} } from ${JSON.stringify(codeCache)};`,
+      `export { hotModule } from ${JSON.stringify(HOT_LOADER)};`,
+    ].join('\n'),
+    resolveDir: root,
+    loader: 'js',
+    sourcefile: 'main-entry.js',
+  },
+  outfile: 'dist/main.js',
+  plugins: [fromHotFile('main')],
+});
+await build({
+  ...esmOptions,
+  entryPoints: { 'chunks/lazy': 'svc-lazy-table' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-  plugins: [fromHotFile, fromCodeCache, compiledShapes],
-  logLevel: 'warning',
+  plugins: [fromHotFile('chunks'), fromCodeCache, compiledShapes],
 });
+const mainCode = readFileSync('dist/main.js', 'utf8');
+if (/^import\s*["'{*]|\bfrom\s*["']\.\/chunks\//m.test(mainCode)) throw new Error('dist/main.js imports a chunk: --version would load it');
 
 // The web console of `svc dev` (src/console): preact + htm bundled for the browser into dist/console,
 // served from memory by src/server/console. Everything it needs is in these files: no CDN, works offline.

@@ -6,10 +6,8 @@
 // carries a hash of the source, so a rebuilt bundle never meets an old cache.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
 
 let flagsChanged = false;
 
@@ -27,8 +25,8 @@ export function setV8Flags(flags: string): void {
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   if (env.SVC_CACHE_DIR) return env.SVC_CACHE_DIR;
   if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'svc', 'Cache');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'svc');
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc');
+  if (process.platform === 'darwin') return join(process.getBuiltinModule('node:os').homedir(), 'Library', 'Caches', 'svc');
+  return join(env.XDG_CACHE_HOME || join(process.getBuiltinModule('node:os').homedir(), '.cache'), 'svc');
 }
 
 /** The bundle's root: this module is bundled into dist/main.js or into a chunk under dist/chunks/. */
@@ -93,7 +91,7 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
     cachedData = undefined;
   }
   const wrapper = `(function (exports, require, module, __filename, __dirname, __svcHost, __svcImport) {${source}\n})`;
-  const script = new Script(wrapper, { filename: path, ...(cachedData ? { cachedData } : {}) });
+  const script = new (process.getBuiltinModule('node:vm').Script)(wrapper, { filename: path, ...(cachedData ? { cachedData } : {}) });
   const mod = { exports: {} as unknown };
   loaded.set(path, mod.exports);
   (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path), host, host.import);
