@@ -1,4 +1,6 @@
-// Loads a large CommonJS file of the bundle (dist/zod-*.cjs) through V8's code cache. Node 20 has no
+// Loads a CommonJS file of the bundle through V8's code cache: zod and commander (dist/zod-*.cjs,
+// dist/commander-*.cjs), svc's own hot path (dist/hot-*.cjs: the command line, runtime, API session and
+// output, one file instead of ~25 ES modules) and the compiled validators (dist/shapes/). Node 20 has no
 // compile cache for modules (Node 22's module.enableCompileCache()), and compiling zod, 700 KB, is about
 // half the cost of loading it: ~20 ms of every command that validates input or checks an answer. The
 // cache is V8's own bytecode for the file, made by the first run that loads it and kept in the user's
@@ -94,7 +96,12 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
   const script = new (process.getBuiltinModule('node:vm').Script)(wrapper, { filename: path, ...(cachedData ? { cachedData } : {}) });
   const mod = { exports: {} as unknown };
   loaded.set(path, mod.exports);
-  (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path), host, host.import);
+  try {
+    (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path), host, host.import);
+  } catch (e) {
+    loaded.delete(path); // as require() does: the next call evaluates the file again
+    throw e;
+  }
   loaded.set(path, mod.exports);
   if (dir) {
     process.once('exit', () => {
