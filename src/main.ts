@@ -24,7 +24,10 @@ export async function run(argv: string[]): Promise<void> {
     // stdin as a getter: Node makes its stream on first access, and most commands never read it.
     io: {
       stdout: process.stdout,
-      stderr: process.stderr,
+      // stderr too: most commands write nothing there.
+      get stderr() {
+        return process.stderr;
+      },
       get stdin() {
         return process.stdin;
       },

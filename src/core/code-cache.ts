@@ -7,7 +7,6 @@
 // cache directory; V8 refuses a cache made by another V8 version or with other flags, and the file name
 // carries a hash of the source, so a rebuilt bundle never meets an old cache.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,6 +56,23 @@ export interface CachedHost {
 /** A cache file: this header (the level of the run that wrote it in its last byte), then V8's data. */
 const MAGIC = Buffer.from('svc-v8c\0');
 
+/**
+ * The require() a file gets: Node's own modules straight from process.getBuiltinModule (all these files
+ * require, they are bundles), anything else through node:module's createRequire, loaded only then
+ * (node:module brings its source-map support with it).
+ */
+function requireFor(path: string): NodeJS.Require {
+  let real: NodeJS.Require | undefined;
+  const outside = () => (real ??= process.getBuiltinModule('node:module').createRequire(path));
+  const req = ((id: string) => process.getBuiltinModule(id) ?? outside()(id)) as NodeJS.Require;
+  return Object.defineProperties(req, {
+    resolve: { get: () => outside().resolve },
+    cache: { get: () => outside().cache },
+    main: { get: () => outside().main },
+    extensions: { get: () => outside().extensions },
+  });
+}
+
 /** Files loaded by this process: a file is evaluated once, like require(). */
 const loaded = new Map<string, unknown>();
 
@@ -97,7 +113,7 @@ export function requireCached(file: string, env: NodeJS.ProcessEnv = process.env
   const mod = { exports: {} as unknown };
   loaded.set(path, mod.exports);
   try {
-    (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(path), mod, path, dirname(path), host, host.import);
+    (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, requireFor(path), mod, path, dirname(path), host, host.import);
   } catch (e) {
     loaded.delete(path); // as require() does: the next call evaluates the file again
     throw e;
