@@ -1,7 +1,9 @@
 // Bundles the CLI with esbuild. Why bundle: Node 20 has no compile cache, and resolving hundreds of
 // small ESM files (zod, undici, conf) costs more than parsing one file each; bundling halves start-up.
-// Code splitting keeps every command's module (and its heavy dependencies) in its own chunk, loaded
-// only when that command runs. Type checking is `tsc --noEmit` (npm run typecheck), run by `npm run build`.
+// What every command runs is CommonJS compiled from V8's code cache (zod, commander, the hot path, the
+// validators: src/core/code-cache.ts); dist/main.js is the entry; everything else is split into ES
+// module chunks under dist/chunks/, each loaded only when a command needs it. Type checking is
+// `tsc --noEmit` (npm run typecheck), run by `npm run build`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -162,12 +164,12 @@ const compiledShapes = {
 // modules it was ~25 chunks, and Node 20's ES module loader costs ~0.5 ms per module besides compiling
 // each from source every run (it caches no ES module): ~13 ms of a ~90 ms `events get ID`. So it is one
 // CommonJS file, dist/hot-<hash>.cjs, compiled from V8's code cache like zod (src/core/code-cache.ts).
-// The hot path's own dynamic imports of these roots stay lazy inside the file (esbuild evaluates a
-// module reached by import() when it is first imported); its dynamic imports of anything else (a
-// renderer, a prompt, the local service, a validator, a package) go to the ES module build below, which
-// makes its chunks as before. Every module of the hot file exists once: an ES module of the bundle that
-// imports one gets a small module handing out the hot file's instance (classes such as SvcError stay
-// one class).
+// The roots below other than execute stay lazy: the file evaluates one when it is first imported (through
+// the loader in main.js, which counts them: see `level` in code-cache.ts). The file's dynamic imports of
+// anything else (a renderer, a prompt, the local service, a package) go to the ES module build below,
+// which makes its chunks as before; a validator is a CommonJS file of its own (above). Every module of
+// the hot file exists once: an ES module of the bundle that imports one gets a small module handing out
+// the hot file's instance (classes such as SvcError stay one class).
 const HOT_ROOTS = [
   'src/execute.ts',
   'src/api/session.ts',
