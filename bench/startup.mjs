@@ -6,7 +6,8 @@
 //                                              (issue 11, goal 1: at most 1.5x its wall time and peak RSS)
 // against a local server answering constants. Run after `npm run build`: node bench/startup.mjs [runs]
 import { spawn } from 'node:child_process';
-import { cpus } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timeCommand, row } from './lib/measure.mjs';
@@ -51,6 +52,10 @@ const oneShot = [
 ];
 // SVC_BENCH_BEFORE=<another built checkout> adds that build's svc to the same turns (before/after figures).
 const before = process.env.SVC_BENCH_BEFORE ? join(process.env.SVC_BENCH_BEFORE, 'bin/svc.js') : undefined;
+// Its own code cache directory: two builds' hot-path files (dist/hot-<hash>.cjs) have different hashes, and
+// each build removes the other's cache when it writes its own, so sharing one directory would compile both
+// from source on every run.
+const beforeEnv = before ? { ...env, SVC_CACHE_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-before-cache-')) } : undefined;
 const cell = (r) => `${r.firstMs.toFixed(0).padStart(4)} ms output, ${r.ms.toFixed(0).padStart(4)} ms exit, ${r.rssMb.toFixed(0).padStart(3)} MB`;
 const ratio = (s, f) => `time ${(s.ms / f.ms).toFixed(2)}x, peak RSS ${(s.rssMb / f.rssMb).toFixed(2)}x`;
 console.log(`\none-request commands beside the node:http floor (median of 9, in turn; goal: svc at most 1.5x the floor)`);
@@ -59,7 +64,7 @@ for (const [label, argv, floorArgs] of oneShot) {
     [
       { label: 'floor', cmd: process.execPath, args: [floor, ...floorArgs] },
       { label: 'svc', cmd: process.execPath, args: [bin, ...argv] },
-      ...(before ? [{ label: 'before', cmd: process.execPath, args: [before, ...argv] }] : []),
+      ...(before ? [{ label: 'before', cmd: process.execPath, args: [before, ...argv], env: beforeEnv }] : []),
     ],
     { runs: 9, env },
   );

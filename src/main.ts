@@ -21,7 +21,17 @@ export async function run(argv: string[]): Promise<void> {
     throw e;
   });
   process.exitCode = await main(argv, {
-    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    // stdin as a getter: Node makes its stream on first access, and most commands never read it.
+    io: {
+      stdout: process.stdout,
+      // stderr too: most commands write nothing there.
+      get stderr() {
+        return process.stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
+    },
     env: process.env,
     cwd: process.cwd(),
     handleSignals: true,

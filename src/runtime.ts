@@ -30,6 +30,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
   let settings: ResolvedSettings | undefined;
   let shared: Promise<Api> | undefined;
   const opened: Promise<Api>[] = [];
+  let input: InputReader | undefined;
 
   const color = (): boolean => {
     if (globals.color === false) return false;
@@ -93,7 +94,11 @@ export function createRuntime(init: RuntimeInit): Runtime {
     cwd: init.cwd,
     commandPath: init.commandPath,
     signal: init.signal,
-    input: new InputReader(io.stdin, init.cwd),
+    // Made when first used: reading process.stdin sets up a stream for it (fs or tty modules), which most
+    // commands never read.
+    get input() {
+      return (input ??= new InputReader(io.stdin, init.cwd));
+    },
     now: init.now ?? (() => Date.now()),
     interactive: () => Boolean(io.stdin.isTTY) && Boolean(io.stdout.isTTY) && !env.CI && globals.input !== false,
     format: (): OutputFormat => {

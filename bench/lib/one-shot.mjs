@@ -24,12 +24,12 @@ function once(cmd, args, env) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** entries: [{ label, cmd, args }]; returns [{ label, ms, firstMs, rssMb }] (medians of `runs`). */
+/** entries: [{ label, cmd, args, env? }] (an entry's env replaces the shared one); returns [{ label, ms, firstMs, rssMb }] (medians of `runs`). */
 export async function compareInTurn(entries, { runs = 9, warmup = 2, env = process.env } = {}) {
   const samples = entries.map(() => []);
   for (let i = 0; i < warmup + runs; i++) {
     for (const [j, e] of entries.entries()) {
-      const s = await once(e.cmd, e.args, env);
+      const s = await once(e.cmd, e.args, e.env ?? env);
       if (s.stderr) throw new Error(`${e.label}: unexpected stderr: ${s.stderr}`);
       if (i >= warmup) samples[j].push(s);
     }

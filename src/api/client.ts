@@ -1,7 +1,6 @@
 // The one HTTP core, on undici: authentication, idempotency keys reused across retries, a timeout per
 // attempt, retries with exponential backoff and jitter honouring Retry-After, keep-alive, proxies from
 // the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
-import { setTimeout as wait } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ApiError, EXIT, InterruptedError, NetworkError, SvcError } from '../core/errors.js';
 import { nestedDeeperThan } from '../core/json-depth.js';
@@ -71,10 +70,16 @@ export interface OperationInput {
   idempotencyKey?: string;
 }
 
+/** Milliseconds on a monotonic clock. Not performance.now(): the global loads perf_hooks (~10 modules). */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 /** Waits between attempts; Ctrl-C ends the wait at once, and the timer takes its abort listener with it. */
 async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   try {
-    await wait(ms, undefined, signal ? { signal } : {});
+    // node:timers/promises loads with the first wait, which most commands never have.
+    await process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, signal ? { signal } : {});
   } catch (e) {
     if (signal?.aborted) throw new InterruptedError();
     throw e;
@@ -174,7 +179,7 @@ export class ApiClient {
 
     for (let attempt = 1; ; attempt++) {
       if (this.config.signal?.aborted) throw new InterruptedError();
-      const started = performance.now();
+      const started = monotonicMs();
       if (trace) {
         trace(`* ${method} ${maskUrl(url, { personal: true, knownSecrets: secrets })} (attempt ${attempt}/${maxAttempts})`);
         for (const [k, v] of Object.entries(maskHeaders(headers, { knownSecrets: secrets }))) trace(`> ${k}: ${v}`);
@@ -204,7 +209,7 @@ export class ApiClient {
         if (this.config.signal?.aborted) throw new InterruptedError();
         this.config.onAttempt?.({ rateLimit: {} });
         const { reason, timeout: timedOut, connected } = networkReason(err);
-        const took = performance.now() - started;
+        const took = monotonicMs() - started;
         trace?.(`< network error after ${formatDuration(took)}: ${reason}`);
         const mayHaveActed = connected && !repeatable;
         if (attempt < maxAttempts && !mayHaveActed) {
@@ -233,7 +238,7 @@ export class ApiClient {
         throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? retryKey : undefined);
       }
 
-      const took = performance.now() - started;
+      const took = monotonicMs() - started;
       let body: unknown;
       let truncated = false;
       if (text.length > 0) {

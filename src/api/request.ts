@@ -1,6 +1,13 @@
 // Request building shared by the HTTP core and --dry-run, free of undici so that commands can import
 // it without paying for the HTTP stack before they have validated their input.
-import { randomUUID } from 'node:crypto';
+
+/**
+ * A fresh idempotency key. node:crypto is loaded here, by the first request that needs a key, not when
+ * the module loads: it is ~15 of Node's internal modules that a GET never uses (issue 11).
+ */
+function newIdempotencyKey(): string {
+  return process.getBuiltinModule('node:crypto').randomUUID();
+}
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
 export type QueryInput = Record<string, QueryValue>;
@@ -36,5 +43,5 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 /** The idempotency key a request uses: the given one, else a fresh one for POST/PATCH/PUT. */
 export function idempotencyKeyFor(opts: Pick<SendOptions, 'method' | 'idempotencyKey'>): string | undefined {
-  return opts.idempotencyKey ?? (MUTATING.has(opts.method.toUpperCase()) ? randomUUID() : undefined);
+  return opts.idempotencyKey ?? (MUTATING.has(opts.method.toUpperCase()) ? newIdempotencyKey() : undefined);
 }

@@ -7,7 +7,6 @@
 // The file is `completion-cache.json` (mode 0600) in the config directory, one entry per profile. It
 // holds ids only: no keys, no personal data beyond what a person types on the command line anyway.
 // Every failure to read or write it is ignored: the cache is an aid, never a reason to fail.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -139,7 +138,10 @@ export async function complete(kind: CacheKind, prefix: string, opts: CompleteOp
   // The request is abandoned at the budget; the race's own timer stops as soon as either side settles.
   const settled = new AbortController();
   try {
-    const ids = await Promise.race([opts.fetch(AbortSignal.timeout(budget)), sleep(budget, [] as string[], { signal: settled.signal })]);
+    const ids = await Promise.race([
+      opts.fetch(AbortSignal.timeout(budget)),
+      process.getBuiltinModule('node:timers/promises').setTimeout(budget, [] as string[], { signal: settled.signal }),
+    ]);
     if (ids.length) remember(kind, ids, opts);
     return match(ids);
   } catch {

@@ -1,7 +1,6 @@
 // Values given on the command line (cli.md, "Input values"): JSON flags as inline JSON, `@file`
 // (.json, .yaml, .yml) or `-` for stdin; `--set key=value` / `key:=<json>` with dotted keys; context
 // references; identifiers. Every error names the flag and what was expected, and is a UsageError (exit 2).
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { locateJsonError } from './json-error.js';
@@ -45,6 +44,8 @@ export class InputReader {
   async fileText(flag: string, path: string): Promise<string> {
     const full = resolve(this.cwd, path);
     try {
+      // node:fs/promises when a file is read, not with this module (every command loads it).
+      const { readFile, stat } = process.getBuiltinModule('node:fs/promises');
       const st = await stat(full);
       if (st.isDirectory()) throw new UsageError(`${flag}: ${path} is a directory, expected a file`);
       if (st.size > MAX_INPUT_BYTES) {

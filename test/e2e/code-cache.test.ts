@@ -1,4 +1,4 @@
-// The built svc loads zod and commander (dist/zod-<hash>.cjs, dist/commander-<hash>.cjs) through V8's code cache (src/core/code-cache.ts): the
+// The built svc loads zod, commander and its own hot path (dist/zod-<hash>.cjs, dist/commander-<hash>.cjs, dist/hot-<hash>.cjs) through V8's code cache (src/core/code-cache.ts): the
 // first run writes the cache, later runs read it, and a cache that is damaged, or a cache directory that
 // cannot be written, changes nothing the user sees.
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -29,15 +29,16 @@ describe('the code cache of the built svc', () => {
     expect(first.stderr).toBe('');
     const files = readdirSync(dir).sort();
     const suffix = `-[0-9a-f]{12}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`;
-    expect(files).toHaveLength(2);
+    expect(files).toHaveLength(3);
     expect(files[0]).toMatch(new RegExp(`^commander${suffix}`));
-    expect(files[1]).toMatch(new RegExp(`^zod${suffix}`));
-    const cache = join(dir, files[1]!);
+    expect(files[1]).toMatch(new RegExp(`^hot${suffix}`));
+    expect(files[2]).toMatch(new RegExp(`^zod${suffix}`));
+    const cache = join(dir, files[2]!);
     const written = statSync(cache);
     expect(written.size).toBeGreaterThan(100_000);
 
     // An older build's cache of the same file is removed when the new one is written.
-    const stale = join(dir, files[1]!.replace(/^zod-[0-9a-f]{12}/, 'zod-0123456789ab'));
+    const stale = join(dir, files[2]!.replace(/^zod-[0-9a-f]{12}/, 'zod-0123456789ab'));
     writeFileSync(stale, 'old');
     rmSync(cache);
     await run(dir);
@@ -89,11 +90,15 @@ describe('a command that loads undici', () => {
     expect(r.exitCode).toBe(4);
     expect(String(r.stderr)).toMatch(/could not reach 127\.0\.0\.1:9: connection refused \(2 attempts\)/);
     expect(readdirSync(dir)).toEqual([]);
-    // One attempt (node:http only): the cache is written (commander's: with no answer to check, no zod).
+    // One attempt (node:http only): the cache is written (commander's and the hot path's: with no answer to check, no zod).
     await svcBin(['integrations', 'active', '--retries', '0', '-o', 'json'], {
       env: { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_CACHE_DIR: dir },
     });
-    expect(readdirSync(dir).map((f) => f.replace(/-.*/, ''))).toEqual(['commander']);
+    expect(
+      readdirSync(dir)
+        .map((f) => f.replace(/-.*/, ''))
+        .sort(),
+    ).toEqual(['commander', 'hot']);
   });
 });
 

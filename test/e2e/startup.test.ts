@@ -14,12 +14,15 @@ import { BIN } from '../helpers/bin.js';
 import { testService } from '../helpers/service.js';
 
 const TRACER = fileURLToPath(new URL('../helpers/trace-loads.mjs', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 async function packagesLoaded(args: string[]): Promise<Set<string>> {
   return (await loadsOf(args)).pkgs;
 }
 
-async function loadsOf(args: string[]): Promise<{ pkgs: Set<string>; stdout: string; stderr: string; exitCode: number | undefined }> {
+async function loadsOf(
+  args: string[],
+): Promise<{ pkgs: Set<string>; modules: string[]; cached: string[]; stdout: string; stderr: string; exitCode: number | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-loads-'));
   const log = join(dir, 'loads.txt');
   const run = await execaNode(BIN, args, {
@@ -28,19 +31,30 @@ async function loadsOf(args: string[]): Promise<{ pkgs: Set<string>; stdout: str
     reject: false,
   });
   const pkgs = new Set<string>();
-  // zod-<hash>-v20.x-x64.v8 → zod
-  if (existsSync(join(dir, 'cache'))) for (const f of readdirSync(join(dir, 'cache'))) pkgs.add(f.replace(/-[0-9a-f]{12}-v[\d.]+-\w+\.v8$/, ''));
-  for (const url of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
-    const file = fileURLToPath(url);
-    if (!file.includes('/dist/')) continue;
-    const map = `${file}.map`;
-    if (!existsSync(map)) continue;
+  const packagesIn = (map: string) => {
     for (const src of JSON.parse(readFileSync(map, 'utf8')).sources as string[]) {
       const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(src);
       if (m) pkgs.add(m[1]!);
     }
+  };
+  // zod-<hash>-v20.x-x64.v8 → zod. svc's own files loaded through the code cache, the hot path's
+  // (dist/hot-<hash>.cjs) and the validators' (dist/shapes/), are read from their source maps instead:
+  // whatever package they held would count as loaded.
+  const cached: string[] = existsSync(join(dir, 'cache')) ? readdirSync(join(dir, 'cache')) : [];
+  for (const f of cached) {
+    const file = f.replace(/-v[\d.]+-\w+\.v8$/, '');
+    const map = [join(DIST, `${file}.cjs.map`), join(DIST, 'shapes', `${file}.cjs.map`)].find((m) => existsSync(m));
+    if (map) packagesIn(map);
+    else pkgs.add(file.replace(/-[0-9a-f]{12}$/, ''));
   }
-  return { pkgs, stdout: String(run.stdout), stderr: String(run.stderr), exitCode: run.exitCode };
+  const modules = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  for (const url of modules) {
+    const file = fileURLToPath(url);
+    if (!file.includes('/dist/')) continue;
+    const map = `${file}.map`;
+    if (existsSync(map)) packagesIn(map);
+  }
+  return { pkgs, modules, cached, stdout: String(run.stdout), stderr: String(run.stderr), exitCode: run.exitCode };
 }
 
 /** The local service's own answer to GET /v1/integrations/active (its demo integrations). */
@@ -69,6 +83,13 @@ describe('what each command loads', () => {
     expect([...(await packagesLoaded(['--version']))]).toEqual([]);
   });
 
+  test('--version and --help load dist/main.js and no chunk (help and parsing come from the hot file)', async () => {
+    for (const args of [['--version'], ['events', 'list', '--help']]) {
+      const { modules } = await loadsOf(args);
+      expect(modules.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, ''))).toEqual(['main.js']);
+    }
+  });
+
   test.each([[['--help']], [['events', 'list', '--help']], [['completion', 'bash']]])('%j loads commander only', async (args) => {
     const pkgs = await packagesLoaded(args);
     expect([...pkgs].sort()).toEqual(['commander']);
@@ -87,7 +108,23 @@ describe('what each command loads', () => {
   test('a one-request JSON command loads neither undici (node:http carries it) nor zod (the compiled shape check passes), no renderer or prompt library', async () => {
     const { url, close } = await answering(await realIntegrations());
     try {
-      const { pkgs } = await loadsOf(['integrations', 'active', '-o', 'json', '--base-url', url, '--api-key', 'sk_x_0123456789ab', '--retries', '0']);
+      const { pkgs, modules, cached } = await loadsOf([
+        'integrations',
+        'active',
+        '-o',
+        'json',
+        '--base-url',
+        url,
+        '--api-key',
+        'sk_x_0123456789ab',
+        '--retries',
+        '0',
+      ]);
+      // Its code comes from the hot path's file and its answer's validator through the code cache
+      // (scripts/build.mjs), not ~25 ES modules: the only ES module of the bundle it loads is main.js.
+      expect(cached.filter((f) => f.startsWith('hot-'))).toHaveLength(1);
+      expect(cached.filter((f) => f.startsWith('response_listActiveIntegrations-'))).toHaveLength(1);
+      expect(modules.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, ''))).toEqual(['main.js']);
       expect(pkgs.has('undici')).toBe(false);
       expect(pkgs.has('zod')).toBe(false);
       for (const p of ['chalk', 'cli-table3', 'yaml', 'jmespath', '@inquirer/prompts', 'conf', 'fastify']) expect(pkgs.has(p)).toBe(false);

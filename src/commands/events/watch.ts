@@ -3,7 +3,6 @@
 // runs low; Ctrl-C stops it and says how to continue from where it got to (--since). A line fits the
 // terminal: the time, the end of the id (events get takes it), workflow, subscriber, the overall status
 // and as much of the failure reason as there is room for; --wide shows whole ids and the transaction.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { durationArg } from '../../cli-args.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
@@ -91,7 +90,8 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       }
       interval = rateLow ? Math.min(30_000, interval * 2) : base;
       // Ctrl-C ends the wait at once; the timer's listener goes with it (a watch polls for hours).
-      await sleep(interval, undefined, { signal: deps.signal });
+      // Not imported at the top: this module loads with every command (the command tree), the timers only here.
+      await process.getBuiltinModule('node:timers/promises').setTimeout(interval, undefined, { signal: deps.signal });
     }
   } catch (e) {
     if (!(e instanceof InterruptedError) && !deps.signal.aborted) {
