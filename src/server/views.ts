@@ -117,8 +117,7 @@ export function notificationViews(store: Store, records: NotificationRecord[]): 
       _templateId: n.workflowId,
       ...(n.doc.digestedNotificationId !== undefined && { _digestedNotificationId: n.doc.digestedNotificationId }),
       createdAt: n.createdAt,
-      // An event changes when one of its jobs does (the store keeps that time on the job only).
-      updatedAt: (jobsByNotification.get(n.id) ?? []).reduce((t, j) => (j.updatedAt > t ? j.updatedAt : t), n.updatedAt),
+      updatedAt: n.updatedAt,
       channels: n.channels,
       ...(sub && { subscriber: activitySubscriber(sub) }),
       ...(wf && {

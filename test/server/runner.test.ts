@@ -119,6 +119,45 @@ describe('job runner', () => {
     expect(await status('slow-1')).toEqual(['completed']);
   });
 
+  it('a failure that escapes a step run in line leaves no next step stranded: a step in flight still queues its own', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const custom: StepHandler = { prepare: () => gate, run: () => ({ status: 'completed' }) };
+    // Throws, once, something even the failure path cannot describe: it escapes the batch (as a store
+    // error would), which is rolled back and tried again a second later.
+    let thrown = false;
+    const delay: StepHandler = {
+      run() {
+        if (thrown) return { status: 'completed' };
+        thrown = true;
+        throw Object.create(null);
+      },
+    };
+    svc = testService({ registry: defaultRegistry().register('custom', custom).register('delay', delay) });
+    const s = svc;
+    const workflow = (workflowId: string, steps: unknown[]) =>
+      s.request('POST', '/v2/workflows', { body: { name: workflowId, workflowId, active: true, steps } });
+    await workflow('slow', [
+      { name: 'Hook', type: 'custom', controlValues: {} },
+      { name: 'Note', type: 'in_app', controlValues: { body: 'hi' } },
+    ]);
+    await workflow('once', [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'seconds' } }]);
+    const status = async (tx: string) => (await s.request('GET', `/v1/notifications?transactionId=${tx}`)).body.data[0].jobs.map((j: any) => j.status);
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    await s.request('POST', '/v1/events/trigger', { body: { name: 'slow', to: 'ada', transactionId: 'slow-2' } });
+    await settle();
+    await s.request('POST', '/v1/events/trigger', { body: { name: 'once', to: 'ada', transactionId: 'once-1' } });
+    await settle();
+    expect(thrown).toBe(true);
+    release();
+    await settle();
+    s.clock.advance(2_000);
+    await settle();
+    await s.runner.idle();
+    expect(await status('once-1')).toEqual(['completed']);
+    expect(await status('slow-2')).toEqual(['completed', 'completed']);
+  });
+
   it('a delay longer than setTimeout allows (30 days) waits the whole time, re-arming its timer', async () => {
     svc = testService();
     const s = svc;

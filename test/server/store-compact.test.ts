@@ -121,3 +121,49 @@ describe('digest groups', () => {
     expect(svc.store.jobs.lastGroupEventAt('digest:["w","digest","s","p2"]', 'ffffffffffffffffffffffff')).toBeNull();
   });
 });
+
+describe('what stays as it was', () => {
+  it("marking a message read moves its job's time, not the event's", async () => {
+    const before = (await svc.request('GET', `/v1/notifications/${event.id}`)).body.data as { updatedAt: string };
+    svc.clock.advance(5_000);
+    const inbox = (await svc.request('GET', '/v1/messages?subscriberId=ada&channel=in_app&transactionId=compact-1')).body.data as { _id: string }[];
+    // The same message named twice, in two cases, is marked once.
+    const id = inbox[0]!._id;
+    const r = await svc.request('POST', '/v1/subscribers/ada/messages/mark-as', { body: { messageId: [id, id.toUpperCase()], markAs: 'read' } });
+    expect(r.status).toBe(201);
+    expect(r.body.data).toHaveLength(1);
+    const after = (await svc.request('GET', `/v1/notifications/${event.id}`)).body.data as {
+      updatedAt: string;
+      jobs: { executionDetails: { status: string }[] }[];
+    };
+    expect(after.updatedAt).toBe(before.updatedAt);
+    expect(after.jobs.flatMap((j) => j.executionDetails).filter((d) => d.status === 'ReadConfirmation')).toHaveLength(1);
+  });
+
+  it('a job whose event is gone (a damaged store) fails when due instead of never running', async () => {
+    await svc.request('POST', '/v1/events/trigger', { body: { name: 'otp', to: 'ada', transactionId: 'orphan' } });
+    const n = svc.store.activity.listNotifications(svc.environment.id, { transactionId: 'orphan' }, 0, 1).rows[0]!;
+    const [job] = svc.store.jobs.jobsOf([n.id]);
+    svc.store.db.prepare('DELETE FROM notifications WHERE id = unhex(?)').run(n.id);
+    await svc.runner.idle();
+    expect(svc.store.jobs.job(job!.id)!.status).toBe('failed');
+  });
+});
+
+describe('retention and the transactionIds older stores recorded', () => {
+  it('a recorded transactionId is kept only while an event has that very id (not one with the same hex digits)', async () => {
+    const { pruneActivity } = await import('../../src/server/store/retention.js');
+    const uuid = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c';
+    // The events of the tests above are older than the window; this one is newer.
+    const window = new Date(svc.clock.now() + 500).toISOString();
+    svc.clock.advance(1_000);
+    expect((await svc.request('POST', '/v1/events/trigger', { body: { name: 'otp', to: 'ada', transactionId: uuid } })).status).toBe(201);
+    await svc.runner.idle();
+    const record = svc.store.db.prepare('INSERT INTO triggers (env_id, transaction_id, result, created_at) VALUES (?, ?, ?, ?)');
+    record.run(svc.environment.id, uuid.replace(/-/g, ''), '{}', '2000-01-01T00:00:00.000Z');
+    record.run(svc.environment.id, uuid, '{}', '2000-01-01T00:00:00.000Z');
+    expect(svc.store.tx(() => pruneActivity(svc.store.db, window, 500)).notifications).toBeGreaterThan(0);
+    const left = svc.store.db.prepare('SELECT transaction_id AS t FROM triggers').all() as { t: string }[];
+    expect(left.map((r) => r.t)).toEqual([uuid]);
+  });
+});

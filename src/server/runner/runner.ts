@@ -195,11 +195,16 @@ export class JobRunner {
     // it for the next turn (which read it back, built its context again and wrote it twice). Its
     // timeline is the same: "Step queued", then its run's details, at this instant.
     while (p !== undefined) {
-      this.inline = { next: undefined };
-      this.runOne(p);
-      const next: Inline = this.inline;
-      this.inline = undefined;
-      p = next.next;
+      const inline: Inline = { next: undefined };
+      this.inline = inline;
+      try {
+        this.runOne(p);
+      } finally {
+        // Also when the store failed under it: a job settled later (an asynchronous one) must queue
+        // its next step, not leave it here.
+        this.inline = undefined;
+      }
+      p = inline.next;
     }
   }
 
@@ -298,6 +303,8 @@ export class JobRunner {
         this.endRest(job, result.rest ?? { status: result.status, detail: `Step ${result.status}: step '${job.step.stepId}' ended this event's run` });
         break;
     }
+    // The event changed when one of its jobs did (not when a message is read: that is the job's).
+    this.store.activity.touchNotification(job.notificationId);
   }
 
   private queueNext(job: JobRecord, built: Built | undefined): void {

@@ -165,6 +165,12 @@ export class Activity extends Repo {
     );
   }
 
+  /** The event changed now (a job of it settled); a second change in the same millisecond writes nothing. */
+  touchNotification(id: string): void {
+    const now = this.clock.now();
+    this.stmt('UPDATE notifications SET updated_at = ? WHERE id = unhex(?) AND updated_at <> ?').run(now, id, now);
+  }
+
   /** Newest first, one page, with one extra row to tell whether there is more. */
   listNotifications(envId: string, f: EventFilter, page: number, limit: number): { hasMore: boolean; rows: NotificationRecord[] } {
     const where = ['n.env_id = unhex(?)'];

@@ -72,10 +72,13 @@ interface JobRow {
   workflow_id: string;
 }
 
-/** A job row with what its event holds for it (a job keeps none of it: see migration 4). */
+/**
+ * A job row with what its event holds for it (a job keeps none of it: see migration 4). A job whose
+ * event is gone (a damaged store) is still read, and fails when run, rather than never being due.
+ */
 const SELECT_JOB = `SELECT ${idText('j.id')}, ${idText('j.notification_id')}, j.step_index, j.type, j.status, j.run_at, j.provider_id, j.state,
   j.doc, j.group_key, j.step_ref, j.details, j.created_at, j.updated_at, ${idText('n.env_id')}, ${idText('n.org_id')},
-  ${idText('n.subscriber_id')}, ${idText('n.workflow_id')} FROM jobs j JOIN notifications n ON n.id = j.notification_id`;
+  ${idText('n.subscriber_id')}, ${idText('n.workflow_id')} FROM jobs j LEFT JOIN notifications n ON n.id = j.notification_id`;
 // The statements of the runner's path as constants: Repo.stmt looks a statement up by its SQL, and a
 // string built anew at each call is hashed anew (~6 µs per notification when they were built per call).
 const JOB_BY_ID = `${SELECT_JOB} WHERE j.id = unhex(?)`;

@@ -233,7 +233,8 @@ export class Messages extends Repo {
     const ms = this.clock.now();
     const now = isoAt(ms);
     const out: MessageRecord[] = [];
-    for (const id of new Set(ids)) {
+    // Ids are matched as ObjectIds, in either case: one message named twice is marked once.
+    for (const id of new Set(ids.map((i) => (/^[0-9a-f]{24}$/i.test(i) ? i.toLowerCase() : i)))) {
       const row = this.stmt(MESSAGE_OF_SUBSCRIBER).get(id, subscriberDbId) as Row | undefined;
       if (!row) continue;
       const rec = toRecord(row);

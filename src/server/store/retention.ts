@@ -4,6 +4,9 @@
 import type { DB } from './db.js';
 import { idText } from './repo.js';
 
+/** A lower-case UUID, as GLOB matches it (the form the store keeps as 16 bytes: txKey). */
+const UUID_GLOB = [8, 4, 4, 4, 12].map((n) => '[0-9a-f]'.repeat(n)).join('-');
+
 export interface PruneResult {
   notifications: number;
   messages: number;
@@ -34,7 +37,7 @@ export function pruneActivity(db: DB, before: string, limit: number): PruneResul
     // Accepted transactionIds of that age: a repeat after the window is a new event, as on the service.
     db.prepare(
       `DELETE FROM triggers WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM notifications n
-       WHERE n.transaction_id IN (triggers.transaction_id, unhex(replace(triggers.transaction_id, '-', '')))
+       WHERE n.transaction_id IN (triggers.transaction_id, iif(triggers.transaction_id GLOB '${UUID_GLOB}', unhex(replace(triggers.transaction_id, '-', '')), NULL))
        AND n.env_id IN (triggers.env_id, unhex(triggers.env_id)))`,
     ).run(before);
     return { notifications, messages };
