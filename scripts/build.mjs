@@ -19,6 +19,8 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 // import of such a package in the bundle gets a small module that loads that file: one instance of the
 // package for the CLI and the local service alike.
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** esbuild's options for every CommonJS file loaded through V8's code cache (packages, the hot path, validators). */
+const CACHED_CJS = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true };
 const CACHED = {
   // From zod's ES modules: evaluating its CommonJS build costs more (it copies every export, getters run).
   zod: "export * from 'zod'; export { default } from 'zod';",
@@ -44,12 +46,7 @@ for (const [name, contents] of Object.entries(CACHED)) {
   await build({
     stdin: { contents, resolveDir: root },
     outfile: out,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
+    ...CACHED_CJS,
     plugins: [lazyChildProcess],
     logLevel: 'warning',
   });
@@ -124,12 +121,7 @@ await Promise.all(
     const out = await build({
       stdin: { contents: code, loader: 'js', resolveDir: root, sourcefile: `svc-shape-${key.replace(':', '_')}.js` },
       outfile: 'dist/shapes/shape.cjs',
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      minifyWhitespace: true,
-      minifySyntax: true,
+      ...CACHED_CJS,
       sourcemap: 'external',
       sourcesContent: false,
       write: false,
@@ -220,12 +212,7 @@ const hotPlugin = {
   },
 };
 const hotOptions = {
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
+  ...CACHED_CJS,
   external: ['better-sqlite3', 'fastify', 'react-devtools-core'],
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   plugins: [hotPlugin, fromCodeCache, compiledShapes],
