@@ -93,3 +93,30 @@ describe('a new store, the same activity', () => {
     }
   });
 });
+
+describe('a schema-3 store with the transactionIds the service makes', () => {
+  it('keeps a UUID transactionId as 16 bytes and finds its event and messages by it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-migrate-uuid-')), 'store.sqlite');
+    const db = new Database(file);
+    db.exec(readFileSync(new URL('store-v3.sql', fixtures), 'utf8'));
+    // The fixture names its transactionIds; a trigger that names none gets a UUID.
+    const uuid = '01a21369-b995-778a-b2a8-26e8f7513642';
+    for (const table of ['notifications', 'messages']) db.prepare(`UPDATE ${table} SET transaction_id = ? WHERE transaction_id = 'fx-otp-grace'`).run(uuid);
+    db.close();
+    const migrated = createLocalService({ data: file, apiKey: expected.key, clock: new ManualClock(expected.now) });
+    try {
+      const raw = migrated.store.db.prepare('SELECT typeof(transaction_id) AS t, count(*) AS n FROM notifications GROUP BY 1 ORDER BY 1').all();
+      expect(raw).toEqual([
+        { t: 'blob', n: 1 },
+        { t: 'text', n: 7 },
+      ]);
+      const headers = { authorization: `ApiKey ${expected.key}` };
+      const events = JSON.parse((await migrated.app.inject({ url: `/v1/notifications?transactionId=${uuid}`, headers })).body).data;
+      expect(events.map((n: { transactionId: string; channels: string[] }) => [n.transactionId, n.channels])).toEqual([[uuid, ['sms']]]);
+      const messages = JSON.parse((await migrated.app.inject({ url: `/v1/messages?transactionId=${uuid}`, headers })).body).data;
+      expect(messages.map((m: { transactionId: string; channel: string }) => [m.transactionId, m.channel])).toEqual([[uuid, 'sms']]);
+    } finally {
+      await migrated.close();
+    }
+  });
+});

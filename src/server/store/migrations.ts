@@ -5,6 +5,8 @@
 // Records keep the fields the service filters or sorts on as columns and the rest as a JSON `doc`,
 // because the API's resources are wide, loosely typed documents and only a few fields are queried.
 
+import { txKeySql } from './repo.js';
+
 export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE organizations (
@@ -127,7 +129,7 @@ export const MIGRATIONS: readonly string[] = [
     context_keys TEXT NOT NULL, topic_keys TEXT NOT NULL, doc TEXT NOT NULL,
     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
-  INSERT INTO notifications_4 SELECT ${key('id')}, ${key('env_id')}, ${key('org_id')}, ${txKey('transaction_id')}, ${key('workflow_id')},
+  INSERT INTO notifications_4 SELECT ${key('id')}, ${key('env_id')}, ${key('org_id')}, ${txKeySql('transaction_id')}, ${key('workflow_id')},
     ${key('subscriber_id')}, channels, severity, context_keys, topic_keys, doc, ${ms('created_at')}, ${ms('updated_at')}
     FROM notifications ORDER BY rowid;
   DROP TABLE notifications;
@@ -165,13 +167,6 @@ export const MIGRATIONS: readonly string[] = [
 /** SQL for an id column as its key (see idText in repo.ts): a lower-case 24-digit hex ObjectId as its 12 bytes. */
 function key(column: string): string {
   return `CASE WHEN length(${column}) = 24 AND ${column} NOT GLOB '*[^0-9a-f]*' THEN unhex(${column}) ELSE ${column} END`;
-}
-
-/** SQL for a transactionId column as its key (txKey in repo.ts): a lower-case UUID as its 16 bytes. */
-function txKey(column: string): string {
-  const h = '[0-9a-f]';
-  const uuid = [8, 4, 4, 4, 12].map((n) => h.repeat(n)).join('-');
-  return `CASE WHEN ${column} GLOB '${uuid}' THEN unhex(replace(${column}, '-', '')) ELSE ${column} END`;
 }
 
 /** SQL for an ISO time column as integer milliseconds (exact: julianday keeps well under 1 ms). */

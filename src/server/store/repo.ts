@@ -73,6 +73,14 @@ export function txKey(transactionId: string): Buffer | string {
   return UUID.test(transactionId) ? Buffer.from(transactionId.replace(/-/g, ''), 'hex') : transactionId;
 }
 
+/** A lower-case UUID as SQLite's GLOB matches it. */
+const UUID_GLOB = [8, 4, 4, 4, 12].map((n) => '[0-9a-f]'.repeat(n)).join('-');
+
+/** SQL for a transactionId column's text as its key (txKey in SQL: the migration, retention). */
+export function txKeySql(column: string): string {
+  return `iif(${column} GLOB '${UUID_GLOB}', unhex(replace(${column}, '-', '')), ${column})`;
+}
+
 /** SQL reading a transactionId column as its text (see txKey). */
 export function txText(column: string, as = column.slice(column.indexOf('.') + 1)): string {
   const hex = `lower(hex(${column}))`;

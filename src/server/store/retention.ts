@@ -2,10 +2,7 @@
 // keeps it only for a limited time. An event goes with its jobs, their details and its messages, and
 // only once none of its jobs can still run (a 60-day delay is kept until it has finished).
 import type { DB } from './db.js';
-import { idText } from './repo.js';
-
-/** A lower-case UUID, as GLOB matches it (the form the store keeps as 16 bytes: txKey). */
-const UUID_GLOB = [8, 4, 4, 4, 12].map((n) => '[0-9a-f]'.repeat(n)).join('-');
+import { idText, txKeySql } from './repo.js';
 
 export interface PruneResult {
   notifications: number;
@@ -37,7 +34,7 @@ export function pruneActivity(db: DB, before: string, limit: number): PruneResul
     // Accepted transactionIds of that age: a repeat after the window is a new event, as on the service.
     db.prepare(
       `DELETE FROM triggers WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM notifications n
-       WHERE n.transaction_id IN (triggers.transaction_id, iif(triggers.transaction_id GLOB '${UUID_GLOB}', unhex(replace(triggers.transaction_id, '-', '')), NULL))
+       WHERE n.transaction_id = ${txKeySql('triggers.transaction_id')}
        AND n.env_id IN (triggers.env_id, unhex(triggers.env_id)))`,
     ).run(before);
     return { notifications, messages };
