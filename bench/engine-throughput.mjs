@@ -36,7 +36,7 @@ await build({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   logLevel: 'error',
   external: ['better-sqlite3', 'fastify'],
   define: { __SVC_VERSION__: '"bench"' },

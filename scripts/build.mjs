@@ -20,7 +20,7 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 // package for the CLI and the local service alike.
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** esbuild's options for every CommonJS file loaded through V8's code cache (packages, the hot path, validators). */
-const CACHED_CJS = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true };
+const CACHED_CJS = { bundle: true, format: 'cjs', platform: 'node', target: 'node22', minifyWhitespace: true, minifySyntax: true };
 const CACHED = {
   // From zod's ES modules: evaluating its CommonJS build costs more (it copies every export, getters run).
   zod: "export * from 'zod'; export { default } from 'zod';",
@@ -103,7 +103,7 @@ await build({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   packages: 'external',
   logLevel: 'warning',
 });
@@ -358,7 +358,7 @@ const esmOptions = {
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   sourcemap: 'linked',
   // Whitespace and syntax only: smaller files parse faster, and names stay readable in --debug traces.
   minifyWhitespace: true,

@@ -34,7 +34,7 @@ export async function loadServer(srcDir = fileURLToPath(new URL('../../src', imp
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     logLevel: 'error',
     external: ['better-sqlite3', 'fastify'],
     define: { __SVC_VERSION__: '"bench"' },

@@ -85,7 +85,7 @@ describe('svc dev (built binary)', () => {
 
 describe('svc dev refuses to start, with one clear line', () => {
   const run = (args: string[]) =>
-    execa('node', [BIN, 'dev', '--no-save-profile', ...args], {
+    execa(process.execPath, [BIN, 'dev', '--no-save-profile', ...args], {
       reject: false,
       timeout: 15_000,
       env: { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-e2e-config-')) },

@@ -86,7 +86,7 @@ describe('bulk trigger against svc dev', () => {
     const file = writeCsv('crash.csv', 'crash', 3000);
     const report = join(dir, 'crash-report.ndjson');
     const journal = `${report}.journal`;
-    const run = execa('node', [BIN, 'trigger', 'bulk-note', '--recipients-file', file, '--report', report, '--concurrency', '2', '--chunk', '20'], {
+    const run = execa(process.execPath, [BIN, 'trigger', 'bulk-note', '--recipients-file', file, '--report', report, '--concurrency', '2', '--chunk', '20'], {
       env: { ...env, SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
       extendEnv: false,
       reject: false,

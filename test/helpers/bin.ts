@@ -8,7 +8,7 @@ export const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 export function svcBin(args: string[], opts: Options & { env?: Record<string, string | undefined> } = {}) {
   const env = { NO_COLOR: '1', SVC_CONFIG_DIR: tempConfigDir(), ...opts.env };
-  const proc = execa('node', [BIN, ...args], {
+  const proc = execa(process.execPath, [BIN, ...args], {
     reject: false,
     timeout: 60_000,
     ...opts,

@@ -24,7 +24,7 @@ export interface DevProcess {
 
 let counter = 0;
 
-const spawn = (args: string[], env: Record<string, string>) => execa('node', args, { env, reject: false, buffer: true, stdin: 'ignore' });
+const spawn = (args: string[], env: Record<string, string>) => execa(process.execPath, args, { env, reject: false, buffer: true, stdin: 'ignore' });
 
 export async function startDev(opts: { args?: string[]; env?: Record<string, string>; dataFile?: string; apiKey?: string } = {}): Promise<DevProcess> {
   const apiKey = opts.apiKey ?? `sk_e2e_${process.pid}_${++counter}_${Date.now()}`;
