@@ -94,6 +94,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     const outcome = checkIdempotency(store, s.env.orgId, key, req.body);
     reply.header('Idempotency-Key', key);
     if (outcome.kind === 'replay') {
+      // The kept answer may have been written by a batch that has not committed yet (the original
+      // ran in this turn of the event loop). Its own reply waits for that COMMIT; so does the
+      // replay, or a crash in between would leave an acknowledged answer the store never kept.
+      if (store.batchOpen) await store.grouped(() => undefined).committed;
       reply.header('Idempotency-Replay', 'true').code(outcome.status).type('application/json; charset=utf-8');
       return reply.send(outcome.body);
     }
