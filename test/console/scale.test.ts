@@ -128,6 +128,18 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     expect(await detail.locator('code').first().innerText()).toBe(tx.noMail);
     expect(await page.locator('table.feed tbody tr').count()).toBe(1);
     await shot('activity-transaction-link');
+    // From a terminal the link opens a new tab, which has no key yet: after signing in, the same
+    // transaction is shown (the route is kept through the sign-in).
+    const tab = await browser.context.newPage();
+    try {
+      await tab.goto(`${dev.baseUrl}/console/#/activity?transaction=${encodeURIComponent(tx.noMail)}`);
+      await tab.getByLabel('API key').fill(dev.apiKey);
+      await tab.getByRole('button', { name: 'Open the console' }).click();
+      await tab.locator('[data-event-detail]').waitFor();
+      expect(await tab.locator('[data-event-detail] code').first().innerText()).toBe(tx.noMail);
+    } finally {
+      await tab.close();
+    }
   });
 
   it('the Inbox finds any subscriber by ID, name or e-mail through the search, beyond the first 100', async () => {
