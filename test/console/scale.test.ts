@@ -16,7 +16,8 @@ import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
-const LONG_NAME = `Maximiliane ${'Wolkenstein-Rodenegg '.repeat(15)}`.slice(0, 300);
+// One word (nowhere to wrap) and then words: both kinds of long.
+const LONG_NAME = `Maximiliane-${'Wolkenstein'.repeat(20)} ${'Rodenegg '.repeat(10)}`.slice(0, 300);
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'merged', 'skipped']);
 
 describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', () => {
