@@ -179,7 +179,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   async function sendError(req: FastifyRequest, reply: FastifyReply, e: HttpError): Promise<FastifyReply> {
     if (e.extra.headers) reply.headers(e.extra.headers);
+    // fastify closes the connection after a body it gave up on; once that body has been read to
+    // its end the connection is as good as any and stays open.
     if (!(await discardBody(req.raw, DISCARD_LIMIT))) reply.header('connection', 'close');
+    else if (req.raw.readableEnded) reply.removeHeader('connection');
     return reply.code(e.status).send(errorBody(e, req.url, iso(clock.now())));
   }
 
