@@ -97,6 +97,14 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     await row.click();
     await expect.poll(() => page.locator('.sub-full-name').innerText()).toBe(LONG_NAME.trim());
     await shot('activity-long-name-detail');
+    // The messages of that subscriber: the list and the e-mail's header stay within their panes.
+    await page.goto(`${dev.baseUrl}/console/#/messages?transaction=${encodeURIComponent(tx.long)}&channel=email`);
+    await page.locator('li[data-channel=email]').click();
+    await page.locator('.email-head').waitFor();
+    for (const pane of ['.list-pane', '.detail-pane']) {
+      expect(await page.locator(pane).evaluate((el) => el.scrollWidth <= el.clientWidth), `${pane} does not scroll sideways`).toBe(true);
+    }
+    await shot('messages-long-name');
   });
 
   it('the reason a delivery failed is a column of the feed, the same line as the timeline says', async () => {
