@@ -94,7 +94,9 @@ describe('events browse model', () => {
   });
   it('pages on: later pages add older events once each, the header counts what the service said', () => {
     const many = (from: number, n: number) =>
-      Array.from({ length: n }, (_, i) => ev(`6b0576${String(from + i).padStart(18, '0')}`, 'welcome', `u${from + i}`, [{ type: 'email', status: 'completed' }]));
+      Array.from({ length: n }, (_, i) =>
+        ev(`6b0576${String(from + i).padStart(18, '0')}`, 'welcome', `u${from + i}`, [{ type: 'email', status: 'completed' }]),
+      );
     let s = withPage(initialState(), 0, many(0, 50), true, NOW);
     expect(countText(s)).toBe('50+ events');
     // Far from the end: nothing more yet; near the end: the next page.
@@ -111,7 +113,16 @@ describe('events browse model', () => {
     expect(countText(s)).toBe('0 of 78 events');
   });
   it('a narrowed list that does not fill the screen loads on, within a bound', () => {
-    let s = setFilter(withPage(initialState(), 0, [sent, sent, sent].map((e, i) => ({ ...e, _id: `${e._id}${i}` })), true, NOW), { status: 'failed' });
+    let s = setFilter(
+      withPage(
+        initialState(),
+        0,
+        [sent, sent, sent].map((e, i) => ({ ...e, _id: `${e._id}${i}` })),
+        true,
+        NOW,
+      ),
+      { status: 'failed' },
+    );
     expect(wantsMore(s, 19)).toBe(true);
     for (let p = 1; p <= 40; p++) s = withPage(s, p, [], true, NOW);
     expect(wantsMore(s, 19)).toBe(false);
@@ -131,7 +142,11 @@ describe('events browse model', () => {
   it('CJK, emoji and combining marks: no line wider than the terminal, no cut inside a character', async () => {
     const { default: stringWidth } = await import('string-width');
     const wide = ev('6b057651a5d94bd2f7aa2998', '欢迎邮件工作流程通知', '👩‍👩‍👧‍👦家族-e\u0301\u0301', [
-      { type: 'email', status: 'failed', executionDetails: [{ status: 'Failed', detail: '送信に失敗しました：受信者のメールアドレスが無効です 🚫🚫🚫', createdAt: '2026-11-24T11:34:41.533Z' }] },
+      {
+        type: 'email',
+        status: 'failed',
+        executionDetails: [{ status: 'Failed', detail: '送信に失敗しました：受信者のメールアドレスが無効です 🚫🚫🚫', createdAt: '2026-11-24T11:34:41.533Z' }],
+      },
     ]);
     const { header, rows } = listLines([wide, sent, failed], 79, { utc: true }, NOW);
     for (const l of [header, ...rows]) {
