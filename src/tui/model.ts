@@ -200,6 +200,7 @@ export function setFilter(s: State, f: Filter): State {
 
 /** The header's count: what the service said, not what was loaded (`N+` while it has more). */
 export function countText(s: State): string {
+  if (s.loading && s.events.length === 0) return 'loading…';
   const shown = visibleEvents(s).length;
   const total = `${s.events.length}${s.hasMore ? '+' : ''}`;
   if (narrowsLocally(s.filter)) return `${shown} of ${total} events`;
