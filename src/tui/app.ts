@@ -13,12 +13,14 @@ import { width as displayWidth, padWidth, takeWidth } from '../io/fit.js';
 import { safeText } from '../io/safe-text.js';
 import { formatTime, type TimeOptions } from '../io/time.js';
 import {
+  AUTO_PAGES,
   countText,
   filterText,
   initialState,
   listFit,
   listLines,
   move,
+  narrowsLocally,
   parseFilter,
   selectedEvent,
   serviceFilter,
@@ -329,7 +331,10 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
         ),
       );
     for (let i = Math.max(1, page.length); i < pageRows; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
-    lines.push(h(Text, { key: 'msg', color: state.message?.includes('failed') ? 'red' : undefined }, oneLine(state.message ?? ' ', width) || ' '));
+    // A status or words narrow what is loaded: after a bound of pages loaded unasked, say how to go on.
+    const paused = narrowsLocally(state.filter) && state.hasMore && state.autoPages >= AUTO_PAGES && !state.message;
+    const message = paused ? `looked through the newest ${state.events.length} events; ↓ or G looks further` : state.message;
+    lines.push(h(Text, { key: 'msg', color: message?.includes('failed') ? 'red' : undefined }, oneLine(message ?? ' ', width) || ' '));
     let help = '↑↓ move  Enter timeline  / filter  Esc clear  r re-trigger  ? help  q quit';
     if (shownMode.kind === 'filter') help = `filter: ${shownMode.input}▏  (status:failed workflow:W subscriber:S; Enter, Esc)`;
     if (shownMode.kind === 'confirm') {
