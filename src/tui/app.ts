@@ -200,7 +200,10 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
       for (const ch of input) {
         if (ch === '\r' || ch === '\n') onKey('', { ...plain, return: true });
         else if (ch === '\u007f' || ch === '\b') onKey('', { ...plain, backspace: true });
-        else onKey(ch, plain);
+        // Ctrl-U (clear the filter being typed) and Ctrl-C keep their meaning; other controls are no text.
+        else if (ch === '\u0015') onKey('u', { ...plain, ctrl: true });
+        else if (ch === '\u0003') onKey('c', { ...plain, ctrl: true });
+        else if (ch >= ' ') onKey(ch, plain);
       }
       return;
     }
