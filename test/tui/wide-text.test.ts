@@ -75,8 +75,13 @@ describe.skipIf(!hasTmux)('CJK, emoji and combining marks at 80 columns', () => 
     ['events', 'list'],
     ['messages', 'list', '--limit', '20'],
     ['subscribers', 'get', '山田太郎'],
+    ['events', 'get', '<event of 山田太郎>'],
   ]) {
     it(`svc ${argv.join(' ')}`, async () => {
+      if (argv[2]?.startsWith('<')) {
+        const list = await api(dev, 'GET', `/v1/notifications?subscriberIds=${encodeURIComponent('山田太郎')}`);
+        argv[2] = (list.body.data as { _id: string }[])[0]!._id;
+      }
       const screen = openScreen([process.execPath, BIN, ...argv], env(), { columns: 80, rows: 40 }, { raw: true });
       try {
         await screen.waitFor('EXIT=0');
@@ -90,6 +95,7 @@ describe.skipIf(!hasTmux)('CJK, emoji and combining marks at 80 columns', () => 
         // What the terminal shows: no line it had to wrap (tmux joins wrapped lines back with -J).
         for (const l of screen.joined()) expect(stringWidth(l), l).toBeLessThanOrEqual(80);
         if (argv[1] !== 'get') expectTable(argv.join(' '), written);
+        else expect(written.join('\n')).toContain('山田太郎');
       } finally {
         screen.close();
       }
