@@ -57,7 +57,9 @@ export interface TableStream extends FitStream {
 function table(c: ChalkInstance, head: string[] | undefined, rows: string[][], stream?: TableStream): string {
   const lineOf = (cells: string[], widths: readonly number[], cutLater: boolean) =>
     cells
-      .map((t, k) => {
+      .map((cell, k) => {
+        // One line a row: a line break in a value would break the columns.
+        const t = cell.replace(/\s*\n\s*/g, ' ');
         if (k === cells.length - 1) return t;
         const w = widths[k] ?? 0;
         // Later pages: a longer value is cut to the first page's width (the last column, which

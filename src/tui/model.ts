@@ -149,7 +149,8 @@ export function withPage(s: State, page: number, data: BrowseEvent[], hasMore: b
   if (page === 0) events = [...data, ...s.events.filter((e) => !ids.has(e._id))];
   else {
     const byId = new Map(data.map((e) => [e._id, e]));
-    events = [...s.events.map((e) => byId.get(e._id) ?? e), ...data.filter((e) => !s.events.some((x) => x._id === e._id))];
+    const have = new Set(s.events.map((e) => e._id));
+    events = [...s.events.map((e) => byId.get(e._id) ?? e), ...data.filter((e) => !have.has(e._id))];
   }
   const pages = Math.max(s.pages, page + 1);
   // A refresh of the first page says nothing about the pages after it once more are loaded.
