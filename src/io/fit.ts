@@ -57,8 +57,21 @@ export const GAP = 2;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+// Measuring text that is not plain ASCII segments it into graphemes: the same cell is measured several
+// times as a table is fitted and laid out, so the widths of recent strings are kept (a bounded memo).
+const measured = new Map<string, number>();
+
 /** How many terminal columns `s` takes (escape codes take none). */
-export const width = (s: string): number => (PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
+export const width = (s: string): number => {
+  if (PRINTABLE_ASCII.test(s)) return s.length;
+  let w = measured.get(s);
+  if (w === undefined) {
+    w = stringWidth(s);
+    if (measured.size >= 20_000) measured.clear();
+    measured.set(s, w);
+  }
+  return w;
+};
 
 /** The longest start of `s` no wider than `max` columns, ending between graphemes. */
 export function takeWidth(s: string, max: number): string {
