@@ -177,7 +177,7 @@ export class JobRunner {
   private prepare(job: JobRecord, same?: StepContext): Prepared {
     const built = this.context(job, same);
     if (typeof built === 'string') return { job, built: undefined, error: built, async: false };
-    const handler = this.opts.registry.get(job.type);
+    const handler = this.opts.registry.forJob(job.type, built.ctx.workflow.origin);
     if (!handler) return { job, built, error: `No handler for step type ${job.type}`, async: false };
     let async = false;
     try {
