@@ -6,13 +6,7 @@
 // Each attempt times out after 5 s; 408, 429, 5xx and connection errors are tried again, 3 times.
 import { createHmac } from 'node:crypto';
 import type { z } from 'zod';
-import {
-  BridgeDiscover,
-  BridgeExecuteResult,
-  BridgeHealth,
-  type BridgeEvent,
-  type BridgeWorkflow,
-} from '../../api/schemas/bridge.js';
+import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
 
 export const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
 export const BRIDGE_TIMEOUT_MS = 5_000;
@@ -49,7 +43,9 @@ export interface BridgeAnswer {
 }
 
 export function bridgeSignature(secret: string, body: unknown, t: number): string {
-  const mac = createHmac('sha256', secret).update(`${t}.${JSON.stringify(body)}`).digest('hex');
+  const mac = createHmac('sha256', secret)
+    .update(`${t}.${JSON.stringify(body)}`)
+    .digest('hex');
   return `t=${t},v1=${mac}`;
 }
 

@@ -50,7 +50,7 @@ export async function discoverBridge(bridgeUrl: string, opts: BridgeCallOptions)
   if (!found.value) {
     const a = found.answer;
     if (a.status === undefined) throw new BridgeSyncError('unreachable', `Bridge ${bridgeUrl} is not reachable: ${whatAnswered(a)}`, bridgeUrl);
-    const hint = a.status === 401 ? ' (is the app started with NOVU_SECRET_KEY set to this environment\'s API key?)' : '';
+    const hint = a.status === 401 ? " (is the app started with NOVU_SECRET_KEY set to this environment's API key?)" : '';
     throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} refused or broke discovery: ${whatAnswered(a)}${hint}`, bridgeUrl);
   }
   const ids = found.value.workflows.map((w) => w.workflowId);

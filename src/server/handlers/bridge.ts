@@ -39,7 +39,7 @@ export function withBridgePreview(inner: Route<'previewStep'>): PreparedRoute<'p
     envelope: inner.envelope,
     async prepare({ svc, env, params, body }) {
       const wf = svc.store.workflows.find(env.id, params.workflowId!);
-      if (!wf || wf.origin !== 'external' || !wf.bridge) return undefined;
+      if (wf?.origin !== 'external' || !wf.bridge) return undefined;
       const step = stepOf(wf, params.stepId!);
       if (!step) return { response: { result: { preview: {} }, previewPayloadExample: {}, schema: null } };
       const given = body.previewPayload ?? {};
@@ -89,7 +89,8 @@ export function withTriggerBridge(inner: Route<'triggerEvent'>): PreparedRoute<'
     async prepare({ svc, env, body }) {
       const bridgeUrl = (body as { bridgeUrl?: unknown }).bridgeUrl;
       if (bridgeUrl === undefined || bridgeUrl === null || bridgeUrl === '') return undefined;
-      if (typeof bridgeUrl !== 'string') throw new HttpError(422, 'bridgeUrl must be a URL', { errors: { bridgeUrl: { messages: ['must be a URL'], value: bridgeUrl } } });
+      if (typeof bridgeUrl !== 'string')
+        throw new HttpError(422, 'bridgeUrl must be a URL', { errors: { bridgeUrl: { messages: ['must be a URL'], value: bridgeUrl } } });
       const wf = svc.store.workflows.findByTrigger(env.id, body.name);
       if (wf?.origin === 'external' && wf.bridge?.url === bridgeUrl) return undefined;
       return discoverBridge(bridgeUrl, { secret: env.apiKey });

@@ -78,13 +78,21 @@ export const bridgeHandler: StepHandler = {
     const type = ctx.job.type;
     if (prepared === undefined) {
       if (resumed(ctx)) return type === 'delay' ? delayHandler.run(ctx, undefined) : digestHandler.run(ctx, undefined);
-      return { status: 'failed', error: `Workflow '${ctx.workflow.workflowId}' is a code-first workflow with no bridge URL: run svc workflow sync --bridge-url URL` };
+      return {
+        status: 'failed',
+        error: `Workflow '${ctx.workflow.workflowId}' is a code-first workflow with no bridge URL: run svc workflow sync --bridge-url URL`,
+      };
     }
     const { answer, result } = prepared as Executed;
     if (!answer.ok || !result) return failure(ctx, answer, answer.error ?? 'no answer');
     const where = answer.url.split('?')[0];
     if (result.options?.skip === true) {
-      ctx.detail({ status: 'Success', detail: `Step skipped: its skip condition in the app's code holds (bridge ${where})`, source: 'Payload', raw: bridgeRaw(answer) });
+      ctx.detail({
+        status: 'Success',
+        detail: `Step skipped: its skip condition in the app's code holds (bridge ${where})`,
+        source: 'Payload',
+        raw: bridgeRaw(answer),
+      });
       return { status: 'skipped' };
     }
     if (!(type in BridgeOutputs)) return failure(ctx, answer, `a ${type} step cannot be executed through a bridge`);

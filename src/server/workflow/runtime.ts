@@ -90,17 +90,20 @@ export function workflowRuntime(stored: StoredWorkflow): WorkflowRuntime {
   // A code-first workflow's steps are the app's code: no control values here to analyse or check.
   const external = stored.origin === 'external';
   const steps = resolveSteps(definition).map(
-    (step): StepRuntime => external ? externalStep(step, stored) : ({
-      index: step.index,
-      stepId: step.stepId,
-      name: step.name,
-      type: step.type,
-      controls: withControlDefaults(step.type, step.controlValues),
-      filters: stored.steps[step.index]?.filters ?? [],
-      issues: stepIssues(definition, step.index),
-      defaulted: defaultedVariables(step.controlValues),
-      readsSteps: readsSteps(step.controlValues),
-    }),
+    (step): StepRuntime =>
+      external
+        ? externalStep(step, stored)
+        : {
+            index: step.index,
+            stepId: step.stepId,
+            name: step.name,
+            type: step.type,
+            controls: withControlDefaults(step.type, step.controlValues),
+            filters: stored.steps[step.index]?.filters ?? [],
+            issues: stepIssues(definition, step.index),
+            defaulted: defaultedVariables(step.controlValues),
+            readsSteps: readsSteps(step.controlValues),
+          },
   );
   const runtime = { stored, definition, steps };
   cache.set(key, runtime);
