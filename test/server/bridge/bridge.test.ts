@@ -2,6 +2,7 @@
 // POST /v1/bridge/sync and run by svc dev's engine: discovery, each step executed with a valid signature
 // and the state so far, messages equal to the bridge's outputs, delay and digest driven by the bridge,
 // digest events fed forward, a throwing step in the timeline, a skip, and the preview.
+import http from 'node:http';
 import { workflow } from '@novu/framework';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testService, TEST_KEY, type TestService } from '../../helpers/service.js';
@@ -133,6 +134,40 @@ describe('registering a bridge', () => {
     expect(res.body.message).toContain(notBridge);
     expect(res.body.message).toContain('HTTP 404');
     expect(res.body.message).toContain('<!doctype html>');
+  });
+
+  it('a discover answer that breaks the schema is refused with the path of the bad field, and nothing is stored', async () => {
+    const server = http.createServer((req, res) => {
+      const health = req.url?.includes('health-check');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify(
+          health
+            ? { status: 'ok', sdkVersion: '9.9.9', frameworkVersion: 'x', discovered: { workflows: 1, steps: 1 } }
+            : {
+                workflows: [
+                  {
+                    workflowId: 'odd',
+                    payload: { schema: {} },
+                    steps: [{ stepId: 's', type: 'in_app', controls: { schema: {} }, outputs: {}, results: { schema: {} } }],
+                  },
+                ],
+              },
+        ),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/novu`;
+      const res = await svc.request('POST', '/v1/bridge/sync', { body: { bridgeUrl: url } });
+      expect(res.status).toBe(422);
+      expect(res.body.message).toContain(url);
+      expect(res.body.message).toContain('workflows.0.steps.0.outputs.schema');
+      expect((await svc.request('GET', '/v2/workflows/odd')).status).toBe(404);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('a bridge whose app has another secret key: discovery is refused (401) and said so', async () => {
@@ -272,5 +307,31 @@ describe('running code-first workflows', () => {
     await svc.runner.idle();
     expect(executes().map((c) => c.stepId)).toEqual(['hello', 'mail']);
     expect((await messages('in_app')).find((m) => m.templateIdentifier === 'welcome-code')!.content).toBe('Hi Via');
+  });
+
+  it("workflow.trigger() in the app reaches svc dev with NOVU_API_URL and NOVU_SECRET_KEY, and runs through the app's bridge", async () => {
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = svc.app.server.address() as { port: number };
+    const saved = { url: process.env.NOVU_API_URL, key: process.env.NOVU_SECRET_KEY, origin: process.env.NOVU_BRIDGE_ORIGIN };
+    process.env.NOVU_API_URL = `http://127.0.0.1:${port}`;
+    process.env.NOVU_SECRET_KEY = TEST_KEY;
+    // The framework sends `${NOVU_BRIDGE_ORIGIN}/api/novu` as the trigger's bridgeUrl.
+    process.env.NOVU_BRIDGE_ORIGIN = new URL(app.url).origin;
+    try {
+      const res = await welcome.trigger({ to: 'ada', payload: { name: 'From the app' } });
+      expect(res.data).toMatchObject({ data: { acknowledged: true, status: 'processed' } });
+    } finally {
+      for (const [k, v] of [
+        ['NOVU_API_URL', saved.url],
+        ['NOVU_SECRET_KEY', saved.key],
+        ['NOVU_BRIDGE_ORIGIN', saved.origin],
+      ] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    await svc.runner.idle();
+    expect(app.received.some((r) => r.action === 'discover')).toBe(true);
+    expect((await messages('in_app')).find((m) => m.templateIdentifier === 'welcome-code')!.content).toBe('Hi From the app');
   });
 });
