@@ -28,7 +28,7 @@ export interface BridgeApp {
 /** A workflow of any payload type: what `workflow()` returns. */
 type Workflow = { id: string };
 
-export async function startBridgeApp(workflows: Workflow[], secretKey: string, path = '/api/novu'): Promise<BridgeApp> {
+export async function startBridgeApp(workflows: Workflow[], secretKey: string, path = '/api/novu', port = 0): Promise<BridgeApp> {
   const received: Received[] = [];
   const client = new Client({ secretKey, strictAuthentication: true });
   const handle = new NovuRequestHandler({
@@ -71,10 +71,10 @@ export async function startBridgeApp(workflows: Workflow[], secretKey: string, p
     (req as { body?: unknown }).body = text ? JSON.parse(text) : undefined;
     await handle(req, res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `http://127.0.0.1:${bound}${path}`,
     received,
     close: () =>
       new Promise<void>((r) => {
