@@ -147,7 +147,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     let bridge: { stop(): void } | undefined;
     if (opts.bridgeUrl !== undefined) {
       const { watchBridge, bridgeEnvLines } = await import('../server/bridge/watch.js');
-      for (const line of bridgeEnvLines(baseUrl, apiKey, deps.globals.showSecrets === true)) deps.info(line);
+      for (const line of bridgeEnvLines(baseUrl, apiKey, deps.globals.showSecrets === true)) deps.io.stderr.write(`${line}\n`);
       const watch = watchBridge({ store: service.store, environment: service.environment, bridgeUrl: opts.bridgeUrl, log: (l) => deps.info(l) });
       bridge = watch;
       await watch.ready;
