@@ -5,6 +5,7 @@
 // rename), `t=<ms>,v1=<hex HMAC-SHA256(secret, t + "." + JSON body)>`, a GET being signed over `{}`.
 // Each attempt times out after 5 s; 408, 429, 5xx and connection errors are tried again, 3 times.
 import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
 
@@ -59,8 +60,6 @@ export function bridgeActionUrl(bridgeUrl: string, action: BridgeAction, params:
 
 const RETRY_STATUS = (s: number) => s === 408 || s === 429 || s >= 500;
 const MAX_BODY_TEXT = 4096;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One action, with its retries. Never throws: failures are in the answer. */
 export async function callBridge(
