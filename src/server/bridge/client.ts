@@ -6,6 +6,7 @@
 // Each attempt times out after 5 s; 408, 429, 5xx and connection errors are tried again, 3 times.
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
 import type { z } from 'zod';
 import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
 
@@ -58,6 +59,10 @@ export function bridgeActionUrl(bridgeUrl: string, action: BridgeAction, params:
   return url.toString();
 }
 
+// One pool of keep-alive connections for every bridge: a step is one round trip on an open socket.
+let pool: Agent | undefined;
+const agent = () => (pool ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 }));
+
 const RETRY_STATUS = (s: number) => s === 408 || s === 429 || s >= 500;
 const MAX_BODY_TEXT = 4096;
 
@@ -88,9 +93,11 @@ export async function callBridge(
       const signature = bridgeSignature(opts.secret, post ? (opts.body ?? {}) : {}, (opts.now ?? Date.now)());
       for (const h of BRIDGE_SIGNATURE_HEADERS) headers[h] = signature;
     }
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const res = await fetch(url, { method: post ? 'POST' : 'GET', headers, body: text, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-      const body = await res.text();
+      const res = await request(url, { method: post ? 'POST' : 'GET', headers, body: text, signal, dispatcher: agent() });
+      const body = await res.body.text();
+      const status = res.statusCode;
       let json: unknown;
       try {
         json = body === '' ? undefined : JSON.parse(body);
@@ -98,21 +105,20 @@ export async function callBridge(
         json = undefined;
       }
       last = {
-        ok: res.status >= 200 && res.status < 300,
+        ok: status >= 200 && status < 300,
         url,
         action,
-        status: res.status,
+        status,
         body: body.length > MAX_BODY_TEXT ? `${body.slice(0, MAX_BODY_TEXT)}…` : body,
         json,
         attempts: attempt,
         durationMs: 0,
       };
-      if (!last.ok) last.error = `HTTP ${res.status}${errorText(json)}`;
-      if (last.ok || !RETRY_STATUS(res.status)) break;
+      if (!last.ok) last.error = `HTTP ${status}${errorText(json)}`;
+      if (last.ok || !RETRY_STATUS(status)) break;
     } catch (e) {
-      const err = e as Error & { cause?: { code?: string; message?: string } };
-      const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
-      const why = timedOut ? `no answer within ${timeoutMs} ms` : (err.cause?.code ?? err.cause?.message ?? err.message);
+      const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
+      const why = signal.aborted ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
       last = { ok: false, url, action, error: why, attempts: attempt, durationMs: 0 };
     }
   }

@@ -38,6 +38,8 @@ export class JobRunner {
   private workflowMemo: Map<string, ReturnType<Store['workflows']['findById']>> | undefined;
   private readonly settings: RunnerSettings;
   private readonly inflight = new Map<string, Promise<void>>();
+  /** Due jobs that need the asynchronous path and found no free slot (see pumpBatch). */
+  private readonly waitingForSlot = new Set<string>();
   private running = false;
   private scheduled = false;
   private cancelTimer: (() => void) | undefined;
@@ -143,10 +145,17 @@ export class JobRunner {
       const due = this.store.jobs.dueJobs(this.clock.now(), this.batchSize + this.inflight.size).filter((j) => !this.inflight.has(j.id));
       const sync: Prepared[] = [];
       for (const job of due.slice(0, this.batchSize)) {
+        // A job already found to need the asynchronous path waits for a slot without its context
+        // being built again on every look (each job in flight that finishes looks).
+        if (free <= 0 && this.waitingForSlot.has(job.id)) continue;
         const prepared = this.prepare(job);
         if (prepared.async) {
           // No slot left: it stays due, and the first job in flight to finish looks again.
-          if (free <= 0) continue;
+          if (free <= 0) {
+            if (this.waitingForSlot.size < 10_000) this.waitingForSlot.add(job.id);
+            continue;
+          }
+          this.waitingForSlot.delete(job.id);
           free--;
           const p = this.process(prepared).finally(() => {
             this.inflight.delete(job.id);
@@ -248,23 +257,30 @@ export class JobRunner {
     const built = p.built!;
     const handler = p.handler!;
     let prepared: unknown;
+    // Their writes join the open group-commit batch (see Store.grouped): jobs in flight that start or
+    // finish in the same turn of the event loop share one COMMIT, as requests do. A job whose write is
+    // lost with its batch is run again (a running job is requeued at start).
     try {
-      this.store.tx(() => {
+      this.grouped(() => {
         this.store.jobs.settleJob(job, { status: 'running' }, [{ status: 'Pending', detail: 'Step running', source: 'Internal' }]);
       });
       prepared = await handler.prepare!(built.ctx);
     } catch (e) {
-      if (this.store.db.open) this.store.tx(() => this.fail(job, built, e));
+      if (this.store.db.open) this.grouped(() => this.fail(job, built, e));
       return;
     }
     if (!this.store.db.open) return;
-    this.store.tx(() => {
+    this.grouped(() => {
       try {
         this.store.tx(() => this.settle(job, built, handler.run(built.ctx, prepared)));
       } catch (e) {
         this.fail(job, built, e);
       }
     });
+  }
+
+  private grouped(fn: () => void): void {
+    this.store.grouped(fn).committed.catch((e: unknown) => this.storeFailed(e));
   }
 
   private settle(job: JobRecord, built: Built | undefined, result: StepResult): void {
