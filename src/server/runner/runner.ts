@@ -142,16 +142,25 @@ export class JobRunner {
   private pumpBatch(): void {
     let free = this.concurrency - this.inflight.size;
     {
-      const due = this.store.jobs.dueJobs(this.clock.now(), this.batchSize + this.inflight.size).filter((j) => !this.inflight.has(j.id));
+      // While asynchronous jobs wait for slots, each finishing job starts about one more: reading a
+      // whole batch of due rows for it cost more than the job (a few more rows let synchronous ones
+      // behind it through).
+      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + 8) : this.batchSize;
+      const due = this.store.jobs.dueJobs(this.clock.now(), want + this.inflight.size).filter((j) => !this.inflight.has(j.id));
+      let waited = false;
       const sync: Prepared[] = [];
       for (const job of due.slice(0, this.batchSize)) {
         // A job already found to need the asynchronous path waits for a slot without its context
         // being built again on every look (each job in flight that finishes looks).
-        if (free <= 0 && this.waitingForSlot.has(job.id)) continue;
+        if (free <= 0 && this.waitingForSlot.has(job.id)) {
+          waited = true;
+          continue;
+        }
         const prepared = this.prepare(job);
         if (prepared.async) {
           // No slot left: it stays due, and the first job in flight to finish looks again.
           if (free <= 0) {
+            waited = true;
             if (this.waitingForSlot.size < 10_000) this.waitingForSlot.add(job.id);
             continue;
           }
@@ -166,6 +175,8 @@ export class JobRunner {
           sync.push(prepared);
         }
       }
+      // No job was left waiting for a slot: the backlog is gone (and ids of jobs settled otherwise with it).
+      if (!waited) this.waitingForSlot.clear();
       // Jobs whose handler is synchronous run together in one transaction (each in its own
       // savepoint): one commit for the batch instead of one per job is what keeps a file store fast.
       if (sync.length > 0) {
