@@ -5,27 +5,31 @@
 import http from 'node:http';
 import { Client, NovuRequestHandler, workflow } from '@novu/framework';
 
-const twoStep = workflow('bench-bridge', async ({ step, payload, subscriber }) => {
-  await step.inApp('inbox', async () => ({
-    subject: `Hi ${subscriber.firstName}`,
-    body: `${payload.actor} commented on ${payload.post.title}: ${payload.comment.slice(0, 77)}...`,
-    primaryAction: { label: 'Open', redirect: { url: `/posts/${payload.post.id}` } },
-  }));
-  await step.email('mail', async () => ({
-    subject: `${payload.actor} commented on ${payload.post.title}`,
-    body: `<p>Hello ${subscriber.firstName},</p><p>${payload.comment}</p><p><a href="https://example.com/posts/${payload.post.id}">Open the post</a></p>`,
-  }));
-}, {
-  payloadSchema: {
-    type: 'object',
-    properties: {
-      actor: { type: 'string' },
-      comment: { type: 'string' },
-      post: { type: 'object', properties: { id: { type: 'number' }, title: { type: 'string' } }, required: ['id', 'title'] },
-    },
-    required: ['actor', 'comment', 'post'],
+const twoStep = workflow(
+  'bench-bridge',
+  async ({ step, payload, subscriber }) => {
+    await step.inApp('inbox', async () => ({
+      subject: `Hi ${subscriber.firstName}`,
+      body: `${payload.actor} commented on ${payload.post.title}: ${payload.comment.slice(0, 77)}...`,
+      primaryAction: { label: 'Open', redirect: { url: `/posts/${payload.post.id}` } },
+    }));
+    await step.email('mail', async () => ({
+      subject: `${payload.actor} commented on ${payload.post.title}`,
+      body: `<p>Hello ${subscriber.firstName},</p><p>${payload.comment}</p><p><a href="https://example.com/posts/${payload.post.id}">Open the post</a></p>`,
+    }));
   },
-});
+  {
+    payloadSchema: {
+      type: 'object',
+      properties: {
+        actor: { type: 'string' },
+        comment: { type: 'string' },
+        post: { type: 'object', properties: { id: { type: 'number' }, title: { type: 'string' } }, required: ['id', 'title'] },
+      },
+      required: ['actor', 'comment', 'post'],
+    },
+  },
+);
 
 const client = new Client({ secretKey: process.env.NOVU_SECRET_KEY, strictAuthentication: true });
 const handle = new NovuRequestHandler({

@@ -159,4 +159,6 @@ try {
   app.kill();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log('notif/s = notifications (recipients) per second, each two jobs and two messages; bridge/svc dev = throughput through the bridge over the same steps defined in svc dev (goal ≥ 0.5x)');
+console.log(
+  'notif/s = notifications (recipients) per second, each two jobs and two messages; bridge/svc dev = throughput through the bridge over the same steps defined in svc dev (goal ≥ 0.5x)',
+);
