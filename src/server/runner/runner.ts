@@ -83,7 +83,7 @@ export class JobRunner {
    * Resolves once no job is running or due (delayed jobs in the future do not count), and the batch
    * the last jobs ran in has committed (a checkpoint or a reader of the file sees them).
    * `inflight: false`: jobs whose asynchronous part is still running do not count (a test holding
-   * one back waits for everything else this way).
+   * one back waits for everything else this way); a job due but waiting for a slot still does.
    */
   async idle(opts: { inflight?: boolean } = {}): Promise<void> {
     for (;;) {
@@ -143,9 +143,9 @@ export class JobRunner {
     let free = this.concurrency - this.inflight.size;
     {
       // While asynchronous jobs wait for slots, each finishing job starts about one more: reading a
-      // whole batch of due rows for it cost more than the job (a few more rows let synchronous ones
-      // behind it through).
-      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + 8) : this.batchSize;
+      // whole batch of due rows for it cost more than the job. 24 rows past the free slots still let
+      // synchronous jobs behind a queue of waiting ones through (they are not prepared again).
+      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + 24) : this.batchSize;
       const due = this.store.jobs.dueJobs(this.clock.now(), want + this.inflight.size).filter((j) => !this.inflight.has(j.id));
       let waited = false;
       const sync: Prepared[] = [];

@@ -334,4 +334,36 @@ describe('running code-first workflows', () => {
     expect(app.received.some((r) => r.action === 'discover')).toBe(true);
     expect((await messages('in_app')).find((m) => m.templateIdentifier === 'welcome-code')!.content).toBe('Hi From the app');
   });
+
+  it('outputs that do not fit the step type fail the step, naming the field, with the answer as raw', async () => {
+    const schema = { schema: { type: 'object' } };
+    const server = http.createServer(async (req, res) => {
+      for await (const _ of req);
+      const action = new URL(req.url!, 'http://x').searchParams.get('action');
+      const answers: Record<string, unknown> = {
+        'health-check': { status: 'ok', sdkVersion: '0.0.0', frameworkVersion: 'x', discovered: { workflows: 1, steps: 1 } },
+        discover: {
+          workflows: [{ workflowId: 'odd-code', payload: schema, steps: [{ stepId: 'mail', type: 'email', controls: schema, outputs: schema, results: schema }] }],
+        },
+        execute: { outputs: { subject: 42 }, providers: {}, options: { skip: false } },
+      };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answers[action ?? '']));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/novu`;
+      expect((await svc.request('POST', '/v1/bridge/sync', { body: { bridgeUrl: url } })).status).toBe(201);
+      await trigger('odd-code', {});
+      await svc.runner.idle();
+      const [event] = await events('odd-code');
+      const failed = event.jobs[0].executionDetails.find((d: any) => d.status === 'Failed');
+      expect(failed.detail).toContain('its outputs do not fit a email step: subject:');
+      expect(JSON.parse(failed.raw).body.outputs).toEqual({ subject: 42 });
+      expect((await messages('email')).filter((m) => m.templateIdentifier === 'odd-code')).toHaveLength(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
 });
