@@ -343,7 +343,9 @@ describe('running code-first workflows', () => {
       const answers: Record<string, unknown> = {
         'health-check': { status: 'ok', sdkVersion: '0.0.0', frameworkVersion: 'x', discovered: { workflows: 1, steps: 1 } },
         discover: {
-          workflows: [{ workflowId: 'odd-code', payload: schema, steps: [{ stepId: 'mail', type: 'email', controls: schema, outputs: schema, results: schema }] }],
+          workflows: [
+            { workflowId: 'odd-code', payload: schema, steps: [{ stepId: 'mail', type: 'email', controls: schema, outputs: schema, results: schema }] },
+          ],
         },
         execute: { outputs: { subject: 42 }, providers: {}, options: { skip: false } },
       };
