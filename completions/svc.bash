@@ -11,7 +11,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -60,6 +60,7 @@ _svc_complete() {
       'workflow/activate') node='workflow activate'; npos=0 ;;
       'workflow/deactivate') node='workflow deactivate'; npos=0 ;;
       'workflow/delete') node='workflow delete'; npos=0 ;;
+      'workflow/sync') node='workflow sync'; npos=0 ;;
       'messages/mark-as') node='messages mark-as'; npos=0 ;;
       'messages/list') node='messages list'; npos=0 ;;
       'profile/add') node='profile add'; npos=0 ;;
@@ -132,6 +133,7 @@ _svc_complete() {
     'workflow activate/-o'|'workflow activate/--output') choices='table json ndjson yaml tsv' ;;
     'workflow deactivate/-o'|'workflow deactivate/--output') choices='table json ndjson yaml tsv' ;;
     'workflow delete/-o'|'workflow delete/--output') choices='table json ndjson yaml tsv' ;;
+    'workflow sync/-o'|'workflow sync/--output') choices='table json ndjson yaml tsv' ;;
     'messages/-o'|'messages/--output') choices='table json ndjson yaml tsv' ;;
     'messages mark-as/-o'|'messages mark-as/--output') choices='table json ndjson yaml tsv' ;;
     'messages list/--channel') choices='in_app email sms chat push' ;;
@@ -197,6 +199,7 @@ _svc_complete() {
     'workflow activate/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'workflow deactivate/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'workflow delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow sync/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'messages/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'messages mark-as/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'messages list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
@@ -215,7 +218,7 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
@@ -316,7 +319,7 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'workflow')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list get preview create update activate deactivate delete' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'list get preview create update activate deactivate delete sync' -- "$cur")); return ;;
     'workflow list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--query --search --tag --status --order-by --order-direction --limit --offset --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -346,6 +349,9 @@ _svc_complete() {
     'workflow delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'workflow sync')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--bridge-url -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -383,7 +389,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'dev')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --no-save-profile --open -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --no-save-profile --open --bridge-url -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'completion')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

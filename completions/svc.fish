@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --actor --after --api-key --avatar --base-url --before --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --first-name --host --idempotency-key --identifier --integration --interval --journal --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --concurrency --connection --context --controls --data --email --endpoint --environment-id --field --fields --first-name --host --idempotency-key --identifier --integration --interval --journal --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -98,6 +98,8 @@ function __svc_node --description "the svc command path typed so far"
                 set node 'workflow deactivate'
             case 'workflow/delete'
                 set node 'workflow delete'
+            case 'workflow/sync'
+                set node 'workflow sync'
             case 'messages/mark-as'
                 set node 'messages mark-as'
             case 'messages/list'
@@ -333,6 +335,7 @@ complete -c svc -n 'test (__svc_node) = '\''workflow'\''' -a 'update' -d 'replac
 complete -c svc -n 'test (__svc_node) = '\''workflow'\''' -a 'activate' -d 'activate a workflow: triggers run it (PATCH /v2/workflows/{workflowId})'
 complete -c svc -n 'test (__svc_node) = '\''workflow'\''' -a 'deactivate' -d 'deactivate a workflow: triggers answer trigger_not_active (PATCH /v2/workflows/{workflowId})'
 complete -c svc -n 'test (__svc_node) = '\''workflow'\''' -a 'delete' -d 'delete a workflow (asks first on a terminal) (DELETE /v2/workflows/{workflowId})'
+complete -c svc -n 'test (__svc_node) = '\''workflow'\''' -a 'sync' -d 'register an app'\''s code-first workflows: discover them at its bridge URL (POST /v1/bridge/sync)'
 complete -c svc -n 'test (__svc_node) = '\''workflow list'\''' -l query -r -F -a '(__svc_at_files)' -d 'name or workflow id contains this (case-insensitive)'
 complete -c svc -n 'test (__svc_node) = '\''workflow list'\''' -l search -r -F -a '(__svc_at_files)' -d 'same as --query (for JMESPath, write the global --query before `workflow`)'
 complete -c svc -n 'test (__svc_node) = '\''workflow list'\''' -l tag -r -F -a '(__svc_at_files)' -d 'has this tag (repeatable: any of them)'
@@ -357,6 +360,7 @@ complete -c svc -n 'test (__svc_node) = '\''workflow activate'\''' -a '(svc __co
 complete -c svc -n 'test (__svc_node) = '\''workflow deactivate'\''' -a '(svc __complete workflows 2>/dev/null)'
 complete -c svc -n 'test (__svc_node) = '\''workflow delete'\''' -s y -l yes -d 'do not ask; needed when there is no terminal'
 complete -c svc -n 'test (__svc_node) = '\''workflow delete'\''' -a '(svc __complete workflows 2>/dev/null)'
+complete -c svc -n 'test (__svc_node) = '\''workflow sync'\''' -l bridge-url -r -F -a '(__svc_at_files)' -d 'the app'\''s framework endpoint, e.g. http://localhost:4000/api/novu'
 complete -c svc -n 'test (__svc_node) = '\''messages'\''' -a 'mark-as' -d 'mark in-app messages read, seen, unread or unseen (POST /v1/subscribers/{subscriberId}/messages/mark-as)'
 complete -c svc -n 'test (__svc_node) = '\''messages'\''' -a 'list' -d 'list messages (GET /v1/messages)'
 complete -c svc -n 'test (__svc_node) = '\''messages mark-as'\''' -a '(svc __complete subscribers 2>/dev/null)'
@@ -395,4 +399,5 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l allow-remote-webhooks -d
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l retention -r -F -a '(__svc_at_files)' -d 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-save-profile -d 'do not save the "local" profile'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l open -d 'open the web console in the browser (signed in by a one-time link)'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l bridge-url -r -F -a '(__svc_at_files)' -d 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'
 complete -c svc -n 'test (__svc_node) = '\''completion'\''' -a 'bash zsh fish'

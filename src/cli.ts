@@ -48,6 +48,7 @@ import * as workflowDelete from './commands/workflow/delete.js';
 import * as workflowGet from './commands/workflow/get.js';
 import * as workflowList from './commands/workflow/list.js';
 import * as workflowPreview from './commands/workflow/preview.js';
+import * as workflowSync from './commands/workflow/sync.js';
 import * as workflowUpdate from './commands/workflow/update.js';
 
 export type { CommandModule } from './commands/define.js';
@@ -88,6 +89,7 @@ const TREE: Entry[] = [
     workflowActivate,
     workflowDeactivate,
     workflowDelete,
+    workflowSync,
   ]),
   group('messages', 'messages delivered to subscribers, and in-app read/seen state', [messagesMarkAs, messagesList]),
   api,

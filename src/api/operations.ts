@@ -26,6 +26,7 @@ import { CreateWorkflowBody, PreviewBody, PreviewResponse, Workflow } from './sc
 import { CreateSubscriberBody, CreateSubscriberQuery, PatchSubscriberBody, RemoveSubscriberResult } from './schemas/requests.js';
 import { ListWorkflowsQuery, ListWorkflowsResponse, PatchWorkflowBody, UpdateWorkflowBody } from './schemas/workflow.js';
 import { type Route, routes } from './routes.js';
+import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
 export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
@@ -81,6 +82,7 @@ export const operations = {
   getSubscriber: op(routes.getSubscriber, { response: Subscriber }),
   patchSubscriber: op(routes.patchSubscriber, { body: PatchSubscriberBody, response: Subscriber }),
   deleteSubscriber: op(routes.deleteSubscriber, { response: RemoveSubscriberResult }),
+  bridgeSync: op(routes.bridgeSync, { query: BridgeSyncQuery, body: BridgeSyncBody, response: BridgeSyncResult }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

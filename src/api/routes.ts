@@ -267,6 +267,14 @@ export const routes = {
     status: 200,
     category: 'configuration',
   }),
+  bridgeSync: route({
+    name: 'bridgeSync',
+    method: 'POST',
+    path: '/v1/bridge/sync',
+    summary: 'Register a bridge: discover and store its code-first workflows',
+    status: 201,
+    category: 'configuration',
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -26,7 +26,8 @@ export const command = () =>
       .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
       .option('--retention <duration>', 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)')
       .option('--no-save-profile', 'do not save the "local" profile')
-      .option('--open', 'open the web console in the browser (signed in by a one-time link)'),
+      .option('--open', 'open the web console in the browser (signed in by a one-time link)')
+      .option('--bridge-url <url>', 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'),
     ['svc dev', 'svc dev --open', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60', 'svc dev --retention 30d'],
   );
 
@@ -50,6 +51,8 @@ export interface DevOptions {
   saveProfile?: boolean;
   /** Open the web console in the browser. */
   open?: boolean;
+  /** An app serving code-first workflows: registered at start and when it restarts. */
+  bridgeUrl?: string;
 }
 
 const DEFAULT_PORT = 2999;
@@ -68,6 +71,8 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const timeScale = opts.timeScale ?? 1;
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
   const host = opts.host ?? DEFAULT_HOST;
+  if (opts.bridgeUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.bridgeUrl))
+    throw new UsageError(`--bridge-url: must be an http(s) URL, got ${JSON.stringify(opts.bridgeUrl)}`);
   // What the service is given to start with and refuses (a seed file, a rate-limit spec) is the user's input: exit 2.
   const { ServiceInputError } = await import('../server/errors.js');
   const given = <T>(start: () => T): T => {
@@ -138,6 +143,16 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     const { consoleLinks } = await import('../server/console/index.js');
     const web = consoleLinks(service.app, baseUrl);
     announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host, memory: data === MEMORY, console: web });
+    // Code-first workflows: registered now, re-discovered when the app restarts or changes them.
+    let bridge: { stop(): void } | undefined;
+    if (opts.bridgeUrl !== undefined) {
+      const { watchBridge, bridgeEnvLines } = await import('../server/bridge/watch.js');
+      for (const line of bridgeEnvLines(baseUrl, apiKey, deps.globals.showSecrets === true)) deps.io.stderr.write(`${line}\n`);
+      const watch = watchBridge({ store: service.store, environment: service.environment, bridgeUrl: opts.bridgeUrl, log: (l) => deps.info(l) });
+      bridge = watch;
+      await watch.ready;
+    }
+    deps.signal.addEventListener('abort', () => bridge?.stop(), { once: true });
     if (opts.open) {
       const { openInBrowser } = await import('../server/console/open.js');
       await openInBrowser(consoleLinks(service.app, baseUrl).link, deps.env).catch((e: Error) =>

@@ -164,6 +164,8 @@ function renderWorkflow(out: Output, c: ChalkInstance, w: Rec): string {
     workflowId: w.workflowId,
     name: w.name,
     status: w.status,
+    origin: w.origin,
+    ...(w.bridgeUrl !== undefined && { bridgeUrl: w.bridgeUrl }),
     active: w.active,
     severity: w.severity,
     tags: w.tags,

@@ -120,6 +120,7 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'NAME', value: 'name' },
     { header: 'STATUS', value: 'status', status: true },
     { header: 'STEPS', value: (r) => joinList(r.stepTypeOverviews) },
+    { header: 'ORIGIN', value: 'origin', dropOrder: 1 },
     { header: 'TAGS', value: (r) => joinList(r.tags) },
     { header: 'UPDATED', value: 'updatedAt', time: true },
   ],

@@ -148,6 +148,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
           svc: service,
           baseUrl: `${req.protocol}://${req.host}`,
         } as Call<OperationName>;
+        // Network work a route does before its transaction (a bridge's discovery or preview).
+        if ('prepare' in route) (call as { prepared?: unknown }).prepared = await (route.prepare as (c: unknown) => Promise<unknown>)(call);
         // The handler's writes and the answer kept for its idempotency key commit together. Apart, a
         // process killed between the two commits had acted on a request whose key a retry then found
         // unanswered (an unfinished key is dropped at restart), and the retry acted again.

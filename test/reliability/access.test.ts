@@ -228,6 +228,8 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   getSubscriber: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}`)],
   patchSubscriber: async (call, own) => [await call('PATCH', `/v2/subscribers/${own.subscriber}`, { firstName: 'Stolen' })],
   deleteSubscriber: async (call, own) => [await call('DELETE', `/v2/subscribers/${own.subscriber}`)],
+  // Nothing answers there: the sync stores nothing, in either environment.
+  bridgeSync: async (call) => [await call('POST', '/v1/bridge/sync?source=cli', { bridgeUrl: 'http://127.0.0.1:9/api/novu' })],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a

@@ -1,6 +1,6 @@
 // The runner as the workflow engine will use it: custom handlers, delays on the Clock, async
 // prepare, failures, and stop-on-fail.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_TIMER_MS } from '../../src/server/clock.js';
 import { defaultRegistry, type StepHandler } from '../../src/server/runner/index.js';
 import { testService, type TestService } from '../helpers/service.js';
@@ -102,7 +102,8 @@ describe('job runner', () => {
     await s.request('POST', '/v1/events/trigger', { body: { name: 'slow', to: 'ada', transactionId: 'slow-1' } });
     await s.request('POST', '/v1/events/trigger', { body: { name: 'soon', to: 'ada', transactionId: 'soon-1' } });
     const status = async (tx: string) => (await s.request('GET', `/v1/notifications?transactionId=${tx}`)).body.data[0].jobs.map((j: any) => j.status);
-    const settle = () => new Promise((r) => setTimeout(r, 20));
+    // Everything but the job held in flight has run (no wall-clock wait).
+    const settle = () => s.runner.idle({ inflight: false });
     try {
       await settle();
       expect(await status('slow-1')).toEqual(['running']);
@@ -143,16 +144,14 @@ describe('job runner', () => {
     ]);
     await workflow('once', [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'seconds' } }]);
     const status = async (tx: string) => (await s.request('GET', `/v1/notifications?transactionId=${tx}`)).body.data[0].jobs.map((j: any) => j.status);
-    const settle = () => new Promise((r) => setTimeout(r, 20));
     await s.request('POST', '/v1/events/trigger', { body: { name: 'slow', to: 'ada', transactionId: 'slow-2' } });
-    await settle();
+    await s.runner.idle({ inflight: false });
+    expect(await status('slow-2')).toEqual(['running', 'pending']);
     await s.request('POST', '/v1/events/trigger', { body: { name: 'once', to: 'ada', transactionId: 'once-1' } });
-    await settle();
-    expect(thrown).toBe(true);
+    // The batch that threw is rolled back and tried again a second later, on the clock.
+    await vi.waitFor(() => expect(thrown).toBe(true));
     release();
-    await settle();
     s.clock.advance(2_000);
-    await settle();
     await s.runner.idle();
     expect(await status('once-1')).toEqual(['completed']);
     expect(await status('slow-2')).toEqual(['completed', 'completed']);

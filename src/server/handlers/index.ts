@@ -1,4 +1,5 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
+import { bridgeSync, withBridgePreview, withTriggerBridge } from './bridge.js';
 import { createContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
@@ -19,7 +20,7 @@ import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkfl
 
 export const routes: Routes = {
   listChannelEndpoints,
-  previewStep,
+  previewStep: withBridgePreview(previewStep),
   updateOnlineStatus,
   updateChannelConnection,
   searchSubscribers,
@@ -30,7 +31,7 @@ export const routes: Routes = {
   setPrimaryIntegration,
   getWorkflow,
   getEvent,
-  triggerEvent,
+  triggerEvent: withTriggerBridge(triggerEvent),
   listEvents,
   triggerBulk,
   listChannelConnections,
@@ -50,6 +51,7 @@ export const routes: Routes = {
   getSubscriber,
   patchSubscriber,
   deleteSubscriber,
+  bridgeSync,
 };
 
 export type { Service } from './types.js';

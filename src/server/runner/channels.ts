@@ -27,7 +27,7 @@ import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 
-interface Delivery {
+export interface Delivery {
   integration: Integration;
   messageId: string;
   /** Message fields of the channel: content, subject, destination... */
@@ -37,7 +37,7 @@ interface Delivery {
   webhook?: WebhookRequest;
 }
 
-type Plan = { result: StepResult } | { delivery: Delivery };
+export type Plan = { result: StepResult } | { delivery: Delivery };
 
 const isWebhookProvider = (providerId: string) => (WEBHOOK_PROVIDERS as readonly string[]).includes(providerId);
 
@@ -163,7 +163,15 @@ function printed(controls: Record<string, unknown>, v: UndefinedVariable): boole
   return before.lastIndexOf('{{') > before.lastIndexOf('{%');
 }
 
-function plan(ctx: StepContext, kind: ChannelKind): Plan {
+/**
+ * `given`: the message content as a code-first workflow's bridge returned it, used as is instead of
+ * rendering the step's controls (everything else, integration and destination included, is the same).
+ */
+export function channelPlan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[ChannelKind]): Plan {
+  return plan(ctx, kind, given);
+}
+
+function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[ChannelKind]): Plan {
   return ctx.memo('channel', (): Plan => {
     const pre = prelude(ctx, kind);
     if (pre) return { result: pre };
@@ -184,7 +192,7 @@ function plan(ctx: StepContext, kind: ChannelKind): Plan {
     const dest = destination(ctx, kind, integration, ov.toRecipient);
     if ('error' in dest) return { result: { status: 'failed', error: dest.error, source: 'Credentials' } };
     const controls = ov.layoutId !== undefined ? { ...ctx.step.controls, layoutId: ov.layoutId } : ctx.step.controls;
-    const rendered = renderStep(kind, controls, scope);
+    const rendered = given !== undefined ? { ok: true as const, content: given, undefinedVariables: [] } : renderStep(kind, controls, scope);
     if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };
     const messageId = ctx.store.messages.newMessageId();
     const fields = { ...dest.fields, ...contentFields(kind, rendered.content) };
@@ -242,7 +250,7 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
   };
 }
 
-function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: WebhookResult | undefined): StepResult {
+export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: WebhookResult | undefined): StepResult {
   const providerId = d.integration.providerId;
   // The service records the start of an in-app delivery as its own step of the job's log.
   if (kind === 'in_app') ctx.detail({ status: 'Pending', detail: 'Start sending message', source: 'Internal', providerId });

@@ -221,3 +221,6 @@ const custom: StepHandler = {
 export function registerFlowHandlers(registry: StepRegistry): StepRegistry {
   return registry.register('delay', delay).register('digest', digest).register('throttle', throttle).register('custom', custom);
 }
+
+/** The same handlers, for a code-first workflow's steps whose controls its bridge answered. */
+export { custom as customHandler, delay as delayHandler, digest as digestHandler, throttle as throttleHandler };

@@ -38,6 +38,8 @@ export class JobRunner {
   private workflowMemo: Map<string, ReturnType<Store['workflows']['findById']>> | undefined;
   private readonly settings: RunnerSettings;
   private readonly inflight = new Map<string, Promise<void>>();
+  /** Due jobs that need the asynchronous path and found no free slot (see pumpBatch). */
+  private readonly waitingForSlot = new Set<string>();
   private running = false;
   private scheduled = false;
   private cancelTimer: (() => void) | undefined;
@@ -80,15 +82,17 @@ export class JobRunner {
   /**
    * Resolves once no job is running or due (delayed jobs in the future do not count), and the batch
    * the last jobs ran in has committed (a checkpoint or a reader of the file sees them).
+   * `inflight: false`: jobs whose asynchronous part is still running do not count (a test holding
+   * one back waits for everything else this way); a job due but waiting for a slot still does.
    */
-  async idle(): Promise<void> {
+  async idle(opts: { inflight?: boolean } = {}): Promise<void> {
     for (;;) {
       await new Promise((r) => setImmediate(r));
       if (this.store.batchOpen) {
         await new Promise<void>((r) => this.store.afterCommit(r));
         continue;
       }
-      if (this.inflight.size > 0) {
+      if (this.inflight.size > 0 && opts.inflight !== false) {
         await Promise.allSettled([...this.inflight.values()]);
         continue;
       }
@@ -138,13 +142,29 @@ export class JobRunner {
   private pumpBatch(): void {
     let free = this.concurrency - this.inflight.size;
     {
-      const due = this.store.jobs.dueJobs(this.clock.now(), this.batchSize + this.inflight.size).filter((j) => !this.inflight.has(j.id));
+      // While asynchronous jobs wait for slots, each finishing job starts about one more: reading a
+      // whole batch of due rows for it cost more than the job. 24 rows past the free slots still let
+      // synchronous jobs behind a queue of waiting ones through (they are not prepared again).
+      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + 24) : this.batchSize;
+      const due = this.store.jobs.dueJobs(this.clock.now(), want + this.inflight.size).filter((j) => !this.inflight.has(j.id));
+      let waited = false;
       const sync: Prepared[] = [];
       for (const job of due.slice(0, this.batchSize)) {
+        // A job already found to need the asynchronous path waits for a slot without its context
+        // being built again on every look (each job in flight that finishes looks).
+        if (free <= 0 && this.waitingForSlot.has(job.id)) {
+          waited = true;
+          continue;
+        }
         const prepared = this.prepare(job);
         if (prepared.async) {
           // No slot left: it stays due, and the first job in flight to finish looks again.
-          if (free <= 0) continue;
+          if (free <= 0) {
+            waited = true;
+            if (this.waitingForSlot.size < 10_000) this.waitingForSlot.add(job.id);
+            continue;
+          }
+          this.waitingForSlot.delete(job.id);
           free--;
           const p = this.process(prepared).finally(() => {
             this.inflight.delete(job.id);
@@ -155,6 +175,8 @@ export class JobRunner {
           sync.push(prepared);
         }
       }
+      // No job was left waiting for a slot: the backlog is gone (and ids of jobs settled otherwise with it).
+      if (!waited) this.waitingForSlot.clear();
       // Jobs whose handler is synchronous run together in one transaction (each in its own
       // savepoint): one commit for the batch instead of one per job is what keeps a file store fast.
       if (sync.length > 0) {
@@ -177,7 +199,7 @@ export class JobRunner {
   private prepare(job: JobRecord, same?: StepContext): Prepared {
     const built = this.context(job, same);
     if (typeof built === 'string') return { job, built: undefined, error: built, async: false };
-    const handler = this.opts.registry.get(job.type);
+    const handler = this.opts.registry.forJob(job.type, built.ctx.workflow.origin);
     if (!handler) return { job, built, error: `No handler for step type ${job.type}`, async: false };
     let async = false;
     try {
@@ -246,23 +268,30 @@ export class JobRunner {
     const built = p.built!;
     const handler = p.handler!;
     let prepared: unknown;
+    // Their writes join the open group-commit batch (see Store.grouped): jobs in flight that start or
+    // finish in the same turn of the event loop share one COMMIT, as requests do. A job whose write is
+    // lost with its batch is run again (a running job is requeued at start).
     try {
-      this.store.tx(() => {
+      this.grouped(() => {
         this.store.jobs.settleJob(job, { status: 'running' }, [{ status: 'Pending', detail: 'Step running', source: 'Internal' }]);
       });
       prepared = await handler.prepare!(built.ctx);
     } catch (e) {
-      if (this.store.db.open) this.store.tx(() => this.fail(job, built, e));
+      if (this.store.db.open) this.grouped(() => this.fail(job, built, e));
       return;
     }
     if (!this.store.db.open) return;
-    this.store.tx(() => {
+    this.grouped(() => {
       try {
         this.store.tx(() => this.settle(job, built, handler.run(built.ctx, prepared)));
       } catch (e) {
         this.fail(job, built, e);
       }
     });
+  }
+
+  private grouped(fn: () => void): void {
+    this.store.grouped(fn).committed.catch((e: unknown) => this.storeFailed(e));
   }
 
   private settle(job: JobRecord, built: Built | undefined, result: StepResult): void {

@@ -86,6 +86,18 @@ export interface RunnerSettings {
 
 export class StepRegistry {
   private readonly handlers = new Map<StepType, StepHandler>();
+  /** Runs every step of a code-first workflow (origin `external`) through the app that serves it. */
+  private external: StepHandler | undefined;
+
+  registerExternal(handler: StepHandler): this {
+    this.external = handler;
+    return this;
+  }
+
+  /** The handler of a job: the external one for a code-first workflow's steps, else its type's. */
+  forJob(type: StepType, origin: string): StepHandler | undefined {
+    return origin === 'external' && this.external ? this.external : this.handlers.get(type);
+  }
 
   register(type: StepType, handler: StepHandler): this {
     this.handlers.set(type, handler);

@@ -249,9 +249,10 @@ export class Jobs extends Repo {
 
   jobsOf(notificationIds: string[]): JobRecord[] {
     if (notificationIds.length === 0) return [];
-    const rows = this.db
-      .prepare(`${SELECT_JOB} WHERE j.notification_id IN (${idList(notificationIds.length)}) ORDER BY j.step_index`)
-      .all(...notificationIds) as JobRow[];
+    // Kept per list length (a statement prepared per call cost more than the query).
+    const rows = this.stmt(`${SELECT_JOB} WHERE j.notification_id IN (${idList(notificationIds.length)}) ORDER BY j.step_index`).all(
+      ...notificationIds,
+    ) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 

@@ -48,6 +48,15 @@ export interface StoredWorkflow {
   createdAt: string;
   updatedAt: string;
   lastTriggeredAt?: string | null;
+  /** Workflows of origin `external`: the app that serves them (its bridge URL) and what it declared. */
+  bridge?: BridgeInfo | undefined;
+}
+
+/** What a code-first workflow's bridge declared at discovery: kept to execute and preview it. */
+export interface BridgeInfo {
+  url: string;
+  /** Each step's control schema (JSON Schema), by stepId. */
+  controlSchemas: Record<string, JsonObject>;
 }
 
 export interface NewWorkflow {
@@ -279,6 +288,17 @@ export class Workflows extends Repo {
     if (this.parsed.size >= 500) this.parsed.delete(this.parsed.keys().next().value as string);
     this.parsed.set(id, doc);
     return doc;
+  }
+
+  /**
+   * A workflow discovered from a bridge: created with origin `external`, or the external one of that
+   * workflowId replaced (its steps keep their database ids by stepId). The caller has checked that the
+   * workflowId is not taken by a workflow of another origin.
+   */
+  upsertExternal(env: Environment, input: NewWorkflow, bridge: BridgeInfo): StoredWorkflow {
+    const existing = this.findByTrigger(env.id, input.workflowId);
+    const base = existing ? this.replace(existing, { ...input, active: true }) : this.create(env, { ...input, active: true });
+    return this.save({ ...base, origin: 'external', bridge });
   }
 
   markTriggered(id: string): void {

@@ -87,18 +87,23 @@ export function workflowRuntime(stored: StoredWorkflow): WorkflowRuntime {
   const hit = cache.get(key);
   if (hit) return hit;
   const definition = definitionOf(stored);
+  // A code-first workflow's steps are the app's code: no control values here to analyse or check.
+  const external = stored.origin === 'external';
   const steps = resolveSteps(definition).map(
-    (step): StepRuntime => ({
-      index: step.index,
-      stepId: step.stepId,
-      name: step.name,
-      type: step.type,
-      controls: withControlDefaults(step.type, step.controlValues),
-      filters: stored.steps[step.index]?.filters ?? [],
-      issues: stepIssues(definition, step.index),
-      defaulted: defaultedVariables(step.controlValues),
-      readsSteps: readsSteps(step.controlValues),
-    }),
+    (step): StepRuntime =>
+      external
+        ? externalStep(step, stored)
+        : {
+            index: step.index,
+            stepId: step.stepId,
+            name: step.name,
+            type: step.type,
+            controls: withControlDefaults(step.type, step.controlValues),
+            filters: stored.steps[step.index]?.filters ?? [],
+            issues: stepIssues(definition, step.index),
+            defaulted: defaultedVariables(step.controlValues),
+            readsSteps: readsSteps(step.controlValues),
+          },
   );
   const runtime = { stored, definition, steps };
   cache.set(key, runtime);
@@ -106,8 +111,47 @@ export function workflowRuntime(stored: StoredWorkflow): WorkflowRuntime {
   return runtime;
 }
 
+function externalStep(step: ReturnType<typeof resolveSteps>[number], stored: StoredWorkflow): StepRuntime {
+  return {
+    index: step.index,
+    stepId: step.stepId,
+    name: step.name,
+    type: step.type,
+    controls: {},
+    filters: stored.steps[step.index]?.filters ?? [],
+    issues: {},
+    defaulted: new Set(),
+    // Earlier steps reach the app in the execute request's state, not through templates here.
+    readsSteps: false,
+  };
+}
+
+/**
+ * A code-first workflow as the service shows it: its steps' controls are the schemas the app declared
+ * (values are the app's defaults), it has no control issues, and its status is its activity.
+ */
+function externalView(view: Workflow, stored: StoredWorkflow): Workflow {
+  const schemas = stored.bridge?.controlSchemas ?? {};
+  const { issues: _issues, ...rest } = view;
+  return {
+    ...rest,
+    status: stored.active ? 'ACTIVE' : 'INACTIVE',
+    steps: view.steps.map((s) => {
+      const { issues: _i, ...step } = s;
+      const schema = schemas[s.stepId];
+      return { ...step, controls: { ...step.controls, ...(schema && { dataSchema: schema }), values: {} } };
+    }),
+    ...(stored.bridge && { bridgeUrl: stored.bridge.url }),
+  };
+}
+
 /** GET /v2/workflows/{id} and the create answer: the engine's full workflow shape. */
 export function workflowResponse(store: Store, stored: StoredWorkflow): Workflow {
+  const view = engineView(store, stored);
+  return stored.origin === 'external' ? externalView(view, stored) : view;
+}
+
+function engineView(store: Store, stored: StoredWorkflow): Workflow {
   return toWorkflowResponse(workflowRuntime(stored).definition, {
     _id: stored._id,
     environmentId: stored._environmentId,

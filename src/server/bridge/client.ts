@@ -1,0 +1,183 @@
+// The caller's side of the bridge protocol: the team's app serves its code-first workflows at one URL,
+// and this service asks it for its health, its workflows (discover) and each step's outputs (execute,
+// preview). Every action but the health check is signed the way the framework checks it: headers
+// `novu-signature` and `x-novu-signature` (the framework reads these two names; they are not ours to
+// rename), `t=<ms>,v1=<hex HMAC-SHA256(secret, t + "." + JSON body)>`, a GET being signed over `{}`.
+// Each attempt times out after 5 s; 408, 429, 5xx and connection errors are tried again, 3 times.
+import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { z } from 'zod';
+import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
+
+export const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
+export const BRIDGE_TIMEOUT_MS = 5_000;
+export const BRIDGE_RETRIES = 3;
+
+export type BridgeAction = 'health-check' | 'discover' | 'execute' | 'preview';
+
+export interface BridgeCallOptions {
+  /** The environment's secret key: what the app's framework client was given as its secret. */
+  secret: string;
+  timeoutMs?: number;
+  retries?: number;
+  /** Pause before retry n (1-based), in ms; short by default: the bridge is usually on loopback. */
+  backoffMs?: (attempt: number) => number;
+  /** Signature time (ms); wall-clock by default, since the app checks it against its own clock. */
+  now?: () => number;
+}
+
+/** What one call came to, success or not: enough for an execution detail's `raw`. */
+export interface BridgeAnswer {
+  ok: boolean;
+  url: string;
+  action: BridgeAction;
+  /** HTTP status of the last attempt; absent when none answered. */
+  status?: number;
+  /** The last answer's body as text (cut to 4 KiB). */
+  body?: string;
+  /** Parsed JSON body, when it was JSON. */
+  json?: unknown;
+  /** Why it failed: a network error, a timeout, an HTTP status or a shape problem. */
+  error?: string;
+  attempts: number;
+  durationMs: number;
+}
+
+export function bridgeSignature(secret: string, body: unknown, t: number): string {
+  const mac = createHmac('sha256', secret)
+    .update(`${t}.${JSON.stringify(body)}`)
+    .digest('hex');
+  return `t=${t},v1=${mac}`;
+}
+
+/** The action's URL: the bridge URL with `action` (and `workflowId`, `stepId`) in its query. */
+export function bridgeActionUrl(bridgeUrl: string, action: BridgeAction, params: Record<string, string> = {}): string {
+  const url = new URL(bridgeUrl);
+  url.searchParams.set('action', action);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+// One pool of keep-alive connections for every bridge: a step is one round trip on an open socket.
+let pool: Agent | undefined;
+const agent = () => (pool ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 }));
+
+const RETRY_STATUS = (s: number) => s === 408 || s === 429 || s >= 500;
+const MAX_BODY_TEXT = 4096;
+
+/** One action, with its retries. Never throws: failures are in the answer. */
+export async function callBridge(
+  bridgeUrl: string,
+  action: BridgeAction,
+  opts: BridgeCallOptions & { params?: Record<string, string>; body?: BridgeEvent },
+): Promise<BridgeAnswer> {
+  const started = performance.now();
+  let url: string;
+  try {
+    url = bridgeActionUrl(bridgeUrl, action, opts.params);
+  } catch {
+    return { ok: false, url: bridgeUrl, action, error: 'not a valid URL', attempts: 0, durationMs: 0 };
+  }
+  const post = action === 'execute' || action === 'preview';
+  const text = post ? JSON.stringify(opts.body ?? {}) : undefined;
+  const retries = opts.retries ?? BRIDGE_RETRIES;
+  const timeoutMs = opts.timeoutMs ?? BRIDGE_TIMEOUT_MS;
+  const backoff = opts.backoffMs ?? ((n: number) => 100 * 2 ** (n - 1));
+  let last: BridgeAnswer = { ok: false, url, action, attempts: 0, durationMs: 0 };
+  for (let attempt = 1; attempt <= retries + 1; attempt++) {
+    if (attempt > 1) await sleep(backoff(attempt - 1));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (post) headers['content-type'] = 'application/json';
+    if (action !== 'health-check') {
+      const signature = bridgeSignature(opts.secret, post ? (opts.body ?? {}) : {}, (opts.now ?? Date.now)());
+      for (const h of BRIDGE_SIGNATURE_HEADERS) headers[h] = signature;
+    }
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await request(url, { method: post ? 'POST' : 'GET', headers, body: text, signal, dispatcher: agent() });
+      const body = await res.body.text();
+      const status = res.statusCode;
+      let json: unknown;
+      try {
+        json = body === '' ? undefined : JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      last = {
+        ok: status >= 200 && status < 300,
+        url,
+        action,
+        status,
+        body: body.length > MAX_BODY_TEXT ? `${body.slice(0, MAX_BODY_TEXT)}…` : body,
+        json,
+        attempts: attempt,
+        durationMs: 0,
+      };
+      if (!last.ok) last.error = `HTTP ${status}${errorText(json)}`;
+      if (last.ok || !RETRY_STATUS(status)) break;
+    } catch (e) {
+      const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
+      const why = signal.aborted ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
+      last = { ok: false, url, action, error: why, attempts: attempt, durationMs: 0 };
+    }
+  }
+  last.durationMs = Math.round(performance.now() - started);
+  return last;
+}
+
+/** `: StepExecutionFailedError: Failed to execute Step with id: x` from the framework's error body. */
+function errorText(json: unknown): string {
+  if (json === null || typeof json !== 'object') return '';
+  const { code, message } = json as { code?: unknown; message?: unknown };
+  const parts = [typeof code === 'string' ? code : undefined, typeof message === 'string' ? message : undefined].filter(Boolean);
+  return parts.length > 0 ? `: ${parts.join(': ')}` : '';
+}
+
+/** The answer checked against a schema; a bad shape becomes the answer's error, naming the field. */
+function checked<T extends z.ZodType>(answer: BridgeAnswer, schema: T): { answer: BridgeAnswer; value?: z.output<T> } {
+  if (!answer.ok) return { answer };
+  const r = schema.safeParse(answer.json);
+  if (r.success) return { answer, value: r.data };
+  return { answer: { ...answer, ok: false, error: `unexpected answer: ${zodProblem(r.error)}` } };
+}
+
+/** `workflows.0.steps.1.type: Invalid option: ...`: the first problem, with the path of the bad field. */
+export function zodProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.map(String).join('.');
+  return `${path === '' ? '(body)' : path}: ${issue.message}`;
+}
+
+export async function healthCheck(bridgeUrl: string, opts: BridgeCallOptions) {
+  return checked(await callBridge(bridgeUrl, 'health-check', opts), BridgeHealth);
+}
+
+export async function discover(bridgeUrl: string, opts: BridgeCallOptions): Promise<{ answer: BridgeAnswer; value?: { workflows: BridgeWorkflow[] } }> {
+  return checked(await callBridge(bridgeUrl, 'discover', opts), BridgeDiscover);
+}
+
+export async function executeStep(
+  bridgeUrl: string,
+  action: 'execute' | 'preview',
+  workflowId: string,
+  stepId: string,
+  event: BridgeEvent,
+  opts: BridgeCallOptions,
+) {
+  return checked(await callBridge(bridgeUrl, action, { ...opts, params: { workflowId, stepId }, body: event }), BridgeExecuteResult);
+}
+
+/** An answer as an execution detail's `raw`: where, what came back, how many attempts. */
+export function bridgeRaw(a: BridgeAnswer): string {
+  return JSON.stringify({
+    url: a.url,
+    action: a.action,
+    ...(a.status !== undefined && { statusCode: a.status }),
+    ...(a.json !== undefined ? { body: a.json } : a.body !== undefined && a.body !== '' ? { body: a.body } : {}),
+    ...(a.error !== undefined && { error: a.error }),
+    attempts: a.attempts,
+    durationMs: a.durationMs,
+  });
+}

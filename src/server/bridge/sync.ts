@@ -1,0 +1,140 @@
+// Registering a bridge: ask the app for its health and its workflows (discover), check the answer, and
+// store each workflow with origin `external` and the bridge URL (a workflow of that bridge no longer
+// discovered is removed). The network part (`discoverBridge`) runs before any transaction; storing
+// (`storeDiscovered`) is synchronous and all or nothing. An unreachable URL, or one that does not answer
+// as the framework does, stores nothing and says which URL and what answered.
+import type { BridgeHealth, BridgeSyncResult, BridgeWorkflow } from '../../api/schemas/bridge.js';
+import type { JsonObject } from '../../api/schemas/common.js';
+import { SEVERITIES } from '../../api/enum-values.js';
+import { HttpError } from '../errors.js';
+import type { Environment, Store } from '../store/index.js';
+import { DEFAULT_PREFERENCES, type NewWorkflow, type WorkflowPreferences } from '../store/workflows.js';
+import { type BridgeAnswer, type BridgeCallOptions, discover, healthCheck } from './client.js';
+
+export interface Discovered {
+  bridgeUrl: string;
+  health: BridgeHealth | undefined;
+  workflows: BridgeWorkflow[];
+}
+
+/** Why a bridge could not be registered: `unreachable` (nothing answered) or not a framework bridge. */
+export class BridgeSyncError extends HttpError {
+  constructor(
+    readonly kind: 'unreachable' | 'invalid' | 'conflict',
+    message: string,
+    bridgeUrl: string,
+  ) {
+    super(kind === 'conflict' ? 409 : kind === 'unreachable' ? 400 : 422, message, {
+      ctx: { code: kind === 'unreachable' ? 'BRIDGE_UNREACHABLE' : kind === 'conflict' ? 'BRIDGE_CONFLICT' : 'BRIDGE_INVALID', bridgeUrl },
+    });
+  }
+}
+
+/** `HTTP 404 (text/html: "<!doctype html>…")`: what answered, in a few words. */
+function whatAnswered(a: BridgeAnswer): string {
+  if (a.status === undefined) return a.error ?? 'no answer';
+  const text = (a.body ?? '').replace(/\s+/g, ' ').trim();
+  const body = text === '' ? 'an empty body' : JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+  return a.error?.startsWith('unexpected answer') ? `HTTP ${a.status} with ${body} (${a.error})` : `HTTP ${a.status} with ${body}`;
+}
+
+/** Health check, then discover; throws BridgeSyncError naming the URL and what answered. */
+export async function discoverBridge(bridgeUrl: string, opts: BridgeCallOptions): Promise<Discovered> {
+  const health = await healthCheck(bridgeUrl, opts);
+  if (!health.value) {
+    const a = health.answer;
+    if (a.status === undefined) throw new BridgeSyncError('unreachable', `Bridge ${bridgeUrl} is not reachable: ${whatAnswered(a)}`, bridgeUrl);
+    throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} did not answer its health check as a framework bridge: ${whatAnswered(a)}`, bridgeUrl);
+  }
+  const found = await discover(bridgeUrl, opts);
+  if (!found.value) {
+    const a = found.answer;
+    if (a.status === undefined) throw new BridgeSyncError('unreachable', `Bridge ${bridgeUrl} is not reachable: ${whatAnswered(a)}`, bridgeUrl);
+    const hint = a.status === 401 ? " (is the app started with NOVU_SECRET_KEY set to this environment's API key?)" : '';
+    throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} refused or broke discovery: ${whatAnswered(a)}${hint}`, bridgeUrl);
+  }
+  const ids = found.value.workflows.map((w) => w.workflowId);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup !== undefined) throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} declared workflow '${dup}' twice`, bridgeUrl);
+  return { bridgeUrl, health: health.value, workflows: found.value.workflows };
+}
+
+const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
+
+/** The framework's `preferences` (`{all: {enabled, readOnly}, channels: {email: {enabled}}}`), completed. */
+function preferencesOf(p: JsonObject | undefined): WorkflowPreferences {
+  const all = obj(p?.all);
+  const channels = obj(p?.channels) ?? {};
+  const out: WorkflowPreferences = {
+    all: {
+      enabled: typeof all?.enabled === 'boolean' ? all.enabled : DEFAULT_PREFERENCES.all.enabled,
+      readOnly: typeof all?.readOnly === 'boolean' ? all.readOnly : DEFAULT_PREFERENCES.all.readOnly,
+    },
+    channels: {},
+  };
+  for (const ch of Object.keys(DEFAULT_PREFERENCES.channels)) {
+    const given = obj(channels[ch === 'in_app' ? 'inApp' : ch]) ?? obj(channels[ch]);
+    out.channels[ch] = { enabled: typeof given?.enabled === 'boolean' ? given.enabled : out.all.enabled };
+  }
+  return out;
+}
+
+/** A discovered workflow as the store keeps it. */
+export function toNewWorkflow(w: BridgeWorkflow): NewWorkflow {
+  const severity = (SEVERITIES as readonly string[]).includes(w.severity ?? '') ? (w.severity as NewWorkflow['severity']) : undefined;
+  return {
+    workflowId: w.workflowId,
+    name: w.name ?? w.workflowId,
+    ...(w.description !== undefined && { description: w.description }),
+    tags: w.tags ?? [],
+    // The app's framework checks the payload against its own schema when it executes a step.
+    validatePayload: false,
+    payloadSchema: w.payload.schema,
+    preferences: { user: null, workflow: preferencesOf(w.preferences) },
+    ...(severity && { severity }),
+    steps: w.steps.map((s) => ({ stepId: s.stepId, name: s.stepId, type: s.type, controlValues: {} })),
+  };
+}
+
+/** Stores what was discovered (one transaction): created, replaced, and removed workflows. */
+export function storeDiscovered(store: Store, env: Environment, d: Discovered): BridgeSyncResult {
+  return store.tx(() => {
+    for (const w of d.workflows) {
+      const taken = store.workflows.findByTrigger(env.id, w.workflowId);
+      if (taken && taken.origin !== 'external') {
+        throw new BridgeSyncError(
+          'conflict',
+          `Bridge ${d.bridgeUrl} declares workflow '${w.workflowId}', which already exists here and was not created from code: delete or rename it first`,
+          d.bridgeUrl,
+        );
+      }
+    }
+    const stored = d.workflows.map((w) =>
+      store.workflows.upsertExternal(env, toNewWorkflow(w), {
+        url: d.bridgeUrl,
+        controlSchemas: Object.fromEntries(w.steps.map((s) => [s.stepId, s.controls.schema])),
+      }),
+    );
+    const kept = new Set(d.workflows.map((w) => w.workflowId));
+    const removed: string[] = [];
+    for (const w of store.workflows.all(env.id)) {
+      if (w.origin === 'external' && w.bridge?.url === d.bridgeUrl && !kept.has(w.workflowId)) {
+        store.workflows.remove(w._id);
+        removed.push(w.workflowId);
+      }
+    }
+    return {
+      bridgeUrl: d.bridgeUrl,
+      sdkVersion: d.health?.sdkVersion ?? null,
+      frameworkVersion: d.health?.frameworkVersion ?? null,
+      workflows: stored.map((w) => ({
+        _id: w._id,
+        workflowId: w.workflowId,
+        name: w.name,
+        origin: w.origin,
+        steps: w.steps.map((s) => ({ stepId: s.stepId, type: s.type })),
+      })),
+      removed,
+    };
+  });
+}

@@ -1,0 +1,103 @@
+// Code-first workflows served by the team's app (its bridge): registering a bridge (POST /v1/bridge/sync),
+// the step preview of such a workflow (asked of the bridge with `action=preview`), and a trigger whose
+// body names a `bridgeUrl` (that bridge is discovered first, and the trigger's steps run through it).
+// Each has an asynchronous `prepare` (the network calls), run before the request's transaction, whose
+// result `handle` stores or answers; nothing is written when the bridge cannot be used.
+import type { PreviewResponse } from '../../api/schemas/workflow.js';
+import { bridgeRaw, executeStep } from '../bridge/client.js';
+import { bridgeSubscriber } from '../bridge/event.js';
+import { type Discovered, discoverBridge, storeDiscovered } from '../bridge/sync.js';
+import { HttpError } from '../errors.js';
+import type { StoredWorkflow } from '../store/workflows.js';
+import type { Call, Route } from './types.js';
+import type { OperationName } from '../../api/operations.js';
+
+/** A route with network work to do before its transaction: `prepare`'s result is `call.prepared`. */
+export interface PreparedRoute<K extends OperationName, P> extends Route<K> {
+  prepare(call: Call<K>): Promise<P>;
+  handle(call: Call<K> & { prepared?: P }): unknown;
+}
+
+export const bridgeSync: PreparedRoute<'bridgeSync', Discovered> = {
+  envelope: 'data',
+  prepare: ({ body, env }) => discoverBridge(body.bridgeUrl, { secret: env.apiKey }),
+  handle({ svc, env, prepared }) {
+    return storeDiscovered(svc.store, env, prepared!);
+  },
+};
+
+/** An external workflow's step, by stepId, slug or database id. */
+function stepOf(wf: StoredWorkflow, key: string) {
+  return wf.steps.find((s) => s.stepId === key || s.slug === key || s._id === key);
+}
+
+type PreviewPrepared = { response: PreviewResponse } | undefined;
+
+/** The step preview: a code-first workflow's step is previewed by its bridge; any other by `inner`. */
+export function withBridgePreview(inner: Route<'previewStep'>): PreparedRoute<'previewStep', PreviewPrepared> {
+  return {
+    envelope: inner.envelope,
+    async prepare({ svc, env, params, body }) {
+      const wf = svc.store.workflows.find(env.id, params.workflowId!);
+      if (wf?.origin !== 'external' || !wf.bridge) return undefined;
+      const step = stepOf(wf, params.stepId!);
+      if (!step) return { response: { result: { preview: {} }, previewPayloadExample: {}, schema: null } };
+      const given = body.previewPayload ?? {};
+      const payload = (given.payload as Record<string, unknown> | undefined) ?? {};
+      const subscriber = (given.subscriber as Record<string, unknown> | undefined) ?? {};
+      const event = {
+        payload,
+        controls: body.controlValues ?? {},
+        subscriber: bridgeSubscriber({ subscriberId: 'preview', ...subscriber } as never),
+        state: [],
+      };
+      const { answer, value } = await executeStep(wf.bridge.url, 'preview', wf.workflowId, step.stepId, event, { secret: env.apiKey });
+      if (!value) {
+        return {
+          response: {
+            result: {
+              type: step.type,
+              error: { title: 'Bridge preview failed', message: `${answer.url.split('?')[0]}: ${answer.error ?? 'no answer'}`, hint: bridgeRaw(answer) },
+            },
+            previewPayloadExample: { payload, subscriber },
+            schema: null,
+          },
+        };
+      }
+      return {
+        response: {
+          result: { type: step.type, preview: value.outputs },
+          previewPayloadExample: { payload, subscriber },
+          schema: wf.payloadSchema ? { type: 'object', properties: { payload: wf.payloadSchema } } : null,
+        },
+      };
+    },
+    handle(call) {
+      return call.prepared ? call.prepared.response : inner.handle(call);
+    },
+  };
+}
+
+/**
+ * A trigger with a `bridgeUrl` (the framework's `workflow.trigger()` may send one): the workflows of
+ * that bridge are discovered and stored first unless the workflow already runs through it, so this
+ * trigger's steps are executed through that URL.
+ */
+export function withTriggerBridge(inner: Route<'triggerEvent'>): PreparedRoute<'triggerEvent', Discovered | undefined> {
+  return {
+    envelope: inner.envelope,
+    async prepare({ svc, env, body }) {
+      const bridgeUrl = (body as { bridgeUrl?: unknown }).bridgeUrl;
+      if (bridgeUrl === undefined || bridgeUrl === null || bridgeUrl === '') return undefined;
+      if (typeof bridgeUrl !== 'string')
+        throw new HttpError(422, 'bridgeUrl must be a URL', { errors: { bridgeUrl: { messages: ['must be a URL'], value: bridgeUrl } } });
+      const wf = svc.store.workflows.findByTrigger(env.id, body.name);
+      if (wf?.origin === 'external' && wf.bridge?.url === bridgeUrl) return undefined;
+      return discoverBridge(bridgeUrl, { secret: env.apiKey });
+    },
+    handle(call) {
+      if (call.prepared) storeDiscovered(call.svc.store, call.env, call.prepared);
+      return inner.handle(call);
+    },
+  };
+}

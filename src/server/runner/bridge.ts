@@ -1,0 +1,125 @@
+// Steps of code-first workflows (origin `external`): the app that serves them (its bridge) is asked for
+// the step's outputs with the state so far, from `prepare`, outside any transaction. What it answers
+// then goes through the same engine as a step defined here: a channel step's outputs are the message
+// (integration, destination, webhook providers, timeline as for any message), a delay's or digest's
+// outputs are its controls, a custom step's outputs are `steps.<id>`, and `options.skip` skips it.
+// A failed call (network error, timeout, non-2xx, a shape the step type cannot use) fails the job with
+// the bridge's answer as the detail's raw, after the client's retries.
+import type { JsonObject } from '../../api/schemas/common.js';
+import { BridgeOutputs, type BridgeExecuteResult, type BridgeStepType } from '../../api/schemas/bridge.js';
+import { deliverWebhook, isChannelKind, type ChannelContent, type ChannelKind, type WebhookResult } from '../engine/index.js';
+import { bridgeRaw, executeStep, zodProblem, type BridgeAnswer } from '../bridge/client.js';
+import { bridgeEvent } from '../bridge/event.js';
+import { channelPlan, deliver } from './channels.js';
+import { jsonText } from './describe.js';
+import { delayHandler, digestHandler, throttleHandler } from './flow.js';
+import type { StepContext, StepHandler, StepResult } from './types.js';
+
+interface Executed {
+  answer: BridgeAnswer;
+  result?: BridgeExecuteResult;
+  /** A channel step's message sent through a webhook provider. */
+  sent?: WebhookResult;
+}
+
+/** The bridge URL a job's steps are executed through. */
+export function bridgeUrlOf(ctx: StepContext): string | undefined {
+  return ctx.workflow.bridge?.url;
+}
+
+/** A delay or digest job run again when its time came: its state says so, and the bridge is not asked again. */
+function resumed(ctx: StepContext): boolean {
+  const s = ctx.job.state;
+  return (ctx.job.type === 'delay' && s.until !== undefined) || (ctx.job.type === 'digest' && (s.collectingUntil !== undefined || s.mergedInto !== undefined));
+}
+
+/** The same step, with the controls the bridge answered (delay, digest and throttle read them). */
+function withControls(ctx: StepContext, controls: JsonObject): StepContext {
+  return { ...ctx, step: { ...ctx.step, controls } };
+}
+
+/** A channel step's outputs as the engine's content of that channel, or why they cannot be. */
+function outputsOf(type: BridgeStepType, outputs: JsonObject): { ok: true; value: JsonObject } | { ok: false; problem: string } {
+  const r = BridgeOutputs[type].safeParse(outputs);
+  return r.success ? { ok: true, value: r.data as JsonObject } : { ok: false, problem: zodProblem(r.error) };
+}
+
+function failure(ctx: StepContext, answer: BridgeAnswer, why: string): StepResult {
+  return {
+    status: 'failed',
+    error: `Bridge: executing step '${ctx.step.stepId}' through ${answer.url.split('?')[0]} failed: ${why} after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`,
+    source: 'Internal',
+    raw: bridgeRaw(answer),
+  };
+}
+
+export const bridgeHandler: StepHandler = {
+  needsPrepare: (ctx) => !resumed(ctx),
+
+  async prepare(ctx): Promise<Executed | undefined> {
+    const url = bridgeUrlOf(ctx);
+    if (url === undefined) return undefined;
+    const event = bridgeEvent(ctx.store, ctx.notification, ctx.subscriber, ctx.job);
+    const { answer, value } = await executeStep(url, 'execute', ctx.workflow.workflowId, ctx.step.stepId, event, { secret: ctx.environment.apiKey });
+    const executed: Executed = { answer, ...(value && { result: value }) };
+    // A channel message through a webhook provider is sent here too, outside the transaction.
+    const kind = ctx.job.type;
+    if (value && value.options?.skip !== true && isChannelKind(kind)) {
+      const content = outputsOf(kind, value.outputs);
+      if (content.ok) {
+        const p = channelPlan(ctx, kind, content.value as unknown as ChannelContent[ChannelKind]);
+        if ('delivery' in p && p.delivery.webhook) executed.sent = await deliverWebhook(p.delivery.webhook);
+      }
+    }
+    return executed;
+  },
+
+  run(ctx, prepared): StepResult {
+    const type = ctx.job.type;
+    if (prepared === undefined) {
+      if (resumed(ctx)) return type === 'delay' ? delayHandler.run(ctx, undefined) : digestHandler.run(ctx, undefined);
+      return {
+        status: 'failed',
+        error: `Workflow '${ctx.workflow.workflowId}' is a code-first workflow with no bridge URL: run svc workflow sync --bridge-url URL`,
+      };
+    }
+    const { answer, result } = prepared as Executed;
+    if (!answer.ok || !result) return failure(ctx, answer, answer.error ?? 'no answer');
+    const where = answer.url.split('?')[0];
+    if (result.options?.skip === true) {
+      ctx.detail({
+        status: 'Success',
+        detail: `Step skipped: its skip condition in the app's code holds (bridge ${where})`,
+        source: 'Payload',
+        raw: bridgeRaw(answer),
+      });
+      return { status: 'skipped' };
+    }
+    if (!(type in BridgeOutputs)) return failure(ctx, answer, `a ${type} step cannot be executed through a bridge`);
+    const outputs = outputsOf(type as BridgeStepType, result.outputs);
+    if (!outputs.ok) return failure(ctx, answer, `its outputs do not fit a ${type} step: ${outputs.problem}`);
+    ctx.detail({
+      status: 'Success',
+      detail: `Step executed by the bridge ${where} in ${answer.durationMs} ms: ${jsonText(outputs.value, 200)}`,
+      source: 'Internal',
+      raw: bridgeRaw(answer),
+    });
+    if (isChannelKind(type)) {
+      const p = channelPlan(ctx, type, outputs.value as unknown as ChannelContent[ChannelKind]);
+      if ('result' in p) return p.result;
+      return deliver(ctx, type, p.delivery, (prepared as Executed).sent);
+    }
+    switch (type) {
+      case 'delay':
+        return delayHandler.run(withControls(ctx, outputs.value), undefined);
+      case 'digest':
+        return digestHandler.run(withControls(ctx, outputs.value), undefined);
+      case 'throttle':
+        return throttleHandler.run(withControls(ctx, outputs.value), undefined);
+      default:
+        // custom: what it returned is `steps.<id>` (and its result in later steps' state).
+        ctx.setOutput(outputs.value);
+        return { status: 'completed' };
+    }
+  },
+};
