@@ -182,3 +182,90 @@ export const InboxPreference = z.looseObject({
   schedule: PreferenceSchedule.optional(),
 });
 export type InboxPreference = z.infer<typeof InboxPreference>;
+
+// --- operator API: the environment, subscriber preferences, topics, integration update ---------
+
+export const CurrentEnvironment = z.looseObject({
+  _id: z.string(),
+  name: z.string(),
+  _organizationId: z.string(),
+  identifier: z.string(),
+  _parentId: z.string().nullable().optional(),
+});
+
+const OperatorChannels = z.strictObject(ChannelSwitches);
+
+const PreferenceWorkflowRef = z.looseObject({ slug: z.string(), identifier: z.string(), name: z.string(), updatedAt: z.string().optional() });
+export const WorkflowPreferenceView = z.looseObject({
+  enabled: z.boolean(),
+  channels: ChannelPreferences,
+  overrides: z.array(z.looseObject({ channel: z.string(), source: z.string() })).optional(),
+  workflow: PreferenceWorkflowRef,
+});
+export const SubscriberPreferencesView = z.looseObject({
+  global: z.looseObject({ enabled: z.boolean(), channels: ChannelPreferences, schedule: PreferenceSchedule.optional() }),
+  workflows: z.array(WorkflowPreferenceView),
+});
+export const PatchSubscriberPreferencesBody = z.strictObject({
+  channels: OperatorChannels.optional(),
+  workflowId: z.string().min(1).optional(),
+  schedule: PreferenceSchedule.optional(),
+});
+export const BulkSubscriberPreferencesBody = z.strictObject({
+  preferences: z
+    .array(z.strictObject({ workflowId: z.string().min(1), channels: OperatorChannels }))
+    .min(1, 'must contain at least 1 element')
+    .max(100, 'must contain at most 100 elements'),
+});
+
+export const TOPIC_KEY_RE = /^[a-zA-Z0-9_:-]+$/;
+export const TopicKey = z.string().min(1).max(100).regex(TOPIC_KEY_RE, 'must contain only letters, digits, "_", "-" and ":"');
+export const Topic = z.looseObject({
+  _id: z.string(),
+  key: z.string(),
+  name: z.string().nullable().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export const CreateTopicBody = z.strictObject({ key: TopicKey, name: z.string().max(100).optional() });
+export const CreateTopicQuery = z.looseObject({ failIfExists: z.enum(['true', 'false']).optional() });
+export const UpdateTopicBody = z.strictObject({ name: z.string().min(1).max(100) });
+export const ListTopicsQuery = z.looseObject({
+  key: z.string().optional(),
+  name: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+});
+export const TopicSubscription = z.looseObject({
+  _id: z.string(),
+  topic: z.looseObject({ _id: z.string(), key: z.string(), name: z.string().nullable().optional() }),
+  subscriber: z.looseObject({ _id: z.string(), subscriberId: z.string() }).passthrough(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const ListTopicSubscriptionsQuery = z.looseObject({
+  subscriberId: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+});
+export const TopicSubscriptionsBody = z.strictObject({
+  subscriberIds: z.array(z.string().min(1)).min(1, 'must contain at least 1 element').max(100, 'must contain at most 100 elements'),
+});
+export const TopicSubscriptionsResult = z.looseObject({
+  data: z.array(TopicSubscription),
+  meta: z.looseObject({ totalCount: z.number(), successful: z.number(), failed: z.number() }),
+  errors: z.array(z.looseObject({ subscriberId: z.string(), code: z.string(), message: z.string() })),
+});
+export const DeleteTopicResult = z.looseObject({ acknowledged: z.boolean() });
+
+export const UpdateIntegrationBody = z.strictObject({
+  name: z.string().min(1).optional(),
+  identifier: z.string().min(1).optional(),
+  active: z.boolean().optional(),
+  credentials: z.record(z.string(), z.unknown()).optional(),
+  check: z.boolean().optional(),
+  conditions: z.array(z.unknown()).optional(),
+  configurations: z.record(z.string(), z.unknown()).optional(),
+});

@@ -15,6 +15,21 @@ import {
   updateOnlineStatus,
 } from './subscribers.js';
 import type { Routes } from './types.js';
+import {
+  bulkSubscriberPreferences,
+  createTopic,
+  createTopicSubscriptions,
+  deleteTopic,
+  deleteTopicSubscriptions,
+  getCurrentEnvironment,
+  getSubscriberPreferences,
+  getTopic,
+  listTopicSubscriptions,
+  listTopics,
+  patchSubscriberPreferences,
+  updateIntegration,
+  updateTopic,
+} from '../inbox/operator.js';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow } from './workflows.js';
 
 export const routes: Routes = {
@@ -50,6 +65,19 @@ export const routes: Routes = {
   getSubscriber,
   patchSubscriber,
   deleteSubscriber,
+  getCurrentEnvironment,
+  updateIntegration,
+  getSubscriberPreferences,
+  patchSubscriberPreferences,
+  bulkSubscriberPreferences,
+  listTopics,
+  createTopic,
+  getTopic,
+  updateTopic,
+  deleteTopic,
+  listTopicSubscriptions,
+  createTopicSubscriptions,
+  deleteTopicSubscriptions,
 };
 
 export type { Service } from './types.js';

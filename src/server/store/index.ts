@@ -15,6 +15,7 @@ import { Subscribers } from './subscribers.js';
 import { Workflows } from './workflows.js';
 import { Inbox } from './inbox.js';
 import { SubscriberPreferences } from './preferences.js';
+import { TopicAdmin } from './topic-admin.js';
 
 export class Store {
   readonly environments: Environments;
@@ -32,6 +33,7 @@ export class Store {
   readonly idempotency: Idempotency;
   readonly inbox: Inbox;
   readonly preferences: SubscriberPreferences;
+  readonly topicAdmin: TopicAdmin;
 
   constructor(
     readonly db: DB,
@@ -55,6 +57,7 @@ export class Store {
     this.idempotency = new Idempotency(db, clock);
     this.inbox = new Inbox(db, clock);
     this.preferences = new SubscriberPreferences(db, clock);
+    this.topicAdmin = new TopicAdmin(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
   }
 
