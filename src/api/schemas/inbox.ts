@@ -55,21 +55,24 @@ const DataValue = z.union([Scalar, z.array(Scalar), z.object({ or: z.array(Scala
 export const InboxDataFilter = z.record(z.string(), z.union([DataValue, z.record(z.string(), DataValue)]));
 
 /** One filter of `GET /v1/inbox/notifications/count?filters=[...]`. */
+const Bool = z.boolean({ error: 'must be a boolean' });
+const Severity = z.enum(INBOX_SEVERITIES, { error: `must be one of: ${INBOX_SEVERITIES.join(', ')}` });
+const Millis = z.number({ error: 'must be a number (milliseconds since 1970)' });
 export const InboxCountFilter = z.strictObject({
   tags: TagsFilter.optional(),
-  read: z.boolean().optional(),
-  archived: z.boolean().optional(),
-  snoozed: z.boolean().optional(),
-  seen: z.boolean().optional(),
+  read: Bool.optional(),
+  archived: Bool.optional(),
+  snoozed: Bool.optional(),
+  seen: Bool.optional(),
   data: InboxDataFilter.optional(),
-  severity: z.union([z.enum(INBOX_SEVERITIES), z.array(z.enum(INBOX_SEVERITIES))]).optional(),
-  createdGte: z.number().optional(),
-  createdLte: z.number().optional(),
+  severity: z.union([Severity, z.array(Severity)]).optional(),
+  createdGte: Millis.optional(),
+  createdLte: Millis.optional(),
 });
 export type InboxCountFilter = z.infer<typeof InboxCountFilter>;
 export const InboxCountFilters = z.array(InboxCountFilter).max(30, 'must contain at most 30 filters');
 
-const BoolText = z.enum(['true', 'false']).transform((v) => v === 'true');
+const BoolText = z.enum(['true', 'false'], { error: 'must be one of: true, false' }).transform((v) => v === 'true');
 const NumberText = z
   .string()
   .regex(/^\d+$/, 'must be a whole number')
@@ -86,7 +89,7 @@ export const InboxNotificationsQuery = z.strictObject({
   snoozed: BoolText.optional(),
   seen: BoolText.optional(),
   data: z.string().optional(),
-  severity: z.array(z.enum(INBOX_SEVERITIES)).optional(),
+  severity: z.array(Severity).optional(),
   createdGte: NumberText.optional(),
   createdLte: NumberText.optional(),
 });

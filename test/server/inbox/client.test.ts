@@ -78,7 +78,7 @@ describe('the Inbox client against svc dev', () => {
       filters: [{ read: false }, { read: true }, { archived: true }, { tags: ['onboarding'] }, { tags: ['collaboration'], read: false }, { seen: true }],
     } as never);
     expect(counts.error).toBeUndefined();
-    expect((counts.data as { counts: { count: number }[] }).counts.map((c) => c.count)).toEqual([1, 2, 1, 2, 0, 2]);
+    expect((counts.data as unknown as { counts: { count: number }[] }).counts.map((c) => c.count)).toEqual([1, 2, 1, 2, 0, 2]);
 
     expect((await list(novu, { archived: true })).map((n) => n.id)).toEqual([second.id]);
     expect((await list(novu, { read: false })).map((n) => n.isRead)).toEqual([false]);
