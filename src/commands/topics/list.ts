@@ -24,5 +24,11 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     ...(opts.before !== undefined && { before: opts.before }),
   };
   const res = await (await deps.client()).call('listTopics', { query });
-  if (res) await deps.print(res.data, { list: true });
+  if (!res) return;
+  // A table shows what fits in 80 columns; the other formats the topics as the service answers them.
+  if (deps.format() === 'table' && !deps.globals.fields && !deps.globals.query) {
+    const page = res.data as { data: { key: string; name?: string | null; updatedAt?: string }[] };
+    return deps.print(page.data.map((t) => ({ KEY: t.key, NAME: t.name ?? '', UPDATED: t.updatedAt ?? '' })));
+  }
+  await deps.print(res.data, { list: true });
 }
