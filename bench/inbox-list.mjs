@@ -40,7 +40,12 @@ async function start() {
     });
     proc.once('exit', (code) => reject(new Error(`svc dev exited ${code}`)));
   });
-  return { ...ready, stop: () => new Promise((r) => (proc.once('exit', r), proc.kill('SIGINT'))) };
+  const stop = () =>
+    new Promise((r) => {
+      proc.once('exit', r);
+      proc.kill('SIGINT');
+    });
+  return { ...ready, stop };
 }
 
 async function call(base, method, path, headers, body) {
@@ -63,7 +68,9 @@ await call(dev.baseUrl, 'POST', '/v2/workflows', apiKey, {
   workflowId: 'bench-list',
   active: true,
   tags: ['bench'],
-  steps: [{ name: 'Inbox', type: 'in_app', controlValues: { subject: 'Note {{ payload.k }}', body: 'Body of note {{ payload.k }}', data: { k: '{{ payload.k }}' } } }],
+  steps: [
+    { name: 'Inbox', type: 'in_app', controlValues: { subject: 'Note {{ payload.k }}', body: 'Body of note {{ payload.k }}', data: { k: '{{ payload.k }}' } } },
+  ],
 });
 const made = performance.now();
 for (let k = 0; k < MINE; k += 100) {
@@ -109,7 +116,9 @@ const counts = {
   messages: db.prepare('SELECT count(*) AS n FROM messages').get().n,
 };
 db.close();
-console.error(`store: ${counts.notifications} notifications, ${counts.messages} messages, ${(statSync(file).size / 1e6).toFixed(0)} MB, filled in ${((performance.now() - filled) / 1000).toFixed(1)} s`);
+console.error(
+  `store: ${counts.notifications} notifications, ${counts.messages} messages, ${(statSync(file).size / 1e6).toFixed(0)} MB, filled in ${((performance.now() - filled) / 1000).toFixed(1)} s`,
+);
 
 // 3. The latencies, one request at a time, after a warm-up.
 dev = await start();
