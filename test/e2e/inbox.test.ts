@@ -73,6 +73,9 @@ describe('svc dev and the Inbox', () => {
     expect((await inbox('grace')).list).toHaveLength(1);
     expect((await inbox('alan')).list).toHaveLength(0);
 
+    const badKey = await svc('topics', 'create', 'ops team!');
+    expect(badKey.exitCode).toBe(2);
+    expect(badKey.stderr).toContain('TOPIC_KEY: must contain only letters, digits');
     const refused = await svc('topics', 'delete', 'ops');
     expect(refused.exitCode).toBe(2);
     expect((await svc('topics', 'delete', 'ops', '--yes')).exitCode).toBe(0);
@@ -108,5 +111,8 @@ describe('svc dev and the Inbox', () => {
     expect(cause?.status).toBe(400);
     expect(cause?.body?.message).toBe('Please provide a valid HMAC hash');
     expect((await svc('integrations', 'update', inApp._id)).exitCode).toBe(2);
+    const badJson = await svc('integrations', 'update', inApp._id, '--credentials', '[1]');
+    expect(badJson.exitCode).toBe(2);
+    expect(badJson.stderr).toContain('--credentials: must be a JSON object');
   });
 });

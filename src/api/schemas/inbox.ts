@@ -3,10 +3,10 @@
 // subscriber's preferences. The local service validates with these and the tests read answers with them.
 import { z } from 'zod';
 import { OBJECT_ID_RE } from '../enum-values.js';
+import { INBOX_CHANNELS, INBOX_SEVERITIES, TOPIC_KEY_RE } from '../inbox-values.js';
 import { JsonObject } from './common.js';
 
-export const INBOX_SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
-export const INBOX_CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
+export { INBOX_CHANNELS, INBOX_SEVERITIES, TOPIC_KEY_RE };
 
 const SubscriberPayload = z.looseObject({
   subscriberId: z.string().min(1, 'must not be empty').max(256),
@@ -221,7 +221,6 @@ export const BulkSubscriberPreferencesBody = z.strictObject({
     .max(100, 'must contain at most 100 elements'),
 });
 
-export const TOPIC_KEY_RE = /^[a-zA-Z0-9_:-]+$/;
 export const TopicKey = z.string().min(1).max(100).regex(TOPIC_KEY_RE, 'must contain only letters, digits, "_", "-" and ":"');
 export const Topic = z.looseObject({
   _id: z.string(),

@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkId, quote } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
 import { collect } from '../../cli-args.js';
-import { INBOX_CHANNELS } from '../../api/schemas/inbox.js';
+import { INBOX_CHANNELS } from '../../api/inbox-values.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 
 const ON = new Set(['on', 'true', 'yes', '1']);

@@ -2,7 +2,7 @@
 import { UsageError } from '../../core/errors.js';
 import { checkId } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
-import { TOPIC_KEY_RE } from '../../api/schemas/inbox.js';
+import { TOPIC_KEY_RE } from '../../api/inbox-values.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 
 export const command = () =>
