@@ -185,6 +185,30 @@ describe('the Inbox client against svc dev', () => {
     expect((await list(novu)).length).toBe(2);
   });
 
+  it('bulk preference changes, from the Inbox and from the operator API', async () => {
+    const token = await s.session('gus');
+    const bulk = await s.inbox('PATCH', '/preferences/bulk', token, {
+      preferences: [
+        { workflowId: 'welcome', email: false },
+        { workflowId: 'invite', in_app: false },
+      ],
+    });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.data.map((p: { workflow: { identifier: string }; channels: unknown }) => [p.workflow.identifier, p.channels])).toEqual([
+      ['welcome', { in_app: true, email: false }],
+      ['invite', { in_app: false }],
+    ]);
+    const unknown = await s.inbox('PATCH', '/preferences/bulk', token, { preferences: [{ workflowId: 'nope', email: false }] });
+    expect(unknown.status).toBe(404);
+    const op = await s.svc.request('PATCH', '/v2/subscribers/gus/preferences/bulk', {
+      body: { preferences: [{ workflowId: 'invite', channels: { in_app: true } }] },
+    });
+    expect(op.status).toBe(200);
+    expect(op.body.data[0]).toMatchObject({ enabled: true, channels: { in_app: true }, workflow: { identifier: 'invite' } });
+    const global = await s.inbox('GET', '/preferences/global', token);
+    expect(global.body.data).toEqual({ level: 'global', enabled: true, channels: { in_app: true, email: true, sms: true, push: true, chat: true } });
+  });
+
   it('a critical workflow delivers whatever the subscriber prefers', async () => {
     const token = await s.session('fay');
     await s.inbox('PATCH', '/preferences', token, { in_app: false, sms: false });
