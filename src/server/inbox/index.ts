@@ -189,6 +189,8 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
     const { id } = req.params;
     const done = await write(() => store.inbox.change(w.subscriber._id, id, change));
     if (!done) throw new HttpError(404, `Notification with id: ${id} is not found.`);
+    if (change.kind === 'snooze') realtime.snoozed(w.subscriber._id, done.id, change.until);
+    if (change.kind === 'unsnooze') realtime.unsnoozed(done.id);
     realtime.queue(w.subscriber._id);
     return json(reply, 200, { data: notificationOf(w, id) });
   });
@@ -197,6 +199,7 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
     const w = who(req);
     const removed = await write(() => store.inbox.remove(w.subscriber._id, req.params.id));
     if (!removed) throw new HttpError(404, `Notification with id: ${req.params.id} is not found.`);
+    realtime.unsnoozed(req.params.id.toLowerCase());
     realtime.queue(w.subscriber._id);
     return reply.code(204).send();
   });
@@ -213,7 +216,10 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
       const filter = { ...bulkFilter(validate(InboxBulkBody, req.body)), ...b.filter };
       await write(() => {
         if (b.change !== 'delete') return store.inbox.changeAll(w.subscriber._id, filter, b.change);
-        for (const id of store.inbox.matching(w.subscriber._id, filter)) store.inbox.remove(w.subscriber._id, id);
+        for (const id of store.inbox.matching(w.subscriber._id, filter)) {
+          store.inbox.remove(w.subscriber._id, id);
+          realtime.unsnoozed(id);
+        }
       });
       realtime.queue(w.subscriber._id);
       return reply.code(204).send();

@@ -3,7 +3,8 @@
 // subscriber is created (by the job runner) or changes state (Inbox or operator API), the room gets
 // `notification_received {message}`, `unread_count_changed {unreadCount, counts}` and
 // `unseen_count_changed {unseenCount}` — only once the write has committed, and read back from the
-// store (a write rolled back sends nothing).
+// store (a write rolled back sends nothing). A snoozed message is announced again when its snooze
+// ends (while the service runs: the timers are not kept in the store).
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { Service } from '../handlers/types.js';
@@ -18,6 +19,8 @@ export class Realtime {
   /** Subscriber → messages created since the last flush (an empty set: only counts changed). */
   private pending = new Map<string, Set<string>>();
   private scheduled = false;
+  /** Message → the timer that announces it again when its snooze ends (kept in memory only). */
+  private readonly wakeups = new Map<string, () => void>();
   private readonly onMessage = (c: MessageChange) => {
     if (c.channel === 'in_app') this.queue(c.subscriberDbId, c.kind === 'created' ? c.messageId : undefined);
   };
@@ -55,6 +58,25 @@ export class Realtime {
     else setImmediate(() => this.flush());
   }
 
+  /** A snoozed message is announced again (`notification_received`) when its snooze ends. */
+  snoozed(subscriberDbId: string, messageId: string, until: number): void {
+    this.unsnoozed(messageId);
+    const { clock } = this.svc;
+    const cancel = clock.setTimer(
+      () => {
+        this.wakeups.delete(messageId);
+        this.queue(subscriberDbId, messageId);
+      },
+      Math.max(0, until - clock.now()),
+    );
+    this.wakeups.set(messageId, cancel);
+  }
+
+  unsnoozed(messageId: string): void {
+    this.wakeups.get(messageId)?.();
+    this.wakeups.delete(messageId);
+  }
+
   private flush(): void {
     this.scheduled = false;
     const pending = this.pending;
@@ -78,6 +100,8 @@ export class Realtime {
   }
 
   close(): void {
+    for (const cancel of this.wakeups.values()) cancel();
+    this.wakeups.clear();
     const i = this.svc.store.messages.listeners.indexOf(this.onMessage);
     if (i >= 0) this.svc.store.messages.listeners.splice(i, 1);
     this.io.disconnectSockets(true);

@@ -107,6 +107,24 @@ describe("one subscriber's token and another's messages", () => {
     bad.close();
   });
 
+  it('a snoozed notification is announced again when its snooze ends', async () => {
+    const sock = io(s.base, { transports: ['websocket'], query: { token: ada }, reconnection: false });
+    await new Promise((r) => sock.on('connect', () => r(undefined)));
+    const got: string[] = [];
+    sock.on('notification_received', ({ message }) => got.push(message._id));
+    const until = new Date(s.svc.clock.now() + 3_600_000).toISOString();
+    const r = await s.inbox('PATCH', `/notifications/${adaIds[2]}/snooze`, ada, { snoozeUntil: until });
+    expect(r.body.data.isSnoozed).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([]);
+    s.svc.clock.advance(3_600_000);
+    for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(got).toEqual([adaIds[2]]);
+    const after = await s.inbox('GET', '/notifications?snoozed=false', ada);
+    expect(after.body.data.map((n: { id: string }) => n.id)).toContain(adaIds[2]);
+    sock.close();
+  });
+
   it('the operator mark-as tells the socket too', async () => {
     const sock = io(s.base, { transports: ['websocket'], query: { token: ada }, reconnection: false });
     await new Promise((r) => sock.on('connect', () => r(undefined)));
