@@ -196,7 +196,9 @@ export const listTopicSubscriptions: Route<'listTopicSubscriptions'> = {
 };
 
 function subscriptionsChange(store: Store, env: Environment, key: string, subscriberIds: string[], subscribe: boolean) {
-  const t = subscribe ? (store.topicAdmin.find(env.id, key) ?? (store.topics.upsert(env, key), store.topicAdmin.find(env.id, key)!)) : topicOf(store, env, key);
+  // Subscribing to a topic that does not exist makes it, as the service does.
+  if (subscribe && !store.topicAdmin.find(env.id, key)) store.topics.upsert(env, key);
+  const t = topicOf(store, env, key);
   const data: ReturnType<typeof subscriptionView>[] = [];
   const errors: { subscriberId: string; code: string; message: string }[] = [];
   for (const id of [...new Set(subscriberIds)]) {
