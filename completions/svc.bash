@@ -11,13 +11,14 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
       '/trigger') node='trigger'; npos=0 ;;
       '/events') node='events'; npos=0 ;;
       '/subscribers') node='subscribers'; npos=0 ;;
+      '/topics') node='topics'; npos=0 ;;
       '/integrations') node='integrations'; npos=0 ;;
       '/contexts') node='contexts'; npos=0 ;;
       '/connections') node='connections'; npos=0 ;;
@@ -40,8 +41,16 @@ _svc_complete() {
       'subscribers/update') node='subscribers update'; npos=0 ;;
       'subscribers/delete') node='subscribers delete'; npos=0 ;;
       'subscribers/online') node='subscribers online'; npos=0 ;;
+      'subscribers/preferences') node='subscribers preferences'; npos=0 ;;
+      'topics/list') node='topics list'; npos=0 ;;
+      'topics/get') node='topics get'; npos=0 ;;
+      'topics/create') node='topics create'; npos=0 ;;
+      'topics/delete') node='topics delete'; npos=0 ;;
+      'topics/add') node='topics add'; npos=0 ;;
+      'topics/remove') node='topics remove'; npos=0 ;;
       'integrations/active') node='integrations active'; npos=0 ;;
       'integrations/primary') node='integrations primary'; npos=0 ;;
+      'integrations/update') node='integrations update'; npos=0 ;;
       'contexts/create') node='contexts create'; npos=0 ;;
       'connections/create') node='connections create'; npos=0 ;;
       'connections/update') node='connections update'; npos=0 ;;
@@ -95,9 +104,20 @@ _svc_complete() {
     'subscribers update/-o'|'subscribers update/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers delete/-o'|'subscribers delete/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers online/-o'|'subscribers online/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers preferences/-o'|'subscribers preferences/--output') choices='table json ndjson yaml tsv' ;;
+    'topics/-o'|'topics/--output') choices='table json ndjson yaml tsv' ;;
+    'topics list/-o'|'topics list/--output') choices='table json ndjson yaml tsv' ;;
+    'topics get/-o'|'topics get/--output') choices='table json ndjson yaml tsv' ;;
+    'topics create/-o'|'topics create/--output') choices='table json ndjson yaml tsv' ;;
+    'topics delete/-o'|'topics delete/--output') choices='table json ndjson yaml tsv' ;;
+    'topics add/-o'|'topics add/--output') choices='table json ndjson yaml tsv' ;;
+    'topics remove/-o'|'topics remove/--output') choices='table json ndjson yaml tsv' ;;
     'integrations/-o'|'integrations/--output') choices='table json ndjson yaml tsv' ;;
     'integrations active/-o'|'integrations active/--output') choices='table json ndjson yaml tsv' ;;
     'integrations primary/-o'|'integrations primary/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations update/--active') choices='on off' ;;
+    'integrations update/--hmac') choices='on off' ;;
+    'integrations update/-o'|'integrations update/--output') choices='table json ndjson yaml tsv' ;;
     'contexts/-o'|'contexts/--output') choices='table json ndjson yaml tsv' ;;
     'contexts create/-o'|'contexts create/--output') choices='table json ndjson yaml tsv' ;;
     'connections/-o'|'connections/--output') choices='table json ndjson yaml tsv' ;;
@@ -170,9 +190,19 @@ _svc_complete() {
     'subscribers update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'subscribers delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'subscribers online/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers preferences/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers preferences/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics add/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics remove/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations active/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations primary/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'contexts/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'contexts create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'connections/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -218,12 +248,12 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'trigger events subscribers integrations contexts connections endpoints workflow messages api login profile dev completion help' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'trigger events subscribers topics integrations contexts connections endpoints workflow messages api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
@@ -245,7 +275,7 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'search get create update delete online' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'search get create update delete online preferences' -- "$cur")); return ;;
     'subscribers search')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--email --name --phone --subscriber-id --limit --after --before --order-by --order-direction --include-cursor --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -269,14 +299,42 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; 1) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'subscribers preferences')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--workflow --set -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'topics')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'list get create delete add remove' -- "$cur")); return ;;
+    'topics list')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--key --name --limit --after --before -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'topics get')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--no-subscribers -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'topics create')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--name --fail-if-exists -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'topics delete')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'topics add')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'topics remove')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'active primary' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'active primary update' -- "$cur")); return ;;
     'integrations active')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations primary')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'integrations update')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--name --active --credentials --hmac -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'contexts')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

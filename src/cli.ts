@@ -26,6 +26,14 @@ import * as help from './commands/help.js';
 import { helpLayout } from './commands/help-layout.js';
 import * as integrationsActive from './commands/integrations/active.js';
 import * as integrationsPrimary from './commands/integrations/primary.js';
+import * as integrationsUpdate from './commands/integrations/update.js';
+import * as subscribersPreferences from './commands/subscribers/preferences.js';
+import * as topicsAdd from './commands/topics/add.js';
+import * as topicsCreate from './commands/topics/create.js';
+import * as topicsDelete from './commands/topics/delete.js';
+import * as topicsGet from './commands/topics/get.js';
+import * as topicsList from './commands/topics/list.js';
+import * as topicsRemove from './commands/topics/remove.js';
 import * as login from './commands/login.js';
 import * as messagesList from './commands/messages/list.js';
 import * as messagesMarkAs from './commands/messages/mark-as.js';
@@ -69,8 +77,10 @@ const TREE: Entry[] = [
     subscribersUpdate,
     subscribersDelete,
     subscribersOnline,
+    subscribersPreferences,
   ]),
-  group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary]),
+  group('topics', 'topics: named groups of subscribers a trigger can address', [topicsList, topicsGet, topicsCreate, topicsDelete, topicsAdd, topicsRemove]),
+  group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary, integrationsUpdate]),
   group('contexts', 'typed key/value scopes', [contextsCreate]),
   group('connections', 'chat workspace authorizations (channel connections)', [
     connectionsCreate,

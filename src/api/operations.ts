@@ -27,6 +27,24 @@ import { CreateSubscriberBody, CreateSubscriberQuery, PatchSubscriberBody, Remov
 import { ListWorkflowsQuery, ListWorkflowsResponse, PatchWorkflowBody, UpdateWorkflowBody } from './schemas/workflow.js';
 import { type Route, routes } from './routes.js';
 import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge.js';
+import {
+  BulkSubscriberPreferencesBody,
+  CreateTopicBody,
+  CreateTopicQuery,
+  CurrentEnvironment,
+  DeleteTopicResult,
+  ListTopicSubscriptionsQuery,
+  ListTopicsQuery,
+  PatchSubscriberPreferencesBody,
+  SubscriberPreferencesView,
+  Topic,
+  TopicSubscription,
+  TopicSubscriptionsBody,
+  TopicSubscriptionsResult,
+  UpdateIntegrationBody,
+  UpdateTopicBody,
+  WorkflowPreferenceView,
+} from './schemas/inbox.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
 export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
@@ -83,6 +101,19 @@ export const operations = {
   patchSubscriber: op(routes.patchSubscriber, { body: PatchSubscriberBody, response: Subscriber }),
   deleteSubscriber: op(routes.deleteSubscriber, { response: RemoveSubscriberResult }),
   bridgeSync: op(routes.bridgeSync, { query: BridgeSyncQuery, body: BridgeSyncBody, response: BridgeSyncResult }),
+  getCurrentEnvironment: op(routes.getCurrentEnvironment, { response: CurrentEnvironment }),
+  updateIntegration: op(routes.updateIntegration, { body: UpdateIntegrationBody, response: Integration }),
+  getSubscriberPreferences: op(routes.getSubscriberPreferences, { response: SubscriberPreferencesView }),
+  patchSubscriberPreferences: op(routes.patchSubscriberPreferences, { body: PatchSubscriberPreferencesBody, response: SubscriberPreferencesView }),
+  bulkSubscriberPreferences: op(routes.bulkSubscriberPreferences, { body: BulkSubscriberPreferencesBody, response: z.array(WorkflowPreferenceView) }),
+  listTopics: op(routes.listTopics, { query: ListTopicsQuery, response: cursorEnvelope(Topic) }),
+  createTopic: op(routes.createTopic, { query: CreateTopicQuery, body: CreateTopicBody, response: Topic }),
+  getTopic: op(routes.getTopic, { response: Topic }),
+  updateTopic: op(routes.updateTopic, { body: UpdateTopicBody, response: Topic }),
+  deleteTopic: op(routes.deleteTopic, { response: DeleteTopicResult }),
+  listTopicSubscriptions: op(routes.listTopicSubscriptions, { query: ListTopicSubscriptionsQuery, response: cursorEnvelope(TopicSubscription) }),
+  createTopicSubscriptions: op(routes.createTopicSubscriptions, { body: TopicSubscriptionsBody, response: TopicSubscriptionsResult }),
+  deleteTopicSubscriptions: op(routes.deleteTopicSubscriptions, { body: TopicSubscriptionsBody, response: TopicSubscriptionsResult }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -142,7 +142,19 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     // no request carries, so no log holds it). --open hands the browser a link of its own.
     const { consoleLinks } = await import('../server/console/index.js');
     const web = consoleLinks(service.app, baseUrl);
-    announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host, memory: data === MEMORY, console: web });
+    const applicationIdentifier = service.store.tx(() => service.store.inbox.settings(service.environment.id).identifier);
+    announce(deps, {
+      baseUrl,
+      apiKey,
+      environment: service.environment,
+      profile,
+      madeCurrent,
+      data,
+      host,
+      memory: data === MEMORY,
+      console: web,
+      applicationIdentifier,
+    });
     // Code-first workflows: registered now, re-discovered when the app restarts or changes them.
     let bridge: { stop(): void } | undefined;
     if (opts.bridgeUrl !== undefined) {
@@ -213,6 +225,13 @@ interface Started {
   host: string;
   memory: boolean;
   console: { url: string; link: string };
+  /** The environment's application identifier: what the in-app Inbox client is given. */
+  applicationIdentifier: string;
+}
+
+/** A ready `<Inbox/>` for an app's page, against this service. */
+function inboxSnippet(s: Started): string {
+  return `<Inbox applicationIdentifier="${s.applicationIdentifier}" subscriberId="ada" backendUrl="${s.baseUrl}" socketUrl="${s.baseUrl}" />`;
 }
 
 function announce(deps: Deps, s: Started): void {
@@ -226,6 +245,8 @@ function announce(deps: Deps, s: Started): void {
       data: s.data,
       console: s.console.url,
       consoleLink: s.console.link,
+      applicationIdentifier: s.applicationIdentifier,
+      inbox: inboxSnippet(s),
     };
     deps.io.stdout.write(`${JSON.stringify(line)}\n`);
     if (!deps.globals.showSecrets) deps.info(`the API key is masked: --show-secrets prints it${s.profile ? `, or use --profile ${s.profile}` : ''}`);
@@ -240,6 +261,10 @@ function announce(deps: Deps, s: Started): void {
       `  Profile      ${s.profile ? `${s.profile}${s.madeCurrent ? ' (saved, now the current profile)' : ' (saved)'}` : 'not saved'}`,
       `  Console      ${s.console.url}   (the link below signs in once)`,
       `  Sign-in link ${s.console.link}`,
+      `  Inbox app id ${s.applicationIdentifier}`,
+      '',
+      'In-app Inbox (@novu/react), in your app:',
+      `  ${inboxSnippet(s)}`,
       '',
       'Try:',
       `  ${use} trigger welcome --to ada`,

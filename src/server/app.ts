@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { operations, type Operation, type OperationName } from '../api/operations.js';
 import { authenticate } from './auth.js';
 import { registerConsole } from './console/index.js';
+import { registerInbox } from './inbox/index.js';
 import { iso } from './clock.js';
 import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes, type Service } from './handlers/index.js';
@@ -174,6 +175,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   }
 
   registerConsole(app, service);
+  registerInbox(app, service);
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`)));
 

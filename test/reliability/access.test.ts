@@ -230,6 +230,24 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   deleteSubscriber: async (call, own) => [await call('DELETE', `/v2/subscribers/${own.subscriber}`)],
   // Nothing answers there: the sync stores nothing, in either environment.
   bridgeSync: async (call) => [await call('POST', '/v1/bridge/sync?source=cli', { bridgeUrl: 'http://127.0.0.1:9/api/novu' })],
+  getCurrentEnvironment: async (call) => [await call('GET', '/v1/environments/me')],
+  updateIntegration: async (call, own) => [await call('PUT', `/v1/integrations/${own.integrationId}`, { credentials: { hmac: true } })],
+  getSubscriberPreferences: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}/preferences`)],
+  patchSubscriberPreferences: async (call, own) => [await call('PATCH', `/v2/subscribers/${own.subscriber}/preferences`, { channels: { in_app: false } })],
+  bulkSubscriberPreferences: async (call, own) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/preferences/bulk`, { preferences: [{ workflowId: own.workflow, channels: { in_app: false } }] }),
+  ],
+  listTopics: async (call) => [await call('GET', '/v2/topics?limit=100')],
+  // A topic key lands in the intruder's own namespace; the other environment's subscriber is not found there.
+  createTopic: async (call, own) => [await call('POST', '/v2/topics', { key: `t-${own.transactionId}` })],
+  getTopic: async (call, own) => [await call('GET', `/v2/topics/own-${own.transactionId}`)],
+  updateTopic: async (call, own) => [await call('PATCH', `/v2/topics/own-${own.transactionId}`, { name: 'Stolen' })],
+  deleteTopic: async (call, own) => [await call('DELETE', `/v2/topics/own-${own.transactionId}`)],
+  listTopicSubscriptions: async (call, own) => [await call('GET', `/v2/topics/own-${own.transactionId}/subscriptions`)],
+  createTopicSubscriptions: async (call, own) => [await call('POST', `/v2/topics/t-${own.transactionId}/subscriptions`, { subscriberIds: [own.subscriber] })],
+  deleteTopicSubscriptions: async (call, own) => [
+    await call('DELETE', `/v2/topics/own-${own.transactionId}/subscriptions`, { subscriberIds: [own.subscriber] }),
+  ],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -253,6 +271,15 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   getSubscriber: [404],
   patchSubscriber: [404],
   deleteSubscriber: [404],
+  updateIntegration: [404],
+  getSubscriberPreferences: [404],
+  patchSubscriberPreferences: [404],
+  bulkSubscriberPreferences: [404],
+  getTopic: [404],
+  updateTopic: [404],
+  deleteTopic: [404],
+  listTopicSubscriptions: [404],
+  deleteTopicSubscriptions: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -30,7 +30,8 @@ export function workflowPreferences(workflow: WorkflowDefinition): { user: Prefe
   return { user, default: completePreferences(workflow.preferences?.workflow, workflow.critical) };
 }
 
-export type ChannelDecision = { enabled: boolean; reason: string };
+/** `by`: whose preference turned the channel off (the workflow's, or the subscriber's own). */
+export type ChannelDecision = { enabled: boolean; reason: string; by?: 'workflow' | 'subscriber' };
 
 /**
  * Whether a channel step delivers for a subscriber. A critical workflow always delivers (the service
@@ -38,15 +39,20 @@ export type ChannelDecision = { enabled: boolean; reason: string };
  * first (`user` when set, else `default`); a subscriber's own choice for the channel applies unless
  * the preferences are read-only.
  */
-export function channelPreference(workflow: WorkflowDefinition, channel: ChannelKind, subscriberChoice?: { enabled?: boolean } | null): ChannelDecision {
+export function channelPreference(
+  workflow: WorkflowDefinition,
+  channel: ChannelKind,
+  subscriberChoice?: { enabled?: boolean; level?: 'global' | 'workflow' } | null,
+): ChannelDecision {
   if (workflow.critical) return { enabled: true, reason: 'the workflow is critical' };
   const prefs = workflowPreferences(workflow);
   const effective = prefs.user ?? prefs.default;
   const workflowEnabled = effective.channels[channel]?.enabled ?? effective.all.enabled;
-  if (!workflowEnabled) return { enabled: false, reason: `the ${channel} channel is turned off in the workflow's preferences` };
+  if (!workflowEnabled) return { enabled: false, reason: `the ${channel} channel is turned off in the workflow's preferences`, by: 'workflow' };
   if (effective.all.readOnly) return { enabled: true, reason: "the workflow's preferences are read-only" };
   if (subscriberChoice && subscriberChoice.enabled === false) {
-    return { enabled: false, reason: `the subscriber turned the ${channel} channel off for this workflow` };
+    const where = subscriberChoice.level === 'global' ? 'in their global preferences' : 'for this workflow';
+    return { enabled: false, reason: `the subscriber turned the ${channel} channel off ${where}`, by: 'subscriber' };
   }
   return { enabled: true, reason: 'enabled' };
 }

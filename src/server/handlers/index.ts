@@ -16,6 +16,21 @@ import {
   updateOnlineStatus,
 } from './subscribers.js';
 import type { Routes } from './types.js';
+import {
+  bulkSubscriberPreferences,
+  createTopic,
+  createTopicSubscriptions,
+  deleteTopic,
+  deleteTopicSubscriptions,
+  getCurrentEnvironment,
+  getSubscriberPreferences,
+  getTopic,
+  listTopicSubscriptions,
+  listTopics,
+  patchSubscriberPreferences,
+  updateIntegration,
+  updateTopic,
+} from '../inbox/operator.js';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow } from './workflows.js';
 
 export const routes: Routes = {
@@ -52,6 +67,19 @@ export const routes: Routes = {
   patchSubscriber,
   deleteSubscriber,
   bridgeSync,
+  getCurrentEnvironment,
+  updateIntegration,
+  getSubscriberPreferences,
+  patchSubscriberPreferences,
+  bulkSubscriberPreferences,
+  listTopics,
+  createTopic,
+  getTopic,
+  updateTopic,
+  deleteTopic,
+  listTopicSubscriptions,
+  createTopicSubscriptions,
+  deleteTopicSubscriptions,
 };
 
 export type { Service } from './types.js';

@@ -2,6 +2,7 @@
 // condition, the step filters, the workflow's channel preferences (channel steps), and the step's
 // control issues. Each outcome is a StepResult with an execution detail that names the reason.
 import { channelPreference, describeIssues, hasIssues, matchesFilters, shouldSkip, type ChannelKind } from '../engine/index.js';
+import { subscriberChoice } from '../inbox/preferences.js';
 import { filtersText, jsonText } from './describe.js';
 import type { StepContext, StepResult } from './types.js';
 
@@ -28,9 +29,11 @@ function check(ctx: StepContext, channel: ChannelKind | undefined): StepResult |
     return { status: 'skipped' };
   }
   if (channel) {
-    const preference = channelPreference(ctx.runtime.definition, channel);
+    const choice = ctx.workflow.critical ? undefined : subscriberChoice(ctx.store, ctx.subscriber._id, ctx.workflow._id, channel);
+    const preference = channelPreference(ctx.runtime.definition, channel, choice);
     if (!preference.enabled) {
-      ctx.detail({ status: 'Warning', detail: `Step filtered by preferences: ${preference.reason}`, source: 'Internal' });
+      const whose = preference.by === 'subscriber' ? 'subscriber preferences' : 'preferences';
+      ctx.detail({ status: 'Warning', detail: `Step filtered by ${whose}: ${preference.reason}`, source: 'Internal' });
       return { status: 'skipped' };
     }
   }

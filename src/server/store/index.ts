@@ -13,6 +13,9 @@ import { Jobs } from './jobs.js';
 import { Messages } from './messages.js';
 import { Subscribers } from './subscribers.js';
 import { Workflows } from './workflows.js';
+import { Inbox } from './inbox.js';
+import { SubscriberPreferences } from './preferences.js';
+import { TopicAdmin } from './topic-admin.js';
 
 export class Store {
   readonly environments: Environments;
@@ -28,6 +31,9 @@ export class Store {
   readonly connections: ChannelConnections;
   readonly endpoints: ChannelEndpoints;
   readonly idempotency: Idempotency;
+  readonly inbox: Inbox;
+  readonly preferences: SubscriberPreferences;
+  readonly topicAdmin: TopicAdmin;
 
   constructor(
     readonly db: DB,
@@ -49,6 +55,9 @@ export class Store {
     this.connections = new ChannelConnections(db, clock);
     this.endpoints = new ChannelEndpoints(db, clock);
     this.idempotency = new Idempotency(db, clock);
+    this.inbox = new Inbox(db, clock);
+    this.preferences = new SubscriberPreferences(db, clock);
+    this.topicAdmin = new TopicAdmin(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
   }
 
@@ -98,6 +107,7 @@ export class Store {
     this.workflows.forgetAll();
     this.integrations.forgetAll();
     this.jobs.forgetAll();
+    this.inbox.forgetAll();
   }
 
   // --- group commit ----------------------------------------------------------------------------

@@ -195,6 +195,7 @@ export class Messages extends Repo {
       created,
       typeof doc.updatedAt === 'string' ? Date.parse(doc.updatedAt) : created,
     );
+    for (const listener of this.listeners) listener({ kind: 'created', subscriberDbId: doc._subscriberId, messageId: doc._id, channel: doc.channel });
     return doc;
   }
 
@@ -268,9 +269,16 @@ export class Messages extends Repo {
         id,
       );
       out.push(rec);
+      for (const listener of this.listeners) listener({ kind: 'changed', subscriberDbId, messageId: id, channel: rec.doc.channel });
     }
     return out;
   }
+
+  /**
+   * Told of every message written (created, or its read/seen state changed) while the write's
+   * transaction is still open: a listener acts once it has committed (the inbox's realtime events).
+   */
+  readonly listeners: ((change: MessageChange) => void)[] = [];
 }
 
 function withoutAttachments(payload: Record<string, unknown>): Record<string, unknown> {
@@ -278,3 +286,13 @@ function withoutAttachments(payload: Record<string, unknown>): Record<string, un
   const { attachments: _attachments, ...rest } = payload;
   return rest;
 }
+export interface MessageChange {
+  kind: 'created' | 'changed';
+  subscriberDbId: string;
+  messageId: string;
+  channel: string;
+}
+
+/** The row form, for a repository reading and writing messages with its own filters (the inbox). */
+export type MessageRow = Row;
+export const messageRows = { SELECT, read: toRecord, pack } as const;

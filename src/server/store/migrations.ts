@@ -162,6 +162,22 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_created ON messages (env_id, created_at, id);
   CREATE INDEX messages_subscriber ON messages (subscriber_id, created_at);
   `,
+  // The in-app Inbox: a message's archived and snoozed states are columns (its filters and counts
+  // read them; the partial index answers the unread and unseen counts without reading rows; the list
+  // walks messages_subscriber newest first), each environment has an application identifier and the secret its subscriber session
+  // tokens are signed with, and a subscriber's own channel preferences (global: workflow_id '').
+  `
+  ALTER TABLE messages ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE messages ADD COLUMN snoozed_until INTEGER;
+  CREATE INDEX messages_inbox_state ON messages (subscriber_id, read, archived, seen, snoozed_until) WHERE channel = 'in_app';
+  CREATE TABLE inbox_environments (
+    env_id TEXT PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, jwt_secret TEXT NOT NULL
+  );
+  CREATE TABLE subscriber_preferences (
+    subscriber_id TEXT NOT NULL, workflow_id TEXT NOT NULL, channels TEXT NOT NULL, schedule TEXT,
+    updated_at INTEGER NOT NULL, PRIMARY KEY (subscriber_id, workflow_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** SQL for an id column as its key (see idText in repo.ts): a lower-case 24-digit hex ObjectId as its 12 bytes. */

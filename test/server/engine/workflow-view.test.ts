@@ -92,9 +92,12 @@ describe('preferences', () => {
 
   it('decides whether a channel delivers', () => {
     const smsOff = workflow({ preferences: { workflow: { all: { enabled: true, readOnly: false }, channels: { sms: { enabled: false } } } } });
-    expect(channelPreference(smsOff, 'sms')).toEqual({ enabled: false, reason: "the sms channel is turned off in the workflow's preferences" });
+    expect(channelPreference(smsOff, 'sms')).toEqual({ enabled: false, reason: "the sms channel is turned off in the workflow's preferences", by: 'workflow' });
     expect(channelPreference(smsOff, 'email').enabled).toBe(true);
-    expect(channelPreference(workflow(), 'email', { enabled: false })).toMatchObject({ enabled: false });
+    expect(channelPreference(workflow(), 'email', { enabled: false })).toMatchObject({ enabled: false, by: 'subscriber' });
+    expect(channelPreference(workflow(), 'email', { enabled: false, level: 'global' }).reason).toBe(
+      'the subscriber turned the email channel off in their global preferences',
+    );
     expect(channelPreference(workflow({ critical: true }), 'email', { enabled: false })).toEqual({ enabled: true, reason: 'the workflow is critical' });
     // Critical workflows ignore even the workflow's own channel switches.
     expect(channelPreference({ ...smsOff, critical: true }, 'sms')).toEqual({ enabled: true, reason: 'the workflow is critical' });

@@ -1,0 +1,305 @@
+// The in-app Inbox's side of the store: each environment's application identifier and token secret,
+// a subscriber's in-app messages with the Inbox's filters (read, seen, archived, snoozed, tags,
+// severity, data, creation time), their counts, and the Inbox's state changes. Messages are read and
+// written through messages.ts's row form, so a message looks the same to the operator API.
+import { randomBytes } from 'node:crypto';
+import type { Message } from '../../api/schemas/resources.js';
+import type { Environment } from './environments.js';
+import { type MessageRecord, type MessageRow, messageRows } from './messages.js';
+import { isoAt, Repo } from './repo.js';
+
+/** One filter of the Inbox: every given field must hold. `tags`: an AND of OR-groups. */
+export interface InboxFilter {
+  tags?: string[][] | undefined;
+  read?: boolean | undefined;
+  seen?: boolean | undefined;
+  archived?: boolean | undefined;
+  snoozed?: boolean | undefined;
+  severity?: string[] | undefined;
+  /** Key → accepted values (any of them); a nested key is `a.b`. */
+  data?: Record<string, unknown[]> | undefined;
+  /** Service milliseconds, inclusive. */
+  createdGte?: number | undefined;
+  createdLte?: number | undefined;
+}
+
+export interface InboxMessage extends MessageRecord {
+  severity: string;
+  tags: string[];
+  critical: boolean;
+  workflowDbId: string;
+  archived: boolean;
+  snoozedUntil: number | null;
+  /** The _id of its job's step definition (what the stored document leaves out when it matches). */
+  stepId: string | undefined;
+}
+
+export type InboxChange =
+  | { kind: 'read' | 'unread' | 'seen' | 'archive' | 'unarchive' | 'unsnooze' }
+  | { kind: 'snooze'; until: number }
+  | { kind: 'action'; status: 'done' | 'pending'; button: 'primary' | 'secondary' };
+
+interface Row extends MessageRow {
+  archived: number;
+  snoozed_until: number | null;
+  n_severity: string | null;
+  n_tags: string | null;
+  n_critical: number | null;
+  j_step_id: string | null;
+}
+
+const SELECT = messageRows.SELECT.replace(
+  ' FROM messages m',
+  `, m.archived, m.snoozed_until, n.severity AS n_severity, json_extract(n.doc, '$.tags') AS n_tags,
+  json_extract(n.doc, '$.critical') AS n_critical FROM messages m`,
+);
+
+export interface InboxSettings {
+  identifier: string;
+  secret: string;
+}
+
+export class Inbox extends Repo {
+  private settingsCache = new Map<string, InboxSettings>();
+
+  /** The environment's application identifier and token secret, made the first time they are asked for. */
+  settings(envId: string): InboxSettings {
+    const cached = this.settingsCache.get(envId);
+    if (cached) return cached;
+    let row = this.stmt('SELECT identifier, jwt_secret AS secret FROM inbox_environments WHERE env_id = ?').get(envId) as InboxSettings | undefined;
+    if (!row) {
+      row = { identifier: randomBytes(6).toString('base64url'), secret: randomBytes(32).toString('hex') };
+      this.stmt('INSERT INTO inbox_environments (env_id, identifier, jwt_secret) VALUES (?, ?, ?)').run(envId, row.identifier, row.secret);
+    }
+    this.settingsCache.set(envId, row);
+    return row;
+  }
+
+  /** The environment whose application identifier this is. */
+  environmentOf(identifier: string, find: (envId: string) => Environment | undefined): Environment | undefined {
+    const row = this.stmt('SELECT env_id FROM inbox_environments WHERE identifier = ?').get(identifier) as { env_id: string } | undefined;
+    return row ? find(row.env_id) : undefined;
+  }
+
+  /** A rolled-back transaction may have made settings that are not there. */
+  forgetAll(): void {
+    this.settingsCache.clear();
+  }
+
+  private where(subscriberDbId: string, f: InboxFilter, now: number): { sql: string; params: unknown[] } {
+    const where = ['m.subscriber_id = unhex(?)', "m.channel = 'in_app'"];
+    const params: unknown[] = [subscriberDbId];
+    if (f.read !== undefined) where.push(`m.read = ${+f.read}`);
+    if (f.seen !== undefined) where.push(`m.seen = ${+f.seen}`);
+    if (f.archived !== undefined) where.push(`m.archived = ${+f.archived}`);
+    if (f.snoozed !== undefined) {
+      where.push(f.snoozed ? 'm.snoozed_until > ?' : '(m.snoozed_until IS NULL OR m.snoozed_until <= ?)');
+      params.push(now);
+    }
+    if (f.createdGte !== undefined) {
+      where.push('m.created_at >= ?');
+      params.push(f.createdGte);
+    }
+    if (f.createdLte !== undefined) {
+      where.push('m.created_at <= ?');
+      params.push(f.createdLte);
+    }
+    if (f.severity !== undefined && f.severity.length > 0) {
+      where.push(`n.severity IN (${f.severity.map(() => '?').join(',')})`);
+      params.push(...f.severity);
+    }
+    for (const group of f.tags ?? []) {
+      if (group.length === 0) continue;
+      where.push(`EXISTS (SELECT 1 FROM json_each(n.doc, '$.tags') t WHERE t.value IN (${group.map(() => '?').join(',')}))`);
+      params.push(...group);
+    }
+    for (const [key, values] of Object.entries(f.data ?? {})) {
+      if (values.length === 0) continue;
+      const path = `$.data${key
+        .split('.')
+        .map((k) => `."${k.replace(/"/g, '""')}"`)
+        .join('')}`;
+      // A stored array matches when it holds any of the values; a scalar when it is one of them.
+      where.push(
+        `(json_extract(m.doc, ?) IN (${values.map(() => '?').join(',')}) OR EXISTS (SELECT 1 FROM json_each(m.doc, ?) d WHERE json_type(m.doc, ?) = 'array' AND d.value IN (${values.map(() => '?').join(',')})))`,
+      );
+      const sqlValues = values.map((v) => (typeof v === 'boolean' ? +v : v));
+      params.push(path, ...sqlValues, path, path, ...sqlValues);
+    }
+    return { sql: where.join(' AND '), params };
+  }
+
+  /** Newest first; `after` is a message id of the subscriber's (the page starts below it). */
+  list(subscriberDbId: string, f: InboxFilter, opts: { limit: number; offset?: number; after?: string }): { rows: InboxMessage[]; hasMore: boolean } {
+    const now = this.clock.now();
+    const w = this.where(subscriberDbId, f, now);
+    let sql = w.sql;
+    const params = [...w.params];
+    if (opts.after !== undefined) {
+      const anchor = this.stmt('SELECT created_at FROM messages WHERE id = unhex(?) AND subscriber_id = unhex(?)').get(opts.after, subscriberDbId) as
+        | { created_at: number }
+        | undefined;
+      if (!anchor) return { rows: [], hasMore: false };
+      sql += ' AND (m.created_at < ? OR (m.created_at = ? AND m.id < unhex(?)))';
+      params.push(anchor.created_at, anchor.created_at, opts.after);
+    }
+    const rows = this.stmt(`${SELECT} WHERE ${sql} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`).all(
+      ...params,
+      opts.limit + 1,
+      opts.offset ?? 0,
+    ) as Row[];
+    return { rows: rows.slice(0, opts.limit).map(toInbox), hasMore: rows.length > opts.limit };
+  }
+
+  count(subscriberDbId: string, f: InboxFilter): number {
+    const w = this.where(subscriberDbId, f, this.clock.now());
+    const needsEvent = f.severity !== undefined || f.tags !== undefined;
+    const from = needsEvent ? 'messages m JOIN notifications n ON n.id = m.notification_id' : 'messages m';
+    return (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  }
+
+  /** Unread in-app messages neither archived nor snoozed, in all and per severity. */
+  unreadCounts(subscriberDbId: string): { total: number; severity: Record<'high' | 'medium' | 'low' | 'none', number> } {
+    const rows = this.stmt(
+      `SELECT n.severity AS severity, count(*) AS n FROM messages m JOIN notifications n ON n.id = m.notification_id
+       WHERE m.subscriber_id = unhex(?) AND m.channel = 'in_app' AND m.read = 0 AND m.archived = 0 AND (m.snoozed_until IS NULL OR m.snoozed_until <= ?)
+       GROUP BY n.severity`,
+    ).all(subscriberDbId, this.clock.now()) as { severity: string; n: number }[];
+    const severity = { high: 0, medium: 0, low: 0, none: 0 };
+    let total = 0;
+    for (const r of rows) {
+      total += r.n;
+      if (r.severity in severity) severity[r.severity as keyof typeof severity] += r.n;
+      else severity.none += r.n;
+    }
+    return { total, severity };
+  }
+
+  unseenCount(subscriberDbId: string): number {
+    return this.count(subscriberDbId, { seen: false, archived: false, snoozed: false });
+  }
+
+  get(subscriberDbId: string, id: string): InboxMessage | undefined {
+    if (!/^[0-9a-f]{24}$/i.test(id)) return undefined;
+    const row = this.stmt(`${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?) AND m.channel = 'in_app'`).get(id.toLowerCase(), subscriberDbId) as
+      | Row
+      | undefined;
+    return row ? toInbox(row) : undefined;
+  }
+
+  /** Applies one change to a message of the subscriber's; the message as it now is. */
+  change(subscriberDbId: string, id: string, change: InboxChange): InboxMessage | undefined {
+    const m = this.get(subscriberDbId, id);
+    if (!m) return undefined;
+    const ms = this.clock.now();
+    const now = isoAt(ms);
+    const doc = m.doc as Message & Record<string, unknown>;
+    switch (change.kind) {
+      case 'read':
+        doc.read = true;
+        doc.seen = true;
+        doc.lastReadDate = now;
+        doc.lastSeenDate ??= now;
+        doc.firstSeenDate ??= now;
+        break;
+      case 'unread':
+        doc.read = false;
+        doc.seen = true;
+        doc.firstSeenDate ??= now;
+        break;
+      case 'seen':
+        if (!doc.seen) doc.lastSeenDate = now;
+        doc.seen = true;
+        doc.firstSeenDate ??= now;
+        break;
+      case 'archive':
+        m.archived = true;
+        doc.archived = true;
+        doc.archivedAt = now;
+        doc.read = true;
+        doc.seen = true;
+        doc.lastReadDate ??= now;
+        doc.firstSeenDate ??= now;
+        break;
+      case 'unarchive':
+        m.archived = false;
+        doc.archived = false;
+        doc.archivedAt = null;
+        break;
+      case 'snooze':
+        m.snoozedUntil = change.until;
+        doc.snoozedUntil = isoAt(change.until);
+        break;
+      case 'unsnooze':
+        m.snoozedUntil = null;
+        delete doc.snoozedUntil;
+        break;
+      case 'action': {
+        const cta = (doc.cta ?? {}) as { action?: { status?: string; buttons?: unknown[]; result?: { type?: string } } };
+        cta.action = { ...cta.action, buttons: cta.action?.buttons ?? [], status: change.status, result: { type: change.button } };
+        doc.cta = cta as Message['cta'];
+        break;
+      }
+    }
+    doc.updatedAt = now;
+    this.save(m, ms);
+    return m;
+  }
+
+  /** Ids of the subscriber's messages the filter matches (of `ids` only, when given), newest first. */
+  matching(subscriberDbId: string, f: InboxFilter, ids?: string[]): string[] {
+    const out: string[] = [];
+    const wanted = ids ? new Set(ids.map((i) => i.toLowerCase())) : undefined;
+    let after: string | undefined;
+    for (;;) {
+      const page = this.list(subscriberDbId, f, { limit: 500, ...(after !== undefined && { after }) });
+      for (const m of page.rows) {
+        after = m.id;
+        if (!wanted || wanted.has(m.id)) out.push(m.id);
+      }
+      if (!page.hasMore) return out;
+    }
+  }
+
+  /** Applies a change to every message of the subscriber's that the filter matches; the ids changed. */
+  changeAll(subscriberDbId: string, f: InboxFilter, change: InboxChange, ids?: string[]): string[] {
+    const out = this.matching(subscriberDbId, f, ids);
+    for (const id of out) this.change(subscriberDbId, id, change);
+    return out;
+  }
+
+  remove(subscriberDbId: string, id: string): boolean {
+    if (!/^[0-9a-f]{24}$/i.test(id)) return false;
+    return (
+      this.stmt("DELETE FROM messages WHERE id = unhex(?) AND subscriber_id = unhex(?) AND channel = 'in_app'").run(id.toLowerCase(), subscriberDbId).changes >
+      0
+    );
+  }
+
+  private save(m: InboxMessage, ms: number): void {
+    const doc = m.doc;
+    this.stmt('UPDATE messages SET read = ?, seen = ?, archived = ?, snoozed_until = ?, doc = ?, updated_at = ? WHERE id = unhex(?)').run(
+      +doc.read,
+      +doc.seen,
+      +m.archived,
+      m.snoozedUntil,
+      messageRows.pack(doc, m.stepId),
+      ms,
+      m.id,
+    );
+  }
+}
+
+function toInbox(r: Row): InboxMessage {
+  const rec = messageRows.read(r);
+  return {
+    ...rec,
+    severity: r.n_severity ?? 'none',
+    tags: r.n_tags ? (JSON.parse(r.n_tags) as string[]) : [],
+    critical: r.n_critical === 1,
+    workflowDbId: r.n_workflow_id ?? '',
+    archived: r.archived === 1,
+    snoozedUntil: r.snoozed_until,
+    stepId: r.j_step_id ?? undefined,
+  };
+}
