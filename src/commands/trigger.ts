@@ -33,6 +33,7 @@ export const command = () =>
       .option('--report <file>', 'write one NDJSON line per recipient: row, subscriberId, transactionId, status, error')
       .option('--journal <file>', 'journal of acknowledged chunks (default: beside the report, or the file)')
       .option('--resume', 'continue an interrupted --recipients-file run: nobody is sent twice')
+      .option('--again', 'send a --recipients-file again as a new run although its journal says it was sent')
       .option('--strict', 'stop at the first bad row (a file is checked whole before anything is sent)')
       .option(
         '--max-time <duration>',
@@ -109,7 +110,7 @@ export function buildLabels(): (path: string) => string {
   };
 }
 
-const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'report', 'journal', 'strict', 'maxTime'] as const;
+const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'again', 'report', 'journal', 'strict', 'maxTime'] as const;
 const DEFAULT_WAIT_MS = 120_000;
 
 /** How many notifications the trigger will make, when the recipients say (topics fan out unknowably). */
@@ -220,6 +221,7 @@ async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise
     chunkSize: opts.chunk ?? MAX_RECIPIENTS,
     ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
     ...(opts.resume ? { resume: true } : {}),
+    ...(opts.again ? { again: true } : {}),
     ...(opts.report !== undefined ? { report: opts.report } : {}),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     ...(opts.strict ? { strict: true } : {}),
