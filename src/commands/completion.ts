@@ -67,8 +67,12 @@ function optionModel(o: Option): OptionModel {
   };
 }
 
-/** Subcommands shown to people (not the hidden __complete). */
-const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+/** Subcommands shown to people (not the hidden __complete, nor commander's implicit `help` of a group). */
+const visible = (cmd: Command) =>
+  cmd
+    .createHelp()
+    .visibleCommands(cmd)
+    .filter((c) => cmd.commands.includes(c));
 
 function modelOf(root: Command): NodeModel[] {
   const out: NodeModel[] = [];
