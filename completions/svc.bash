@@ -5,7 +5,7 @@ _svc_complete() {
   local word="${COMP_LINE:0:COMP_POINT}"; word="${word##*[[:space:]]}"
   if [[ "$word" == @* ]]; then
     local f; COMPREPLY=()
-    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; [[ "$COMP_WORDBREAKS" == *@* ]] || f="@$f"; COMPREPLY+=("$f"); done < <(compgen -f -- "${word#@}")
+    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; COMPREPLY+=("@$f"); done < <(compgen -f -- "${word#@}")
     compopt -o nospace 2>/dev/null; return
   fi
   for ((i = 1; i < COMP_CWORD; i++)); do
