@@ -25,6 +25,8 @@ export const command = () =>
       .option('--time-scale <n>', 'make delays and digests pass N times faster', positiveNumberArg)
       .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
       .option('--retention <duration>', 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)')
+      .option('--log', 'log one line per request on stderr (the default when stderr is not a terminal)')
+      .option('--no-log', 'log no requests')
       .option('--no-save-profile', 'do not save the "local" profile')
       .option('--open', 'open the web console in the browser (signed in by a one-time link)'),
     ['svc dev', 'svc dev --open', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60', 'svc dev --retention 30d'],
@@ -50,6 +52,8 @@ export interface DevOptions {
   saveProfile?: boolean;
   /** Open the web console in the browser. */
   open?: boolean;
+  /** Log requests: --log / --no-log; by default only when stderr is not a terminal (where the log would scroll the banner away). */
+  log?: boolean;
 }
 
 const DEFAULT_PORT = 2999;
@@ -111,7 +115,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     timeScale,
     rateLimits,
     allowRemoteWebhooks: opts.allowRemoteWebhooks,
-    log: deps.globals.quiet ? undefined : (line) => deps.io.stderr.write(`${line}\n`),
+    log: logsRequests(deps, opts) ? (line) => deps.io.stderr.write(`${line}\n`) : undefined,
     onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),
   });
   try {
@@ -137,7 +141,18 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     // no request carries, so no log holds it). --open hands the browser a link of its own.
     const { consoleLinks } = await import('../server/console/index.js');
     const web = consoleLinks(service.app, baseUrl);
-    announce(deps, { baseUrl, apiKey, environment: service.environment, profile, madeCurrent, data, host, memory: data === MEMORY, console: web });
+    announce(deps, {
+      baseUrl,
+      apiKey,
+      environment: service.environment,
+      profile,
+      madeCurrent,
+      data,
+      host,
+      memory: data === MEMORY,
+      console: web,
+      logging: logsRequests(deps, opts),
+    });
     if (opts.open) {
       const { openInBrowser } = await import('../server/console/open.js');
       await openInBrowser(consoleLinks(service.app, baseUrl).link, deps.env).catch((e: Error) =>
@@ -181,6 +196,15 @@ async function listen(service: LocalService, host: string, port: number): Promis
   return `http://${shown}:${actual}`;
 }
 
+/**
+ * At a terminal a request log scrolls the banner (and its sign-in link) out of sight: requests are
+ * logged there only with --log. Piped to a file or another program, the log is kept by default.
+ */
+function logsRequests(deps: Deps, opts: DevOptions): boolean {
+  if (deps.globals.quiet) return false;
+  return opts.log ?? !deps.io.stderr.isTTY;
+}
+
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -198,6 +222,7 @@ interface Started {
   host: string;
   memory: boolean;
   console: { url: string; link: string };
+  logging: boolean;
 }
 
 function announce(deps: Deps, s: Started): void {
@@ -230,7 +255,7 @@ function announce(deps: Deps, s: Started): void {
       `  ${use} trigger welcome --to ada`,
       `  ${use} events list`,
       '',
-      'Ctrl-C stops it.',
+      `Ctrl-C stops it.${s.logging ? '' : ' Requests are not logged here (--log shows them).'}`,
     ];
     deps.io.stdout.write(`${lines.join('\n')}\n`);
   }

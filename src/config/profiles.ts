@@ -339,3 +339,22 @@ export function requireBaseUrl(s: Pick<ResolvedSettings, 'baseUrl' | 'profile'>)
   const fix = source === 'profile' ? `; fix it with svc profile add ${s.profile.value ?? 'NAME'} --base-url URL` : '';
   throw new UsageError(`${where}: expected an http:// or https:// URL, got ${JSON.stringify(value.slice(0, 100))}${fix}`);
 }
+
+/** The profile `svc dev` saves and points at the local service. */
+export const LOCAL_PROFILE = 'local';
+
+/**
+ * The advice for a request the service refused to connect to, when the target is the local service
+ * (the `local` profile, or a loopback address): it is most likely not running.
+ */
+export function stoppedServiceHint(s: Pick<ResolvedSettings, 'baseUrl' | 'profile'>): string | undefined {
+  let host = '';
+  try {
+    host = new URL(s.baseUrl.value).hostname;
+  } catch {
+    return undefined;
+  }
+  const loopback = host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+  if (s.profile.value !== LOCAL_PROFILE && !loopback) return undefined;
+  return 'is `svc dev` running? start it with `svc dev` (in another terminal)';
+}
