@@ -160,8 +160,10 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
     const ids = (valid.to as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { subscriberId?: unknown })?.subscriberId));
     await rememberIds(deps, [{ workflowId: valid.name }, ...ids.filter((x) => typeof x === 'string').map((subscriberId) => ({ subscriberId }))]);
   }
+  // At a terminal the activity link is one a browser can open (JSON keeps the service's answer).
+  const shown = deps.format() === 'table' ? await withBrowserLink(result) : result;
   if (!opts.wait || !processed || !result.transactionId) {
-    await deps.print(result, { view: 'trigger' });
+    await deps.print(shown, { view: 'trigger' });
     if (!processed) throw new TriggerNotProcessedError(String(result?.status), result?.error, result);
     return;
   }
@@ -169,10 +171,16 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   deps.info(`transaction ${result.transactionId}: waiting up to ${formatDuration(timeout)} for delivery…`);
   const { waitForTransaction, checkOutcome } = await import('./wait.js');
   const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
-  await deps.print({ trigger: result, ...waited }, { view: 'wait' });
+  await deps.print({ trigger: shown, ...waited }, { view: 'wait' });
   checkOutcome(waited, timeout);
   const merged = waited.recipients.filter((r) => r.outcome === 'merged').length;
   if (merged) deps.info(`${merged} recipient(s) merged into a digest already under way: they are sent with it when its window closes`);
+}
+
+async function withBrowserLink(result: TriggerResult): Promise<TriggerResult> {
+  if (!result || typeof result.activityFeedLink !== 'string') return result;
+  const { browserActivityLink } = await import('../core/activity.js');
+  return { ...result, activityFeedLink: browserActivityLink(result.activityFeedLink, result.transactionId) };
 }
 
 function isDirectory(path: string): boolean {
