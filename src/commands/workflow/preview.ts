@@ -46,7 +46,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
   const result = (isPlainObject(res.data) && isPlainObject(res.data.result) ? res.data.result : {}) as Record<string, unknown>;
   const preview = result.preview;
   // The service answers an unknown workflow or step with an empty preview (201): say which it was.
-  if (!result.error && (preview === undefined || (isPlainObject(preview) && Object.keys(preview).length === 0))) {
+  if (!result.error && isPlainObject(preview) && Object.keys(preview).length === 0) {
     await explainEmpty(api, workflowId, stepId);
   }
   if (deps.format() !== 'table' || !isPlainObject(preview)) {
