@@ -3,14 +3,42 @@
 // Goals: peak RSS at the largest count within 1.2× of that at 1,000; svc at least 1.5× faster than the curl
 // loop (issue 11, goal 4: curl pays a process and a connection per page, svc keeps one connection).
 // Run after `npm run build`: [ROUNDS=3] node bench/export.mjs [counts...]   (default: 1000 50000; e.g. 1000 100000)
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+//
+// FEED=1 node bench/export.mjs 1000 20000 100000 1000000: the same export against a loopback feed that
+// serves N copies of a real event (event-fixture.json, each with its own _id and transactionId) without
+// a store, so that counts up to a million are quick to reach; only svc's peak RSS is compared (no curl).
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
 import { BIN, api, createBenchWorkflow, startDev } from './lib/dev.mjs';
 
-const dev = await startDev();
-const wf = await createBenchWorkflow(dev);
+const FEED = process.env.FEED === '1';
+let feedCount = 0;
+
+/** A feed of `feedCount` events, newest first, paged like GET /v1/notifications. */
+async function startFeed() {
+  const fixture = JSON.parse(readFileSync(new URL('./lib/event-fixture.json', import.meta.url), 'utf8'));
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://feed');
+    const page = Number(url.searchParams.get('page') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    const data = [];
+    for (let i = page * limit; i < Math.min(feedCount, (page + 1) * limit); i++) {
+      data.push({ ...fixture, _id: (0x6761f0c2a3b4c5d6e7f00000n + BigInt(i)).toString(16), transactionId: `txn-${i}` });
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data, hasMore: (page + 1) * limit < feedCount, pageSize: limit, page }));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return { env: { ...process.env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_bench_feed_0123456789', NO_COLOR: '1' }, stop: () => server.close() };
+}
+
+const dev = FEED ? await startFeed() : await startDev();
+const wf = FEED ? undefined : await createBenchWorkflow(dev);
 let created = 0;
 
 function addEvents(n) {
@@ -32,15 +60,19 @@ async function settle() {
   }
 }
 
-function exportWithSvc() {
+/** Spawned without blocking: with FEED=1 the feed answers from this process. */
+async function exportWithSvc() {
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', `/usr/bin/time -f %M ${process.execPath} ${BIN} events list --all -o ndjson -q > /dev/null`], {
+  const child = spawn('bash', ['-c', `/usr/bin/time -f %M ${process.execPath} ${BIN} events list --all -o ndjson -q > /dev/null`], {
     env: dev.env,
-    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const [code] = await once(child, 'close');
   const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(r.stderr);
-  return { ms, rssMb: Number(r.stderr.trim().split('\n').pop()) / 1024 };
+  if (code !== 0) throw new Error(stderr);
+  return { ms, rssMb: Number(stderr.trim().split('\n').pop()) / 1024 };
 }
 
 function exportWithCurl(count) {
@@ -52,7 +84,9 @@ function exportWithCurl(count) {
   return { ms: performance.now() - t0 };
 }
 
-console.log(`node ${process.version}, ${cpus().length} cores; svc dev with a file store; 50 events per page\n`);
+console.log(
+  `node ${process.version}, ${cpus().length} cores; ${FEED ? 'a loopback feed of copies of one real event' : 'svc dev with a file store'}; 50 events per page\n`,
+);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const targets = process.argv
   .slice(2)
@@ -61,13 +95,16 @@ const targets = process.argv
 if (targets.length === 0) targets.push(1000, 50000);
 const results = {};
 for (const target of targets) {
-  addEvents(target - created);
-  await settle();
+  if (FEED) feedCount = target;
+  else {
+    addEvents(target - created);
+    await settle();
+  }
   // svc and curl in turn, ROUNDS times (medians): load from other processes falls on both alike.
   const runs = { svc: [], curl: [] };
   for (let r = 0; r < ROUNDS; r++) {
-    runs.svc.push(exportWithSvc());
-    runs.curl.push(exportWithCurl(target));
+    runs.svc.push(await exportWithSvc());
+    runs.curl.push(FEED ? { ms: Number.NaN } : exportWithCurl(target));
   }
   const median = (xs, k) => [...xs].sort((a, b) => a[k] - b[k])[Math.floor(xs.length / 2)][k];
   const svc = { ms: median(runs.svc, 'ms'), rssMb: median(runs.svc, 'rssMb') };
@@ -77,6 +114,10 @@ for (const target of targets) {
     ROUNDS > 1
       ? `  (svc ${runs.svc.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s, curl ${runs.curl.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s)`
       : '';
+  if (FEED) {
+    console.log(`${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB`);
+    continue;
+  }
   console.log(
     `${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB   |   curl loop ${(curl.ms / 1000).toFixed(2)} s   svc is ${(curl.ms / svc.ms).toFixed(2)}× as fast (goal ≥ 1.5×)${each}`,
   );

@@ -209,7 +209,7 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?: read
       const opts = received[received.length - 2] as Record<string, unknown>;
       await invoke(cmd, entry, opts, received.slice(0, -2));
     });
-    parent.addCommand(cmd);
+    parent.addCommand(cmd, entry.hidden ? { hidden: true } : {});
   };
   const word = argv ? commandWord(argv) : undefined;
   let built = false;

@@ -7,6 +7,7 @@ import { EXIT, SvcError } from './core/errors.js';
 import { maskData } from './core/mask.js';
 import { escapeChar, safeJson, safeText, UNSAFE_RE } from './io/safe-text.js';
 import type { GlobalOptions, IO } from './deps.js';
+import { stoppedServiceHint } from './config/profiles.js';
 
 export interface Host {
   io: IO;
@@ -117,7 +118,9 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     });
     // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
     if (runtime.globals.query !== undefined) await (await import('./io/output.js')).checkQuery(runtime.globals.query);
-    await mod.run(runtime, opts as never, args as never, command as never);
+    await mod.run(runtime, opts as never, args as never, command as never).catch((e: unknown) => {
+      throw withStoppedServiceHint(e, runtime!);
+    });
   };
 
   const program = buildProgram(
@@ -229,4 +232,15 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
   const e = err as Error;
   if (debug && e?.stack) io.stderr.write(`${safeText(scrub(e.stack), { newlines: true })}\n`);
   return emit('internal', `internal error: ${e?.message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}`, EXIT.failure);
+}
+
+/** A refused connection to the local service: say how to start it (unless the command said more). */
+function withStoppedServiceHint(e: unknown, runtime: Runtime): unknown {
+  if (!(e instanceof SvcError) || e.code !== 'network_error' || e.hint || !/could not reach .*connection refused/.test(e.message)) return e;
+  try {
+    const hint = stoppedServiceHint(runtime.settings());
+    return hint ? e.withHint(hint) : e;
+  } catch {
+    return e;
+  }
 }

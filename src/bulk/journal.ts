@@ -4,11 +4,15 @@
 // the same transaction ids, so the chunk that was in flight is deduplicated by the service. A bulk chunk
 // that had to be sent one event at a time (its call costs more than the rate limit's bucket holds)
 // also journals how many of its first events the service processed, so that --resume does not spend
-// the rate limit on them again.
+// the rate limit on them again. Each acknowledged chunk (and each journaled prefix of a partly sent one)
+// carries a hash of its rows: --resume reads the file again first and refuses, before anything is sent,
+// when the rows it would skip are not the rows that were sent (a file edited in place keeps its size).
+import { createHash } from 'node:crypto';
 import { appendFileSync, createReadStream, existsSync, readFileSync, renameSync, writeFileSync, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { UsageError } from '../core/errors.js';
+import type { GoodRow } from './rows.js';
 
 export interface RunRecord {
   type: 'run';
@@ -26,27 +30,51 @@ export interface JournalState {
   done: Set<number>;
   /** Chunks sent one event at a time, not done: how many of their first events were processed. */
   partial: Map<number, number>;
+  /** The hash of each done chunk's rows (journals written before hashes were kept have none). */
+  hashes: Map<number, string>;
+  /** The hash of the journaled first events of a partly sent chunk. */
+  partialHashes: Map<number, string>;
   finished: boolean;
+  /** When the last line was written (the end of a finished run). */
+  endedAt?: string;
+}
+
+/** What identifies a chunk's rows: their line numbers, recipients and payloads, in order. */
+export function rowsHash(rows: readonly GoodRow[]): string {
+  const h = createHash('sha256');
+  for (const r of rows) h.update(`${JSON.stringify([r.row, r.recipient, r.payload ?? null])}\n`);
+  return h.digest('hex').slice(0, 32);
 }
 
 export function readJournal(path: string): JournalState {
-  const state: JournalState = { done: new Set(), partial: new Map(), finished: false };
+  const state: JournalState = { done: new Set(), partial: new Map(), hashes: new Map(), partialHashes: new Map(), finished: false };
   if (!existsSync(path)) return state;
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    let rec: { type?: string; index?: number; events?: number } & Partial<RunRecord>;
+    let rec: { type?: string; index?: number; events?: number; hash?: unknown; at?: unknown } & Partial<RunRecord>;
     try {
       rec = JSON.parse(line);
     } catch {
       continue; // the last line of a killed run may be cut short
     }
     if (rec.type === 'run') state.run = rec as RunRecord;
-    else if (rec.type === 'chunk' && typeof rec.index === 'number') state.done.add(rec.index);
-    else if (rec.type === 'events' && typeof rec.index === 'number' && typeof rec.events === 'number')
-      state.partial.set(rec.index, Math.max(rec.events, state.partial.get(rec.index) ?? 0));
-    else if (rec.type === 'end') state.finished = true;
+    else if (rec.type === 'chunk' && typeof rec.index === 'number') {
+      state.done.add(rec.index);
+      if (typeof rec.hash === 'string') state.hashes.set(rec.index, rec.hash);
+    } else if (rec.type === 'events' && typeof rec.index === 'number' && typeof rec.events === 'number') {
+      if (rec.events >= (state.partial.get(rec.index) ?? 0)) {
+        state.partial.set(rec.index, rec.events);
+        if (typeof rec.hash === 'string') state.partialHashes.set(rec.index, rec.hash);
+      }
+    } else if (rec.type === 'end') {
+      state.finished = true;
+      if (typeof rec.at === 'string') state.endedAt = rec.at;
+    }
   }
-  for (const index of state.done) state.partial.delete(index);
+  for (const index of state.done) {
+    state.partial.delete(index);
+    state.partialHashes.delete(index);
+  }
   return state;
 }
 
@@ -57,13 +85,15 @@ export class Journal {
     writeFileSync(this.path, `${JSON.stringify(run)}\n`, { mode: 0o600 });
   }
 
-  chunkDone(index: number, recipients: number): void {
-    appendFileSync(this.path, `${JSON.stringify({ type: 'chunk', index, recipients, at: new Date().toISOString() })}\n`);
+  chunkDone(index: number, rows: readonly GoodRow[]): void {
+    const line = { type: 'chunk', index, recipients: rows.length, hash: rowsHash(rows), at: new Date().toISOString() };
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
   }
 
   /** The first `events` events of a chunk sent one at a time were processed. */
-  eventsDone(index: number, events: number): void {
-    appendFileSync(this.path, `${JSON.stringify({ type: 'events', index, events, at: new Date().toISOString() })}\n`);
+  eventsDone(index: number, rows: readonly GoodRow[], events: number): void {
+    const line = { type: 'events', index, events, hash: rowsHash(rows.slice(0, events)), at: new Date().toISOString() };
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
   }
 
   end(): void {
@@ -86,6 +116,25 @@ export function checkResumable(
   if (run.chunkSize !== want.chunkSize) diffs.push(`--chunk ${run.chunkSize} → ${want.chunkSize}`);
   if (diffs.length) throw new UsageError(`--resume: this is not the run in ${journalPath} (${diffs.join('; ')}); resuming it would send recipients twice`);
   return run;
+}
+
+/**
+ * What --resume would skip, checked against the rows the file holds now: the rows of a done chunk (or
+ * the first events of a partly sent one) must be the ones that were sent. Returns a one-line account of
+ * the first difference, or undefined when the file still says what was sent.
+ */
+export function changedRows(state: JournalState, chunk: { index: number; rows: readonly GoodRow[] }): string | undefined {
+  const span = (rows: readonly GoodRow[]) =>
+    rows.length ? (rows.length === 1 ? `row ${rows[0]!.row}` : `rows ${rows[0]!.row}–${rows[rows.length - 1]!.row}`) : 'rows';
+  const whole = state.hashes.get(chunk.index);
+  if (whole !== undefined && whole !== rowsHash(chunk.rows)) return `${span(chunk.rows)} (chunk ${chunk.index}, already sent) are not the rows that were sent`;
+  const first = state.partial.get(chunk.index);
+  const prefix = state.partialHashes.get(chunk.index);
+  if (first !== undefined && prefix !== undefined) {
+    const rows = chunk.rows.slice(0, first);
+    if (rows.length < first || prefix !== rowsHash(rows)) return `${span(rows)} (chunk ${chunk.index}, already sent) are not the rows that were sent`;
+  }
+  return undefined;
 }
 
 /**

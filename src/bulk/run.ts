@@ -2,7 +2,7 @@
 // bounded (adaptive) concurrency, reports every row, journals every acknowledged chunk so that a run
 // killed part-way can be resumed without sending anyone twice.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Deps } from '../deps.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,7 +14,7 @@ import { routes } from '../api/routes.js';
 import type { Api } from '../api/session.js';
 import { retryDelay } from '../api/http-rules.js';
 import { Chunker, transactionIdOf, type Chunk } from './chunks.js';
-import { checkResumable, Journal, readJournal, trimReport, type RunRecord } from './journal.js';
+import { changedRows, checkResumable, Journal, readJournal, trimReport, type JournalState, type RunRecord } from './journal.js';
 import { OutOfTime, Pacer, TooExpensive } from './pacer.js';
 import { checkRecipientsFile, openRecipients, type BadRow, type GoodRow } from './rows.js';
 
@@ -26,6 +26,8 @@ export interface BulkOptions {
   chunkSize: number;
   concurrency?: number;
   resume?: boolean;
+  /** Send the file again as a new run although a journal says it was sent (the old journal and report are kept aside). */
+  again?: boolean;
   report?: string;
   journal?: string;
   strict?: boolean;
@@ -86,15 +88,32 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   let done = new Set<number>();
   let partial = new Map<number, number>();
   const state = journalPath ? readJournal(journalPath) : undefined;
+  if (opts.resume && opts.again) throw new UsageError('--resume and --again: choose one (finish the journaled run, or send a new one)');
   if (opts.resume) {
+    if (file === '-') {
+      throw new UsageError('--resume: rows read from stdin cannot be checked against the run that was journaled; give the file with --recipients-file FILE');
+    }
     if (!journalPath || !state) throw new UsageError('--resume needs a journal: give --report or --journal (stdin has no file to keep one beside)');
     run = checkResumable(state, journalPath, { workflow: opts.workflow, file, ...(size !== undefined ? { size } : {}), chunkSize: opts.chunkSize });
+    // Before anything is sent: the rows the run would skip must be the rows that were sent.
+    await checkUnchanged(deps, file, state, opts.chunkSize, journalPath);
     done = state.done;
     partial = state.partial;
   } else {
-    if (state?.run && !state.finished) {
-      throw new UsageError(`an unfinished run of this file is journaled in ${journalPath}: continue it with --resume, or delete the journal to start over`);
+    if (state?.run && !opts.again) {
+      const same = state.run.workflow === opts.workflow && state.run.file === file;
+      if (!state.finished) {
+        throw new UsageError(
+          `an unfinished run of this file is journaled in ${journalPath}: continue it with --resume, or send everyone again as a new run with --again`,
+        );
+      }
+      if (same) {
+        const when = state.endedAt ? ` on ${state.endedAt}` : '';
+        const line = `${opts.file} was already sent to ${opts.workflow}${when} (journal ${journalPath})`;
+        opts.again = await askAgain(deps, line);
+      }
     }
+    if (state?.run && opts.again && journalPath && !deps.globals.dryRun) keepAside(deps, state.run.runId, journalPath, reportPath);
     run = {
       type: 'run',
       version: 1,
@@ -211,7 +230,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       if (from >= chunk.rows.length) {
         // Every event was sent one at a time before the run stopped; only the journal did not say so.
         ok = true;
-        journal?.chunkDone(chunk.index, chunk.rows.length);
+        journal?.chunkDone(chunk.index, chunk.rows);
         return;
       }
       let split = chunk.kind === 'bulk' && pacer.tooExpensive(100);
@@ -256,7 +275,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
           if (line.status === 'sent' && lines.every((l) => l.status === 'sent')) {
             report.write([line]);
             lines = [];
-            journal?.eventsDone(chunk.index, from + sentRows);
+            journal?.eventsDone(chunk.index, chunk.rows, from + sentRows);
           } else {
             failedInChunk = true;
           }
@@ -266,7 +285,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       report.write(lines);
       // Only a chunk whose every row the service processed is done: --resume sends the others again
       // (under a new idempotency key, with the same transaction ids).
-      if (!failedInChunk && lines.every((l) => l.status === 'sent')) journal?.chunkDone(chunk.index, chunk.rows.length);
+      if (!failedInChunk && lines.every((l) => l.status === 'sent')) journal?.chunkDone(chunk.index, chunk.rows);
     } catch (e) {
       report.write(lines);
       const rest = chunk.rows.slice(from + sentRows);
@@ -304,6 +323,9 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   };
 
   const schedule = async (chunk: Chunk) => {
+    // Checked before the run too; a file changed while it runs stops it here.
+    const changed = opts.resume && state ? changedRows(state, chunk) : undefined;
+    if (changed) fatal ??= new UsageError(`--resume: ${file} changed while it was read: ${changed}`);
     if (done.has(chunk.index)) {
       counts.alreadySent += chunk.rows.length;
       return;
@@ -466,6 +488,54 @@ function requestOf(runId: string, workflow: string, common: Record<string, unkno
     transactionId: transactionIdOf(runId, chunk.index, from + i),
   }));
   return { op: 'triggerBulk' as const, path: routes.triggerBulk.path, key, transactionId: null, body: { events } };
+}
+
+/**
+ * A finished run of the same file and workflow is journaled: sending again would reach everyone twice.
+ * A person is asked; otherwise the choice is refused in one line. Returns true to send a new run.
+ */
+async function askAgain(deps: Deps, line: string): Promise<true> {
+  const choice = `--resume to finish it (nothing is left to send), or --again to send everyone again as a new run with a new journal`;
+  if (deps.interactive()) {
+    const { askConfirm } = await import('../io/prompt.js');
+    if (await askConfirm(deps, `${line}. Send everyone again as a new run?`, false)) return true;
+    throw new UsageError(`not sent again: ${line}`);
+  }
+  throw new UsageError(`${line}: ${choice}`);
+}
+
+/** --again: the earlier run's journal and report are renamed aside (…​.RUNID), not overwritten. */
+function keepAside(deps: Deps, runId: string, journalPath: string, reportPath: string | undefined): void {
+  for (const path of [journalPath, reportPath]) {
+    if (!path || !existsSync(path)) continue;
+    renameSync(path, `${path}.${runId}`);
+    deps.info(`the earlier run's ${path === journalPath ? 'journal' : 'report'} is kept as ${path}.${runId}`);
+  }
+}
+
+/** --resume: the file is read once before anything is sent; rows the journal says were sent must not have changed. */
+async function checkUnchanged(deps: Deps, file: string, state: JournalState, chunkSize: number, journalPath: string): Promise<void> {
+  const opened = await openRecipients(file, deps.io.stdin, async (p) => statSync(p).size);
+  const chunker = new Chunker(chunkSize);
+  let chunks = 0;
+  const check = (chunk: Chunk) => {
+    chunks = chunk.index + 1;
+    const why = changedRows(state, chunk);
+    if (why) {
+      throw new UsageError(`--resume: ${file} changed since the run in ${journalPath}: ${why}; nothing was sent (send the file as it is now with --again)`);
+    }
+  };
+  for await (const row of opened.rows) {
+    if (row.kind === 'bad') continue;
+    for (const chunk of chunker.add(row)) check(chunk);
+  }
+  for (const chunk of chunker.flush()) check(chunk);
+  const gone = [...state.done, ...state.partial.keys()].filter((i) => i >= chunks);
+  if (gone.length) {
+    throw new UsageError(
+      `--resume: ${file} changed since the run in ${journalPath}: it no longer holds chunk ${Math.min(...gone)}, which was sent; nothing was sent (send the file as it is now with --again)`,
+    );
+  }
 }
 
 /** --strict on a file: every row is checked before anything is sent, so a bad file sends nothing. */

@@ -9,17 +9,17 @@ import { type ArgsOf, Command, examples, type OptsOf } from './define.js';
 
 const KINDS = ['profiles', 'workflows', 'subscribers'] as const;
 
-export const command = () => {
-  const cmd = examples(
+/** Not in help nor offered by Tab: attached with commander's `hidden` (cli.ts). */
+export const hidden = true;
+
+export const command = () =>
+  examples(
     new Command('__complete')
       .description('print completion candidates (used by the completion scripts)')
       .argument('<kind>', KINDS.join(', '))
       .argument('[prefix]', 'what has been typed so far'),
     ['svc __complete workflows wel'],
   );
-  (cmd as unknown as { _hidden: boolean })._hidden = true;
-  return cmd;
-};
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [kind, prefix = '']: ArgsOf<typeof command>): Promise<void> {
   const out = (xs: string[]) => {

@@ -67,8 +67,12 @@ function optionModel(o: Option): OptionModel {
   };
 }
 
-/** Subcommands shown to people (not the hidden __complete). */
-const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+/** Subcommands shown to people (not the hidden __complete, nor commander's implicit `help` of a group). */
+const visible = (cmd: Command) =>
+  cmd
+    .createHelp()
+    .visibleCommands(cmd)
+    .filter((c) => cmd.commands.includes(c));
 
 function modelOf(root: Command): NodeModel[] {
   const out: NodeModel[] = [];
@@ -155,14 +159,13 @@ export function bash(nodes: NodeModel[]): string {
   lines.push('_svc_complete() {');
   lines.push('  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"');
   lines.push('  local node="" i w npos=0');
-  // A JSON flag's @file: complete the file name and keep the @ (where readline splits words at @, the @
-  // is not part of what is replaced, so it stays by itself).
+  // A JSON flag's @file: complete the file name and keep the @. The candidates carry the @ whether or
+  // not COMP_WORDBREAKS holds it: where it does, bash's readline still hands the @ over as part of the
+  // text it replaces (@ is one of its "special prefixes"), so a bare name would drop it.
   lines.push('  local word="${COMP_LINE:0:COMP_POINT}"; word="${word##*[[:space:]]}"');
   lines.push('  if [[ "$word" == @* ]]; then');
   lines.push('    local f; COMPREPLY=()');
-  lines.push(
-    '    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; [[ "$COMP_WORDBREAKS" == *@* ]] || f="@$f"; COMPREPLY+=("$f"); done < <(compgen -f -- "${word#@}")',
-  );
+  lines.push('    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; COMPREPLY+=("@$f"); done < <(compgen -f -- "${word#@}")');
   lines.push('    compopt -o nospace 2>/dev/null; return');
   lines.push('  fi');
   lines.push('  for ((i = 1; i < COMP_CWORD; i++)); do');

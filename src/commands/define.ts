@@ -19,6 +19,8 @@ export type AnyCommand = Typed.CommandUnknownOpts;
 /** A command file: its declaration (a new Command each time) and what it does. */
 export interface CommandModule {
   command(): AnyCommand;
+  /** Left out of help and completion (a command the completion scripts call). */
+  hidden?: boolean;
   run(deps: Deps, opts: never, args: never, command: AnyCommand): Promise<void>;
 }
 

@@ -25,6 +25,8 @@ export const command = () =>
       .option('--time-scale <n>', 'make delays and digests pass N times faster', positiveNumberArg)
       .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
       .option('--retention <duration>', 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)')
+      .option('--log', 'log one line per request on stderr (the default when stderr is not a terminal)')
+      .option('--no-log', 'log no requests')
       .option('--no-save-profile', 'do not save the "local" profile')
       .option('--open', 'open the web console in the browser (signed in by a one-time link)')
       .option('--bridge-url <url>', 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'),
@@ -53,6 +55,8 @@ export interface DevOptions {
   open?: boolean;
   /** An app serving code-first workflows: registered at start and when it restarts. */
   bridgeUrl?: string;
+  /** Log requests: --log / --no-log; by default only when stderr is not a terminal (where the log would scroll the banner away). */
+  log?: boolean;
 }
 
 const DEFAULT_PORT = 2999;
@@ -116,7 +120,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     timeScale,
     rateLimits,
     allowRemoteWebhooks: opts.allowRemoteWebhooks,
-    log: deps.globals.quiet ? undefined : (line) => deps.io.stderr.write(`${line}\n`),
+    log: logsRequests(deps, opts) ? (line) => deps.io.stderr.write(`${line}\n`) : undefined,
     onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),
   });
   try {
@@ -154,6 +158,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
       memory: data === MEMORY,
       console: web,
       applicationIdentifier,
+      logging: logsRequests(deps, opts),
     });
     // Code-first workflows: registered now, re-discovered when the app restarts or changes them.
     let bridge: { stop(): void } | undefined;
@@ -208,6 +213,15 @@ async function listen(service: LocalService, host: string, port: number): Promis
   return `http://${shown}:${actual}`;
 }
 
+/**
+ * At a terminal a request log scrolls the banner (and its sign-in link) out of sight: requests are
+ * logged there only with --log. Piped to a file or another program, the log is kept by default.
+ */
+function logsRequests(deps: Deps, opts: DevOptions): boolean {
+  if (deps.globals.quiet) return false;
+  return opts.log ?? !deps.io.stderr.isTTY;
+}
+
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -225,6 +239,7 @@ interface Started {
   host: string;
   memory: boolean;
   console: { url: string; link: string };
+  logging: boolean;
   /** The environment's application identifier: what the in-app Inbox client is given. */
   applicationIdentifier: string;
 }
@@ -270,7 +285,7 @@ function announce(deps: Deps, s: Started): void {
       `  ${use} trigger welcome --to ada`,
       `  ${use} events list`,
       '',
-      'Ctrl-C stops it.',
+      `Ctrl-C stops it.${s.logging ? '' : ' Requests are not logged here (--log shows them).'}`,
     ];
     deps.io.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -50,8 +50,16 @@ function optionDescription(option: Option, helper: Help): string {
   return `${base} (${choices.join(', ')})`;
 }
 
+/** The one line a subcommand's help has in place of the global options (`svc help options` lists them). */
+export const GLOBAL_OPTIONS_LINE = 'Global options: see `svc help options` (-o, --json, --query, -q, --profile, …)';
+
 export const helpLayout: HelpConfiguration = {
-  showGlobalOptions: true,
+  // A subcommand's help shows its own options; the 20-odd global ones once, in `svc help options`.
+  showGlobalOptions: false,
+  formatHelp(cmd, helper) {
+    const text = Help.prototype.formatHelp.call(this, cmd, helper);
+    return cmd.parent ? `${text.replace(/\n*$/, '')}\n\n${boxWrap(GLOBAL_OPTIONS_LINE, helper.helpWidth ?? 80)}\n` : text;
+  },
   sortSubcommands: false,
   // commander stops wrapping descriptions narrower than 40 columns (a group's long command names at
   // 80 columns, any help at 60): they are wrapped down to 16 instead of running off the screen.

@@ -6,8 +6,10 @@ import { type AnyCommand, type ArgsOf, Command, examples, type OptsOf, wrapWords
 
 export const command = () =>
   examples(
-    new Command('help').description('show help for a command, or a topic: exit-codes, environment, providers').argument('[topic...]', 'command or topic'),
-    ['svc help exit-codes', 'svc help environment', 'svc help providers', 'svc help events list'],
+    new Command('help')
+      .description('show help for a command, or a topic: options, exit-codes, environment, providers')
+      .argument('[topic...]', 'command or topic'),
+    ['svc help options', 'svc help exit-codes', 'svc help environment', 'svc help providers', 'svc help events list'],
   );
 
 const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
@@ -55,11 +57,24 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: Ar
     const lines = wrapWords(PROVIDER_IDS.join(', '), width - 2).map((l) => `  ${l}`);
     return void deps.io.stdout.write(`Provider ids (--provider):\n${lines.join('\n')}\n`);
   }
+  if (topic === 'options' || topic === 'global-options') return void deps.io.stdout.write(globalOptions(self.parent ?? self, deps));
   let target: AnyCommand = self.parent ?? self;
   for (const w of words) {
     const next = target.commands.find((c) => c.name() === w || c.aliases().includes(w));
-    if (!next) throw new UsageError(`no help topic or command '${topic}'; topics: exit-codes, environment, providers`);
+    if (!next) throw new UsageError(`no help topic or command '${topic}'; topics: options, exit-codes, environment, providers`);
     target = next;
   }
   target.outputHelp();
+}
+
+/** The options every command takes (the root's), laid out as in help at the terminal's width. */
+function globalOptions(root: AnyCommand, deps: Deps): string {
+  const cmd = root as unknown as import('commander').Command;
+  const helper = cmd.createHelp();
+  const width = (deps.io.stdout.isTTY && deps.io.stdout.columns) || 80;
+  helper.prepareContext({ helpWidth: width });
+  const options = helper.visibleOptions(cmd);
+  const termWidth = Math.max(...options.map((o) => helper.optionTerm(o).length));
+  const items = options.map((o) => helper.formatItem(helper.optionTerm(o), termWidth, helper.optionDescription(o), helper));
+  return `Global options (every command takes them, before or after its own):\n${items.join('\n')}\n`;
 }

@@ -33,6 +33,7 @@ export const command = () =>
       .option('--report <file>', 'write one NDJSON line per recipient: row, subscriberId, transactionId, status, error')
       .option('--journal <file>', 'journal of acknowledged chunks (default: beside the report, or the file)')
       .option('--resume', 'continue an interrupted --recipients-file run: nobody is sent twice')
+      .option('--again', 'send a --recipients-file again as a new run although its journal says it was sent')
       .option('--strict', 'stop at the first bad row (a file is checked whole before anything is sent)')
       .option(
         '--max-time <duration>',
@@ -109,7 +110,7 @@ export function buildLabels(): (path: string) => string {
   };
 }
 
-const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'report', 'journal', 'strict', 'maxTime'] as const;
+const BULK_ONLY = ['chunk', 'concurrency', 'resume', 'again', 'report', 'journal', 'strict', 'maxTime'] as const;
 const DEFAULT_WAIT_MS = 120_000;
 
 /** How many notifications the trigger will make, when the recipients say (topics fan out unknowably). */
@@ -159,8 +160,10 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
     const ids = (valid.to as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { subscriberId?: unknown })?.subscriberId));
     await rememberIds(deps, [{ workflowId: valid.name }, ...ids.filter((x) => typeof x === 'string').map((subscriberId) => ({ subscriberId }))]);
   }
+  // At a terminal the activity link is one a browser can open (JSON keeps the service's answer).
+  const shown = deps.format() === 'table' ? await withBrowserLink(result) : result;
   if (!opts.wait || !processed || !result.transactionId) {
-    await deps.print(result, { view: 'trigger' });
+    await deps.print(shown, { view: 'trigger' });
     if (!processed) throw new TriggerNotProcessedError(String(result?.status), result?.error, result);
     return;
   }
@@ -168,10 +171,16 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   deps.info(`transaction ${result.transactionId}: waiting up to ${formatDuration(timeout)} for delivery…`);
   const { waitForTransaction, checkOutcome } = await import('./wait.js');
   const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
-  await deps.print({ trigger: result, ...waited }, { view: 'wait' });
+  await deps.print({ trigger: shown, ...waited }, { view: 'wait' });
   checkOutcome(waited, timeout);
   const merged = waited.recipients.filter((r) => r.outcome === 'merged').length;
   if (merged) deps.info(`${merged} recipient(s) merged into a digest already under way: they are sent with it when its window closes`);
+}
+
+async function withBrowserLink(result: TriggerResult): Promise<TriggerResult> {
+  if (!result || typeof result.activityFeedLink !== 'string') return result;
+  const { browserActivityLink } = await import('../core/activity.js');
+  return { ...result, activityFeedLink: browserActivityLink(result.activityFeedLink, result.transactionId) };
 }
 
 function isDirectory(path: string): boolean {
@@ -220,6 +229,7 @@ async function bulk(deps: Deps, workflow: string, opts: TriggerOptions): Promise
     chunkSize: opts.chunk ?? MAX_RECIPIENTS,
     ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
     ...(opts.resume ? { resume: true } : {}),
+    ...(opts.again ? { again: true } : {}),
     ...(opts.report !== undefined ? { report: opts.report } : {}),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     ...(opts.strict ? { strict: true } : {}),

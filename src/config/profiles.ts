@@ -5,7 +5,7 @@
 // write-and-rename) under a lock file, so two `svc profile` processes never lose each other's profile.
 // Reads parse the same file directly: every API command reads it, and importing conf (with ajv) costs
 // ~30 ms of start-up that a read does not need.
-import { closeSync, mkdirSync, chmodSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, chmodSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CredentialsError, UsageError } from '../core/errors.js';
@@ -156,38 +156,96 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Which lock file this is: its inode, modification time and the pid written in it. */
+interface LockId {
+  ino: number;
+  mtimeMs: number;
+  pid: number;
+}
+
+function lockId(path: string): LockId | undefined {
+  try {
+    const st = statSync(path);
+    return { ino: st.ino, mtimeMs: st.mtimeMs, pid: Number(readFileSync(path, 'utf8')) };
+  } catch {
+    return undefined; // released meanwhile
+  }
+}
+
+const sameLock = (a: LockId, b: LockId) => a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.pid === b.pid;
+
 /**
  * Whether a lock was left by a writer that died holding it: its process is gone (a write takes
  * milliseconds, so a second of age rules out a lock being created right now), or it is older than any
  * write takes (a lock from another machine, or a pid reused since).
  */
-function stale(lockPath: string): boolean {
-  const age = Date.now() - statSync(lockPath).mtimeMs;
+function stale(id: LockId): boolean {
+  const age = Date.now() - id.mtimeMs;
   if (age > 10_000) return true;
-  const pid = Number(readFileSync(lockPath, 'utf8'));
-  return age > 1_000 && Number.isInteger(pid) && pid > 0 && !alive(pid);
+  return age > 1_000 && Number.isInteger(id.pid) && id.pid > 0 && !alive(id.pid);
+}
+
+/**
+ * Breaks the stale lock `seen`, and only that one. Several writers may judge it stale at once: the one
+ * that creates the claim file named after it (O_EXCL) breaks it, the others wait. Under the claim the lock
+ * is checked to be still `seen` (not a lock taken since) and moved aside by an atomic rename; if what was
+ * moved is not `seen` after all (taken over in between), it is put back with link(), which never
+ * replaces a lock another writer has made.
+ */
+function breakStale(lockPath: string, seen: LockId): void {
+  const claim = `${lockPath}.break-${seen.ino}-${Math.round(seen.mtimeMs)}`;
+  try {
+    closeSync(openSync(claim, 'wx', 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    // A claim is held for a moment; one left by a writer that died holding it goes.
+    const st = statSync(claim, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs > 2_000) rmSync(claim, { force: true });
+    return;
+  }
+  try {
+    const now = lockId(lockPath);
+    if (!now || !sameLock(now, seen)) return;
+    const aside = `${lockPath}.broken-${process.pid}-${Date.now()}`;
+    try {
+      renameSync(lockPath, aside);
+    } catch {
+      return;
+    }
+    const moved = lockId(aside);
+    if (moved && !sameLock(moved, seen)) {
+      try {
+        linkSync(aside, lockPath);
+      } catch {
+        /* another writer has made a lock since: it is theirs */
+      }
+    }
+    rmSync(aside, { force: true });
+  } finally {
+    rmSync(claim, { force: true });
+  }
 }
 
 /**
  * An exclusive lock file holding the writer's pid. A writer killed while holding it (kill -9, a power
- * cut) used to block every later write for 10 s; a lock whose process is gone is taken over at once.
+ * cut) used to block every later write for 10 s; a lock whose process is gone is taken over at once,
+ * by one writer only (breakStale).
  */
 function withLock<T>(lockPath: string, fn: () => T): T {
   const deadline = Date.now() + 10_000;
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  let mine: LockId | undefined;
   for (;;) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      mine = lockId(lockPath);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      try {
-        if (stale(lockPath)) rmSync(lockPath, { force: true });
-      } catch {
-        /* the holder released it meanwhile */
-      }
+      const held = lockId(lockPath);
+      if (held && stale(held)) breakStale(lockPath, held);
       if (Date.now() > deadline) throw new UsageError(`the profile store is locked by another process (${lockPath})`);
       Atomics.wait(sleeper, 0, 0, 10 + Math.floor(Math.random() * 20));
     }
@@ -195,7 +253,9 @@ function withLock<T>(lockPath: string, fn: () => T): T {
   try {
     return fn();
   } finally {
-    rmSync(lockPath, { force: true });
+    // Released only if it is still this writer's (a lock held past the stale age may have been broken).
+    const now = lockId(lockPath);
+    if (now && mine && sameLock(now, mine)) rmSync(lockPath, { force: true });
   }
 }
 
@@ -278,4 +338,23 @@ export function requireBaseUrl(s: Pick<ResolvedSettings, 'baseUrl' | 'profile'>)
   const where = source === 'env' ? 'SVC_BASE_URL' : source === 'profile' ? `the base URL of profile '${s.profile.value ?? '?'}'` : '--base-url';
   const fix = source === 'profile' ? `; fix it with svc profile add ${s.profile.value ?? 'NAME'} --base-url URL` : '';
   throw new UsageError(`${where}: expected an http:// or https:// URL, got ${JSON.stringify(value.slice(0, 100))}${fix}`);
+}
+
+/** The profile `svc dev` saves and points at the local service. */
+export const LOCAL_PROFILE = 'local';
+
+/**
+ * The advice for a request the service refused to connect to, when the target is the local service
+ * (the `local` profile, or a loopback address): it is most likely not running.
+ */
+export function stoppedServiceHint(s: Pick<ResolvedSettings, 'baseUrl' | 'profile'>): string | undefined {
+  let host = '';
+  try {
+    host = new URL(s.baseUrl.value).hostname;
+  } catch {
+    return undefined;
+  }
+  const loopback = host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+  if (s.profile.value !== LOCAL_PROFILE && !loopback) return undefined;
+  return 'is `svc dev` running? start it with `svc dev` (in another terminal)';
 }

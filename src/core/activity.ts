@@ -45,3 +45,24 @@ export function lastDetail(job: JobLike): { status?: string; detail?: string; cr
   const d = job.executionDetails;
   return d?.length ? d[d.length - 1] : undefined;
 }
+
+/** Where `svc dev` serves its web console (the server's CONSOLE_PATH), and its activity page's route. */
+const CONSOLE_ACTIVITY = '/console/#/activity';
+
+/**
+ * The activity link a person can open: the service's link when it is a page, but a raw API URL
+ * (`…/v1/notifications?transactionId=…`, which a browser is refused without the key) becomes the local
+ * console's page of that transaction, served beside the API by `svc dev`.
+ */
+export function browserActivityLink(link: string, transactionId: string | undefined): string {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return link;
+  }
+  if (!/\/v1\/notifications\/?$/.test(url.pathname)) return link;
+  const txn = transactionId ?? url.searchParams.get('transactionId') ?? undefined;
+  const base = `${url.origin}${url.pathname.replace(/\/v1\/notifications\/?$/, '')}`;
+  return `${base}${CONSOLE_ACTIVITY}${txn ? `?transaction=${encodeURIComponent(txn)}` : ''}`;
+}

@@ -23,7 +23,11 @@ interface Entry {
   ids: string[];
   at: number;
 }
-type CacheFile = Record<string, Partial<Record<CacheKind, Entry>>>;
+/** The event ids of the last lists a person looked at (a table shows them shortened). */
+interface PrintedLists {
+  lists: { ids: string[]; at: number }[];
+}
+type CacheFile = Record<string, Partial<Record<CacheKind, Entry>> & { printed?: PrintedLists }>;
 
 export interface CacheOptions {
   /** The config directory (SVC_CONFIG_DIR or the user's). */
@@ -149,4 +153,48 @@ export async function complete(kind: CacheKind, prefix: string, opts: CompleteOp
   } finally {
     settled.abort();
   }
+}
+
+// --- event ids a list printed ---------------------------------------------------------------------
+// A table shows an event id shortened; `events get` takes the short form back. The full ids of the last
+// few lists shown are kept here so that a short id resolves however old its event is, without a search
+// of the feed. Bounded: the last PRINTED_LISTS lists, the first PRINTED_IDS ids of each (a person reads
+// a screenful, not the 100,000 rows of an export), for PRINTED_TTL_MS.
+
+export const PRINTED_LISTS = 5;
+export const PRINTED_IDS = 200;
+export const PRINTED_TTL_MS = 7 * 24 * 3_600_000;
+const EVENT_ID_RE = /^[0-9a-f]{24}$/i;
+
+/** Remembers the event ids a list printed, as the newest list (the oldest one beyond the bound goes). */
+export function rememberPrinted(ids: readonly unknown[], opts: CacheOptions): void {
+  const now = opts.now ?? Date.now();
+  const fresh = [...new Set(ids.filter((x): x is string => typeof x === 'string' && EVENT_ID_RE.test(x)))].slice(0, PRINTED_IDS);
+  if (fresh.length === 0) return;
+  const data = read(opts.dir);
+  const entry = data[opts.profile] ?? {};
+  const old = Array.isArray(entry.printed?.lists) ? entry.printed.lists.filter((l) => Array.isArray(l?.ids) && now - l.at < PRINTED_TTL_MS) : [];
+  // The same list shown again moves to the front instead of taking a second place.
+  const same = (l: { ids: string[] }) => l.ids.length === fresh.length && l.ids.every((x, i) => x === fresh[i]);
+  const lists = [{ ids: fresh, at: now }, ...old.filter((l) => !same(l))].slice(0, PRINTED_LISTS);
+  data[opts.profile] = { ...entry, printed: { lists } };
+  write(opts.dir, data);
+}
+
+/** The remembered full event ids that start or end with `short` (the forms a table prints). */
+export function printedMatches(short: string, opts: CacheOptions): string[] {
+  const now = opts.now ?? Date.now();
+  const lists = read(opts.dir)[opts.profile]?.printed?.lists;
+  if (!Array.isArray(lists)) return [];
+  const s = short.toLowerCase();
+  const out = new Set<string>();
+  for (const l of lists) {
+    if (!l || !Array.isArray(l.ids) || now - l.at >= PRINTED_TTL_MS) continue;
+    for (const id of l.ids) {
+      if (typeof id !== 'string') continue;
+      const low = id.toLowerCase();
+      if (low.startsWith(s) || low.endsWith(s)) out.add(id);
+    }
+  }
+  return [...out];
 }

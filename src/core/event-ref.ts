@@ -15,6 +15,8 @@ export interface EventLookup<N> {
   get(id: string): Promise<N | undefined>;
   /** One page of GET /v1/notifications (newest first), with these filters. */
   list(query: { transactionId?: string; page: number; limit: number }): Promise<{ data: N[]; hasMore?: boolean }>;
+  /** The full ids of the lists lately printed that a short id names (looked at before the feed). */
+  remembered?(short: string): string[];
 }
 
 export type Ref = { kind: 'id' | 'short' | 'transaction'; value: string };
@@ -31,6 +33,12 @@ class NotFound extends SvcError {
   constructor(message: string, hint?: string) {
     super(message, 'not_found', 5, hint);
   }
+}
+
+function ambiguous(short: string, ids: string[]): UsageError {
+  return new UsageError(
+    `NOTIFICATION_ID: ${short} is part of ${ids.length} events (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', …' : ''}); give more characters`,
+  );
 }
 
 /** The notifications of a transaction, each with its jobs (the list may leave them out; the timeline needs them). */
@@ -61,6 +69,13 @@ export async function resolveEvents<N extends { _id?: string }>(api: EventLookup
     throw new NotFound(`no event with notification id or transaction id ${r.value}`);
   }
   if (r.kind === 'short') {
+    // First the ids the last lists printed: an event that scrolled out of the feed's newest pages still resolves.
+    const known = api.remembered?.(r.value) ?? [];
+    if (known.length > 1) throw ambiguous(r.value, known);
+    if (known.length === 1) {
+      const full = await api.get(known[0]!);
+      if (full) return { kind: 'short', events: [full] };
+    }
     const found: N[] = [];
     for (let page = 0; page < SHORT_ID_PAGES; page++) {
       const res = await api.list({ page, limit: 50 });
@@ -71,10 +86,7 @@ export async function resolveEvents<N extends { _id?: string }>(api: EventLookup
       if (!res.hasMore || res.data.length === 0) break;
     }
     const ids = [...new Set(found.map((n) => n._id!))];
-    if (ids.length > 1)
-      throw new UsageError(
-        `NOTIFICATION_ID: ${r.value} is part of ${ids.length} events (${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ', …' : ''}); give more characters`,
-      );
+    if (ids.length > 1) throw ambiguous(r.value, ids);
     if (ids.length === 1) {
       const full = await api.get(ids[0]!);
       if (full) return { kind: 'short', events: [full] };
@@ -83,8 +95,8 @@ export async function resolveEvents<N extends { _id?: string }>(api: EventLookup
     const txs = await byTransaction(api, ref.trim());
     if (txs.length) return { kind: 'transaction', events: txs };
     throw new NotFound(
-      `no recent event id starts or ends with ${r.value}`,
-      `short ids are looked for among the newest ${SHORT_ID_PAGES * 50} events; svc events list --wide shows whole ids`,
+      `no event id starts or ends with ${r.value} among the lists lately shown and the newest ${SHORT_ID_PAGES * 50} events`,
+      'give the whole id: svc events list --wide (or -o json) prints it, e.g. svc events list --subscriber ID --wide',
     );
   }
   const txs = await byTransaction(api, r.value);

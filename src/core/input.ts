@@ -1,6 +1,7 @@
 // Values given on the command line (cli.md, "Input values"): JSON flags as inline JSON, `@file`
 // (.json, .yaml, .yml) or `-` for stdin; `--set key=value` / `key:=<json>` with dotted keys; context
 // references; identifiers. Every error names the flag and what was expected, and is a UsageError (exit 2).
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { locateJsonError } from './json-error.js';
@@ -70,7 +71,26 @@ export class InputReader {
       if (/\.ya?ml$/i.test(path)) return parseYamlText(flag, text, path);
       return parseJsonText(flag, text, path);
     }
-    return parseJsonText(flag, value);
+    try {
+      return parseJsonText(flag, value);
+    } catch (e) {
+      // `--data wf.yaml` (a shell's completion that dropped the @, or a habit from curl): say how to read the file.
+      if (e instanceof UsageError && this.looksLikeFile(value)) {
+        throw new UsageError(`${e.message}; to read the file ${value}, write ${flag} @${value}`);
+      }
+      throw e;
+    }
+  }
+
+  /** A value that names a file here, or has a JSON or YAML file's extension, rather than being JSON. */
+  private looksLikeFile(value: string): boolean {
+    if (!value || /^\s*[[{"]/.test(value) || /\s/.test(value)) return false;
+    if (/\.(json|ya?ml|ndjson|jsonl)$/i.test(value)) return true;
+    try {
+      return statSync(resolve(this.cwd, value)).isFile();
+    } catch {
+      return false;
+    }
   }
 
   /** A JSON flag that must hold an object. */

@@ -250,3 +250,85 @@ describe('--recipients-file', () => {
     expect(r.stderr).toMatch(/the answer to POST \/v1\/events\/trigger does not match the documented shape \(acknowledged: is required\)/);
   });
 });
+
+describe('--resume sends exactly what the file says; a finished run is not sent twice', () => {
+  const failChunk1 = () =>
+    stub.on('POST', '/v1/events/trigger', (req) => {
+      const txn = (req.body as { transactionId: string }).transactionId;
+      if (txn.endsWith('-1')) return { status: 500, body: { statusCode: 500, message: 'boom', path: '/', timestamp: 'x' } };
+      seen.set(txn, (seen.get(txn) ?? 0) + 1);
+      return { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: txn } } };
+    });
+  const interrupted = async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(300));
+    failChunk1();
+    const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--retries', '0', '--concurrency', '1'], { env, cwd: dir });
+    expect(first.code).toBe(1);
+  };
+
+  test('rows already sent, edited in place to the same byte count: --resume refuses in one line (exit 2), nothing sent', async () => {
+    await interrupted();
+    const path = join(dir, 'users.csv');
+    const before = readFileSync(path, 'utf8');
+    // user-5 becomes userX5: same size, another recipient the first run never notified.
+    const edited = before.replace('user-5,Name 5', 'userX5,Name 5');
+    expect(edited.length).toBe(before.length);
+    writeFileSync(path, edited);
+    const n = stub.requests.length;
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--resume'], { env, cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/changed since the run .*rows 2–101 \(chunk 0, already sent\) are not the rows that were sent; nothing was sent/);
+    expect(stub.requests.length).toBe(n);
+  });
+
+  test('rows not sent yet may change: --resume sends them as the file says now', async () => {
+    await interrupted();
+    const path = join(dir, 'users.csv');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('user-150,', 'userX150,'));
+    stub.on('POST', '/v1/events/trigger', (req) => ({
+      status: 201,
+      body: { data: { acknowledged: true, status: 'processed', transactionId: (req.body as { transactionId: string }).transactionId } },
+    }));
+    const n = stub.requests.length;
+    // The size changed by nothing; a row of the failed chunk now names another recipient.
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--resume'], { env, cwd: dir });
+    expect(r.stderr).toContain('100 recipients sent');
+    expect(r.code).toBe(0);
+    expect(stub.requests.slice(n).flatMap(recipientsOf)).toContain('userX150');
+  });
+
+  test('stdin cannot be checked against a journal: --resume from stdin is refused', async () => {
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', '-', '--journal', 'j.ndjson', '--resume'], { env, cwd: dir, stdin: csv(3) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--resume: rows read from stdin');
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  test('the same file and workflow again after a finished run: refused with the choice (exit 2); --again sends a new run and keeps the old journal', async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(150));
+    const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson'], { env, cwd: dir });
+    expect(first.code).toBe(0);
+    const n = stub.requests.length;
+    const journalBefore = readFileSync(join(dir, 'rep.ndjson.journal'), 'utf8');
+    const again = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson'], { env, cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(again.stderr).toMatch(/users\.csv was already sent to welcome .*--resume to finish it .*--again to send everyone again/);
+    expect(stub.requests.length).toBe(n);
+    expect(readFileSync(join(dir, 'rep.ndjson.journal'), 'utf8')).toBe(journalBefore);
+
+    const resumed = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson', '--resume'], { env, cwd: dir });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('150 already sent before');
+    expect(stub.requests.length).toBe(n);
+
+    const forced = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson', '--again'], { env, cwd: dir });
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('150 recipients sent');
+    expect(stub.requests.length).toBe(n + 2);
+    const runId = JSON.parse(journalBefore.split('\n')[0]!).runId as string;
+    expect(readFileSync(join(dir, `rep.ndjson.journal.${runId}`), 'utf8')).toContain('"type":"end"');
+    expect(existsSync(join(dir, `rep.ndjson.${runId}`))).toBe(true);
+  });
+});

@@ -39,6 +39,14 @@ describe('svc completion', () => {
   });
 });
 
+describe("commander's public API only", () => {
+  test('no command reads or sets a private field of commander (_hidden, _name, …): they change between versions', () => {
+    const r = spawnSync('grep', ['-rlE', String.raw`as unknown as \{ *_[a-zA-Z]+`, 'src/commands', 'src/cli.ts'], { encoding: 'utf8' });
+    expect(r.stdout.trim()).toBe('');
+    expect(r.status).toBe(1); // grep ran and found nothing
+  });
+});
+
 describe('help', () => {
   test('svc help exit-codes lists every code', async () => {
     const r = await runSvc(['help', 'exit-codes']);

@@ -66,3 +66,42 @@ describe('--help', () => {
     expect(r.code).toBe(2);
   });
 });
+
+describe('global options: once, in svc help options', () => {
+  test('a subcommand lists its own options and one line pointing at the global ones', async () => {
+    const r = await runSvc(['trigger', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--recipients-file');
+    expect(r.stdout).not.toContain('--api-key');
+    expect(r.stdout).not.toContain('--show-secrets');
+    expect(r.stdout).toContain('Global options: see `svc help options`');
+    expect(r.stdout.split('\n').length).toBeLessThan(70);
+    const list = await runSvc(['events', 'list', '--help']);
+    expect(list.stdout).not.toContain('--idempotency-key');
+    expect(list.stdout).toContain('svc help options');
+  });
+
+  test('svc help options lists every global option', async () => {
+    const r = await runSvc(['help', 'options']);
+    expect(r.code).toBe(0);
+    for (const flag of [
+      '--output <format>',
+      '--json',
+      '--fields',
+      '--query',
+      '--dry-run',
+      '--show-secrets',
+      '--api-key',
+      '--base-url',
+      '--profile',
+      '--timeout',
+      '--retries',
+      '--quiet',
+      '--wide',
+      '--utc',
+    ]) {
+      expect(r.stdout).toContain(flag);
+    }
+    for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+});

@@ -123,7 +123,7 @@ describe('the built svc, library by library', () => {
   });
 
   test.skipIf(!hasTmux)('cli-progress: a bulk trigger at a terminal runs with its progress bar', async () => {
-    const term = openTerminal([process.execPath, BIN, 'trigger', 'welcome', '--recipients-file', join(dir, 'users.csv')], {
+    const term = openTerminal([process.execPath, BIN, 'trigger', 'welcome', '--recipients-file', join(dir, 'users.csv'), '--again'], {
       SVC_API_KEY: KEY,
       SVC_BASE_URL: stub.url,
       SVC_CONFIG_DIR: tempConfigDir(),

@@ -311,8 +311,9 @@ describe('svc workflow preview, every step type', () => {
       message: expect.stringContaining('line 1, column 1'),
       hint: expect.any(String),
     });
+    // The service answers an unknown step with an empty preview (201); the CLI says which step is missing (exit 5).
     const missing = await svc(['workflow', 'preview', 'e2e-all', 'nope']);
-    expect(missing.code).toBe(0);
-    expect(missing.json()).toMatchObject({ result: { preview: {} }, previewPayloadExample: {} });
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toMatch(/no step nope in e2e-all; its steps: .*sms/);
   });
 });

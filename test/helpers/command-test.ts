@@ -57,12 +57,10 @@ export function sendsRequest(svc: Service, cases: [string, RequestCase][]): void
   test.each(cases)('sends the request: %s', async (_name, row) => {
     svc.stub.on(row.method, row.path, { status: row.status ?? 200, ...(row.answer !== undefined ? { body: row.answer } : {}) });
     const r = await runSvc(row.argv, { env: svc.env, ...(row.stdin !== undefined ? { stdin: row.stdin } : {}) });
-    expect(
-      r.stderr
-        .replace(/^.*records?.*\n/gm, '')
-        .replace(/^warning: .*\n/gm, '')
-        .replace(/^deleted .*\n/gm, ''),
-    ).toBe('');
+    // Nothing on stderr but what the command says on success (a delete's confirmation): a warning,
+    // such as an answer that does not match the documented shape, fails the test (its fixture is wrong).
+    // A list's count line (`0 records of 0`, `page 0, 0 records · no more pages`) is its normal stderr.
+    expect(r.stderr.replace(/^deleted .*\n/gm, '').replace(/^(page \d+, )?\d+ records?( of \d+)?( · no more pages)?\n/gm, '')).toBe('');
     expect(r.code).toBe(0);
     expect(svc.stub.requests).toHaveLength(1);
     const req = svc.stub.requests[0]!;
@@ -85,3 +83,97 @@ export function refusesInput(svc: Service, cases: [string[], string][]): void {
     expect(svc.stub.requests).toHaveLength(0);
   });
 }
+
+// --- answers in the documented shapes ---------------------------------------------------------------
+// The stub's answers are checked by the client like the service's: a fixture missing a required field
+// prints a warning, which sendsRequest fails on. These build complete records; `over` sets what a test
+// cares about. test/commands/fixtures.test.ts parses each with its schema.
+
+const ORG = '6761f0c2a3b4c5d6e7f80001';
+const ENV = '6761f0c2a3b4c5d6e7f80002';
+const AT = '2026-11-22T10:00:00.000Z';
+type Over = Record<string, unknown>;
+
+export const fixture = {
+  subscriber: (over: Over = {}) => ({
+    _id: ID,
+    subscriberId: 'user-1',
+    _organizationId: ORG,
+    _environmentId: ENV,
+    deleted: false,
+    createdAt: AT,
+    updatedAt: AT,
+    ...over,
+  }),
+  workflow: (over: Over = {}) => ({
+    _id: ID,
+    workflowId: 'welcome',
+    slug: 'welcome_wf_1',
+    name: 'Welcome',
+    active: true,
+    status: 'ACTIVE',
+    origin: 'svc-cloud',
+    severity: 'none',
+    createdAt: AT,
+    updatedAt: AT,
+    preferences: { default: { all: { enabled: true, readOnly: false }, channels: {} } },
+    steps: [],
+    ...over,
+  }),
+  message: (_id: string, over: Over = {}) => ({
+    _id,
+    _environmentId: ENV,
+    _organizationId: ORG,
+    _notificationId: ID2,
+    _subscriberId: ID,
+    createdAt: AT,
+    transactionId: 'txn-1',
+    channel: 'in_app',
+    read: true,
+    seen: true,
+    content: 'hi',
+    cta: {},
+    status: 'sent',
+    ...over,
+  }),
+  integration: (over: Over = {}) => ({
+    _id: ID,
+    _environmentId: ENV,
+    _organizationId: ORG,
+    name: 'SendGrid',
+    identifier: 'sendgrid',
+    providerId: 'sendgrid',
+    channel: 'email',
+    active: true,
+    deleted: false,
+    primary: true,
+    ...over,
+  }),
+  connection: (over: Over = {}) => ({
+    identifier: 'chconn_1',
+    channel: 'chat',
+    providerId: 'slack',
+    integrationIdentifier: 'slack',
+    subscriberId: null,
+    contextKeys: [],
+    workspace: { id: 'T1' },
+    auth: { accessToken: 'xoxb-fixture-token' },
+    createdAt: AT,
+    updatedAt: AT,
+    ...over,
+  }),
+  endpoint: (over: Over = {}) => ({
+    identifier: 'chendp_1',
+    channel: 'chat',
+    providerId: 'slack',
+    integrationIdentifier: 'slack',
+    connectionIdentifier: null,
+    subscriberId: 'u1',
+    contextKeys: [],
+    type: 'slack_channel',
+    endpoint: { channelId: 'C1' },
+    createdAt: AT,
+    updatedAt: AT,
+    ...over,
+  }),
+};

@@ -18,6 +18,8 @@ export interface RunOptions {
   stdin?: string;
   /** Pretend stdout (and stdin) are terminals. */
   tty?: boolean;
+  /** The terminal's width with `tty` (default 120). */
+  columns?: number;
   cwd?: string;
   /** Aborting it acts as Ctrl-C. */
   signal?: AbortSignal;
@@ -36,7 +38,7 @@ export async function runSvc(argv: string[], opts: RunOptions = {}): Promise<Run
   stderr.on('data', (c: Buffer) => (err += c.toString()));
   const stdin = Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []) as Readable & { isTTY?: boolean };
   if (opts.tty) {
-    Object.assign(stdout, { isTTY: true, columns: 120 });
+    Object.assign(stdout, { isTTY: true, columns: opts.columns ?? 120 });
     stdin.isTTY = true;
   }
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: '1', ...opts.env };

@@ -2,7 +2,18 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CACHE_TTL_MS, complete, idsIn, lookup, remember, rememberRecords } from '../../src/core/completion-cache.js';
+import {
+  CACHE_TTL_MS,
+  complete,
+  idsIn,
+  lookup,
+  PRINTED_IDS,
+  PRINTED_LISTS,
+  printedMatches,
+  remember,
+  rememberPrinted,
+  rememberRecords,
+} from '../../src/core/completion-cache.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'svc-cc-'));
 
@@ -75,5 +86,25 @@ describe('completion cache', () => {
     expect(got).toEqual([]);
     expect(aborted).toBe(true);
     expect(Date.now() - t).toBeLessThan(1000);
+  });
+});
+
+describe('event ids a list printed', () => {
+  const hex = (n: number) => n.toString(16).padStart(24, '0');
+  it('bounded: the last 5 lists, the first 200 ids of each; a short id matches the start or end of an id', () => {
+    const opts = { dir: dir(), profile: 'p', now: 1_000 };
+    // An export of 100,000 ids keeps 200 of them.
+    rememberPrinted(
+      Array.from({ length: 100_000 }, (_, i) => hex(i)),
+      opts,
+    );
+    expect(printedMatches(hex(199), opts)).toEqual([hex(199)]);
+    expect(printedMatches(hex(200), opts)).toEqual([]);
+    expect(statSync(join(opts.dir, 'completion-cache.json')).size).toBeLessThan(PRINTED_IDS * 30);
+    for (let l = 1; l <= PRINTED_LISTS; l++) rememberPrinted([hex(1_000_000 + l)], { ...opts, now: 1_000 + l });
+    // Five newer lists: the first one is gone.
+    expect(printedMatches(hex(0), opts)).toEqual([]);
+    expect(printedMatches(hex(1_000_001).slice(-8), opts)).toEqual([hex(1_000_001)]);
+    expect(printedMatches(hex(1_000_005).slice(0, 20), opts).length).toBeGreaterThan(1);
   });
 });

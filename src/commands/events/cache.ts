@@ -23,3 +23,33 @@ export async function rememberIds(deps: Deps, records: readonly unknown[]): Prom
     // best effort
   }
 }
+
+/** Remembers the event ids a table printed (shortened there), for `events get SHORT`. */
+export async function rememberPrintedEvents(deps: Deps, records: readonly unknown[]): Promise<void> {
+  if (deps.globals.dryRun || records.length === 0 || deps.format() !== 'table') return;
+  const scope = cacheScope(deps);
+  if (!scope) return;
+  try {
+    const { rememberPrinted } = await import('../../core/completion-cache.js');
+    rememberPrinted(
+      records.map((r) => (r as { _id?: unknown })?._id),
+      scope,
+    );
+  } catch {
+    // best effort
+  }
+}
+
+/** The remembered full event ids a short id names (none when nothing is remembered). */
+export async function printedEventIds(deps: Deps): Promise<(short: string) => string[]> {
+  const scope = cacheScope(deps);
+  if (!scope) return () => [];
+  const { printedMatches } = await import('../../core/completion-cache.js');
+  return (short) => {
+    try {
+      return printedMatches(short, scope);
+    } catch {
+      return [];
+    }
+  };
+}

@@ -6,7 +6,7 @@ import { OBJECT_ID_RE } from '../../core/object-id.js';
 import { resolveEvents } from '../../core/event-ref.js';
 import type { Deps } from '../../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
-import { rememberIds } from './cache.js';
+import { printedEventIds, rememberIds } from './cache.js';
 
 export const command = () =>
   examples(
@@ -32,7 +32,9 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [ref]: Args
   }
   // The service's own 404 for the id REF named: what is reported when no transaction has that id either.
   let notFound: ApiError | undefined;
+  const remembered = await printedEventIds(deps);
   const lookup = {
+    remembered,
     async get(id: string) {
       try {
         return (await api.call<Event>('getEvent', { params: { notificationId: id } }))?.data;

@@ -8,7 +8,7 @@ import { eventStatus, matchesStatus, STATUS_FILTERS } from '../../core/status.js
 import type { Deps } from '../../deps.js';
 import { routes } from '../../api/routes.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
-import { rememberIds } from './cache.js';
+import { rememberIds, rememberPrintedEvents } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 
 /** The feed's largest page (api-spec.md, operation 14). */
@@ -54,6 +54,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     if (!res) return;
     const shown = keep(res.data.data);
     await rememberIds(deps, res.data.data);
+    await rememberPrintedEvents(deps, shown);
     await deps.print(wanted?.length ? { ...res.data, data: shown } : res.data, { view: 'events', list: true });
     const { pagingHint } = await import('../../io/output.js');
     const hint = pagingHint(res.data);
@@ -69,6 +70,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const { method, path } = routes.listEvents;
   let seen = 0;
   let next: number | undefined;
+  const printed: unknown[] = [];
   const progress = (final = false) => {
     if (!tty) return;
     const text = wanted?.length ? `${writer.count} of ${seen} events with status ${wanted.join(' or ')}` : `${seen} events`;
@@ -80,12 +82,15 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       next = page.next?.page;
       const shown = keep(page.records);
       if (seen <= 500) await rememberIds(deps, page.records);
+      // The first screenfuls a table shows, kept as one list; an export's ids are printed whole and not kept.
+      if (printed.length < 200) for (const r of shown.slice(0, 200 - printed.length)) printed.push({ _id: (r as { _id?: unknown })._id });
       // The count line is cleared before records go to the same terminal, then drawn again.
       if (tty && deps.io.stdout.isTTY) deps.io.stderr.write('\r\u001b[2K');
       await writer.page(shown);
       progress();
     }
     await writer.end();
+    await rememberPrintedEvents(deps, printed);
     if (tty) progress(true);
     else if (!deps.globals.dryRun) deps.info(`${writer.count} record${writer.count === 1 ? '' : 's'}${wanted?.length ? ` of ${seen}` : ''}`);
   } catch (err) {

@@ -1,7 +1,8 @@
 // svc workflow preview WORKFLOW_ID STEP_ID [--payload] [--subscriber] [--controls] [--context]
 // → POST /v2/workflows/{workflowId}/step/{stepId}/preview (a POST that changes nothing).
 import { collect } from '../../cli-args.js';
-import { checkId } from '../../core/input.js';
+import { EXIT, SvcError } from '../../core/errors.js';
+import { checkId, isPlainObject } from '../../core/input.js';
 import { flagLabels, parseOrUsage } from '../../core/validate.js';
 import type { Deps } from '../../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
@@ -39,6 +40,44 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
     const m = /^previewPayload\.(payload|subscriber|context)(.*)$/.exec(p);
     return m ? `--${m[1]}${m[2] ? ` ${m[2].replace(/^\./, '')}` : ''}` : labels(p);
   });
-  const res = await (await deps.client()).call('previewStep', { params: { workflowId, stepId }, body: valid }, { mutates: false });
-  if (res) await deps.print(res.data, { view: 'preview' });
+  const api = await deps.client();
+  const res = await api.call('previewStep', { params: { workflowId, stepId }, body: valid }, { mutates: false });
+  if (!res) return;
+  const result = (isPlainObject(res.data) && isPlainObject(res.data.result) ? res.data.result : {}) as Record<string, unknown>;
+  const preview = result.preview;
+  // The service answers an unknown workflow or step with an empty preview (201): say which it was.
+  if (!result.error && isPlainObject(preview) && Object.keys(preview).length === 0) {
+    await explainEmpty(api, workflowId, stepId);
+  }
+  if (deps.format() !== 'table' || !isPlainObject(preview)) {
+    await deps.print(res.data, { view: 'preview' });
+    return;
+  }
+  // A terminal gets the message whole: the table holds the short fields, the body follows it wrapped
+  // (an HTML body as the text it shows).
+  const { TEXT_FIELDS, textBlock } = await import('./preview-text.js');
+  const long = TEXT_FIELDS.filter((k) => k !== 'subject' && typeof preview[k] === 'string' && preview[k] !== '');
+  const short = Object.fromEntries(Object.entries(preview).filter(([k]) => !(long as string[]).includes(k)));
+  await deps.print({ ...(res.data as object), result: { ...result, preview: short } }, { view: 'preview' });
+  const width = deps.io.stdout.columns || 100;
+  for (const k of long) await deps.print(textBlock(k, preview[k] as string, width), { view: 'preview' });
+}
+
+/** An empty preview: the workflow or the step does not exist (exit 5, naming the steps there are). */
+async function explainEmpty(api: Awaited<ReturnType<Deps['client']>>, workflowId: string, stepId: string): Promise<void> {
+  const { ApiError } = await import('../../core/errors.js');
+  let wf: { steps?: { stepId?: string; slug?: string; _id?: string; name?: string }[] } | undefined;
+  try {
+    wf = (await api.call('getWorkflow', { params: { workflowId } }))?.data as typeof wf;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      throw new SvcError(`no workflow ${workflowId}`, 'not_found', EXIT.notFound, 'svc workflow list shows the workflow ids');
+    }
+    throw e;
+  }
+  const steps = wf?.steps ?? [];
+  const known = steps.some((s) => [s.stepId, s.slug, s._id].includes(stepId));
+  if (known) return; // the step is there and rendered nothing: the empty preview is the answer
+  const ids = steps.map((s) => s.stepId ?? s.slug ?? s._id).filter(Boolean);
+  throw new SvcError(`no step ${stepId} in ${workflowId}; its steps: ${ids.length ? ids.join(', ') : '(none)'}`, 'not_found', EXIT.notFound);
 }

@@ -1,5 +1,5 @@
 // svc connections create: the request it sends and the input it refuses before sending anything.
-import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
 
@@ -33,7 +33,7 @@ sendsRequest(svc, [
         subscriberId: 'u1',
         identifier: 'c-1',
       },
-      answer: { data: { identifier: 'c-1' } },
+      answer: { data: fixture.connection({ identifier: 'c-1' }) },
     },
   ],
   [
@@ -63,7 +63,7 @@ sendsRequest(svc, [
         connectionMode: 'shared',
         context: { tenant: 'acme' },
       },
-      answer: { data: { identifier: 'c-2' } },
+      answer: { data: fixture.connection({ identifier: 'c-2' }) },
     },
   ],
 ]);

@@ -1,5 +1,5 @@
 // svc connections update: the request it sends.
-import { sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
 
@@ -11,7 +11,7 @@ sendsRequest(svc, [
       method: 'PATCH',
       path: '/v1/channel-connections/chconn_1',
       body: { workspace: { id: 'T2' }, auth: { accessToken: 'tok-abcdefghijkl' } },
-      answer: { data: { identifier: 'chconn_1' } },
+      answer: { data: fixture.connection() },
     },
   ],
 ]);

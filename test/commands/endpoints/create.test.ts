@@ -1,5 +1,5 @@
 // svc endpoints create: the request it sends and the input it refuses before sending anything.
-import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
 
@@ -12,7 +12,7 @@ sendsRequest(svc, [
       path: '/v1/channel-endpoints',
       status: 201,
       body: { subscriberId: 'u1', integrationIdentifier: 'twilio', type: 'phone', endpoint: { phoneNumber: '+15551234567' } },
-      answer: { data: { identifier: 'chendp_1' } },
+      answer: { data: fixture.endpoint() },
     },
   ],
 ]);

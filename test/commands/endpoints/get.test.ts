@@ -1,5 +1,5 @@
 // svc endpoints get: the request it sends.
-import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
 
@@ -10,7 +10,7 @@ sendsRequest(svc, [
       argv: ['endpoints', 'get', 'chendp_abc123def456'],
       method: 'GET',
       path: '/v1/channel-endpoints/chendp_abc123def456',
-      answer: { data: { identifier: 'chendp_abc123def456', type: 'slack_channel', endpoint: { channelId: 'C1' } } },
+      answer: { data: fixture.endpoint({ identifier: 'chendp_abc123def456' }) },
     },
   ],
 ]);

@@ -1,10 +1,10 @@
 // svc messages mark-as: the request it sends and the input it refuses before sending anything.
 import { expect, test } from 'vitest';
-import { ID, ID2, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { ID, ID2, fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 import { runSvc } from '../../helpers/run.js';
 
 const svc = stubbedService();
-const message = (_id: string) => ({ _id, channel: 'in_app', read: true, seen: true, content: 'hi' });
+const message = (_id: string) => fixture.message(_id);
 
 sendsRequest(svc, [
   [

@@ -1,8 +1,8 @@
 // svc subscribers create: only the flags given are sent; --fail-if-exists is the service's failIfExists.
-import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
-const answer = { data: { _id: '6761f0c2a3b4c5d6e7f80912', subscriberId: 'user-1' } };
+const answer = { data: fixture.subscriber({ _id: '6761f0c2a3b4c5d6e7f80912', subscriberId: 'user-1' }) };
 
 sendsRequest(svc, [
   [

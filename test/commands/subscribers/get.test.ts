@@ -1,10 +1,10 @@
 // svc subscribers get: the request it sends, and an id it refuses before sending.
 import { expect, test } from 'vitest';
-import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 import { runSvc } from '../../helpers/run.js';
 
 const svc = stubbedService();
-const subscriber = { _id: '6761f0c2a3b4c5d6e7f80912', subscriberId: 'user 1', firstName: 'Ada', email: 'ada@example.com' };
+const subscriber = fixture.subscriber({ _id: '6761f0c2a3b4c5d6e7f80912', subscriberId: 'user 1', firstName: 'Ada', email: 'ada@example.com' });
 
 sendsRequest(svc, [
   // The id is one path segment, escaped: a space or a slash never changes the route.

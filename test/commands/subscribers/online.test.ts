@@ -1,5 +1,5 @@
 // svc subscribers online: the request it sends and the input it refuses before sending anything.
-import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
 
@@ -11,7 +11,7 @@ sendsRequest(svc, [
       method: 'PATCH',
       path: '/v1/subscribers/user%201/online-status',
       body: { isOnline: false },
-      answer: { data: { subscriberId: 'user 1' } },
+      answer: { data: fixture.subscriber({ subscriberId: 'user 1' }) },
     },
   ],
 ]);

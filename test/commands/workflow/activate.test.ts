@@ -1,8 +1,8 @@
 // svc workflow activate / deactivate: a PATCH of `active` alone.
-import { sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
-const answer = (active: boolean) => ({ data: { workflowId: 'welcome', active, status: active ? 'ACTIVE' : 'INACTIVE', steps: [] } });
+const answer = (active: boolean) => ({ data: fixture.workflow({ active, status: active ? 'ACTIVE' : 'INACTIVE' }) });
 
 sendsRequest(svc, [
   [

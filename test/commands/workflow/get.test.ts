@@ -1,5 +1,5 @@
 // svc workflow get: the request it sends.
-import { sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
 
@@ -11,7 +11,7 @@ sendsRequest(svc, [
       method: 'GET',
       path: '/v2/workflows/welcome',
       query: { environmentId: ['env1'] },
-      answer: { data: { workflowId: 'welcome', steps: [] } },
+      answer: { data: fixture.workflow() },
     },
   ],
 ]);

@@ -1,5 +1,5 @@
 // svc workflow update: a PUT of the whole definition from --data, checked before it is sent.
-import { refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
+import { fixture, refusesInput, sendsRequest, stubbedService } from '../../helpers/command-test.js';
 
 const svc = stubbedService();
 const definition = { name: 'Welcome v2', steps: [{ name: 'In-app', type: 'in_app', controlValues: { body: 'Hi {{subscriber.firstName}}' } }] };
@@ -12,7 +12,7 @@ sendsRequest(svc, [
       method: 'PUT',
       path: '/v2/workflows/welcome',
       body: definition,
-      answer: { data: { workflowId: 'welcome', name: 'Welcome v2', steps: [] } },
+      answer: { data: fixture.workflow({ name: 'Welcome v2' }) },
     },
   ],
 ]);

@@ -1,0 +1,55 @@
+// Tab in a real interactive bash (tmux): the generated completions/svc.bash, bash's default
+// COMP_WORDBREAKS (which holds @) and readline's own handling of the word. A JSON flag's @file keeps its
+// @ on the command line; a file name given without it is refused with a hint to write the @.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { BIN } from '../helpers/bin.js';
+import { hasTmux, openTerminal, type Terminal } from '../helpers/tmux.js';
+import { runSvc } from '../helpers/run.js';
+
+let work: string;
+let term: Terminal | undefined;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'svc-bash-tab-'));
+  mkdirSync(join(work, 'bin'));
+  symlinkSync(BIN, join(work, 'bin', 'svc'));
+  mkdirSync(join(work, 'cwd'));
+  writeFileSync(join(work, 'cwd', 'wf.yaml'), 'workflowId: x\n');
+  writeFileSync(
+    join(work, 'rc'),
+    [
+      "PS1='$ '",
+      `export PATH=${join(work, 'bin')}:${dirname(process.execPath)}:$PATH`,
+      `source ${join(process.cwd(), 'completions/svc.bash')}`,
+      `cd ${join(work, 'cwd')}`,
+      '',
+    ].join('\n'),
+  );
+});
+afterAll(() => term?.close());
+
+describe.skipIf(!hasTmux)('bash completion at a terminal', () => {
+  test('--data @wf<Tab> completes to --data @wf.yaml (the @ stays)', async () => {
+    term = openTerminal(['bash', '--noprofile', '--rcfile', join(work, 'rc'), '-i'], { SVC_CONFIG_DIR: join(work, 'config') });
+    // The prompt of the rc file ("$", its space trimmed by tmux) once the script is sourced.
+    for (let i = 0; i < 150 && !/^\$\s*$/m.test(term.screen()); i++) await new Promise((r) => setTimeout(r, 100));
+    term.send('svc workflow create --data @wf', true);
+    term.send('Tab');
+    await term.waitFor('--data @wf.yaml');
+    expect(term.screen()).not.toMatch(/--data wf\.yaml/);
+  });
+});
+
+test('a JSON flag given a file name without the @: the error says to write the @', async () => {
+  const r = await runSvc(['workflow', 'create', '--data', 'wf.yaml'], {
+    cwd: join(work, 'cwd'),
+    env: { SVC_API_KEY: 'sk_test_x', SVC_BASE_URL: 'http://127.0.0.1:9' },
+  });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('--data: invalid JSON');
+  expect(r.stderr).toContain('to read the file wf.yaml, write --data @wf.yaml');
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+});
