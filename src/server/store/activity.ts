@@ -98,25 +98,11 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class Activity extends Repo {
   // --- transactionId deduplication ---------------------------------------------------------------
 
-  /**
-   * An earlier trigger with this transactionId: its stored result (stores written before issue 11),
-   * `'processed'` when it created events (their index is the record: no row of its own), else undefined.
-   */
-  acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
-    const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as { result: string } | undefined;
-    if (row) return parseDoc<JsonObject>(row.result);
+  /** `'processed'` when an earlier trigger with this transactionId created events (their index is the record: no row of its own). */
+  acceptedTrigger(envId: string, transactionId: string): 'processed' | undefined {
     return this.stmt('SELECT 1 FROM notifications WHERE transaction_id = ? AND env_id = unhex(?) LIMIT 1').get(txKey(transactionId), envId)
       ? 'processed'
       : undefined;
-  }
-
-  recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
-    this.stmt('INSERT INTO triggers (env_id, transaction_id, result, created_at) VALUES (?, ?, ?, ?)').run(
-      envId,
-      transactionId,
-      JSON.stringify(result),
-      this.nowIso(),
-    );
   }
 
   // --- notifications -----------------------------------------------------------------------------

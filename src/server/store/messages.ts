@@ -1,6 +1,6 @@
 // Messages: what a channel step delivered. The document is the API's Message record (without the
 // embedded subscriber, which is joined in when read); read/seen are also columns for filtering.
-// Stored compactly (issue 11): what the row's columns or its event already hold (ids, status, dates,
+// Stored compactly: what the row's columns or its event already hold (ids, status, dates,
 // the payload and context keys) is left out of the JSON and put back when read, and an email's
 // default layout around its body is kept as a marker. Documents written before are read as they are.
 import type { Message } from '../../api/schemas/resources.js';
@@ -49,8 +49,8 @@ interface Row {
 const SELECT = `SELECT ${idText('m.id')}, ${idText('m.job_id')}, ${idText('m.subscriber_id')}, m.doc, ${idText('m.env_id')},
   ${idText('m.notification_id')}, m.channel, m.read, m.seen, m.status, m.created_at, m.updated_at, ${idText('n.org_id', 'n_org_id')},
   ${txText('n.transaction_id', 'n_transaction_id')}, json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys,
-  ${idText('n.workflow_id', 'n_workflow_id')}, (SELECT coalesce(json_extract(sd.doc, '$._id'), json_extract(j.doc, '$.step._id'))
-    FROM jobs j LEFT JOIN step_defs sd ON sd.ref = j.step_ref WHERE j.id = m.job_id) AS j_step_id
+  ${idText('n.workflow_id', 'n_workflow_id')}, (SELECT json_extract(sd.doc, '$._id')
+    FROM jobs j JOIN step_defs sd ON sd.ref = j.step_ref WHERE j.id = m.job_id) AS j_step_id
   FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
 /** Built once: Repo.stmt finds a statement by its SQL. */
 const MESSAGE_OF_SUBSCRIBER = `${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`;
