@@ -133,7 +133,7 @@ describe('a schema-4 store with rows in the forms older stores left', () => {
     // Execution details as rows (words, ISO times), their jobs without the array.
     const statuses = ['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'];
     const texts = ['Step queued', 'Start sending message', 'Message created', 'Message sent', 'Step running'];
-    const jobs = db.prepare("SELECT lower(hex(id)) AS id, lower(hex(notification_id)) AS n, created_at, details FROM jobs WHERE details IS NOT NULL").all() as {
+    const jobs = db.prepare('SELECT lower(hex(id)) AS id, lower(hex(notification_id)) AS n, created_at, details FROM jobs WHERE details IS NOT NULL').all() as {
       id: string;
       n: string;
       created_at: number;
@@ -144,16 +144,33 @@ describe('a schema-4 store with rows in the forms older stores left', () => {
     );
     let seq = 0;
     for (const j of jobs) {
-      for (const [status, detail, offset, provider, source, raw] of JSON.parse(j.details) as [number | string, number | string, number, string?, string?, string?][]) {
+      for (const [status, detail, offset, provider, source, raw] of JSON.parse(j.details) as [
+        number | string,
+        number | string,
+        number,
+        string?,
+        string?,
+        string?,
+      ][]) {
         const id = `6b001a20${(seq++).toString(16).padStart(16, '0')}`;
         const word = (codes: string[], v: number | string) => (typeof v === 'number' ? codes[v] : v);
-        row.run(id, j.id, j.n, word(statuses, status), word(texts, detail), source ?? 'Internal', provider ?? null, raw ?? null, new Date(j.created_at + offset).toISOString());
+        row.run(
+          id,
+          j.id,
+          j.n,
+          word(statuses, status),
+          word(texts, detail),
+          source ?? 'Internal',
+          provider ?? null,
+          raw ?? null,
+          new Date(j.created_at + offset).toISOString(),
+        );
       }
     }
     db.exec('UPDATE jobs SET details = NULL');
     // Step definitions inside the job's doc, a group kept whole, ids as upper-case text, a recorded trigger.
     db.exec("UPDATE jobs SET doc = json_object('step', json((SELECT doc FROM step_defs WHERE ref = jobs.step_ref))), step_ref = NULL");
-    db.exec("UPDATE jobs SET group_key = 'digest:[\"raw\"]' WHERE rowid = (SELECT min(rowid) FROM jobs)");
+    db.exec('UPDATE jobs SET group_key = \'digest:["raw"]\' WHERE rowid = (SELECT min(rowid) FROM jobs)');
     db.exec('UPDATE messages SET subscriber_id = upper(hex(subscriber_id)), job_id = upper(hex(job_id))');
     db.exec("INSERT INTO triggers VALUES ('e', 'fx', '{}', '2026-01-01T00:00:00.000Z')");
     db.close();

@@ -137,7 +137,6 @@ function groupRef(groupKey: string): string {
   return `#${createHash('sha1').update(groupKey).digest('base64url').slice(0, 16)}`;
 }
 
-
 export class Jobs extends Repo {
   /** Step definitions by content reference; immutable, so never stale. */
   private readonly steps = new Map<string, StoredStep>();
