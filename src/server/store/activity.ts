@@ -159,7 +159,11 @@ export class Activity extends Repo {
 
   /** Newest first, one page, with one extra row to tell whether there is more. */
   listNotifications(envId: string, f: EventFilter, page: number, limit: number): { hasMore: boolean; rows: NotificationRecord[] } {
-    const where = ['n.env_id = unhex(?)'];
+    // With a subscriber, workflow or transactionId, the environment is checked on each row found by
+    // that filter's index (`+`: not an index choice), so the planner never walks the newest-first
+    // index of the whole environment instead, reading every newer event of others.
+    const narrow = f.subscriberIds !== undefined || f.subscriberDbIds !== undefined || f.templates !== undefined || f.transactionId !== undefined;
+    const where = [narrow ? '+n.env_id = unhex(?)' : 'n.env_id = unhex(?)'];
     const params: unknown[] = [envId];
     const inList = (expr: string, values: string[] | undefined, ids = false) => {
       if (values === undefined) return;
@@ -172,9 +176,16 @@ export class Activity extends Repo {
     }
     inList('n.workflow_id', f.templates, true);
     inList('n.subscriber_id', f.subscriberDbIds, true);
+    // Their database ids first: one bound id is an equality, which the index answers in page order.
     if (f.subscriberIds !== undefined) {
-      where.push(`n.subscriber_id IN (SELECT unhex(id) FROM subscribers WHERE env_id = ? AND subscriber_id IN (${placeholders(f.subscriberIds.length)}))`);
-      params.push(envId, ...f.subscriberIds);
+      const ids = f.subscriberIds.length
+        ? (
+            this.db
+              .prepare(`SELECT id FROM subscribers WHERE env_id = ? AND subscriber_id IN (${placeholders(f.subscriberIds.length)})`)
+              .all(envId, ...f.subscriberIds) as { id: string }[]
+          ).map((r) => r.id)
+        : [];
+      inList('n.subscriber_id', ids, true);
     }
     inList('n.severity', f.severity);
     if (f.transactionId !== undefined) {

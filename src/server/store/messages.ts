@@ -198,7 +198,10 @@ export class Messages extends Repo {
   }
 
   list(envId: string, f: MessageFilter, page: number, limit: number): { totalCount: number; hasMore: boolean; rows: MessageRecord[] } {
-    const where = ['m.env_id = unhex(?)'];
+    // With a subscriber or transactionIds, the environment is checked on the rows their indexes find
+    // (`+`: not an index choice), rather than walking every newer message of the environment.
+    const narrow = f.subscriberDbId !== undefined || f.transactionIds !== undefined;
+    const where = [narrow ? '+m.env_id = unhex(?)' : 'm.env_id = unhex(?)'];
     const params: unknown[] = [envId];
     let joinEvent = false;
     if (f.channel !== undefined) {

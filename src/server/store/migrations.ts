@@ -204,6 +204,18 @@ export const MIGRATIONS: readonly string[] = [
 
   DROP TABLE triggers;
   `,
+  // The feed at any size: each filter the CLI, the terminal browser and the console send finds its
+  // rows through an index already in the listed order (newest first), so a page stops after its rows
+  // instead of reading every newer event: a subscriber's events, a workflow's, a subscriber's
+  // messages (with the id, in the order of the page), and an event's messages (also what retention
+  // deletes by).
+  `
+  CREATE INDEX notifications_subscriber ON notifications (subscriber_id, created_at, id);
+  CREATE INDEX notifications_workflow ON notifications (workflow_id, created_at, id);
+  DROP INDEX messages_subscriber;
+  CREATE INDEX messages_subscriber ON messages (subscriber_id, created_at, id);
+  CREATE INDEX messages_notification ON messages (notification_id);
+  `,
 ];
 
 /**
