@@ -44,7 +44,14 @@ const cases: [string, () => string, RegExp][] = [
   ['events, newest page', () => '/v1/notifications?limit=10', /^SEARCH n USING INDEX notifications_created \(env_id=\?\)$/],
   ['events of a subscriber', () => '/v1/notifications?subscriberIds=ada&limit=10', /^SEARCH n USING INDEX notifications_subscriber \(subscriber_id=\?\)$/],
   ['events of an email', () => '/v1/notifications?emails=ada%40example.com&limit=10', /^SEARCH n USING INDEX notifications_subscriber \(subscriber_id=\?\)$/],
+  [
+    'events of a subscriber on a channel of a severity',
+    () => '/v1/notifications?subscriberIds=ada&channels=email&severity=none&limit=10',
+    /^SEARCH n USING INDEX notifications_subscriber \(subscriber_id=\?\)$/,
+  ],
   ['events of a workflow', () => `/v1/notifications?templates=${workflowDbId}&limit=10`, /^SEARCH n USING INDEX notifications_workflow \(workflow_id=\?\)$/],
+  ['events of a severity', () => '/v1/notifications?severity=none&limit=10', /^SEARCH n USING INDEX notifications_severity \(severity=\?\)$/],
+  ['events of a channel', () => '/v1/notifications?channels=email&limit=10', /^SCAN n USING INDEX notifications_email$/],
   ['events of a transactionId', () => '/v1/notifications?transactionId=plan-1&limit=10', /^SEARCH n USING INDEX notifications_tx \(transaction_id=\?\)$/],
   [
     'events in a time range',
@@ -57,6 +64,7 @@ const cases: [string, () => string, RegExp][] = [
     () => '/v1/messages?subscriberId=ada&channel=in_app&limit=10',
     /^SEARCH m USING INDEX messages_subscriber \(subscriber_id=\?\)$/,
   ],
+  ['messages of a channel', () => '/v1/messages?channel=email&limit=10', /^SEARCH m USING INDEX messages_channel \(channel=\?\)$/],
   ['messages of a transactionId', () => '/v1/messages?transactionId=plan-1&limit=10', /^SEARCH n USING INDEX notifications_tx \(transaction_id=\?\)$/],
 ];
 
@@ -64,14 +72,15 @@ describe('each feed filter reads its page through an index in page order', () =>
   it.each(cases)('%s', async (_name, url, first) => {
     const plan = await plansOf(url());
     expect(plan[0], plan.join(' | ')).toMatch(first);
-    // No table walked whole, and no sort of everything found for one value.
+    // No table walked whole, and no sort of everything found: at most the ties of one instant are
+    // put in id order (a sort of the last term, which stops with the page).
     expect(
-      plan.filter((d) => /^SCAN (n|m)\b/.test(d)),
+      plan.filter((d) => /^SCAN (n|m)$/.test(d)),
       plan.join(' | '),
     ).toEqual([]);
     if (!url().includes('transactionId'))
       expect(
-        plan.filter((d) => d.includes('TEMP B-TREE')),
+        plan.filter((d) => d.includes('TEMP B-TREE') && !d.includes('FOR LAST TERM OF ORDER BY')),
         plan.join(' | '),
       ).toEqual([]);
   });

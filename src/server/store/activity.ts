@@ -1,6 +1,7 @@
 // The activity feed: triggered events (notifications, one per recipient) and the transactionIds
 // already accepted. Their jobs and execution details are in jobs.ts.
 import type { JsonObject } from '../../api/schemas/common.js';
+import { CHANNELS } from '../../api/enum-values.js';
 import type { StepType } from '../../api/schemas/enums.js';
 import { contextKeySet, idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
@@ -159,23 +160,40 @@ export class Activity extends Repo {
 
   /** Newest first, one page, with one extra row to tell whether there is more. */
   listNotifications(envId: string, f: EventFilter, page: number, limit: number): { hasMore: boolean; rows: NotificationRecord[] } {
-    // With a subscriber, workflow or transactionId, the environment is checked on each row found by
-    // that filter's index (`+`: not an index choice), so the planner never walks the newest-first
-    // index of the whole environment instead, reading every newer event of others.
-    const narrow = f.subscriberIds !== undefined || f.subscriberDbIds !== undefined || f.templates !== undefined || f.transactionId !== undefined;
-    const where = [narrow ? '+n.env_id = unhex(?)' : 'n.env_id = unhex(?)'];
+    // A filter with its own index (migrations.ts) reads its rows in page order through it, the most
+    // selective one given: a transactionId, a subscriber, a workflow, one severity, one channel. The
+    // other conditions are checked on each row it finds, written with `+` (not an index choice) so
+    // that the planner never walks another index instead, e.g. the environment's newest-first one,
+    // reading every newer event of others.
+    const oneChannel = f.channels?.length === 1 && (CHANNELS as readonly string[]).includes(f.channels[0]!) ? f.channels[0] : undefined;
+    const by =
+      f.transactionId !== undefined
+        ? 'transaction'
+        : f.subscriberIds !== undefined || f.subscriberDbIds !== undefined
+          ? 'subscriber'
+          : f.templates !== undefined
+            ? 'workflow'
+            : f.severity?.length === 1
+              ? 'severity'
+              : oneChannel !== undefined
+                ? 'channel'
+                : undefined;
+    const col = (name: string, indexed: boolean) => (indexed ? `n.${name}` : `+n.${name}`);
+    const where = [`${col('env_id', by === undefined)} = unhex(?)`];
     const params: unknown[] = [envId];
     const inList = (expr: string, values: string[] | undefined, ids = false) => {
       if (values === undefined) return;
       where.push(values.length ? `${expr} IN (${ids ? idList(values.length) : placeholders(values.length)})` : '0');
       params.push(...values);
     };
+    // The condition of the channel's partial index, as literal text (a known channel name).
+    if (by === 'channel') where.push(`n.channels LIKE '%"${oneChannel}"%'`);
     if (f.channels !== undefined) {
       where.push(`EXISTS (SELECT 1 FROM json_each(n.channels) WHERE value IN (${placeholders(f.channels.length)}))`);
       params.push(...f.channels);
     }
-    inList('n.workflow_id', f.templates, true);
-    inList('n.subscriber_id', f.subscriberDbIds, true);
+    inList(col('workflow_id', by === 'workflow'), f.templates, true);
+    inList(col('subscriber_id', by === 'subscriber'), f.subscriberDbIds, true);
     // Their database ids first: one bound id is an equality, which the index answers in page order.
     if (f.subscriberIds !== undefined) {
       const ids = f.subscriberIds.length
@@ -185,9 +203,9 @@ export class Activity extends Repo {
               .all(envId, ...f.subscriberIds) as { id: string }[]
           ).map((r) => r.id)
         : [];
-      inList('n.subscriber_id', ids, true);
+      inList(col('subscriber_id', by === 'subscriber'), ids, true);
     }
-    inList('n.severity', f.severity);
+    inList(col('severity', by === 'severity'), f.severity);
     if (f.transactionId !== undefined) {
       where.push('n.transaction_id = ?');
       params.push(txKey(f.transactionId));

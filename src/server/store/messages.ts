@@ -198,18 +198,21 @@ export class Messages extends Repo {
   }
 
   list(envId: string, f: MessageFilter, page: number, limit: number): { totalCount: number; hasMore: boolean; rows: MessageRecord[] } {
-    // With a subscriber or transactionIds, the environment is checked on the rows their indexes find
-    // (`+`: not an index choice), rather than walking every newer message of the environment.
-    const narrow = f.subscriberDbId !== undefined || f.transactionIds !== undefined;
-    const where = [narrow ? '+m.env_id = unhex(?)' : 'm.env_id = unhex(?)'];
+    // A filter with its own index reads its rows in page order through it, the most selective one
+    // given: transactionIds (through their events), a subscriber, a channel. The other conditions are
+    // checked on each row it finds, written with `+` (not an index choice), so that the planner never
+    // walks another index instead, e.g. the environment's newest-first one.
+    const by = f.transactionIds !== undefined ? 'transaction' : f.subscriberDbId !== undefined ? 'subscriber' : f.channel !== undefined ? 'channel' : undefined;
+    const col = (name: string, indexed: boolean) => (indexed ? `m.${name}` : `+m.${name}`);
+    const where = [`${col('env_id', by === undefined)} = unhex(?)`];
     const params: unknown[] = [envId];
     let joinEvent = false;
     if (f.channel !== undefined) {
-      where.push('m.channel = ?');
+      where.push(`${col('channel', by === 'channel')} = ?`);
       params.push(f.channel);
     }
     if (f.subscriberDbId !== undefined) {
-      where.push('m.subscriber_id = unhex(?)');
+      where.push(`${col('subscriber_id', by === 'subscriber')} = unhex(?)`);
       params.push(f.subscriberDbId);
     }
     if (f.transactionIds !== undefined) {

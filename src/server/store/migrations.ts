@@ -205,15 +205,22 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE triggers;
   `,
   // The feed at any size: each filter the CLI, the terminal browser and the console send finds its
-  // rows through an index already in the listed order (newest first), so a page stops after its rows
-  // instead of reading every newer event: a subscriber's events, a workflow's, a subscriber's
-  // messages (with the id, in the order of the page), and an event's messages (also what retention
-  // deletes by).
+  // rows through an index in the listed order (newest first), so a page stops after its rows instead
+  // of reading every newer event: a subscriber's events, a workflow's, a severity's, a channel's (one
+  // partial index per channel, as `channels` is a JSON array; the query names the same condition),
+  // a channel's messages (a subscriber's already have one), and an event's messages (also what
+  // retention deletes by). Ties in time are ordered by id after the index (a sort of one instant),
+  // which keeps each entry 12 bytes smaller.
   `
-  CREATE INDEX notifications_subscriber ON notifications (subscriber_id, created_at, id);
-  CREATE INDEX notifications_workflow ON notifications (workflow_id, created_at, id);
-  DROP INDEX messages_subscriber;
-  CREATE INDEX messages_subscriber ON messages (subscriber_id, created_at, id);
+  CREATE INDEX notifications_subscriber ON notifications (subscriber_id, created_at);
+  CREATE INDEX notifications_workflow ON notifications (workflow_id, created_at);
+  CREATE INDEX notifications_severity ON notifications (severity, created_at);
+  CREATE INDEX notifications_in_app ON notifications (created_at) WHERE channels LIKE '%"in_app"%';
+  CREATE INDEX notifications_email ON notifications (created_at) WHERE channels LIKE '%"email"%';
+  CREATE INDEX notifications_sms ON notifications (created_at) WHERE channels LIKE '%"sms"%';
+  CREATE INDEX notifications_chat ON notifications (created_at) WHERE channels LIKE '%"chat"%';
+  CREATE INDEX notifications_push ON notifications (created_at) WHERE channels LIKE '%"push"%';
+  CREATE INDEX messages_channel ON messages (channel, created_at);
   CREATE INDEX messages_notification ON messages (notification_id);
   `,
 ];
