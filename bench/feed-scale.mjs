@@ -134,17 +134,18 @@ try {
     console.error(
       `built ${n.toLocaleString('en-US')} events in ${((performance.now() - t) / 1000).toFixed(1)} s, store ${(statSync(file).size / 1e6).toFixed(0)} MB`,
     );
-    for (const [name, url] of queries) {
-      const body = await call('GET', url);
-      counts.set(name, body.data.length);
-      const times = [];
-      for (let r = 0; r < reps; r++) {
+    // Round-robin (every query once per round), so that a burst of other load on the machine falls
+    // on all of them alike.
+    const times = new Map(queries.map(([name]) => [name, []]));
+    for (const [name, url] of queries) counts.set(name, (await call('GET', url)).data.length);
+    for (let r = 0; r < reps; r++) {
+      for (const [name, url] of queries) {
         const s = performance.now();
         await call('GET', url);
-        times.push(performance.now() - s);
+        times.get(name).push(performance.now() - s);
       }
-      table.get(name).push(median(times));
     }
+    for (const [name] of queries) table.get(name).push(median(times.get(name)));
   }
 } finally {
   await svc.close();
@@ -152,7 +153,7 @@ try {
 }
 
 const head = sizes.map((n) => `${n.toLocaleString('en-US')} ev`.padStart(13)).join('');
-console.log(`median ms of ${reps} requests (in process, file store); the needle subscriber has 20 events among the first 10,000`);
+console.log(`median ms of ${reps} rounds (every query once per round; in process, file store); the needle subscriber has 20 events among the first 10,000`);
 console.log(`${'query'.padEnd(44)}${head}  ${'last/first'.padStart(10)}  rows`);
 for (const [name] of queries) {
   const ms = table.get(name);

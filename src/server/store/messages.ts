@@ -17,6 +17,7 @@ export interface MessageRecord {
 
 export interface MessageFilter {
   channel?: string | undefined;
+  /** A subscriber of the listed environment (found in it). */
   subscriberDbId?: string | undefined;
   transactionIds?: string[] | undefined;
   contextKeys?: string[] | undefined;
@@ -204,8 +205,10 @@ export class Messages extends Repo {
     // walks another index instead, e.g. the environment's newest-first one.
     const by = f.transactionIds !== undefined ? 'transaction' : f.subscriberDbId !== undefined ? 'subscriber' : f.channel !== undefined ? 'channel' : undefined;
     const col = (name: string, indexed: boolean) => (indexed ? `m.${name}` : `+m.${name}`);
-    const where = [`${col('env_id', by === undefined)} = unhex(?)`];
-    const params: unknown[] = [envId];
+    // A subscriber's database id is of one environment (the caller found it in `envId`): no check
+    // of the environment per row, so its count reads the index alone.
+    const where = by === 'subscriber' ? [] : [`${col('env_id', by === undefined)} = unhex(?)`];
+    const params: unknown[] = by === 'subscriber' ? [] : [envId];
     let joinEvent = false;
     if (f.channel !== undefined) {
       where.push(`${col('channel', by === 'channel')} = ?`);
@@ -225,7 +228,7 @@ export class Messages extends Repo {
       joinEvent = true;
       params.push(contextKeySet(f.contextKeys));
     }
-    const w = where.join(' AND ');
+    const w = where.join(' AND ') || '1';
     const from = joinEvent ? 'messages m JOIN notifications n ON n.id = m.notification_id' : 'messages m';
     const totalCount = (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${w}`).get(...params) as { n: number }).n;
     const rows = this.db
