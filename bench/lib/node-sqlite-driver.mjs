@@ -1,6 +1,6 @@
 // Node's built-in SQLite (`node:sqlite`, DatabaseSync) behind the part of better-sqlite3's API the
-// store uses (prepare → run/get/all/iterate, exec, pragma, transaction, inTransaction, open, close),
-// so that the benches can run the same store code on either driver and compare them
+// store uses (prepare → run/get/all/iterate, exec, function, pragma, transaction, inTransaction,
+// open, close), so that the benches can run the same store code on either driver and compare them
 // (`--driver node:sqlite`: the bundle resolves `better-sqlite3` to this file). A measuring tool, not
 // shipped: `svc dev` uses better-sqlite3 (bench/RESULTS-node-lines.md says why).
 const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
@@ -40,6 +40,12 @@ export default class Database {
   }
   prepare(sql) {
     return new Statement(this.db.prepare(sql));
+  }
+  /** A JavaScript function callable from SQL (better-sqlite3's options: deterministic, varargs). */
+  function(name, opts, fn) {
+    if (typeof opts === 'function') this.db.function(name, opts);
+    else this.db.function(name, { deterministic: opts.deterministic ?? false, varargs: opts.varargs ?? false }, fn);
+    return this;
   }
   exec(sql) {
     this.db.exec(sql);
