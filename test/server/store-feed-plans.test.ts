@@ -90,3 +90,17 @@ describe('each feed filter reads its page through an index in page order', () =>
     expect(plan.map((r) => r.detail).join(' | ')).toContain('messages_notification');
   });
 });
+
+describe('the message list', () => {
+  it('counts up to 50,000, as the service counts its lists (a count past that read every row of a large store per page)', async () => {
+    const db = svc.store.db;
+    db.exec(`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 50001)
+      INSERT INTO messages (id, env_id, notification_id, job_id, subscriber_id, channel, read, seen, status, doc, created_at, updated_at)
+      SELECT unhex(printf('%024x', i)), env_id, notification_id, job_id, subscriber_id, channel, read, seen, status, doc, created_at - i, updated_at
+      FROM s, (SELECT * FROM messages LIMIT 1)`);
+    const r = await svc.request('GET', '/v1/messages?limit=1');
+    expect(r.body).toMatchObject({ totalCount: 50_000, hasMore: true });
+    db.exec('DELETE FROM messages WHERE rowid > 2');
+    expect((await svc.request('GET', '/v1/messages?limit=1')).body).toMatchObject({ totalCount: 2, hasMore: true });
+  });
+});

@@ -6,6 +6,7 @@
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
 import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
+import { TOTAL_COUNT_CAP } from './paging.js';
 import { contextKeySet, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
 export interface MessageRecord {
@@ -230,7 +231,12 @@ export class Messages extends Repo {
     }
     const w = where.join(' AND ') || '1';
     const from = joinEvent ? 'messages m JOIN notifications n ON n.id = m.notification_id' : 'messages m';
-    const totalCount = (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${w}`).get(...params) as { n: number }).n;
+    // Counted up to 50,000, as the service counts its lists: past that a count would read every
+    // matching row of a large store for each page.
+    const totalCount = Math.min(
+      TOTAL_COUNT_CAP,
+      (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${w} LIMIT ${TOTAL_COUNT_CAP + 1})`).get(...params) as { n: number }).n,
+    );
     const rows = this.db
       .prepare(`${SELECT} WHERE ${w} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`)
       .all(...params, limit + 1, page * limit) as Row[];
