@@ -39,7 +39,9 @@ export function smsSegments(text: string): Segments {
 
 /**
  * An e-mail's HTML in a frame with `sandbox` (no allow-scripts, no allow-same-origin): its scripts
- * never run and it cannot reach the console or its key. `srcdoc` keeps it off the network.
+ * never run and it cannot reach the console or its key. `srcdoc` loads no document from anywhere, and
+ * the frame inherits the console's Content-Security-Policy (`img-src 'self' data:`, no remote styles,
+ * fonts or frames): a remote image (a tracking pixel) is not fetched, so showing an e-mail tells no one.
  */
 export function EmailView(props: { subject?: string | undefined; from?: string | undefined; to?: string | undefined; body: string; title?: string }) {
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');

@@ -4,6 +4,7 @@
 // error shape. `buildApp` opens no socket, so tests drive it with `app.inject`.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { operations, type Operation, type OperationName } from '../api/operations.js';
 import { authenticate } from './auth.js';
@@ -18,6 +19,13 @@ import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Environment } from './store/index.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/**
+ * An error answered before a request's body was read (413, 401, 404...) first reads and discards the
+ * rest of it, up to this many bytes: a client that writes its whole body before reading (Node's
+ * fetch, the SDKs built on it) otherwise meets a closed socket (EPIPE, "fetch failed") instead of the
+ * answer. Past this, the answer goes out and the connection closes.
+ */
+export const DISCARD_LIMIT = 32 * 1024 * 1024;
 
 export interface AppOptions {
   service: Service;
@@ -52,7 +60,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // before routing, in its own error shape; answer in the service's.
     frameworkErrors: (err, req, reply) => {
       const tooLong = (err as FastifyError).code === 'FST_ERR_MAX_PARAM_LENGTH';
-      sendError(req, reply, new HttpError(tooLong ? 414 : 400, tooLong ? 'A path parameter is too long' : `Malformed URL: ${req.url.split('?')[0]}`));
+      void sendError(req, reply, new HttpError(tooLong ? 414 : 400, tooLong ? 'A path parameter is too long' : `Malformed URL: ${req.url.split('?')[0]}`));
     },
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 1000 },
@@ -94,6 +102,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     const outcome = checkIdempotency(store, s.env.orgId, key, req.body);
     reply.header('Idempotency-Key', key);
     if (outcome.kind === 'replay') {
+      // The kept answer may have been written by a batch that has not committed yet (the original
+      // ran in this turn of the event loop). Its own reply waits for that COMMIT; so does the
+      // replay, or a crash in between would leave an acknowledged answer the store never kept.
+      if (store.batchOpen) await store.grouped(() => undefined).committed;
       reply.header('Idempotency-Replay', 'true').code(outcome.status).type('application/json; charset=utf-8');
       return reply.send(outcome.body);
     }
@@ -161,20 +173,50 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   registerConsole(app, service);
 
-  app.setNotFoundHandler((req, reply) => {
-    sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`));
-  });
+  app.setNotFoundHandler((req, reply) => sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`)));
 
-  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
-    sendError(req, reply, toHttpError(err, req, opts));
-  });
+  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => sendError(req, reply, toHttpError(err, req, opts)));
 
-  function sendError(req: FastifyRequest, reply: FastifyReply, e: HttpError): void {
+  async function sendError(req: FastifyRequest, reply: FastifyReply, e: HttpError): Promise<FastifyReply> {
     if (e.extra.headers) reply.headers(e.extra.headers);
-    reply.code(e.status).send(errorBody(e, req.url, iso(clock.now())));
+    // fastify closes the connection after a body it gave up on; once that body has been read to
+    // its end the connection is as good as any and stays open.
+    if (!(await discardBody(req.raw, DISCARD_LIMIT))) reply.header('connection', 'close');
+    else if (req.raw.readableEnded) reply.removeHeader('connection');
+    return reply.code(e.status).send(errorBody(e, req.url, iso(clock.now())));
   }
 
   return app;
+}
+
+/**
+ * Reads what is left of a request's body and drops it; false when there is more than `limit` bytes
+ * (declared, or seen so far), and the connection should close after the answer.
+ */
+function discardBody(raw: IncomingMessage, limit: number): Promise<boolean> {
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve(true);
+  if (Number(raw.headers['content-length']) > limit) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = (whole: boolean) => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('error', onEnd);
+      raw.off('close', onEnd);
+      if (!whole) raw.pause();
+      resolve(whole);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) finish(false);
+    };
+    const onEnd = () => finish(raw.readableEnded);
+    raw.on('data', onData);
+    raw.once('end', onEnd);
+    raw.once('error', onEnd);
+    raw.once('close', onEnd);
+    raw.resume();
+  });
 }
 
 function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {

@@ -122,5 +122,9 @@ function describe(field: string, issue: z.core.$ZodIssue, value: unknown): strin
   if (issue.code === 'unrecognized_keys') return `${name} has unknown keys: ${issue.keys.join(', ')}`;
   if (issue.code === 'invalid_union') return `${name} does not match any of the accepted forms`;
   const msg = issue.message;
+  // A schema's own sentence that names its field ("each value in tags must be ...", "All tags's
+  // elements must be unique", in the service's words) is the whole message.
+  const last = field.split('.').pop() ?? field;
+  if (issue.code === 'custom' && new RegExp(`\\b${last.replace(/[^\w]/g, '')}\\b`).test(msg)) return msg;
   return /^[a-z]/.test(msg) ? `${name} ${msg}` : `${name}: ${msg}`;
 }

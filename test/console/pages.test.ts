@@ -175,7 +175,8 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
       );
     const [first] = (await api(dev, 'GET', `/v1/messages?subscriberId=grace&channel=in_app&transactionId=${tx.welcome}`)).body.data;
     await page.goto(`${dev.baseUrl}/console/#/inbox`);
-    await page.getByLabel('Subscriber', { exact: true }).selectOption('grace');
+    await page.getByLabel('Find a subscriber').fill('grace');
+    await page.locator('.picker-results button[data-subscriber="grace"]').click();
     const item = page.locator(`ul.inbox li[data-message="${first._id}"]`);
     await item.waitFor();
     expect(await page.locator('.counts').innerText()).toBe('2 unread of 2');

@@ -279,7 +279,7 @@ describe('trigger: skip rules', () => {
     const event = await settled((await novu.trigger({ workflowId: 'skip-bad', to: 'ada' })).result.transactionId!);
     const failed = event.jobs?.[0]?.executionDetails.find((d) => d.status === 'Failed');
     expect(event.jobs?.[0]?.status).toBe('failed');
-    expect(JSON.parse(failed!.raw!)).toEqual({ rule: { nope: [1] }, reason: 'Unrecognized operation nope' });
+    expect(JSON.parse(failed!.raw!)).toEqual({ rule: { nope: [1] }, reason: 'Failed to evaluate rule: Unrecognized operation nope' });
   });
 });
 

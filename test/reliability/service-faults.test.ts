@@ -174,6 +174,48 @@ describe('svc dev killed between doing a request and recording its idempotency k
   });
 });
 
+describe('svc dev killed after a replayed answer went out but before its original committed', () => {
+  it('two concurrent triggers with one idempotency key: every 201, original or replay, is in the store after kill -9', { timeout: 60_000 }, async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'svc-rel-replay-')), 'dev.sqlite');
+    const apiKey = 'sk_rel_replay_7c9e1a3b5d';
+    const args = ['--no-save-profile', '--quiet'];
+    const preload = fileURLToPath(new URL('./fixtures/die-at-commit-after-early-replay.mjs', import.meta.url));
+    const first = await dev({ dataFile, apiKey, args, env: { NODE_OPTIONS: `--import=${preload}` } });
+    const acknowledged = new Set<string>();
+    let replays = 0;
+    const send = async (key: string, tx: string) => {
+      try {
+        const r = await fetch(`${first.baseUrl}/v1/events/trigger`, {
+          method: 'POST',
+          headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify({ name: 'otp', to: 'replay-crash', transactionId: tx, payload: { code: '1' } }),
+        });
+        const body = (await r.json()) as { data?: { transactionId?: string } };
+        if (r.status === 201 && body.data?.transactionId) {
+          acknowledged.add(body.data.transactionId);
+          if (r.headers.get('idempotency-replay') === 'true') replays++;
+        }
+      } catch {
+        // The process died with the request in flight: not acknowledged.
+      }
+    };
+    // Pairs on two connections, the second 15 ms after the first: it finds the first's answer kept
+    // but (the commit being slow) not yet committed.
+    for (let i = 0; i < 20 && first.proc.exitCode === null && first.proc.signalCode === null; i++) {
+      const a = send(`pair-${i}`, `replay-${i}`);
+      await new Promise((r) => setTimeout(r, 15));
+      await Promise.all([a, send(`pair-${i}`, `replay-${i}`)]);
+    }
+    await first.kill9();
+    expect(replays, 'some second requests were answered as replays').toBeGreaterThan(0);
+    const second = await dev({ dataFile, apiKey, args });
+    const seen = new Set((await allNotifications(second)).map((n) => n.transactionId as string));
+    const lost = [...acknowledged].filter((tx) => !seen.has(tx));
+    figures('replays racing their original commit, then kill -9', { acknowledged: acknowledged.size, replays, lost: lost.length });
+    expect(lost, 'acknowledged but not in the store').toEqual([]);
+  });
+});
+
 describe('several processes changing the same messages', () => {
   it('mark-as from two processes while a third triggers: every update lands, each call applies whole', { timeout: 60_000 }, async () => {
     const d = await dev({ args: ['--no-save-profile', '--quiet'] });

@@ -1,6 +1,7 @@
 // Authentication and the one error shape: 401 bodies, 404, 422 naming fields, 413, 415, bad JSON.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../src/api/schemas/common.js';
+import { DISCARD_LIMIT } from '../../src/server/app.js';
 import { testService, TEST_KEY } from '../helpers/service.js';
 
 const svc = testService({ bodyLimit: 2048 });
@@ -114,5 +115,23 @@ describe('error shape', () => {
     });
     expect(r.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('a body over the limit', () => {
+  it('is read and dropped up to 32 MB before the 413 (the connection stays usable); declared larger, the 413 closes it', async () => {
+    const headers = { authorization: `ApiKey ${TEST_KEY}`, 'content-type': 'application/json' };
+    const over = await svc.app.inject({ method: 'POST', url: '/v1/events/trigger', headers, payload: 'x'.repeat(64 * 1024) });
+    expect(over.statusCode).toBe(413);
+    expect(over.json().message).toBe('Request body is larger than 2048 bytes');
+    expect(over.headers.connection).toBeUndefined();
+    const huge = await svc.app.inject({
+      method: 'POST',
+      url: '/v1/events/trigger',
+      headers: { ...headers, 'content-length': String(DISCARD_LIMIT + 1) },
+      payload: 'x'.repeat(4096),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.headers.connection).toBe('close');
   });
 });

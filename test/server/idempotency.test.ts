@@ -77,4 +77,50 @@ describe('idempotency keys', () => {
     expect(second.headers['idempotency-replay']).toBe('true');
     expect(second.body).toBe(first.body);
   });
+
+  it('a replay of an answer still in an uncommitted batch waits for that COMMIT, as the original does', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-idem-order-')), 'store.sqlite');
+    const svc2 = createLocalService({ data: file, apiKey: TEST_KEY });
+    const req = {
+      method: 'POST' as const,
+      url: '/v1/events/trigger',
+      headers: { authorization: `ApiKey ${TEST_KEY}`, 'idempotency-key': 'same', 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'otp', to: 'ada', payload: { code: '1' } }),
+    };
+    const order: string[] = [];
+    const { store } = svc2;
+    // A slow disk: the first batch's COMMIT comes 50 ms late, and B (same key, same body) is sent
+    // as soon as A's handler has run inside that batch. Every answer sent before the COMMIT is one a
+    // crash in between would have taken back.
+    const flush = store.flush.bind(store);
+    let slowed = false;
+    store.flush = () => {
+      if (!store.batchOpen) return flush();
+      if (!slowed) {
+        slowed = true;
+        setTimeout(() => store.flush(), 50);
+        return;
+      }
+      order.push('COMMIT');
+      flush();
+    };
+    const grouped = store.grouped.bind(store);
+    let b: Promise<unknown> | undefined;
+    store.grouped = ((fn: () => unknown) => {
+      const r = grouped(fn);
+      b ??= svc2.app.inject(req).then((res) => {
+        order.push(`B ${res.statusCode}${res.headers['idempotency-replay'] === 'true' ? ' replay' : ''}`);
+      });
+      return r;
+    }) as typeof store.grouped;
+    try {
+      const a = await svc2.app.inject(req);
+      order.push(`A ${a.statusCode}`);
+      await b;
+      expect(order[0]).toBe('COMMIT');
+      expect(order.slice(1).sort()).toEqual(['A 201', 'B 201 replay']);
+    } finally {
+      await svc2.close();
+    }
+  });
 });

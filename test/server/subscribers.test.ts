@@ -118,6 +118,13 @@ describe('messages and mark-as', () => {
     expect(seen.body.data[0]).toMatchObject({ read: false, seen: true });
   });
 
+  it('no messageId, or an empty list of them → 400 "messageId is required", in the service\'s words', async () => {
+    for (const body of [{ markAs: 'read' }, { messageId: [], markAs: 'read' }]) {
+      const r = await svc.request('POST', '/v1/subscribers/s01/messages/mark-as', { body });
+      expect(r).toMatchObject({ status: 400, body: { message: 'messageId is required' } });
+    }
+  });
+
   it('a read shows in the event timeline as a ReadConfirmation', async () => {
     const [m] = (await messagesOf('s04')).data;
     await svc.request('POST', '/v1/subscribers/s04/messages/mark-as', { body: { messageId: m!._id, markAs: 'read' } });

@@ -112,6 +112,48 @@ describe('workflows', () => {
   });
 });
 
+describe("validation in the service's words", () => {
+  const body = (extra: Record<string, unknown>) => ({ name: 'W', workflowId: 'words', steps: [], ...extra });
+  it.each([
+    ['an empty name', { name: '' }, 'name', 'name must be longer than or equal to 1 characters'],
+    ['an empty tag', { tags: ['a', ''] }, 'tags', 'each value in tags must be longer than or equal to 1 characters'],
+    ['a tag too long', { tags: ['x'.repeat(49)] }, 'tags', 'each value in tags must be shorter than or equal to 48 characters'],
+    ['a repeated tag', { tags: ['a', 'a'] }, 'tags', "All tags's elements must be unique"],
+  ])('%s', async (_, extra, field, message) => {
+    const r = await svc.request('POST', '/v2/workflows', { body: body(extra) });
+    expect(r.status).toBe(422);
+    expect(r.body.errors[field].messages).toEqual([message]);
+  });
+});
+
+describe('preview as delivery', () => {
+  it("an unset payload value read with a `default` filter shows the default, as delivery prints it; a given subscriber field is kept, the rest are the service's example", async () => {
+    const r = await svc.request('POST', '/v2/workflows/welcome/step/email/preview', { body: { previewPayload: { subscriber: { firstName: 'Jane' } } } });
+    expect(r.status).toBe(201);
+    const p = operations.previewStep.response.parse(r.body.data);
+    expect(p.result.preview!.body).toContain('Thanks for joining Acme.');
+    expect(p.result.preview!.body).not.toContain('{{payload.appName}}');
+    expect(p.previewPayloadExample.payload).toEqual({});
+    expect(p.previewPayloadExample.subscriber).toEqual({
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'user@example.com',
+      phone: '+1234567890',
+      avatar: 'https://example.com/avatar.png',
+      locale: 'en-US',
+      timezone: 'America/New_York',
+      data: {},
+    });
+    // A value given is used; a variable read without a default still gets its placeholder.
+    const given = await svc.request('POST', '/v2/workflows/welcome/step/email/preview', { body: { previewPayload: { payload: { appName: 'Zed' } } } });
+    expect(given.body.data.result.preview.body).toContain('Thanks for joining Zed.');
+    const mixed = await svc.request('POST', '/v2/workflows/welcome/step/email/preview', {
+      body: { controlValues: { subject: 's', body: '<p>{{ payload.a | default: "x" }} {{ payload.a }}</p>', editorType: 'html' } },
+    });
+    expect(mixed.body.data.previewPayloadExample.payload).toEqual({ a: '{{payload.a}}' });
+  });
+});
+
 describe('update, patch, delete', () => {
   const create = async (workflowId: string) =>
     (

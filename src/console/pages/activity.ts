@@ -40,6 +40,7 @@ const SINCE: Record<string, number> = { '15m': 15 * 60_000, '1h': 3_600_000, '24
 
 interface Filters {
   subscriber: string;
+  email: string;
   workflow: string;
   channel: string;
   status: string;
@@ -48,26 +49,31 @@ interface Filters {
 
 export function Activity({ params }: { params: URLSearchParams }) {
   const [subscriberIn, setSubscriber] = useParam(params, 'subscriber');
+  const [emailIn, setEmail] = useParam(params, 'email');
   const [workflowIn, setWorkflow] = useParam(params, 'workflow');
   const f: Filters = {
     subscriber: subscriberIn,
+    email: emailIn,
     workflow: workflowIn,
     channel: params.get('channel') ?? '',
     status: params.get('status') ?? '',
     since: params.get('since') ?? '',
   };
-  const selected = params.get('event') ?? '';
-  const transactionId = params.get('transaction') ?? '';
+  const chosen = params.get('event') ?? '';
+  // `#/activity?transaction=<id>` is the link to one transaction (`svc trigger` prints it).
+  const transactionId = params.get('transaction') ?? params.get('transactionId') ?? '';
   const set = (k: keyof Filters, v: string) => {
     const next = { ...f, [k]: v };
     if (k === 'subscriber') setSubscriber(v);
+    if (k === 'email') setEmail(v);
     if (k === 'workflow') setWorkflow(v);
-    setParams('activity', { ...next, event: selected, transaction: transactionId });
+    setParams('activity', { ...next, event: chosen, transaction: transactionId });
   };
 
   // Workflow identifiers → database ids, as `svc events list --workflow` does.
   const workflowIds = useRef(new Map<string, string>());
   const subscriber = useDebounced(f.subscriber);
+  const email = useDebounced(f.email);
   const workflow = useDebounced(f.workflow);
   const feed = useLoad(async () => {
     let templates: string[] | undefined;
@@ -84,6 +90,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
     const r = await api.listEvents({
       limit: 50,
       subscriberIds: subscriber.trim() ? [subscriber.trim()] : undefined,
+      emails: email.trim() ? [email.trim()] : undefined,
       templates,
       channels: f.channel ? [f.channel] : undefined,
       after: since ? new Date(Date.now() - since).toISOString() : undefined,
@@ -92,7 +99,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
     // The feed has no status filter: it is computed from the jobs, as `svc events list --status` does
     // (`completed`: every step finished, whatever went out).
     return f.status ? { ...r, data: r.data.filter((n) => matchesStatus(eventStatus(n), f.status)) } : r;
-  }, [subscriber, workflow, f.channel, f.since, f.status, transactionId]);
+  }, [subscriber, email, workflow, f.channel, f.since, f.status, transactionId]);
 
   // Rows that arrived since the page opened are marked for a moment.
   const seen = useRef<Set<string> | null>(null);
@@ -110,10 +117,13 @@ export function Activity({ params }: { params: URLSearchParams }) {
   }, [feed.value]);
 
   const rows = feed.value?.data ?? [];
+  // A transaction's link opens on its event's timeline.
+  const selected = chosen || (transactionId && rows[0]?._id) || '';
   return html`<div class="split">
     <section class="pane list-pane">
       <form class="filters even" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Filters">
         <input type="search" placeholder="Subscriber ID" aria-label="Subscriber" value=${f.subscriber} onInput=${(e: any) => set('subscriber', e.currentTarget.value)} />
+        <input type="search" placeholder="E-mail" aria-label="Email" value=${f.email} onInput=${(e: any) => set('email', e.currentTarget.value)} />
         <input type="search" placeholder="Workflow ID" aria-label="Workflow" value=${f.workflow} onInput=${(e: any) => set('workflow', e.currentTarget.value)} />
         <select aria-label="Status" value=${f.status} onChange=${(e: any) => set('status', e.currentTarget.value)}>
           <option value="">Any status</option>
@@ -134,16 +144,23 @@ export function Activity({ params }: { params: URLSearchParams }) {
       <${ErrorLine} error=${feed.error} />
       ${feed.value && rows.length === 0 && html`<${Empty}>No events match. Trigger one from the <a href="#/trigger">Trigger</a> page or with <code>svc trigger</code>.<//>`}
       <table class="feed" aria-label="Activity feed">
+        <colgroup><col class="c-when" /><col class="c-wf" /><col class="c-sub" /><col class="c-chans" /><col class="c-status" /><col class="c-reason" /></colgroup>
+        <thead><tr><th>When</th><th>Workflow</th><th>Subscriber</th><th>Channels</th><th>Status</th><th>Reason</th></tr></thead>
         <tbody>
           ${rows.map((n) => {
             const status = eventStatus(n);
+            const name = [n.subscriber?.firstName, n.subscriber?.lastName].filter(Boolean).join(' ');
+            const reason = eventReason(n) ?? '';
+            // Any text can be long (a name, a workflow, a provider's error): each cell shows one line,
+            // cut with an ellipsis, and the whole value on hover (and in the timeline beside).
             return html`<tr key=${n._id} class=${`${n._id === selected ? 'sel' : ''} ${fresh.has(n._id!) ? 'fresh' : ''}`} data-event=${n._id} data-transaction=${n.transactionId}
               onClick=${() => go('activity', { ...f, transaction: transactionId, event: n._id })}>
               <td class="when" title=${dateTime(n.createdAt)}>${ago(n.createdAt)}</td>
-              <td><div class="wf">${n.template?.name ?? '(deleted workflow)'}</div><div class="muted small">${n.template?.triggers?.[0]?.identifier}</div></td>
-              <td><div>${n.subscriber?.subscriberId ?? ''}</div><div class="muted small">${[n.subscriber?.firstName, n.subscriber?.lastName].filter(Boolean).join(' ')}</div></td>
+              <td><div class="wf cut" title=${n.template?.name ?? ''}>${n.template?.name ?? '(deleted workflow)'}</div><div class="muted small cut">${n.template?.triggers?.[0]?.identifier}</div></td>
+              <td><div class="cut" title=${n.subscriber?.subscriberId ?? ''}>${n.subscriber?.subscriberId ?? ''}</div><div class="muted small cut sub-name" title=${name}>${name}</div></td>
               <td class="chans">${(n.channels ?? []).map((c) => html`<span class="chip">${channelLabel(c)}</span>`)}</td>
-              <td><${Badge} value=${status} /></td>
+              <td class="status"><${Badge} value=${status} /></td>
+              <td class="reason-cell"><div class="clamp small" title=${reason}>${reason}</div></td>
             </tr>`;
           })}
         </tbody>
@@ -165,6 +182,7 @@ export function EventDetail({ id }: { id: string }) {
       <h2>${n.template?.name ?? 'Event'} <${Badge} value=${eventStatus(n)} /></h2>
       <dl class="facts">
         <dt>Subscriber</dt><dd>${n.subscriber?.subscriberId} ${n.subscriber?.email ? html`<span class="muted">${n.subscriber.email}</span>` : ''}</dd>
+        ${(n.subscriber?.firstName || n.subscriber?.lastName) && html`<dt>Name</dt><dd class="sub-full-name">${[n.subscriber?.firstName, n.subscriber?.lastName].filter(Boolean).join(' ')}</dd>`}
         <dt>Transaction</dt><dd><code>${n.transactionId}</code></dd>
         <dt>Created</dt><dd>${dateTime(n.createdAt)}</dd>
         ${eventReason(n) && html`<dt>Why</dt><dd class="reason">${eventReason(n)}</dd>`}

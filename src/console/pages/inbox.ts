@@ -2,19 +2,47 @@
 // or unread through the public mark-as operation, with the subscriber's feed beside it so the
 // "Message read" detail can be seen arriving.
 import { useState } from 'preact/hooks';
-import { api, type Message } from '../api.js';
+import { api, type Message, type Subscriber } from '../api.js';
 import { InAppCard } from '../render.js';
-import { ago, Badge, clock, Empty, ErrorLine, go, html, setParams, useLoad } from '../ui.js';
+import { ago, Badge, clock, Empty, ErrorLine, go, html, setParams, useDebounced, useLoad } from '../ui.js';
+
+const FOUND = 20;
+
+/**
+ * Subscribers matching what was typed, through the subscribers search (GET /v2/subscribers): the
+ * subscriber ID exactly, or a part of the name or of the e-mail. With nothing typed, the first few.
+ */
+async function findSubscribers(q: string): Promise<Subscriber[]> {
+  if (!q) return (await api.searchSubscribers({ limit: FOUND })).data;
+  const pages = await Promise.all([
+    api.searchSubscribers({ subscriberId: q, limit: 1 }),
+    api.searchSubscribers({ name: q, limit: FOUND }),
+    api.searchSubscribers({ email: q, limit: FOUND }),
+  ]);
+  const seen = new Set<string>();
+  return pages
+    .flatMap((p) => p.data)
+    .filter((s) => !seen.has(s.subscriberId) && seen.add(s.subscriberId))
+    .slice(0, FOUND);
+}
+
+const label = (s: Subscriber) => {
+  const name = [s.firstName, s.lastName].filter(Boolean).join(' ');
+  return `${s.subscriberId}${name ? ` (${name})` : ''}${s.email ? ` ${s.email}` : ''}`;
+};
 
 export function Inbox({ params }: { params: URLSearchParams }) {
   const subscriberId = params.get('subscriber') ?? '';
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(undefined);
-  const subscribers = useLoad(() => api.searchSubscribers({ limit: 100 }), [], false);
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim());
+  const subscribers = useLoad(() => findSubscribers(q), [q], false);
   const inbox = useLoad(async () => (subscriberId ? api.listMessages({ subscriberId, channel: 'in_app', limit: 100 }) : undefined), [subscriberId]);
   const feed = useLoad(async () => (subscriberId ? api.listEvents({ subscriberIds: [subscriberId], limit: 5 }) : undefined), [subscriberId]);
 
   const pick = (id: string) => {
+    setQuery('');
     setParams('inbox', { subscriber: id });
   };
   const mark = async (ids: string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') => {
@@ -36,11 +64,21 @@ export function Inbox({ params }: { params: URLSearchParams }) {
   return html`<div class="split">
     <section class="pane list-pane">
       <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
-        <select aria-label="Subscriber" value=${subscriberId} onChange=${(e: any) => pick(e.currentTarget.value)}>
-          <option value="">Pick a subscriber…</option>
-          ${(subscribers.value?.data ?? []).map((s) => html`<option value=${s.subscriberId}>${s.subscriberId}${s.firstName ? ` (${[s.firstName, s.lastName].filter(Boolean).join(' ')})` : ''}</option>`)}
-          ${subscriberId && !(subscribers.value?.data ?? []).some((s) => s.subscriberId === subscriberId) && html`<option value=${subscriberId}>${subscriberId}</option>`}
-        </select>
+        <div class="picker">
+          <input type="search" aria-label="Find a subscriber" placeholder="Find a subscriber: ID, name or e-mail" value=${query}
+            onInput=${(e: any) => setQuery(e.currentTarget.value)} />
+          ${subscriberId && !query && html`<div class="small cut" title=${subscriberId}>Inbox of <strong>${subscriberId}</strong></div>`}
+          ${
+            (query || !subscriberId) &&
+            html`<ul class="picker-results" aria-label="Subscribers found">
+              ${(subscribers.value ?? []).map(
+                (s) => html`<li key=${s.subscriberId}><button type="button" class=${s.subscriberId === subscriberId ? 'on' : ''} title=${label(s)}
+                  data-subscriber=${s.subscriberId} onClick=${() => pick(s.subscriberId)}>${label(s)}</button></li>`,
+              )}
+              ${subscribers.value && subscribers.value.length === 0 && html`<li class="muted small">No subscriber matches ${query}.</li>`}
+            </ul>`
+          }
+        </div>
         ${subscriberId && html`<span class="muted small counts">${unread.length} unread of ${messages.length}</span>`}
         ${
           unread.length > 0 &&

@@ -54,10 +54,11 @@ const TYPES: Record<string, string> = {
 };
 
 // The page's own code only; `style-src 'unsafe-inline'` is for the e-mail HTML shown in a sandboxed
-// srcdoc frame (which inherits this policy), whose scripts the sandbox blocks.
+// srcdoc frame (which inherits this policy), whose scripts the sandbox blocks. `img-src` names no
+// remote origin: an e-mail's remote images (tracking pixels) are not fetched when it is shown.
 const SECURITY_HEADERS = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https: http:; connect-src 'self'; frame-src 'self' about:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-src 'self' about:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',

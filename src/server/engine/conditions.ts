@@ -168,7 +168,12 @@ function isEmptyRule(rule: unknown): boolean {
  */
 export function shouldSkip(skip: unknown, scope: TemplateScope): SkipDecision {
   if (isEmptyRule(skip)) return { skip: false };
-  const failed = (reason: string, error: string): SkipDecision => ({ skip: false, error, raw: JSON.stringify({ rule: skip, reason }) });
+  // The raw detail words the failure as the service does: "Failed to evaluate rule: <why>".
+  const failed = (reason: string, error: string): SkipDecision => ({
+    skip: false,
+    error,
+    raw: JSON.stringify({ rule: skip, reason: `Failed to evaluate rule: ${reason}` }),
+  });
   if (typeof skip !== 'object' || Array.isArray(skip)) {
     return failed('not a JSON-logic object', 'skip must be a JSON-logic object, e.g. {"==": [{"var": "payload.tier"}, "pro"]}');
   }

@@ -212,10 +212,10 @@ function requireValue(controls: Record<string, unknown>, path: string, label: st
   if (blank(get(controls, path))) issues.add(path, { issueType: 'MISSING_VALUE', variableName: path, message: `${label} is required` });
 }
 
-function checkUrl(controls: Record<string, unknown>, path: string, issues: IssueMap): void {
+function checkUrl(controls: Record<string, unknown>, path: string, issues: IssueMap, issueType: 'INVALID_URL' | 'MISSING_VALUE' = 'INVALID_URL'): void {
   const value = get(controls, path);
   if (typeof value === 'string' && value.trim() !== '' && !isValidUrlControl(value)) {
-    issues.add(path, { issueType: 'INVALID_URL', variableName: path, message: URL_MESSAGE });
+    issues.add(path, { issueType, variableName: path, message: URL_MESSAGE });
   }
 }
 
@@ -252,10 +252,11 @@ function valueIssues(kind: StepKind, controls: Record<string, unknown>, issues: 
         if (controls[action] === undefined || controls[action] === null) continue;
         requireValue(controls, `${action}.label`, 'Label', issues);
         if (get(controls, `${action}.redirect`) !== undefined) requireValue(controls, `${action}.redirect.url`, 'URL', issues);
-        checkUrl(controls, `${action}.redirect.url`, issues);
+        // The service reports a bad redirect URL of an in-app step as a missing value, not INVALID_URL.
+        checkUrl(controls, `${action}.redirect.url`, issues, 'MISSING_VALUE');
       }
       if (controls.redirect !== undefined && controls.redirect !== null) requireValue(controls, 'redirect.url', 'URL', issues);
-      checkUrl(controls, 'redirect.url', issues);
+      checkUrl(controls, 'redirect.url', issues, 'MISSING_VALUE');
       checkUrl(controls, 'avatar', issues);
       break;
     case 'sms':

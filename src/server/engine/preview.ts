@@ -82,6 +82,26 @@ function merge(base: unknown, over: unknown): unknown {
  * The paths a step's templates read, plus the event payload paths its digest filters name
  * (`{{ steps.digest.events | toSentence: "payload.name" }}` reads each event's `payload.name`).
  */
+/**
+ * The payload paths every use of which has a `default` filter (`{{ payload.appName | default: "Acme" }}`):
+ * delivery prints the default while the value is unset, so the example leaves them unset too rather
+ * than filling them with a `{{payload.appName}}` placeholder the default never replaces.
+ */
+function defaultedPaths(controls: Record<string, unknown>): Set<string> {
+  const uses = new Map<string, number>();
+  const defaulted = new Map<string, number>();
+  for (const { source } of controlTemplates(controls)) {
+    const analysis = analyzeTemplate(source);
+    if (!analysis.ok) continue;
+    for (const path of analysis.dataPaths) uses.set(path.join('.'), (uses.get(path.join('.')) ?? 0) + 1);
+    for (const filter of analysis.filters) {
+      if (filter.name !== 'default' || filter.subject === undefined || filter.args.length === 0) continue;
+      defaulted.set(filter.subject, (defaulted.get(filter.subject) ?? 0) + 1);
+    }
+  }
+  return new Set([...defaulted].filter(([path, n]) => n >= (uses.get(path) ?? Number.POSITIVE_INFINITY)).map(([path]) => path));
+}
+
 function stepPaths(controls: Record<string, unknown>): Segment[][] {
   const paths: Segment[][] = [];
   for (const { source } of controlTemplates(controls)) {
@@ -146,7 +166,10 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
   const declared = isObject(input.workflow.payloadSchema) ? input.workflow.payloadSchema : null;
   const payloadPaths = used.filter((p) => p[0] === 'payload' && p.length > 1).map((p) => p.slice(1));
   const schema: JsonSchema = declared ?? schemaFromPaths(payloadPaths);
-  const payloadBase = declared ? payloadExampleFromSchema(declared, input.now) : exampleFromPaths(payloadPaths);
+  const defaulted = defaultedPaths(controls);
+  const payloadBase = declared
+    ? payloadExampleFromSchema(declared, input.now)
+    : exampleFromPaths(payloadPaths.filter((p) => !defaulted.has(['payload', ...p].join('.'))));
   const payload = merge(payloadBase, given.payload) as Record<string, unknown>;
   const subscriber = merge(EXAMPLE_SUBSCRIBER, given.subscriber) as Record<string, unknown>;
   const subscriberScope = { subscriberId: EXAMPLE_SUBSCRIBER_ID, ...subscriber };

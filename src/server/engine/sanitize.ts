@@ -224,11 +224,14 @@ const DOCTYPE = /<!doctype\s+html[^>]*>/iy;
 
 /**
  * Text between tags as sanitize-html writes it: `<`, `>` and a bare `&` escaped, quotes left as they
- * are, entities already written kept; the text of a `<style>` element is CSS and stays as it is.
+ * are, entities already written kept but for the quotes' (`&quot;`, `&#39;`...), which come out as
+ * the quotes themselves; the text of a `<style>` element is CSS and stays as it is.
  */
 function escapeText(text: string, raw: boolean): string {
   if (raw || !/[&<>]/.test(text)) return text;
   return text
+    .replace(/&(?:quot|#34|#x22);/gi, '"')
+    .replace(/&(?:apos|#39|#x27);/gi, "'")
     .replace(/&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)/gi, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');

@@ -88,10 +88,11 @@ export const updateOnlineStatus: Route<'updateOnlineStatus'> = {
 export const markMessagesAs: Route<'markMessagesAs'> = {
   envelope: 'data',
   handle({ svc, env, params, body }) {
-    // The service answers a missing messageId with its own 400, before any validation.
+    // The service answers a missing messageId, or an empty list of them, with its own 400, before
+    // any validation.
     if (body.messageId === undefined || body.messageId === null) throw badRequest('messageId is required');
     const ids = Array.isArray(body.messageId) ? body.messageId : [body.messageId];
-    if (ids.length === 0) throw badRequest('messageId must contain at least one message id');
+    if (ids.length === 0) throw badRequest('messageId is required');
     const id = params.subscriberId!;
     const { store } = svc;
     return store.tx(() => {

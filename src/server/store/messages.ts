@@ -157,7 +157,8 @@ function unpack(r: Row): Message {
     read: r.read === 1,
     seen: r.seen === 1,
     status: r.status,
-    payload: r.n_payload !== null ? parseDoc(r.n_payload) : {},
+    // As the service does, a message's payload is its event's without the attachments.
+    payload: r.n_payload !== null ? withoutAttachments(parseDoc(r.n_payload)) : {},
     contextKeys: r.n_context_keys !== null ? parseDoc(r.n_context_keys) : [],
     ...rest,
     ...(c !== undefined && {
@@ -285,4 +286,10 @@ export class Messages extends Repo {
     }
     return out;
   }
+}
+
+function withoutAttachments(payload: Record<string, unknown>): Record<string, unknown> {
+  if (!('attachments' in payload)) return payload;
+  const { attachments: _attachments, ...rest } = payload;
+  return rest;
 }

@@ -65,13 +65,17 @@ describe('skip operators of the rule editor', () => {
     expect(unknownSkipOperators({ and: Object.keys(CUSTOM_SKIP_OPERATORS).map((op) => ({ [op]: [1, [1]] })) })).toEqual([]);
     const d = shouldSkip({ nope: [1] }, scope({}));
     expect(d).toMatchObject({ skip: false, error: 'skip condition could not be evaluated: Unrecognized operation nope' });
-    expect(JSON.parse(d.raw!)).toEqual({ rule: { nope: [1] }, reason: 'Unrecognized operation nope' });
+    expect(JSON.parse(d.raw!)).toEqual({ rule: { nope: [1] }, reason: 'Failed to evaluate rule: Unrecognized operation nope' });
   });
 });
 
 describe('sanitized text', () => {
-  it('escapes <, > and a bare & in text, keeps quotes, entities and the CSS of <style>', () => {
-    expect(sanitizeHtml(`<p>a < b > c & d " ' &amp; &#39;</p>`)).toBe(`<p>a &lt; b &gt; c &amp; d " ' &amp; &#39;</p>`);
+  it("escapes <, > and a bare & in text, keeps quotes, entities (but the quotes') and the CSS of <style>", () => {
+    expect(sanitizeHtml(`<p>a < b > c & d " ' &amp; &#39; &quot;q&quot; &apos; &#x27; &#34; &lt;b&gt; &copy;</p>`)).toBe(
+      `<p>a &lt; b &gt; c &amp; d " ' &amp; ' "q" ' ' " &lt;b&gt; &copy;</p>`,
+    );
+    // In an attribute a quote stays escaped: it would end the value.
+    expect(sanitizeHtml(`<a href="https://x.test/?q=&quot;">l</a>`)).toBe(`<a href="https://x.test/?q=&quot;">l</a>`);
     expect(sanitizeHtml('<style>td > p { color: red }</style><p>x</p>')).toBe('<style>td > p { color: red }</style><p>x</p>');
   });
 });

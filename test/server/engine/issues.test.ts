@@ -157,6 +157,9 @@ describe('stepIssues: values', () => {
       }),
     ]);
     expect(Object.keys(issues.controls ?? {}).sort()).toEqual(['avatar', 'redirect.url', 'secondaryAction.redirect.url']);
+    // As the service: a bad redirect URL of an in-app step is a MISSING_VALUE issue; a bad avatar, INVALID_URL.
+    expect(issues.controls?.['redirect.url']?.[0]?.issueType).toBe('MISSING_VALUE');
+    expect(issues.controls?.['secondaryAction.redirect.url']?.[0]?.issueType).toBe('MISSING_VALUE');
     expect(issues.controls?.avatar?.[0]).toEqual({
       issueType: 'INVALID_URL',
       variableName: 'avatar',
