@@ -64,7 +64,7 @@ const cases: [string, () => string, RegExp][] = [
     () => '/v1/messages?subscriberId=ada&channel=in_app&limit=10',
     /^SEARCH m USING INDEX messages_subscriber \(subscriber_id=\?\)$/,
   ],
-  ['messages of a channel', () => '/v1/messages?channel=email&limit=10', /^SEARCH m USING INDEX messages_channel \(channel=\?\)$/],
+  ['messages of a channel', () => '/v1/messages?channel=email&limit=10', /^SEARCH m USING INDEX messages_channel \(env_id=\? AND channel=\?\)$/],
   ['messages of a transactionId', () => '/v1/messages?transactionId=plan-1&limit=10', /^SEARCH n USING INDEX notifications_tx \(transaction_id=\?\)$/],
 ];
 

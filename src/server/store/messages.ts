@@ -209,7 +209,7 @@ export class Messages extends Repo {
     const col = (name: string, indexed: boolean) => (indexed ? `m.${name}` : `+m.${name}`);
     // A subscriber's database id is of one environment (the caller found it in `envId`): no check
     // of the environment per row, so its count reads the index alone.
-    const where = by === 'subscriber' ? [] : [`${col('env_id', by === undefined)} = unhex(?)`];
+    const where = by === 'subscriber' ? [] : [`${col('env_id', by === undefined || by === 'channel')} = unhex(?)`];
     const params: unknown[] = by === 'subscriber' ? [] : [envId];
     let joinEvent = false;
     if (f.channel !== undefined) {

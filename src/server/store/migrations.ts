@@ -208,7 +208,8 @@ export const MIGRATIONS: readonly string[] = [
   // rows through an index in the listed order (newest first), so a page stops after its rows instead
   // of reading every newer event: a subscriber's events, a workflow's, a severity's, a channel's (one
   // partial index per channel, as `channels` is a JSON array; the query names the same condition),
-  // a channel's messages (a subscriber's already have one), and an event's messages (also what
+  // a channel's messages in an environment (their count reads the index alone; a subscriber's
+  // messages already have an index), and an event's messages (also what
   // retention deletes by). Ties in time are ordered by id after the index (a sort of one instant),
   // which keeps each entry 12 bytes smaller; the newest-first indexes of events and messages drop
   // their id for the same reason, paying for part of the new ones.
@@ -225,7 +226,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX notifications_sms ON notifications (created_at) WHERE channels LIKE '%"sms"%';
   CREATE INDEX notifications_chat ON notifications (created_at) WHERE channels LIKE '%"chat"%';
   CREATE INDEX notifications_push ON notifications (created_at) WHERE channels LIKE '%"push"%';
-  CREATE INDEX messages_channel ON messages (channel, created_at);
+  CREATE INDEX messages_channel ON messages (env_id, channel, created_at);
   CREATE INDEX messages_notification ON messages (notification_id);
   `,
 ];
