@@ -5,6 +5,7 @@ import { buildProgram, type Invoke } from './cli.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import { EXIT, SvcError } from './core/errors.js';
 import { maskData } from './core/mask.js';
+import { escapeChar, safeJson, safeText, UNSAFE_RE } from './io/safe-text.js';
 import type { GlobalOptions, IO } from './deps.js';
 
 export interface Host {
@@ -162,20 +163,21 @@ function commandNamed(program: Command, argv: string[]): string {
   return names.join(' ');
 }
 
-const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
-
 /** A value the user typed, inside a message: its control characters shown as escapes, never acted on. */
 function escapeControls(s: string): string {
-  return s.replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
+  return safeText(s);
 }
 
 /** cli.md: an error is one line. A list of problems becomes `a: x; b: y`. */
 function oneLine(s: string): string {
-  return s
-    .trim()
-    .replace(/:\s*\n\s*/g, ': ')
-    .replace(/\s*\n\s*/g, '; ')
-    .replace(CONTROL_RE, (c) => JSON.stringify(c).slice(1, -1));
+  return (
+    s
+      .trim()
+      .replace(/:\s*\n\s*/g, ': ')
+      .replace(/\s*\n\s*/g, '; ')
+      // Service text quoted in a message (a provider's error, a name) is shown, never acted on.
+      .replace(UNSAFE_RE, escapeChar)
+  );
 }
 
 /**
@@ -201,7 +203,7 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
   const scrub = (s: string) => String(maskData(s, { knownSecrets: secrets }));
   const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
     // One line, always (cli.md): a hint follows the message on the same line.
-    if (json) io.stderr.write(`${scrub(JSON.stringify({ error: { code, message, ...extra, ...(hint ? { hint } : {}) } }))}\n`);
+    if (json) io.stderr.write(`${safeJson(scrub(JSON.stringify({ error: { code, message, ...extra, ...(hint ? { hint } : {}) } })))}\n`);
     else io.stderr.write(`error: ${scrub(oneLine(message))}${hint ? `; ${scrub(oneLine(hint.charAt(0).toLowerCase() + hint.slice(1)))}` : ''}\n`);
     return exitCode;
   };
@@ -219,12 +221,12 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
     return emit('usage', message, EXIT.usage, {}, `see 'svc ${cmd ? `${cmd} ` : ''}--help'`);
   }
   if (err instanceof SvcError) {
-    if (debug && err.stack) io.stderr.write(`${scrub(err.stack)}\n`);
+    if (debug && err.stack) io.stderr.write(`${safeText(scrub(err.stack), { newlines: true })}\n`);
     const { code: _code, message: _message, ...extra } = err.toJSON();
     return emit(err.code, err.message, err.exitCode, extra, err.hint);
   }
   // Anything else is a bug in svc: say so plainly, with the stack only under --debug.
   const e = err as Error;
-  if (debug && e?.stack) io.stderr.write(`${scrub(e.stack)}\n`);
+  if (debug && e?.stack) io.stderr.write(`${safeText(scrub(e.stack), { newlines: true })}\n`);
   return emit('internal', `internal error: ${e?.message ?? String(err)}${debug ? '' : ' (run with --debug for details)'}`, EXIT.failure);
 }

@@ -6,6 +6,7 @@ import { ProfileStore, requireApiKey, requireBaseUrl, resolveSettings, type Reso
 import { InputReader } from './core/input.js';
 import type { Api } from './api/session.js';
 import type { Output, OutputFormat, PrintOptions } from './io/types.js';
+import { safeText } from './io/safe-text.js';
 
 interface RuntimeInit {
   io: IO;
@@ -67,7 +68,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
         userAgent: USER_AGENT,
         env,
         signal: opts.signal ?? init.signal,
-        ...(globals.debug ? { trace: (line: string) => io.stderr.write(`${line}\n`) } : {}),
+        ...(globals.debug ? { trace: (line: string) => io.stderr.write(`${safeText(line, { newlines: true })}\n`) } : {}),
         ...(opts.onAttempt ? { onAttempt: opts.onAttempt } : {}),
         ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
         ...(opts.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: opts.maxRetryDelayMs } : {}),
@@ -115,10 +116,11 @@ export function createRuntime(init: RuntimeInit): Runtime {
         store: deps.profiles(),
       })),
     info: (message) => {
-      if (!globals.quiet) io.stderr.write(`${message}\n`);
+      // Messages quote service text (a name, a provider's answer): shown, never acted on by the terminal.
+      if (!globals.quiet) io.stderr.write(`${safeText(message, { newlines: true })}\n`);
     },
     warn: (message) => {
-      io.stderr.write(`warning: ${message}\n`);
+      io.stderr.write(`warning: ${safeText(message, { newlines: true })}\n`);
     },
     client: (opts) => {
       if (!opts) return (shared ??= makeClient({}));

@@ -7,7 +7,7 @@
 //  4. a flexible column (the failure reason) takes the width that is left.
 // Columns without a drop order (the status, the reason) are never dropped. `wide` shows every column
 // whole, however wide.
-import { stripVTControlCharacters } from 'node:util';
+import stringWidth from 'string-width';
 
 export interface FitColumn {
   header: string;
@@ -49,12 +49,72 @@ export interface FitResult {
 }
 
 export const GAP = 2;
-const width = (s: string) => stripVTControlCharacters(s).length;
 
+// Widths are terminal columns, not UTF-16 code units: a CJK character or an emoji takes two, a
+// combining mark none, a ZWJ family one emoji's two; our own colour codes take none. Text is cut only
+// between graphemes (Intl.Segmenter), so a cut never splits a surrogate pair, a ZWJ sequence or a
+// letter from its accent.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+// Measuring text that is not plain ASCII segments it into graphemes: the same cell is measured several
+// times as a table is fitted and laid out, so the widths of recent strings are kept (a bounded memo).
+const measured = new Map<string, number>();
+
+/** How many terminal columns `s` takes (escape codes take none). */
+export const width = (s: string): number => {
+  if (PRINTABLE_ASCII.test(s)) return s.length;
+  let w = measured.get(s);
+  if (w === undefined) {
+    w = stringWidth(s);
+    if (measured.size >= 20_000) measured.clear();
+    measured.set(s, w);
+  }
+  return w;
+};
+
+/** The longest start of `s` no wider than `max` columns, ending between graphemes. */
+export function takeWidth(s: string, max: number): string {
+  if (max <= 0) return '';
+  if (PRINTABLE_ASCII.test(s)) return s.slice(0, max);
+  let out = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(s)) {
+    const w = stringWidth(segment);
+    if (used + w > max) break;
+    out += segment;
+    used += w;
+  }
+  return out;
+}
+
+/** The end of `s` no wider than `max` columns, starting between graphemes. */
+export function takeWidthEnd(s: string, max: number): string {
+  if (max <= 0) return '';
+  if (PRINTABLE_ASCII.test(s)) return s.slice(Math.max(0, s.length - max));
+  const parts = [...graphemes.segment(s)].map((g) => g.segment);
+  let out = '';
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = stringWidth(parts[i]!);
+    if (used + w > max) break;
+    out = parts[i]! + out;
+    used += w;
+  }
+  return out;
+}
+
+/** `s` padded with spaces to `n` columns. */
+export const padWidth = (s: string, n: number): string => {
+  const w = width(s);
+  return w >= n ? s : s + ' '.repeat(n - w);
+};
+
+/** `s` on one line, cut to at most `max` columns with `…` when longer. */
 export function cut(s: string, max: number): string {
   if (max <= 0) return '';
   const one = s.replace(/\s+/g, ' ');
-  return width(one) > max ? `${one.slice(0, Math.max(0, max - 1))}…` : one;
+  return width(one) > max ? `${takeWidth(one, max - 1)}…` : one;
 }
 
 /**
@@ -105,7 +165,18 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
     const f = forms(cells[row]?.[col]);
     return f[Math.min(level[col]!, f.length - 1)]!;
   };
-  const natural = (col: number) => Math.max(width(columns[col]!.header), ...cells.map((_, r) => width(text(r, col))));
+  // A column's widest cell, measured once per form (the fitting loop asks again and again).
+  const naturalOf = new Map<string, number>();
+  const natural = (col: number) => {
+    const key = `${col}:${level[col]}:${ids[col] ? 'id' : ''}`;
+    let w = naturalOf.get(key);
+    if (w === undefined) {
+      w = width(columns[col]!.header);
+      for (let r = 0; r < cells.length; r++) w = Math.max(w, width(text(r, col)));
+      naturalOf.set(key, w);
+    }
+    return w;
+  };
   const flexMin = (col: number) => Math.min(natural(col), columns[col]!.min ?? 12);
   const colWidth = (col: number) => (columns[col]!.flex ? flexMin(col) : Math.min(natural(col), limit[col]!));
   const used = () => {
@@ -196,7 +267,7 @@ export function fitMore(columns: readonly FitColumn[], cells: readonly (readonly
       const t = f[Math.min(first.levels[k]!, f.length - 1)]!;
       const w = first.widths[k]!;
       if (wide || width(t) <= w || columns[c]!.kind === 'key' || (k === first.shown.length - 1 && !columns[c]!.flex)) return t;
-      if (columns[c]!.kind === 'id') return first.idFrom?.[k] === 'end' ? t.slice(Math.max(0, t.length - w)) : t.slice(0, w);
+      if (columns[c]!.kind === 'id') return first.idFrom?.[k] === 'end' ? takeWidthEnd(t, w) : takeWidth(t, w);
       return cut(t, w);
     }),
   );
@@ -211,7 +282,7 @@ export function fitMore(columns: readonly FitColumn[], cells: readonly (readonly
 export function layout(fit: FitResult, total: number, wide = false, colour?: (col: number, text: string, row: number) => string): string[] {
   const line = (cellsOf: string[], row: number) => {
     const parts = cellsOf.map((t, k) => {
-      const padded = k === cellsOf.length - 1 ? t : t.padEnd(fit.widths[k]!);
+      const padded = k === cellsOf.length - 1 ? t : padWidth(t, fit.widths[k]!);
       return colour && row >= 0 ? colour(fit.shown[k]!, padded, row) : padded;
     });
     const s = parts.join(' '.repeat(GAP)).trimEnd();
@@ -220,38 +291,50 @@ export function layout(fit: FitResult, total: number, wide = false, colour?: (co
   return [line(fit.headers, -1), ...fit.rows.map((r, i) => line(r, i))];
 }
 
-/** Cuts a line with escape codes to `max` visible characters (the escapes kept, colour reset). */
+/** Cuts a line with colour codes to `max` columns (the codes kept, colour reset), between graphemes. */
 export function cutAnsi(s: string, max: number): string {
   let out = '';
   let seen = 0;
-  const re = /\u001b\[[0-9;]*m/y;
-  for (let i = 0; i < s.length; ) {
-    re.lastIndex = i;
-    const m = re.exec(s);
-    if (m) {
-      out += m[0];
-      i += m[0].length;
-      continue;
+  let coloured = false;
+  const re = /\u001b\[[0-9;]*m/g;
+  let at = 0;
+  const text = (part: string): boolean => {
+    const room = max - seen;
+    const w = width(part);
+    if (w <= room) {
+      out += part;
+      seen += w;
+      return true;
     }
-    if (seen >= max) break;
-    out += s[i];
-    seen++;
-    i++;
+    out += takeWidth(part, room);
+    seen = max;
+    return false;
+  };
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    if (!text(s.slice(at, m.index))) return coloured ? `${out}\u001b[0m` : out;
+    out += m[0];
+    coloured = true;
+    at = m.index + m[0].length;
   }
-  return /\u001b\[/.test(out) ? `${out}\u001b[0m` : out;
+  text(s.slice(at));
+  return coloured ? `${out}\u001b[0m` : out;
 }
 
-/** Word-wraps `text` to `width`, indenting the continuation lines; words longer than a line are split. */
+/**
+ * Word-wraps `text` to `width` columns, indenting the continuation lines; words longer than a line
+ * are split between graphemes.
+ */
 export function wrap(text: string, width: number, indent = 0): string[] {
   const lines: string[] = [];
   const pad = ' '.repeat(Math.min(indent, Math.max(0, width - 10)));
   let line = '';
-  const room = () => width - line.length;
+  const room = () => width - widthOf(line);
   for (const word of text.split(/(\s+)/)) {
     if (word === '') continue;
     if (/^\s+$/.test(word)) {
-      if (lines.length === 0 && line === '') line = word.slice(0, Math.max(0, width - 10));
-      else if (line.trim() !== '' && room() > word.length) line += word;
+      const ws = word.replace(/\S|[^ ]/g, ' ');
+      if (lines.length === 0 && line === '') line = ws.slice(0, Math.max(0, width - 10));
+      else if (line.trim() !== '' && room() > ws.length) line += ws;
       else if (line.trim() !== '') {
         lines.push(line.trimEnd());
         line = pad;
@@ -259,15 +342,17 @@ export function wrap(text: string, width: number, indent = 0): string[] {
       continue;
     }
     let w = word;
-    while (w.length > room()) {
-      if (line.trim() !== '' && (w.length <= width - pad.length || room() <= 0)) {
+    while (widthOf(w) > room()) {
+      if (line.trim() !== '' && (widthOf(w) <= width - pad.length || room() <= 0)) {
         lines.push(line.trimEnd());
         line = pad;
         continue;
       }
-      const take = Math.max(1, room());
-      line += w.slice(0, take);
-      w = w.slice(take);
+      // At least one grapheme, so a character wider than the line still moves on.
+      let take = takeWidth(w, Math.max(1, room()));
+      if (take === '') take = [...graphemes.segment(w)][0]!.segment;
+      line += take;
+      w = w.slice(take.length);
       lines.push(line);
       line = pad;
     }
@@ -276,3 +361,5 @@ export function wrap(text: string, width: number, indent = 0): string[] {
   if (line.trim() !== '' || lines.length === 0) lines.push(line.trimEnd());
   return lines;
 }
+
+const widthOf = width;

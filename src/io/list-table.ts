@@ -5,6 +5,7 @@ import { getPath } from './paths.js';
 import type { ChalkInstance } from 'chalk';
 import { fitMore, fitTable, layout, type FitCell, type FitColumn, type FitResult } from './fit.js';
 import { formatTime, type TimeOptions } from './time.js';
+import { safeText } from './safe-text.js';
 
 type Rec = Record<string, unknown>;
 
@@ -32,12 +33,13 @@ export interface FitStream {
   fit?: FitResult;
 }
 
+/** A value as one line of a cell: whitespace folded, control characters shown as escapes (io/safe-text.ts). */
 function cellText(v: unknown): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return v.replace(/\s+/g, ' ');
+  if (typeof v === 'string') return safeText(v.replace(/\s+/g, ' '));
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return v.join(', ');
-  return JSON.stringify(v);
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return safeText(v.join(', ').replace(/\s+/g, ' '));
+  return safeText(JSON.stringify(v));
 }
 
 export function fitColumnOf(col: ListColumn): FitColumn {
@@ -58,7 +60,8 @@ export function cellsOf(columns: readonly ListColumn[], records: readonly Rec[],
     columns.map((col): FitCell => {
       const raw = typeof col.value === 'string' ? getPath(r, col.value) : col.value({ ...r, __index: i });
       if (col.time && (typeof raw === 'string' || typeof raw === 'number')) {
-        return [formatTime(raw, 'full', opts, now), formatTime(raw, 'compact', opts, now), formatTime(raw, 'relative', opts, now)];
+        // A time the service wrote badly is shown as it came: made safe.
+        return [formatTime(raw, 'full', opts, now), formatTime(raw, 'compact', opts, now), formatTime(raw, 'relative', opts, now)].map((t) => safeText(t));
       }
       return cellText(raw);
     }),

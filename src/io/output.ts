@@ -7,6 +7,7 @@ import { maskData } from '../core/mask.js';
 import { UsageError } from '../core/errors.js';
 import { loadJmespath, loadYaml } from '../core/lazy.js';
 import { pickFields } from './paths.js';
+import { safeDeep, safeJson } from './safe-text.js';
 import type { Output, PrintOptions } from './types.js';
 
 export { getPath, pickFields } from './paths.js';
@@ -78,7 +79,8 @@ export async function print(out: Output, raw: unknown, opts: PrintOptions = {}):
   if (out.format === 'table') {
     const { renderTable } = await import('./table.js');
     // After --query the result has no known layout.
-    out.stdout.write(renderTable(out, value, layout ? opts : {}));
+    // Service text made safe for the terminal before the renderers add their own colour.
+    out.stdout.write(renderTable(out, safeDeep(value), layout ? opts : {}));
   } else if (out.format === 'tsv') {
     const { renderTsv, tsvRecords } = await import('./tsv.js');
     // After --query the result has no known columns: strings print bare, records by their keys.
@@ -89,14 +91,38 @@ export async function print(out: Output, raw: unknown, opts: PrintOptions = {}):
         : renderTsv(value, { quiet }),
     );
   } else if (out.format === 'ndjson') {
-    if (isList && Array.isArray(value)) for (const r of value) out.stdout.write(`${JSON.stringify(r)}\n`);
-    else out.stdout.write(`${JSON.stringify(value)}\n`);
+    if (isList && Array.isArray(value)) for (const r of value) out.stdout.write(`${safeJson(JSON.stringify(r))}\n`);
+    else out.stdout.write(`${safeJson(JSON.stringify(value))}\n`);
   } else if (out.format === 'yaml') {
-    const { stringify } = await loadYaml();
-    out.stdout.write(stringify(value ?? null));
+    out.stdout.write(yamlText(await loadYaml(), value ?? null));
   } else {
-    out.stdout.write(`${JSON.stringify(value ?? null, null, 2)}\n`);
+    out.stdout.write(`${safeJson(JSON.stringify(value ?? null, null, 2))}\n`);
   }
+}
+
+const YAML_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * YAML for a terminal, still exact: the yaml package escapes C0 controls in double-quoted scalars but
+ * writes DEL, C1 controls and bidi overrides raw. A scalar holding one is written double-quoted and the
+ * character as the YAML escape (`\x7f`, `\u009b`, `\u202e`), which a YAML reader decodes back.
+ */
+export function yamlText(yaml: typeof import('yaml'), value: unknown): string {
+  const doc = new yaml.Document(value);
+  let quoted = false;
+  yaml.visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(node.value)) {
+        node.type = 'QUOTE_DOUBLE';
+        quoted = true;
+      }
+    },
+  });
+  const text = doc.toString();
+  if (!quoted || !YAML_UNSAFE.test(text)) return text;
+  return text.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) =>
+    ch.charCodeAt(0) <= 0xff ? `\\x${ch.charCodeAt(0).toString(16)}` : `\\u${ch.charCodeAt(0).toString(16)}`,
+  );
 }
 
 /** The paging state of a list envelope, as a hint on stderr. */

@@ -6,7 +6,8 @@
 // whole result (cli.md), so with it the records are held and the query runs once at the end; an endless
 // stream (events watch) applies it to each record instead.
 import { loadYaml } from '../core/lazy.js';
-import { applyQuery, mask, print } from './output.js';
+import { applyQuery, mask, print, yamlText } from './output.js';
+import { safeDeep, safeJson } from './safe-text.js';
 import { pickFields } from './paths.js';
 import type { Output } from './types.js';
 import type { ViewName } from './views.js';
@@ -59,7 +60,7 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
       if (table && !out.query) {
         // A table shows --fields as its columns: the records are masked, not reshaped.
         if (records.length)
-          stdout.write(table.renderTable(out, { data: records.map((r) => mask(out, r)) }, { list: true, ...(view ? { view } : {}) }, tableStream));
+          stdout.write(table.renderTable(out, { data: records.map((r) => safeDeep(mask(out, r))) }, { list: true, ...(view ? { view } : {}) }, tableStream));
         count += records.length;
         return;
       }
@@ -79,11 +80,11 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
         const r = await prepare(rec);
         if (out.query && (r === null || r === undefined)) continue;
         // A query's result has no known layout: each is shown as a record (events watch -o table --query).
-        if (table) stdout.write(table.renderTable(out, r, {}));
+        if (table) stdout.write(table.renderTable(out, safeDeep(r), {}));
         else if (tsv) stdout.write(tsv.renderTsv(r, { quiet: out.quiet === true }, tsvState));
-        else if (out.format === 'ndjson') stdout.write(`${JSON.stringify(r)}\n`);
-        else if (yaml) stdout.write(yaml.stringify([r]));
-        else stdout.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`);
+        else if (out.format === 'ndjson') stdout.write(`${safeJson(JSON.stringify(r))}\n`);
+        else if (yaml) stdout.write(yamlText(yaml, [r]));
+        else stdout.write(`${count === 0 ? '[\n' : ',\n'}  ${safeJson(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ')}`);
         count++;
       }
     },

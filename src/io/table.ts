@@ -2,14 +2,13 @@
 // shows every column whole), coloured statuses (chalk), times in the one display (io/time.ts), and the
 // special layouts: the event timeline and the --wait report (io/timeline.ts), trigger results,
 // workflows, previews.
-import { stripVTControlCharacters } from 'node:util';
-import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { getPath } from './paths.js';
+import { safeText } from './safe-text.js';
 import type { Output, PrintOptions } from './types.js';
 import { LIST_VIEWS, type Column } from './views.js';
 import { renderFitted, type FitStream, type ListColumn } from './list-table.js';
-import { wrap } from './fit.js';
+import { cut, cutAnsi, padWidth, width, wrap } from './fit.js';
 import { formatTime } from './time.js';
 import { renderTimeline, renderWaitReport } from './timeline.js';
 
@@ -30,35 +29,18 @@ export function colourStatus(c: ChalkInstance, s: string): string {
 }
 
 export function shorten(s: string, max: number): string {
-  const one = s.replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, Math.max(1, max - 1))}…` : one;
+  return cut(s, Math.max(2, max));
 }
 
+/** A value as the text of a cell, safe for the terminal (io/safe-text.ts). */
 function cell(v: unknown): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') return safeText(v, { newlines: true });
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return v.join(', ');
-  return JSON.stringify(v);
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return safeText(v.join(', '), { newlines: true });
+  // JSON escapes C0 controls, not DEL, C1 or the bidi overrides.
+  return safeText(JSON.stringify(v));
 }
-
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '  ',
-};
 
 /**
  * The state of a table printed page by page (--all): the first page sets the columns' widths, later
@@ -68,34 +50,40 @@ export interface TableStream extends FitStream {
   widths?: number[];
 }
 
-const visible = (s: string) => stripVTControlCharacters(s).length;
-
+/**
+ * Cells in columns two spaces apart, padded to the widest cell by terminal columns (a CJK name, an
+ * emoji, an accent measured as the terminal shows them); the last column unpadded.
+ */
 function table(c: ChalkInstance, head: string[] | undefined, rows: string[][], stream?: TableStream): string {
-  if (stream?.widths) {
-    // Later pages: same widths (a longer value is cut by the table; the last column, which nothing
-    // follows, keeps its whole value), no header.
-    const widths: (number | null)[] = [...stream.widths.slice(0, -1), null];
-    const t = new Table({ chars: BORDERLESS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 }, wordWrap: false, colWidths: widths });
-    t.push(...rows);
-    return t
-      .toString()
-      .split('\n')
-      .map((l) => l.trimEnd())
-      .join('\n');
-  }
-  if (stream) stream.widths = (head ?? rows[0] ?? []).map((_, i) => Math.max(head ? visible(head[i]!) : 0, ...rows.map((r) => visible(r[i] ?? ''))));
-  const t = new Table({
-    ...(head ? { head: head.map((h) => c.bold(h)) } : {}),
-    chars: BORDERLESS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    wordWrap: false,
-  });
-  t.push(...rows);
-  return t
-    .toString()
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n');
+  const lineOf = (cells: string[], widths: readonly number[], cutLater: boolean) =>
+    cells
+      .map((cell, k) => {
+        // One line a row: a line break in a value would break the columns.
+        const t = cell.replace(/\s*\n\s*/g, ' ');
+        if (k === cells.length - 1) return t;
+        const w = widths[k] ?? 0;
+        // Later pages: a longer value is cut to the first page's width (the last column, which
+        // nothing follows, keeps its whole value).
+        return padWidth(cutLater && width(t) > w ? cutAnsi(t, w) : t, w);
+      })
+      .join('  ')
+      .trimEnd();
+  if (stream?.widths) return rows.map((r) => lineOf(r, stream.widths!, true)).join('\n');
+  const all = head ? [head, ...rows] : rows;
+  const widths = (all[0] ?? []).map((_, i) => Math.max(0, ...all.map((r) => width(r[i] ?? ''))));
+  if (stream) stream.widths = widths;
+  return [
+    ...(head
+      ? [
+          lineOf(
+            head.map((h) => c.bold(h)),
+            widths,
+            false,
+          ),
+        ]
+      : []),
+    ...rows.map((r) => lineOf(r, widths, false)),
+  ].join('\n');
 }
 
 /** The terminal's width; a table written to a pipe or file is not fitted (nothing wraps there). */

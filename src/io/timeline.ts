@@ -5,6 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import { CHANNEL_STEPS, eventStatus, reasonOf } from '../core/status.js';
 import { wrap } from './fit.js';
+import { safeText } from './safe-text.js';
 import { formatTime, type TimeOptions } from './time.js';
 
 type Rec = Record<string, unknown>;
@@ -110,7 +111,7 @@ export function stepChanges(
       const key = `${r.notificationId ?? r.subscriberId}:${i}`;
       if (seen.get(key) === s.status) return;
       seen.set(key, s.status);
-      lines.push(`${r.subscriberId ?? '?'}  ${i + 1}. ${s.type}  ${s.status}${s.providerId ? ` via ${s.providerId}` : ''}`);
+      lines.push(safeText(`${r.subscriberId ?? '?'}  ${i + 1}. ${s.type}  ${s.status}${s.providerId ? ` via ${s.providerId}` : ''}`));
     });
   }
   return lines;
@@ -166,38 +167,4 @@ export function renderWaitReport(c: ChalkInstance, w: Rec, opts: LayoutOptions =
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-export interface WatchEvent {
-  _id?: string;
-  createdAt?: string;
-  transactionId?: string;
-  subscriber?: { subscriberId?: string };
-  template?: { name?: string; triggers?: { identifier?: string }[] };
-  jobs?: unknown[];
-}
-
-/**
- * One `events watch` line, no wider than the terminal: time, a 10-character id prefix (which `events
- * get` accepts), workflow, subscriber, status, and as much of the reason as fits. `wide` keeps the
- * whole id and adds the transaction id.
- */
-export function watchLine(c: ChalkInstance, e: WatchEvent, opts: LayoutOptions & { wide?: boolean } = {}): string {
-  const width = opts.width ?? 80;
-  const status = eventStatus(e.jobs as never);
-  const cutTo = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
-  const when = formatTime(e.createdAt, opts.wide ? 'full' : 'clock', opts);
-  const workflow = String(e.template?.triggers?.[0]?.identifier ?? e.template?.name ?? '?');
-  const subscriber = String(e.subscriber?.subscriberId ?? '?');
-  if (opts.wide) {
-    return [c.dim(when), e._id ?? '', workflow, subscriber, paint(c, status), c.dim(e.transactionId ?? ''), reasonOf(e.jobs as never) ?? '']
-      .join('  ')
-      .trimEnd();
-  }
-  const head = [when, (e._id ?? '').slice(0, 10).padEnd(10), cutTo(workflow, 12), cutTo(subscriber, 10)];
-  const used = head.reduce((n, s) => n + s.length + 2, 0) + 9 + 2;
-  const reason = reasonOf(e.jobs as never) ?? '';
-  const room = width - used;
-  const tail = reason && room >= 8 ? cutTo(reason, room).trimEnd() : '';
-  return `${c.dim(head[0]!)}  ${head.slice(1).join('  ')}  ${paint(c, status, status.padEnd(9))}  ${c.dim(tail)}`.trimEnd();
 }

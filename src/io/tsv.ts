@@ -3,10 +3,12 @@
 // (no quotes), times as the service sent them (ISO 8601), arrays of plain values joined with commas,
 // objects as compact JSON, nothing for null. A tab, newline, carriage return or backslash inside a value
 // is written \t, \n, \r, \\ (the text format of PostgreSQL's COPY and of `mlr --tsv`), so one line is
-// always one record. The columns: --fields when given, else the table's columns for this kind of record,
+// always one record. Other control characters, DEL and the bidi overrides, which a terminal would act
+// on, are written as COPY's `\xNN` escapes (io/safe-text.ts). The columns: --fields when given, else the table's columns for this kind of record,
 // else the records' top-level keys. A --query result that is a string (or a list of strings) prints bare,
 // one per line.
 import { getPath } from './paths.js';
+import { tsvEscape } from './safe-text.js';
 import type { PrintOptions } from './types.js';
 import { LIST_VIEWS, type ViewName } from './views.js';
 
@@ -17,8 +19,6 @@ export interface TsvColumn {
   value: (r: Rec, index: number) => unknown;
 }
 
-const ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
-
 /** One value as a TSV field. */
 export function tsvValue(v: unknown): string {
   if (v === undefined || v === null) return '';
@@ -27,7 +27,7 @@ export function tsvValue(v: unknown): string {
   else if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') s = String(v);
   else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) s = v.map((x) => (x === null ? '' : String(x))).join(',');
   else s = JSON.stringify(v);
-  return s.replace(/[\t\n\r\\]/g, (c) => ESCAPES[c]!);
+  return tsvEscape(s);
 }
 
 const isRecord = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);

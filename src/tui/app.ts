@@ -1,33 +1,53 @@
 // `svc events browse`: a full-screen browser of the activity feed, built on Ink (React for terminals).
-// It reads through a `BrowseSource` (the command gives it one backed by the API client), refreshes
-// every few seconds, and keeps the selection on the same event as new ones arrive.
-//   ↑/↓ (j/k), PgUp/PgDn, g/G   move          Enter   the event's timeline (Esc back)
-//   /   filter (status:failed workflow:welcome subscriber:ada, or words)     r   re-trigger   q   quit
+// It reads through a `BrowseSource` (the command gives it one backed by the API client) page by page,
+// refreshes the first page every few seconds, and keeps the selection on the same event as new ones
+// arrive. The keys (? shows them):
+//   ↑/↓ (j/k), PgUp/PgDn, g/G   move (more pages load as the cursor nears the end)
+//   Enter   the event's timeline (Esc back)      /   filter (status:failed workflow:W subscriber:S, words)
+//   r   re-trigger (y/n, then back where it was)  Esc   clear the filter      ?   help      q   quit
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, type Key, Text, render, useApp, useInput, useStdout } from 'ink';
 import { eventStatus, nothingDelivered } from '../core/status.js';
+import type { FitResult } from '../io/fit.js';
+import { width as displayWidth, padWidth, takeWidth } from '../io/fit.js';
+import { safeText } from '../io/safe-text.js';
 import { formatTime, type TimeOptions } from '../io/time.js';
 import {
+  AUTO_PAGES,
+  countText,
   filterText,
   initialState,
+  listFit,
   listLines,
   move,
+  narrowsLocally,
   parseFilter,
   selectedEvent,
+  serviceFilter,
+  serviceKey,
   setFilter,
   subscriberOf,
   timelineLines,
   visibleEvents,
-  withEvents,
+  wantsMore,
+  withPage,
   workflowOf,
   type BrowseEvent,
   type Filter,
+  type Mode,
   type State,
 } from './model.js';
 
+/** One page of the feed, as the service answered it. */
+export interface BrowsePage {
+  data: BrowseEvent[];
+  /** The service has more events after this page. */
+  hasMore: boolean;
+}
+
 export interface BrowseSource {
-  /** The newest events (the feed's first pages), newest first. */
-  list(): Promise<BrowseEvent[]>;
+  /** A page of the feed (newest first) for the filters the service takes: subscriber and workflow. */
+  page(filter: { subscriber?: string; workflow?: string }, page: number): Promise<BrowsePage>;
   /** One event with all its jobs. */
   get(id: string): Promise<BrowseEvent>;
   /** Triggers the event's workflow again for the same subscriber and payload; returns its transaction id. */
@@ -52,7 +72,11 @@ function colourFor(status: string): string | undefined {
   return undefined;
 }
 
-const oneLine = (s: string, width: number) => (s.length > width ? `${s.slice(0, Math.max(0, width - 1))}…` : s);
+/** One line no wider than `width` terminal columns, safe for the terminal. */
+const oneLine = (s: string, max: number) => {
+  const t = safeText(s);
+  return displayWidth(t) > max ? `${takeWidth(t, max - 1)}…` : t;
+};
 
 function useSize(stdout: NodeJS.WriteStream): { columns: number; rows: number } {
   const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
@@ -66,8 +90,22 @@ function useSize(stdout: NodeJS.WriteStream): { columns: number; rows: number } 
 }
 
 function errorText(e: unknown): string {
-  return e instanceof Error ? e.message.split('\n')[0]! : String(e);
+  return safeText(e instanceof Error ? e.message.split('\n')[0]! : String(e));
 }
+
+const HELP: [string, string][] = [
+  ['↑ ↓  j k', 'move (more events load as you reach the end)'],
+  ['PgUp PgDn', 'a screen up or down'],
+  ['g G', 'the newest, the oldest loaded'],
+  ['Enter', "the event's timeline (Esc or ← back)"],
+  ['/', 'filter: subscriber:ID workflow:ID (asked of the service),'],
+  ['', 'status:failed and words (among the events loaded)'],
+  ['Esc', 'clear the filter (in the timeline: back to the list)'],
+  ['r', 'trigger the event again to the same subscriber (y/n)'],
+  ['R', 'refresh now'],
+  ['?', 'this help'],
+  ['q', 'quit (Ctrl-C too)'],
+];
 
 export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions }): React.ReactElement {
   const { source, options } = props;
@@ -85,27 +123,52 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     setState(current.current);
   };
   const alive = useRef(true);
+  // The page being loaded (service filter and page), so a page is asked for once.
+  const inflight = useRef<string | undefined>(undefined);
+  // The columns' layout for this screen: kept while the cursor moves (see listFit).
+  const fitted = useRef<{ key: string; fit: FitResult; rows: number } | undefined>(undefined);
   // Ink writes a frame a line shorter than the terminal: a full frame would scroll it.
   const width = Math.max(20, columns - 1);
   const pageRows = Math.max(3, rows - 5);
 
-  const load = useCallback(async () => {
-    try {
-      const events = await source.list();
-      if (alive.current) update((s) => withEvents(s, events, now()));
-    } catch (e) {
-      if (alive.current) update((s) => ({ ...s, loading: false, message: `refresh failed: ${errorText(e)}` }));
-    }
-  }, [source]);
+  const loadPage = useCallback(
+    async (page: number) => {
+      const filter = current.current.filter;
+      const key = `${serviceKey(filter)}:${page}`;
+      if (page > 0 && inflight.current === key) return;
+      if (page > 0) inflight.current = key;
+      try {
+        const res = await source.page(serviceFilter(filter), page);
+        // A page for a filter since changed is dropped.
+        if (alive.current && serviceKey(current.current.filter) === serviceKey(filter)) update((s) => withPage(s, page, res.data, res.hasMore, now()));
+      } catch (e) {
+        if (alive.current) update((s) => ({ ...s, loading: false, hasMore: false, message: `${page ? 'loading more' : 'refresh'} failed: ${errorText(e)}` }));
+      } finally {
+        if (inflight.current === key) inflight.current = undefined;
+      }
+    },
+    [source],
+  );
 
   useEffect(() => {
-    void load();
-    const t = setInterval(() => void load(), options.refreshMs ?? 3000);
+    void loadPage(0);
+    const t = setInterval(() => void loadPage(0), options.refreshMs ?? 3000);
     return () => {
       alive.current = false;
       clearInterval(t);
     };
-  }, [load]);
+  }, [loadPage]);
+
+  // More pages as the cursor nears the end, or while a narrowed list does not fill the screen.
+  useEffect(() => {
+    if (wantsMore(state, pageRows) && inflight.current === undefined) void loadPage(state.pages);
+  }, [state, pageRows, loadPage]);
+
+  const applyFilter = (f: Filter) => {
+    const reload = serviceKey(f) !== serviceKey(current.current.filter);
+    update((s) => setFilter(s, f));
+    if (reload) void loadPage(0);
+  };
 
   const openDetail = (e: BrowseEvent) => {
     if (!e._id) return;
@@ -117,13 +180,13 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     );
   };
 
-  const retrigger = (e: BrowseEvent) => {
-    update((s) => ({ ...s, mode: { kind: 'list' }, message: `re-triggering ${workflowOf(e)} to ${subscriberOf(e)}…` }));
+  const retrigger = (e: BrowseEvent, back: Mode) => {
+    update((s) => ({ ...s, mode: back, message: `re-triggering ${workflowOf(e)} to ${subscriberOf(e)}…` }));
     source.retrigger(e).then(
       (tx) => {
         if (!alive.current) return;
         update((s) => ({ ...s, message: `re-triggered ${workflowOf(e)} to ${subscriberOf(e)}: transaction ${tx}` }));
-        void load();
+        void loadPage(0);
       },
       (err) => alive.current && update((s) => ({ ...s, message: `re-trigger failed: ${errorText(err)}` })),
     );
@@ -137,7 +200,10 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
       for (const ch of input) {
         if (ch === '\r' || ch === '\n') onKey('', { ...plain, return: true });
         else if (ch === '\u007f' || ch === '\b') onKey('', { ...plain, backspace: true });
-        else onKey(ch, plain);
+        // Ctrl-U (clear the filter being typed) and Ctrl-C keep their meaning; other controls are no text.
+        else if (ch === '\u0015') onKey('u', { ...plain, ctrl: true });
+        else if (ch === '\u0003') onKey('c', { ...plain, ctrl: true });
+        else if (ch >= ' ') onKey(ch, plain);
       }
       return;
     }
@@ -147,35 +213,47 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     const state = current.current;
     const mode = state.mode;
     if (key.ctrl && input === 'c') return exit();
+    if (mode.kind === 'help') return update((s) => ({ ...s, mode: mode.back }));
     if (mode.kind === 'filter') {
       if (key.escape) return update((s) => ({ ...s, mode: { kind: 'list' } }));
       // Keys can arrive faster than renders: each change reads the state it changes.
       const edit = (f: (text: string) => string) =>
         update((s) => (s.mode.kind === 'filter' ? { ...s, mode: { kind: 'filter' as const, input: f(s.mode.input) } } : s));
-      if (key.return) return update((s) => (s.mode.kind === 'filter' ? setFilter(s, parseFilter(s.mode.input)) : s));
+      if (key.return) {
+        const m = current.current.mode;
+        return m.kind === 'filter' ? applyFilter(parseFilter(m.input)) : undefined;
+      }
       if (key.backspace || key.delete) return edit((t) => t.slice(0, -1));
       if (key.ctrl && input === 'u') return edit(() => '');
       if (input && !key.ctrl && !key.meta) return edit((t) => t + input.replace(/[\r\n]/g, ''));
       return;
     }
     if (mode.kind === 'confirm') {
-      const e = state.events.find((x) => x._id === mode.id);
-      if (input === 'y' && e) return retrigger(e);
-      return update((s) => ({ ...s, mode: { kind: 'list' }, message: 'not re-triggered' }));
+      const e = state.details[mode.id] ?? state.events.find((x) => x._id === mode.id);
+      if (input === 'y' && e) return retrigger(e, mode.back);
+      // No (or anything else): back where the question was asked, the timeline as it was.
+      return update((s) => ({ ...s, mode: mode.back, message: 'not re-triggered' }));
     }
+    if (input === '?') return update((s) => ({ ...s, mode: { kind: 'help', back: mode } }));
     if (mode.kind === 'detail') {
       const total = timelineLines(state.details[mode.id] ?? state.events.find((x) => x._id === mode.id) ?? {}, width, time).length;
       const maxScroll = Math.max(0, total - (rows - 3));
       const scroll = (by: number) => update((s) => ({ ...s, mode: { ...mode, scroll: Math.max(0, Math.min(maxScroll, mode.scroll + by)) } }));
-      if (key.escape || input === 'q' || key.leftArrow || key.backspace) return update((s) => ({ ...s, mode: { kind: 'list' } }));
+      if (key.escape || key.leftArrow || key.backspace) return update((s) => ({ ...s, mode: { kind: 'list' }, message: undefined }));
+      if (input === 'q') return exit();
       if (key.upArrow || input === 'k') return scroll(-1);
       if (key.downArrow || input === 'j') return scroll(1);
       if (key.pageUp) return scroll(-(rows - 4));
       if (key.pageDown || input === ' ') return scroll(rows - 4);
-      if (input === 'r') return update((s) => ({ ...s, mode: { kind: 'confirm', id: mode.id } }));
+      if (input === 'r') return update((s) => ({ ...s, message: undefined, mode: { kind: 'confirm', id: mode.id, back: mode } }));
       return;
     }
-    if (input === 'q' || key.escape) return exit();
+    if (input === 'q') return exit();
+    if (key.escape) {
+      // Back, not out: Esc clears the filter; q quits.
+      if (filterText(state.filter)) return applyFilter({});
+      return update((s) => ({ ...s, message: 'q quits; ? shows the keys' }));
+    }
     if (key.upArrow || input === 'k') return update((s) => move(s, -1, pageRows));
     if (key.downArrow || input === 'j') return update((s) => move(s, 1, pageRows));
     if (key.pageUp) return update((s) => move(s, -pageRows, pageRows));
@@ -190,53 +268,59 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     }
     if (input === 'r') {
       const e = selectedEvent(state);
-      if (e?._id) update((s) => ({ ...s, mode: { kind: 'confirm', id: e._id! } }));
+      if (e?._id) update((s) => ({ ...s, message: undefined, mode: { kind: 'confirm', id: e._id!, back: { kind: 'list' } } }));
       return;
     }
-    if (input === 'R') return void load();
+    if (input === 'R') return void loadPage(0);
   }
 
   const lines: React.ReactElement[] = [];
-  const mode = state.mode;
+  const shownMode = state.mode.kind === 'help' ? state.mode.back : state.mode;
   const list = visibleEvents(state);
   const updated = state.updatedAt ? formatTime(new Date(state.updatedAt).toISOString(), 'clock', time) : '…';
   const filter = filterText(state.filter);
+  const body = rows - 3;
 
-  if (mode.kind === 'detail' || (mode.kind === 'confirm' && state.details[mode.id])) {
-    const id = mode.id;
+  if (state.mode.kind === 'help') {
+    lines.push(h(Text, { key: 'title', bold: true }, oneLine('svc events browse: keys', width)));
+    lines.push(h(Text, { key: 'gap' }, ' '));
+    for (const [i, [k, what]] of HELP.entries()) lines.push(h(Text, { key: `h${i}` }, oneLine(`  ${k.padEnd(11)}${what}`, width) || ' '));
+    for (let i = HELP.length + 2; i < rows - 2; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
+    lines.push(h(Text, { key: 'help', dimColor: true }, oneLine('any key closes this help', width)));
+  } else if (shownMode.kind === 'detail' || (shownMode.kind === 'confirm' && shownMode.back.kind === 'detail')) {
+    const id = shownMode.id;
     const e = state.details[id] ?? state.events.find((x) => x._id === id) ?? {};
     const all = timelineLines(e, width, time);
-    const scroll = mode.kind === 'detail' ? mode.scroll : 0;
-    const shown = all.slice(scroll, scroll + rows - 3);
+    const scroll = shownMode.kind === 'detail' ? shownMode.scroll : shownMode.back.kind === 'detail' ? shownMode.back.scroll : 0;
+    const shown = all.slice(scroll, scroll + body);
     lines.push(h(Text, { key: 'title', bold: true }, oneLine(`Timeline of ${id}${state.details[id] ? '' : ' (loading…)'}`, width)));
     shown.forEach((l, i) => {
       const failed = /^\s*\d+\. .*\bfailed$/.test(l) || l.startsWith('✗');
       lines.push(h(Text, { key: `l${i}`, color: failed ? 'red' : undefined }, l || ' '));
     });
-    for (let i = shown.length; i < rows - 3; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
-    lines.push(
-      h(
-        Text,
-        { key: 'help', dimColor: true },
-        oneLine(
-          mode.kind === 'confirm'
-            ? `re-trigger ${workflowOf(e)} to ${subscriberOf(e)} with the same payload? y/n`
-            : `↑↓ scroll  Esc back  r re-trigger  ${scroll + shown.length}/${all.length}`,
-          width,
-        ),
-      ),
-    );
+    for (let i = shown.length; i < body; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
+    const help =
+      shownMode.kind === 'confirm'
+        ? `re-trigger ${workflowOf(e)} to ${subscriberOf(e)} with the same payload? y/n`
+        : `${state.message ? `${state.message}  ` : ''}↑↓ scroll  Esc back  r re-trigger  ? help  ${scroll + shown.length}/${all.length}`;
+    lines.push(h(Text, { key: 'help', dimColor: shownMode.kind !== 'confirm', bold: shownMode.kind === 'confirm' }, oneLine(help, width)));
   } else {
-    const head = `svc events browse  ${list.length}${list.length !== state.events.length ? ` of ${state.events.length}` : ''} events${filter ? `  [${filter}]` : ''}  updated ${updated}`;
+    const head = `svc events browse  ${countText(state)}${filter ? `  [${filter}]` : ''}  updated ${updated}`;
     lines.push(h(Text, { key: 'title', bold: true }, oneLine(head, width)));
     const top = Math.min(state.top, Math.max(0, list.length - pageRows));
     const page = list.slice(top, top + pageRows);
-    const table = listLines(page, width, time, now());
+    // The columns' widths are set once per screen (width and filter) from the events loaded then, and
+    // kept as the rows scroll; fitted again once the first screen is full.
+    const fitKey = `${width}|${filter}`;
+    if (!fitted.current || fitted.current.key !== fitKey || (fitted.current.rows < pageRows && list.length > fitted.current.rows)) {
+      fitted.current = list.length ? { key: fitKey, fit: listFit(list, width, time, now()), rows: list.length } : undefined;
+    }
+    const table = listLines(page, width, time, now(), fitted.current?.fit);
     lines.push(h(Text, { key: 'head', dimColor: true }, table.header || ' '));
     page.forEach((e, i) => {
       const selected = top + i === state.cursor;
       const status = table.statuses[i] ?? eventStatus(e.jobs);
-      const row = (table.rows[i] ?? '').padEnd(width);
+      const row = padWidth(table.rows[i] ?? '', width);
       lines.push(
         h(Text, { key: e._id ?? `r${i}`, inverse: selected, color: colourFor(status), dimColor: !selected && nothingDelivered(status as never) }, row),
       );
@@ -246,18 +330,21 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
         h(
           Text,
           { key: 'empty', dimColor: true },
-          state.loading ? 'loading…' : state.events.length ? 'no event matches the filter (/ to change it)' : 'no events yet',
+          state.loading ? 'loading…' : state.events.length || state.hasMore ? 'no event matches the filter (/ to change it, Esc to clear it)' : 'no events',
         ),
       );
     for (let i = Math.max(1, page.length); i < pageRows; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
-    lines.push(h(Text, { key: 'msg', color: state.message?.includes('failed') ? 'red' : undefined }, oneLine(state.message ?? ' ', width) || ' '));
-    let help = '↑↓ move  Enter timeline  / filter  r re-trigger  q quit';
-    if (mode.kind === 'filter') help = `filter: ${mode.input}▏  (status:failed workflow:W subscriber:S; Enter, Esc)`;
-    if (mode.kind === 'confirm') {
-      const e = state.events.find((x) => x._id === mode.id);
+    // A status or words narrow what is loaded: after a bound of pages loaded unasked, say how to go on.
+    const paused = narrowsLocally(state.filter) && state.hasMore && state.autoPages >= AUTO_PAGES && !state.message;
+    const message = paused ? `looked through the newest ${state.events.length} events; ↓ or G looks further` : state.message;
+    lines.push(h(Text, { key: 'msg', color: message?.includes('failed') ? 'red' : undefined }, oneLine(message ?? ' ', width) || ' '));
+    let help = '↑↓ move  Enter timeline  / filter  Esc clear  r re-trigger  ? help  q quit';
+    if (shownMode.kind === 'filter') help = `filter: ${shownMode.input}▏  (status:failed workflow:W subscriber:S; Enter, Esc)`;
+    if (shownMode.kind === 'confirm') {
+      const e = state.events.find((x) => x._id === shownMode.id);
       help = `re-trigger ${e ? workflowOf(e) : '?'} to ${e ? subscriberOf(e) : '?'} with the same payload? y/n`;
     }
-    lines.push(h(Text, { key: 'help', dimColor: mode.kind === 'list', bold: mode.kind !== 'list' }, oneLine(help, width)));
+    lines.push(h(Text, { key: 'help', dimColor: shownMode.kind === 'list', bold: shownMode.kind !== 'list' }, oneLine(help, width)));
   }
   return h(Box, { flexDirection: 'column', width }, ...lines);
 }

@@ -1,7 +1,13 @@
 // The state of `svc events browse` and what each key does to it. Pure (no terminal, no requests): the
 // Ink app (app.ts) renders it and runs the effects it asks for; the unit tests drive it directly.
+// The list is the service's, page by page: the subscriber and workflow filters go to the service (the
+// feed's subscriberIds and templates), more pages load as the cursor nears the end, and the header
+// counts what the service said (all of them once it says there are no more, `N+` while it has more).
+// The status and free words are not feed parameters: they narrow what has been loaded, and loading
+// goes on while the screen is not full.
 import { eventStatus, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
-import { fitTable, layout, wrap, type FitColumn } from '../io/fit.js';
+import { fitMore, fitTable, layout, wrap, type FitColumn, type FitResult } from '../io/fit.js';
+import { safeText } from '../io/safe-text.js';
 import { formatTime, type TimeOptions } from '../io/time.js';
 
 export interface BrowseEvent {
@@ -25,7 +31,14 @@ export interface Filter {
   text?: string;
 }
 
-export type Mode = { kind: 'list' } | { kind: 'filter'; input: string } | { kind: 'detail'; id: string; scroll: number } | { kind: 'confirm'; id: string };
+export type Mode =
+  | { kind: 'list' }
+  | { kind: 'filter'; input: string }
+  | { kind: 'detail'; id: string; scroll: number }
+  /** The re-trigger question; `back` is where y or n returns to (the list, or the timeline as it was). */
+  | { kind: 'confirm'; id: string; back: Mode }
+  /** The keys, over whatever `back` is. */
+  | { kind: 'help'; back: Mode };
 
 export interface State {
   events: BrowseEvent[];
@@ -42,9 +55,38 @@ export interface State {
   updatedAt?: number;
   /** Full records (with every job) fetched for the timeline. */
   details: Record<string, BrowseEvent>;
+  /** Pages of the feed loaded (for the current service filter). */
+  pages: number;
+  /** The service has more events than are loaded. */
+  hasMore: boolean;
+  /** Pages loaded since the person last moved: loading to fill a narrowed list stops at a bound. */
+  autoPages: number;
 }
 
-export const initialState = (filter: Filter = {}): State => ({ events: [], cursor: 0, top: 0, filter, mode: { kind: 'list' }, loading: true, details: {} });
+/** Pages loaded to fill a list the status or words narrow, before waiting for the person to move on. */
+export const AUTO_PAGES = 40;
+
+export const initialState = (filter: Filter = {}): State => ({
+  events: [],
+  cursor: 0,
+  top: 0,
+  filter,
+  mode: { kind: 'list' },
+  loading: true,
+  details: {},
+  pages: 0,
+  hasMore: false,
+  autoPages: 0,
+});
+
+/** The part of a filter the feed takes as query parameters: a change of it reloads from the first page. */
+export const serviceFilter = (f: Filter): { subscriber?: string; workflow?: string } => ({
+  ...(f.subscriber ? { subscriber: f.subscriber } : {}),
+  ...(f.workflow ? { workflow: f.workflow } : {}),
+});
+export const serviceKey = (f: Filter): string => JSON.stringify(serviceFilter(f));
+/** The filter narrows what is loaded (a status or words, which the feed cannot filter by). */
+export const narrowsLocally = (f: Filter): boolean => Boolean(f.status || f.text);
 
 export const workflowOf = (e: BrowseEvent): string => e.template?.triggers?.[0]?.identifier ?? e.template?.name ?? e._templateId ?? '?';
 export const subscriberOf = (e: BrowseEvent): string => e.subscriber?.subscriberId ?? e._subscriberId ?? '?';
@@ -93,8 +135,44 @@ export const visibleEvents = (s: State): BrowseEvent[] => s.events.filter((e) =>
 
 /** New events from a refresh: newest first, the selection kept on the same event. */
 export function withEvents(s: State, events: BrowseEvent[], now: number): State {
-  const next: State = { ...s, events, loading: false, updatedAt: now };
-  return reselect(next);
+  return withPage(s, 0, events, false, now);
+}
+
+/**
+ * A page of the feed arrived. The first page (a refresh) puts new events on top and updates the ones
+ * it holds; a later page adds the older events it brings (the feed pages by offset, so a page after new
+ * events arrived repeats a few: each event is kept once). The selection stays on the same event.
+ */
+export function withPage(s: State, page: number, data: BrowseEvent[], hasMore: boolean, now: number): State {
+  const ids = new Set(data.map((e) => e._id));
+  let events: BrowseEvent[];
+  if (page === 0) events = [...data, ...s.events.filter((e) => !ids.has(e._id))];
+  else {
+    const byId = new Map(data.map((e) => [e._id, e]));
+    const have = new Set(s.events.map((e) => e._id));
+    events = [...s.events.map((e) => byId.get(e._id) ?? e), ...data.filter((e) => !have.has(e._id))];
+  }
+  const pages = Math.max(s.pages, page + 1);
+  // A refresh of the first page says nothing about the pages after it once more are loaded.
+  const more = page === 0 && s.pages > 1 ? s.hasMore : hasMore;
+  return reselect({ ...s, events, pages, hasMore: more, loading: false, updatedAt: now, autoPages: page === 0 ? s.autoPages : s.autoPages + 1 });
+}
+
+/** The list for a new service filter: empty until its first page arrives. */
+export function reloading(s: State, f: Filter): State {
+  return { ...s, filter: f, events: [], pages: 0, hasMore: false, loading: true, cursor: 0, top: 0, selected: undefined, autoPages: 0, mode: { kind: 'list' } };
+}
+
+/**
+ * Whether the next page should load: the service has more, and the cursor is within a screen of the
+ * end of the list (or a narrowed list does not fill the screen), within the bound of pages loaded
+ * without the person moving.
+ */
+export function wantsMore(s: State, pageRows: number): boolean {
+  if (!s.hasMore || s.loading) return false;
+  const shown = visibleEvents(s).length;
+  if (s.autoPages >= AUTO_PAGES) return false;
+  return shown - s.cursor <= pageRows * 2 || shown < s.top + pageRows;
 }
 
 function reselect(s: State): State {
@@ -106,16 +184,28 @@ function reselect(s: State): State {
 
 export function move(s: State, by: number, pageRows: number): State {
   const list = visibleEvents(s);
-  if (list.length === 0) return s;
+  // Moving on is asking for more: the bound on pages loaded unasked starts again.
+  if (list.length === 0) return { ...s, autoPages: 0 };
   const cursor = Math.max(0, Math.min(list.length - 1, s.cursor + by));
   let top = s.top;
   if (cursor < top) top = cursor;
   if (cursor >= top + pageRows) top = cursor - pageRows + 1;
-  return { ...s, cursor, top, selected: list[cursor]?._id };
+  return { ...s, cursor, top, selected: list[cursor]?._id, autoPages: by > 0 ? 0 : s.autoPages };
 }
 
+/** A new filter: a change of what the service filters reloads; a status or words narrow what is loaded. */
 export function setFilter(s: State, f: Filter): State {
-  return reselect({ ...s, filter: f, top: 0, cursor: 0, selected: undefined, mode: { kind: 'list' } });
+  if (serviceKey(f) !== serviceKey(s.filter)) return reloading(s, f);
+  return reselect({ ...s, filter: f, top: 0, cursor: 0, selected: undefined, autoPages: 0, mode: { kind: 'list' } });
+}
+
+/** The header's count: what the service said, not what was loaded (`N+` while it has more). */
+export function countText(s: State): string {
+  if (s.loading && s.events.length === 0) return 'loading…';
+  const shown = visibleEvents(s).length;
+  const total = `${s.events.length}${s.hasMore ? '+' : ''}`;
+  if (narrowsLocally(s.filter)) return `${shown} of ${total} events`;
+  return `${total} event${total === '1' ? '' : 's'}`;
 }
 
 export const selectedEvent = (s: State): BrowseEvent | undefined => visibleEvents(s)[s.cursor];
@@ -130,19 +220,40 @@ const COLUMNS: FitColumn[] = [
   { header: 'TRANSACTION', kind: 'id', dropOrder: 1 },
 ];
 
-/** The list as lines fitted to `width`: the header line, then one line per event. */
-export function listLines(events: BrowseEvent[], width: number, time: TimeOptions, now: number): { header: string; rows: string[]; statuses: string[] } {
-  const cells = events.map((e) => [
-    [formatTime(e.createdAt, 'compact', time, now), formatTime(e.createdAt, 'relative', time, now)],
-    e._id ?? '',
-    workflowOf(e),
-    subscriberOf(e),
-    eventStatus(e.jobs),
-    reasonOf(e.jobs) ?? '',
-    e.transactionId ?? '',
-  ]);
-  const fit = fitTable(COLUMNS, cells, width);
-  const [header, ...rows] = layout(fit, width);
+function cellsOf(events: readonly BrowseEvent[], time: TimeOptions, now: number): (string | string[])[][] {
+  // Service text made safe for the terminal (io/safe-text.ts) before it is measured and laid out.
+  return events.map((e) =>
+    [
+      [formatTime(e.createdAt, 'compact', time, now), formatTime(e.createdAt, 'relative', time, now)],
+      e._id ?? '',
+      workflowOf(e),
+      subscriberOf(e),
+      eventStatus(e.jobs),
+      (reasonOf(e.jobs) ?? '').replace(/\s+/g, ' '),
+      e.transactionId ?? '',
+    ].map((c) => (typeof c === 'string' ? safeText(c) : c.map((x) => safeText(x)))),
+  );
+}
+
+/**
+ * The columns' layout for a screen: fitted once to these events and this width, then kept while the
+ * cursor moves, so the columns do not change width as rows scroll by (a longer value is cut).
+ */
+export function listFit(events: readonly BrowseEvent[], width: number, time: TimeOptions, now: number): FitResult {
+  return fitTable(COLUMNS, cellsOf(events, time, now), width);
+}
+
+/** The list as lines fitted to `width`: the header line, then one line per event (in `fit`'s layout when given). */
+export function listLines(
+  events: BrowseEvent[],
+  width: number,
+  time: TimeOptions,
+  now: number,
+  fit?: FitResult,
+): { header: string; rows: string[]; statuses: string[] } {
+  const cells = cellsOf(events, time, now);
+  const f = fit ? fitMore(COLUMNS, cells, fit) : fitTable(COLUMNS, cells, width);
+  const [header, ...rows] = layout(f, width);
   return { header: header ?? '', rows, statuses: events.map((e) => eventStatus(e.jobs)) };
 }
 
@@ -150,7 +261,7 @@ export function listLines(events: BrowseEvent[], width: number, time: TimeOption
 export function timelineLines(e: BrowseEvent, width: number, time: TimeOptions): string[] {
   const out: string[] = [];
   const push = (text: string, indent = 0) => {
-    for (const l of wrap(text, width, indent)) out.push(l);
+    for (const l of wrap(safeText(text, { newlines: true }), width, indent)) out.push(l);
   };
   push(`${workflowOf(e)} → ${subscriberOf(e)}  ${eventStatus(e.jobs)}`);
   push(`event ${e._id ?? '?'}`);

@@ -1,7 +1,11 @@
 // The browser's state and layout without a terminal: filters, moving, the list and timeline at 80 columns.
 import { describe, expect, it } from 'vitest';
 import {
+  countText,
   initialState,
+  listFit,
+  withPage,
+  wantsMore,
   listLines,
   move,
   parseFilter,
@@ -47,9 +51,12 @@ describe('events browse model', () => {
     expect(parseFilter('status:failed w:inc ada')).toEqual({ status: 'failed', workflow: 'inc', text: 'ada' });
     let s = withEvents(initialState(), [failed, sent, merged], NOW);
     expect(visibleEvents(setFilter(s, { status: 'failed' })).map((e) => e._id)).toEqual([failed._id]);
-    expect(visibleEvents(setFilter(s, { subscriber: 'ada' }))).toHaveLength(2);
+    // The subscriber is the service's filter: the list starts again from the service's first page.
+    const reloaded = setFilter(s, { subscriber: 'ada' });
+    expect(reloaded.events).toEqual([]);
+    expect(reloaded.loading).toBe(true);
     expect(visibleEvents(setFilter(s, { text: 'merged' }))).toEqual([merged]);
-    s = setFilter(s, { workflow: 'welcome' });
+    s = withEvents(setFilter(s, { workflow: 'welcome' }), [sent], NOW);
     expect(selectedEvent(s)).toBe(sent);
   });
   it('keeps the selection on the same event when new ones arrive on top', () => {
@@ -84,5 +91,69 @@ describe('events browse model', () => {
     expect(wrap('aaa bbb ccc', 7)).toEqual(['aaa bbb', 'ccc']);
     expect(wrap('x'.repeat(25), 10, 2).every((l) => l.length <= 10)).toBe(true);
     expect(wrap('   lead', 20)).toEqual(['   lead']);
+  });
+  it('pages on: later pages add older events once each, the header counts what the service said', () => {
+    const many = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        ev(`6b0576${String(from + i).padStart(18, '0')}`, 'welcome', `u${from + i}`, [{ type: 'email', status: 'completed' }]),
+      );
+    let s = withPage(initialState(), 0, many(0, 50), true, NOW);
+    expect(countText(s)).toBe('50+ events');
+    // Far from the end: nothing more yet; near the end: the next page.
+    expect(wantsMore(s, 19)).toBe(false);
+    s = move(s, 20, 19);
+    expect(wantsMore(s, 19)).toBe(true);
+    // Page 1 repeats two events page 0 had (new ones arrived meanwhile): kept once.
+    s = withPage(s, 1, many(48, 30), false, NOW);
+    expect(s.events).toHaveLength(78);
+    expect(countText(s)).toBe('78 events');
+    expect(wantsMore(s, 19)).toBe(false);
+    // A status narrows what was loaded and says of how many.
+    s = setFilter(s, { status: 'failed' });
+    expect(countText(s)).toBe('0 of 78 events');
+  });
+  it('a narrowed list that does not fill the screen loads on, within a bound', () => {
+    let s = setFilter(
+      withPage(
+        initialState(),
+        0,
+        [sent, sent, sent].map((e, i) => ({ ...e, _id: `${e._id}${i}` })),
+        true,
+        NOW,
+      ),
+      { status: 'failed' },
+    );
+    expect(wantsMore(s, 19)).toBe(true);
+    for (let p = 1; p <= 40; p++) s = withPage(s, p, [], true, NOW);
+    expect(wantsMore(s, 19)).toBe(false);
+    // Moving on asks again.
+    expect(wantsMore(move(s, 1, 19), 19)).toBe(true);
+  });
+  it('columns keep their widths as rows scroll: every row as wide as the header, whatever the page', () => {
+    const long = ev('6b057651a5d94bd2f7aa2999', 'a-very-long-workflow-identifier', 'subscriber-with-a-long-id', [{ type: 'email', status: 'completed' }]);
+    const all = [sent, failed, merged, long];
+    const fit = listFit(all, 79, { utc: true }, NOW);
+    const one = listLines([sent], 79, { utc: true }, NOW, fit);
+    const other = listLines([long], 79, { utc: true }, NOW, fit);
+    expect(one.header).toBe(other.header);
+    const statusAt = (l: string, ref: string) => l.indexOf(ref);
+    expect(statusAt(one.rows[0]!, 'delivered')).toBe(statusAt(other.rows[0]!, 'delivered'));
+  });
+  it('CJK, emoji and combining marks: no line wider than the terminal, no cut inside a character', async () => {
+    const { default: stringWidth } = await import('string-width');
+    const wide = ev('6b057651a5d94bd2f7aa2998', '欢迎邮件工作流程通知', '👩‍👩‍👧‍👦家族-e\u0301\u0301', [
+      {
+        type: 'email',
+        status: 'failed',
+        executionDetails: [{ status: 'Failed', detail: '送信に失敗しました：受信者のメールアドレスが無効です 🚫🚫🚫', createdAt: '2026-11-24T11:34:41.533Z' }],
+      },
+    ]);
+    const { header, rows } = listLines([wide, sent, failed], 79, { utc: true }, NOW);
+    for (const l of [header, ...rows]) {
+      expect(stringWidth(l)).toBeLessThanOrEqual(79);
+      expect(l).not.toContain('\ufffd');
+      expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(l)).toBe(false);
+    }
+    for (const l of timelineLines(wide, 40, { utc: true })) expect(stringWidth(l)).toBeLessThanOrEqual(40);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import stringWidthOf from 'string-width';
 import { cutAnsi, fitMore, fitTable, layout, shortIdForm, shortIds, type FitColumn } from '../../src/io/fit.js';
 
 const columns: FitColumn[] = [
@@ -88,5 +89,41 @@ describe('later pages of --all', () => {
     const lines = layout(more, 80);
     expect(lines[1]!.length).toBeLessThanOrEqual(80);
     expect(more.rows[0]![0]).toHaveLength(first.rows[0]![0]!.length);
+  });
+});
+
+describe('terminal columns, not UTF-16 code units', () => {
+  it('measures CJK and emoji as two, a combining mark as none', async () => {
+    const { width, takeWidth, cut } = await import('../../src/io/fit.js');
+    expect(width('山田')).toBe(4);
+    expect(width('👩‍👩‍👧‍👦')).toBe(2);
+    expect(width('e\u0301')).toBe(1);
+    expect(width('\u001b[31mab\u001b[0m')).toBe(2);
+    // Cuts fall between graphemes: never half a surrogate pair, a ZWJ family or an accent.
+    expect(takeWidth('ab👩‍👩‍👧‍👦cd', 3)).toBe('ab');
+    expect(takeWidth('ab👩‍👩‍👧‍👦cd', 4)).toBe('ab👩‍👩‍👧‍👦');
+    expect(takeWidth('山田太郎', 3)).toBe('山');
+    expect(takeWidth('Jose\u0301', 4)).toBe('Jose\u0301');
+    expect(cut('日本語の名前', 7)).toBe('日本語…');
+    expect(width(cut('日本語の名前', 7))).toBeLessThanOrEqual(7);
+  });
+  it('a table of wide names fits 80 columns with every row as wide as its header', () => {
+    const cols: FitColumn[] = [{ header: 'ID', kind: 'key' }, { header: 'NAME' }, { header: 'CITY', dropOrder: 1 }, { header: 'NOTE', flex: true }];
+    const rows = [
+      ['山田太郎', '日本語の名前です長い長い名前', '東京都', '🏳️‍🌈 '.repeat(30)],
+      ['family-👩‍👩‍👧‍👦', 'Zoë 👩🏽‍💻 Ng', '서울특별시 강남구', 'José\u0301 '.repeat(20)],
+      ['ada', 'Ada Lovelace', 'London', 'ok'],
+    ];
+    const fit = fitTable(cols, rows, 80);
+    const lines = layout(fit, 80);
+    for (const l of lines) expect(stringWidthOf(l)).toBeLessThanOrEqual(80);
+    // Every column but the last padded to its width on every line: the columns line up.
+    const fixed = fit.widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
+    fit.rows.forEach((r, i) => {
+      for (const [k, c] of r.slice(0, -1).entries()) expect(stringWidthOf(c)).toBeLessThanOrEqual(fit.widths[k]!);
+      const line = lines[i + 1]!;
+      expect(stringWidthOf(line)).toBe(Math.min(80, fixed + stringWidthOf(r.at(-1)!)));
+    });
+    expect(lines.join('\n')).not.toMatch(/\ufffd/);
   });
 });

@@ -113,15 +113,3 @@ describe('trigger --wait report', () => {
     expect(stepChanges(seen, r('completed'))).toEqual(['ada  1. email  completed via sendgrid']);
   });
 });
-
-describe('events watch lines', () => {
-  it('fit 80 columns with the reason cut, and --wide keeps everything', async () => {
-    const { watchLine } = await import('../../src/io/timeline.js');
-    const l = watchLine(plain, event, { width: 80, utc: true });
-    expect(l.length).toBeLessThanOrEqual(80);
-    expect(l).toMatch(/^11:34:41Z {2}6b057651a5 {2}incident\s+alan\s+failed\s+chat: Subscriber ha…$/);
-    const w = watchLine(plain, event, { width: 80, utc: true, wide: true });
-    expect(w).toContain('6b057651a5d94bd2f7aa2955');
-    expect(w).toContain('21f40285-db44-4941-8e46-3def11c2ef4b');
-  });
-});

@@ -1,6 +1,9 @@
 // svc events browse [filters]: a full-screen browser of the activity feed for a person at a terminal
 // (src/tui/app.ts): arrow keys, / to filter by subscriber, workflow or status, Enter for an event's
-// timeline, r to trigger it again to the same subscriber, q to quit. It refreshes as events arrive.
+// timeline, r to trigger it again to the same subscriber, ? for the keys, q to quit. It refreshes as
+// events arrive and loads older pages as the cursor goes down. The subscriber and workflow filters
+// (flags or /) are the feed's own query parameters, so the service filters all its events, not the
+// ones loaded. What it shows is masked and made safe for the terminal as every other output is.
 // It never starts without a terminal: scripts get `events list` / `events watch`.
 import { durationArg } from '../../cli-args.js';
 import { UsageError } from '../../core/errors.js';
@@ -16,6 +19,9 @@ export const command = () =>
     ['svc events browse', 'svc events browse --subscriber ada --since 2h', 'svc events browse --status failed'],
   );
 
+/** The feed's largest page. */
+const PAGE = 50;
+
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
   const { stdin, stdout } = deps.io;
   if (!stdout.isTTY || !stdin.isTTY) {
@@ -24,34 +30,57 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const query = await resolveWorkflows(deps, eventsQuery(opts, deps.now()));
   const api = await deps.client();
   const { runBrowse } = await import('../../tui/app.js');
+  const { mask } = await import('../../io/output.js');
+  const { safeDeep } = await import('../../io/safe-text.js');
   type Ev = import('../../tui/model.js').BrowseEvent;
+  const out = deps.output();
+  // What reaches the screen: secrets masked (unless --show-secrets), control characters made visible.
+  const shown = <T>(v: T): T => safeDeep(mask(out, v) as T);
+  // Workflow identifiers typed after / are looked up once each (the feed filters by the workflow's id).
+  const workflowIds = new Map<string, string[]>();
+  const templatesFor = async (workflow: string): Promise<string[]> => {
+    let ids = workflowIds.get(workflow);
+    if (!ids) {
+      const q = await resolveWorkflows(deps, { templates: [workflow] });
+      ids = (q.templates as string[] | undefined) ?? [];
+      if (ids.length === 0) throw new Error(`no workflow ${workflow}`);
+      workflowIds.set(workflow, ids);
+    }
+    return ids;
+  };
+  // Each loaded event's payload as the service sent it, for a re-trigger.
+  const payloads = new Map<string, Ev['payload']>();
+  const initial = opts.subscriber?.length === 1 ? { subscriber: opts.subscriber[0]! } : {};
   await runBrowse(
     {
-      async list() {
-        // The newest 100: two pages of the feed's largest page.
-        const out: Ev[] = [];
-        for (let page = 0; page < 2; page++) {
-          const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...query, page, limit: 50 } });
-          out.push(...(res?.data.data ?? []));
-          if (!res?.data.hasMore) break;
-        }
-        return out;
+      async page(filter, page) {
+        const q = { ...query };
+        if (filter.subscriber) q.subscriberIds = [filter.subscriber];
+        else if (initial.subscriber) delete q.subscriberIds;
+        if (filter.workflow) q.templates = await templatesFor(filter.workflow);
+        const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
+        const data = res?.data.data ?? [];
+        for (const e of data) if (e._id) payloads.set(e._id, e.payload);
+        return { data: shown(data), hasMore: res?.data.hasMore === true };
       },
       async get(id) {
         const res = await api.call<Ev>('getEvent', { params: { notificationId: id } });
-        return res?.data ?? {};
+        return shown(res?.data ?? {});
       },
       async retrigger(e) {
         const name = e.template?.triggers?.[0]?.identifier;
         const to = e.subscriber?.subscriberId;
         if (!name || !to) throw new Error('this event has no workflow identifier or subscriber id to trigger again');
-        const res = await api.call<{ transactionId?: string; status?: string }>('triggerEvent', { body: { name, to, payload: e.payload ?? {} } });
+        // The payload as the service holds it, not as shown (a masked value would be sent masked).
+        const payload = (e._id ? payloads.get(e._id) : undefined) ?? {};
+        const res = await api.call<{ transactionId?: string; status?: string }>('triggerEvent', { body: { name, to, payload } });
         if (res?.data.status && res.data.status !== 'processed') throw new Error(`not processed: ${res.data.status}`);
         return res?.data.transactionId ?? '?';
       },
     },
     {
-      filter: opts.status ? { status: opts.status } : {},
+      // A single --subscriber is the filter / shows and Esc clears; several stay in the query.
+      filter: { ...(opts.status ? { status: opts.status } : {}), ...initial },
       time: { utc: deps.globals.utc === true },
       refreshMs: opts.interval ?? 3000,
       stdin: stdin as NodeJS.ReadStream,

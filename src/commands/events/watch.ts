@@ -6,9 +6,6 @@
 import { durationArg } from '../../cli-args.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
-import { getPath } from '../../io/paths.js';
-import { eventStatus, reasonOf } from '../../core/status.js';
-import { formatTime } from '../../io/time.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 
@@ -26,14 +23,7 @@ export const command = () =>
     ],
   );
 
-interface Event {
-  _id?: string;
-  createdAt?: string;
-  transactionId?: string;
-  subscriber?: { subscriberId?: string };
-  template?: { name?: string; triggers?: { identifier?: string }[] };
-  jobs?: { status?: string }[];
-}
+type Event = import('../../io/watch-line.js').WatchEvent;
 
 /** Ids already printed; only the most recent are remembered (overlapping polls repeat a few). */
 class Seen {
@@ -65,7 +55,11 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const writer = lines ? undefined : await deps.records({ view: 'events', queryEach: true, ...(deps.globals.output ? {} : { format: 'ndjson' }) });
   const chalk = lines ? new (await import('chalk')).Chalk({ level: deps.color() ? 1 : 0 }) : undefined;
   const colour = lines ? (await import('../../io/table.js')).colourStatus : undefined;
+  // The line's layout (terminal widths, the sanitiser) loads only for a watch on a terminal.
+  const { line } = lines ? await import('../../io/watch-line.js') : { line: undefined };
+  const { mask } = await import('../../io/output.js');
   const width = deps.io.stdout.isTTY && deps.io.stdout.columns ? deps.io.stdout.columns : undefined;
+  const out = deps.output();
   const layout = { width, wide: deps.globals.wide === true || width === undefined, utc: deps.globals.utc === true };
   deps.info(`watching events after ${watermark} (every ${Math.round(base / 100) / 10}s; Ctrl-C to stop)`);
 
@@ -86,7 +80,8 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
         seen.add(e._id!);
         if (e.createdAt && e.createdAt > watermark) watermark = e.createdAt;
         if (writer) await writer.page([e]);
-        else deps.io.stdout.write(`${line(e, chalk!, colour!, layout)}\n`);
+        // Secrets masked as every other output masks them (unless --show-secrets).
+        else deps.io.stdout.write(`${line!(mask(out, e) as Event, chalk!, colour!, layout)}\n`);
       }
       interval = rateLow ? Math.min(30_000, interval * 2) : base;
       // Ctrl-C ends the wait at once; the timer's listener goes with it (a watch polls for hours).
@@ -101,32 +96,4 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   }
   await writer?.end();
   throw new InterruptedError('stopped watching', `to continue from here: svc events watch --since ${watermark}`);
-}
-
-const fitTo = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
-
-export function line(
-  e: Event,
-  c: import('chalk').ChalkInstance,
-  colour: (c: import('chalk').ChalkInstance, s: string) => string,
-  layout: { width: number | undefined; wide: boolean; utc: boolean },
-): string {
-  const workflow = String(getPath(e, 'template.triggers.0.identifier') ?? e.template?.name ?? '?');
-  const subscriber = String(e.subscriber?.subscriberId ?? '?');
-  const status = Array.isArray(e.jobs) ? eventStatus(e.jobs as never) : '-';
-  const reason = (Array.isArray(e.jobs) ? reasonOf(e.jobs as never) : undefined) ?? '';
-  if (layout.wide) {
-    const when = formatTime(e.createdAt, 'full', { utc: layout.utc });
-    const parts = [c.dim(when), e._id ?? '', workflow.padEnd(16), subscriber.padEnd(16), colour(c, status.padEnd(10)), c.dim(e.transactionId ?? '')];
-    return `${parts.join('  ')}${reason ? `  ${reason}` : ''}`;
-  }
-  const width = layout.width!;
-  const when = formatTime(e.createdAt, 'compact', { utc: layout.utc });
-  // The end of the id tells events made in the same second apart; events get accepts it.
-  const id = width >= 120 ? (e._id ?? '') : (e._id ?? '').slice(-8);
-  const head = [when, id, fitTo(workflow, 14), fitTo(subscriber, 12)];
-  const used = head.reduce((n, s) => n + s.length + 2, 0) + 9;
-  const room = width - used - 2;
-  const tail = reason && room >= 8 ? `  ${reason.length > room ? `${reason.slice(0, room - 1)}…` : reason}` : '';
-  return `${[c.dim(head[0]!), ...head.slice(1), `${colour(c, status)}${tail ? ' '.repeat(Math.max(0, 9 - status.length)) : ''}`].join('  ')}${tail}`;
 }

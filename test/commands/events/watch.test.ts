@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startStub, type Stub } from '../../helpers/stub.js';
 import { Chalk } from 'chalk';
-import { line } from '../../../src/commands/events/watch.js';
+import { line } from '../../../src/io/watch-line.js';
 import { runSvc } from '../../helpers/run.js';
 
 const KEY = 'sk_test_0123456789abcdef';
@@ -107,7 +107,7 @@ describe('a watch line on a terminal', () => {
   });
   test('--wide (or not a terminal): the whole id, full time, the transaction and the whole reason', () => {
     const l = line(e, plain, none, { width: undefined, wide: true, utc: true });
-    expect(l).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ  6b06f64dd2e92723b6500637/);
+    expect(l).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ {2}6b06f64dd2e92723b6500637/);
     expect(l).toContain('01a21332-1e42-7717-9e7f-c22b7a5dd5ea');
     expect(l).toContain('chat: Subscriber has no chat destination for slack');
   });

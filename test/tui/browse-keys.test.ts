@@ -1,0 +1,114 @@
+// `svc events browse` on a service with more events than one screen or one page holds, in a real
+// 80×24 terminal (tmux): the subscriber filter asks the service (ada's 7 events are older than the
+// newest 100 and all are found), the list pages on as the cursor goes down and the header counts what
+// the service said; the keys: Esc clears a filter and never quits, n at the re-trigger question stays
+// in the timeline, ? shows the keys, the columns keep their widths as the rows scroll; and what it shows
+// is masked as every other output is.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
+import { hasTmux, openScreen, type Screen } from './terminal.js';
+
+let dev: DevProcess;
+const env = () => ({ SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey, SVC_CONFIG_DIR: dev.configDir, TZ: 'UTC' });
+const trigger = (to: string) => api(dev, 'POST', '/v1/events/trigger', { name: 'welcome', to, payload: {} });
+const OTHERS = 130;
+
+beforeAll(async () => {
+  dev = await startDev();
+  // ada's events first (the oldest), then many for others, then one to a subscriber whose id is the key.
+  for (let i = 0; i < 7; i++) await trigger('ada');
+  for (let i = 0; i < OTHERS; i += 10) await Promise.all(Array.from({ length: 10 }, (_, k) => trigger(`user-${i + k}`)));
+  await trigger(dev.apiKey);
+  for (let i = 0; i < 200; i++) {
+    const r = await api(dev, 'GET', '/v1/notifications?limit=50&page=2');
+    if ((r.body.data as unknown[]).length >= 7 + OTHERS + 1 - 100) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}, 120_000);
+afterAll(async () => {
+  await dev?.stop();
+});
+
+describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
+  let screen: Screen;
+  afterAll(() => screen?.close());
+  const title = () => screen.lines()[0] ?? '';
+
+  it('counts what the service says: 50+ while it has more', async () => {
+    screen = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());
+    await screen.waitFor(/svc events browse +\d+\+ events/);
+    for (const l of screen.joined()) expect(l.length).toBeLessThanOrEqual(80);
+  });
+
+  it('the columns keep their widths as rows scroll; the list pages on to the end', async () => {
+    const header = screen.lines()[1];
+    const statusAt = screen.lines()[1]!.indexOf('STATUS');
+    screen.keys('PageDown');
+    await screen.waitFor((s) => s.split('\n')[2] !== undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.lines()[1]).toBe(header);
+    // The rows below the header: each status where the header says.
+    for (const l of screen.lines().slice(2, 20)) if (l.trim()) expect(l.slice(statusAt)).toMatch(/^(delivered|failed|pending|completed)/);
+    // To the end: every page loaded, and the count is the service's, exact once it has no more.
+    for (let i = 0; i < 5; i++) {
+      screen.keys('G');
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    await screen.waitFor(`svc events browse  ${7 + OTHERS + 1} events`);
+    for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
+  });
+
+  it('/subscriber:ada asks the service: all 7 of hers, though they are older than the newest 100', async () => {
+    screen.keys('/');
+    screen.keys('C-u');
+    screen.type('subscriber:ada');
+    screen.keys('Enter');
+    await screen.waitFor('svc events browse  7 events  [subscriber:ada]');
+    expect(
+      screen
+        .lines()
+        .slice(2)
+        .filter((l) => /\bada\b/.test(l)),
+    ).toHaveLength(7);
+  });
+
+  it('Esc clears the filter and does not quit; on an unfiltered list it says q quits', async () => {
+    screen.keys('Escape');
+    await screen.waitFor((s) => /svc events browse +\d+\+? events +updated/.test(s) && !s.includes('[subscriber:ada]'));
+    screen.keys('Escape');
+    await screen.waitFor('q quits; ? shows the keys');
+    expect(screen.text()).not.toContain('EXIT=');
+  });
+
+  it('? shows the keys; any key closes the help', async () => {
+    screen.keys('?');
+    const help = await screen.waitFor('svc events browse: keys');
+    expect(help).toMatch(/Esc +clear the filter/);
+    expect(help).toMatch(/q +quit/);
+    for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
+    screen.keys('x');
+    await screen.waitFor(/svc events browse +\d+\+? events/);
+  });
+
+  it('n at the re-trigger question stays in the timeline, where it was', async () => {
+    screen.keys('g', 'Enter');
+    await screen.waitFor(/Timeline of [0-9a-f]{24}\n/);
+    screen.keys('r');
+    await screen.waitFor('with the same payload? y/n');
+    screen.keys('n');
+    const after = await screen.waitFor('not re-triggered');
+    expect(after).toMatch(/Timeline of [0-9a-f]{24}\n/);
+    screen.keys('Escape');
+    await screen.waitFor(/svc events browse +\d+\+? events/);
+  });
+
+  it('masks secrets as every other output does: the key in use never shows', async () => {
+    // The newest event went to a subscriber whose id is the API key.
+    screen.keys('g', 'Enter');
+    const shown = await screen.waitFor(/welcome → \S+/);
+    expect(shown).not.toContain(dev.apiKey);
+    expect(shown).toMatch(/welcome → [a-z]{1,4}[_-]?…[0-9A-Za-z]{4}/);
+    screen.keys('q');
+    await screen.waitFor('EXIT=0');
+  });
+});
