@@ -84,7 +84,7 @@ describe('a store svc dev must not use', () => {
           }
           writeFileSync(f, b);
         }),
-      /is not a readable svc store \((corrupt: |malformed ).*\)/,
+      /is not a readable svc store \(.*(corrupt|malformed).*\)/,
     ],
     [
       'a directory',
