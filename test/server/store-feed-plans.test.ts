@@ -85,6 +85,26 @@ describe('each feed filter reads its page through an index in page order', () =>
       ).toEqual([]);
   });
 
+  it('retention finds the oldest events of each environment through its index, without a sort', async () => {
+    const { pruneActivity } = await import('../../src/server/store/retention.js');
+    const db = svc.store.db;
+    const prepare = db.prepare.bind(db);
+    const seen: string[] = [];
+    db.prepare = ((sql: string) => {
+      if (/FROM notifications n WHERE/.test(sql)) seen.push(sql);
+      return prepare(sql);
+    }) as typeof db.prepare;
+    try {
+      expect(pruneActivity(db, '2000-01-01T00:00:00.000Z', 10)).toEqual({ notifications: 0, messages: 0 });
+    } finally {
+      db.prepare = prepare as typeof db.prepare;
+    }
+    expect(seen).toHaveLength(1);
+    const plan = (prepare(`EXPLAIN QUERY PLAN ${seen[0]}`).all(null, null, null) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/^SEARCH n USING INDEX notifications_created \(env_id=\? AND created_at<\?\)/);
+    expect(plan).not.toContain('TEMP B-TREE');
+  });
+
   it("an event's messages are found by their event (also what retention deletes by)", () => {
     const plan = svc.store.db.prepare('EXPLAIN QUERY PLAN DELETE FROM messages WHERE notification_id IN (?, ?)').all(null, null) as { detail: string }[];
     expect(plan.map((r) => r.detail).join(' | ')).toContain('messages_notification');
