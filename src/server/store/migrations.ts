@@ -209,10 +209,10 @@ export const MIGRATIONS: readonly string[] = [
   // of reading every newer event: a subscriber's events, a workflow's, a severity's, a channel's (one
   // partial index per channel, as `channels` is a JSON array; the query names the same condition),
   // a channel's messages in an environment (their count reads the index alone; a subscriber's
-  // messages already have an index), and an event's messages (also what
-  // retention deletes by). Ties in time are ordered by id after the index (a sort of one instant),
-  // which keeps each entry 12 bytes smaller; the newest-first indexes of events and messages drop
-  // their id for the same reason, paying for part of the new ones.
+  // messages already have an index), and an event's messages (also what retention deletes by).
+  // Ties in time are ordered by id after the index (a sort of one instant), which keeps each entry
+  // 12 bytes smaller; the newest-first indexes of events and messages drop their id for the same
+  // reason, paying for part of the new ones.
   `
   DROP INDEX notifications_created;
   CREATE INDEX notifications_created ON notifications (env_id, created_at);
