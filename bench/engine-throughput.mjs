@@ -4,12 +4,13 @@
 // uses by default. Beside it, in the same run and on the same kind of store, a baseline: the same
 // notifications with the channel steps' rendering disabled (handlers that store the raw control
 // values, as the runner did before the engine). Each measurement gets a fresh store.
-// Run: node bench/engine-throughput.mjs [--sizes 100,1000,5000]
+// Run: node bench/engine-throughput.mjs [--sizes 100,1000,5000] [--driver better-sqlite3|node:sqlite]
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { driverOptions } from './lib/server-bundle.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,7 +39,7 @@ await build({
   platform: 'node',
   target: 'node22',
   logLevel: 'error',
-  external: ['better-sqlite3', 'fastify'],
+  ...driverOptions(arg('driver')),
   define: { __SVC_VERSION__: '"bench"' },
   banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
 });

@@ -4,7 +4,7 @@
 // past the digests' window), then the file checkpointed and measured. Beside it, in the same run,
 // the same load on the store of a baseline source tree (--baseline-src, e.g. the commit before the
 // compaction), if given. Bytes per notification = (file after − file before the load) / N.
-// Run: node bench/server-store-size.mjs [--n 20000] [--baseline-src .tmp-base/src]
+// Run: node bench/server-store-size.mjs [--n 20000] [--baseline-src .tmp-base/src] [--driver better-sqlite3|node:sqlite]
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +27,7 @@ const loads = [
 ];
 
 async function measure(label, srcDir) {
-  const { createLocalService, ManualClock } = await loadServer(srcDir);
+  const { createLocalService, ManualClock } = await loadServer(srcDir, [], arg('driver'));
   const file = join(dir, `${label}.sqlite`);
   const clock = new ManualClock(Date.now());
   const svc = createLocalService({ data: file, apiKey: KEY, clock });

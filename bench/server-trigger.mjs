@@ -1,11 +1,13 @@
 // Trigger throughput of `svc dev` beside a bare fastify answering a constant, on the same machine in
 // the same run (autocannon, same connections and duration). Run after `npm run build`:
 //   node bench/server-trigger.mjs [--duration 10] [--connections 10] [--memory] [--runs 3]
-//     [--baseline-bin .tmp-base-full/bin/svc.js]
+//     [--baseline-bin .tmp-base-full/bin/svc.js] [--drivers better-sqlite3,node:sqlite]
 // `svc dev` uses a file store (WAL) unless --memory; its job runner delivers in the background while
 // the triggers come in, as it would in use. --baseline-bin measures another build of svc (e.g. the
 // commit before a change, unpacked with `git archive <ref> | tar -x -C .tmp-base-full` and built) in
-// the same run. Each figure is the median of --runs; `cpu/req` is the svc process's own CPU time
+// the same run; `label=/path/to/node+/path/to/bin/svc.js` runs that build on another Node (e.g. an
+// older build on the Node it supported). --drivers also runs the service from a bundle of src/ on
+// each store driver named (bench/lib/serve-bundle.mjs; node:sqlite is Node's built-in). Each figure is the median of --runs; `cpu/req` is the svc process's own CPU time
 // (user + system, from /proc) per answered request, including the delivery of its jobs (the runner's
 // backlog after the load is waited for and counted), less sensitive than req/s to other load on the
 // machine.
@@ -25,12 +27,14 @@ const connections = Number(arg('connections', 10));
 const memory = process.argv.includes('--memory');
 const runs = Number(arg('runs', 1));
 const baselineBin = arg('baseline-bin');
+const drivers = (arg('drivers') ?? '').split(',').filter(Boolean);
+const SERVE_BUNDLE = fileURLToPath(new URL('./lib/serve-bundle.mjs', import.meta.url));
 const BIN = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const KEY = 'sk_bench_0123456789abcdef';
 
 /** Starts a child process and resolves with the first line it prints on stdout. */
-function start(args, env = {}) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+function start(args, env = {}, exec = process.execPath) {
+  const child = spawn(exec, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -105,7 +109,7 @@ const others = (baselineBin ?? '')
   .split(',')
   .filter(Boolean)
   .map((e, i) => (e.includes('=') ? e.split('=') : [i ? `baseline ${i + 1}` : 'baseline', e]));
-const targets = [['bare', null], ['svc', BIN], ...others];
+const targets = [['bare', null], ['svc', BIN], ...drivers.map((d) => [`bundle, ${d}`, `driver:${d}`]), ...others];
 const all = new Map(targets.map(([k]) => [k, []]));
 let n = 0;
 try {
@@ -118,7 +122,10 @@ try {
         continue;
       }
       const store = memory ? ['--in-memory'] : ['--data', join(dir, `bench-${++n}.sqlite`)];
-      const dev = await start([bin, 'dev', '--port', '0', ...store, '--api-key', KEY, '--no-save-profile', '--quiet', '-o', 'json'], { SVC_CONFIG_DIR: dir });
+      const [exec, script] = bin.includes('+') ? bin.split('+') : [process.execPath, bin];
+      const dev = bin.startsWith('driver:')
+        ? await start([SERVE_BUNDLE, '--data', memory ? ':memory:' : store[1], '--api-key', KEY, '--driver', bin.slice('driver:'.length)])
+        : await start([script, 'dev', '--port', '0', ...store, '--api-key', KEY, '--no-save-profile', '--quiet', '-o', 'json'], { SVC_CONFIG_DIR: dir }, exec);
       const { baseUrl } = JSON.parse(dev.line);
       const title = `${kind === 'svc' ? 'svc dev' : kind} (${memory ? 'in-memory' : 'file'} store)`;
       const c0 = cpuMs(dev.child.pid);

@@ -12,8 +12,23 @@ process.on('exit', () => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
-/** `extra`: more exports, as [name, path under src/] pairs (e.g. ['trigger', 'server/trigger.ts']). */
-export async function loadServer(srcDir = fileURLToPath(new URL('../../src', import.meta.url)), extra = []) {
+/**
+ * The store's SQLite driver in a bundle: better-sqlite3 (what svc ships), or `node:sqlite`, Node's
+ * built-in one, behind better-sqlite3's API (node-sqlite-driver.mjs), to compare the two.
+ */
+export function driverOptions(driver = 'better-sqlite3') {
+  if (driver === 'better-sqlite3') return { external: ['better-sqlite3', 'fastify'], plugins: [] };
+  if (driver !== 'node:sqlite') throw new Error(`--driver: expected better-sqlite3 or node:sqlite, got ${driver}`);
+  const adapter = fileURLToPath(new URL('./node-sqlite-driver.mjs', import.meta.url));
+  const plugin = { name: 'node-sqlite', setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: adapter })) };
+  return { external: ['fastify'], plugins: [plugin] };
+}
+
+/**
+ * `extra`: more exports, as [name, path under src/] pairs (e.g. ['trigger', 'server/trigger.ts']);
+ * `driver`: see driverOptions.
+ */
+export async function loadServer(srcDir = fileURLToPath(new URL('../../src', import.meta.url)), extra = [], driver = 'better-sqlite3') {
   const src = (p) => resolve(srcDir, 'server', p);
   const dir = mkdtempSync(fileURLToPath(new URL('../.tmp-server-bundle-', import.meta.url)));
   made.push(dir);
@@ -36,7 +51,7 @@ export async function loadServer(srcDir = fileURLToPath(new URL('../../src', imp
     platform: 'node',
     target: 'node22',
     logLevel: 'error',
-    external: ['better-sqlite3', 'fastify'],
+    ...driverOptions(driver),
     define: { __SVC_VERSION__: '"bench"' },
     banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
   });

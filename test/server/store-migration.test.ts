@@ -1,14 +1,16 @@
 // A store written by an older svc (schema 3, before the compact activity tables of migration 4) is
-// brought forward when opened, and every answer about its activity stays what the older svc said.
+// brought forward when opened, and every answer about its activity stays what the older svc said;
+// so is one holding the older forms of rows migration 5 converts.
 // The fixture is that svc's own store and answers (test/fixtures/make-store-v3.mjs).
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/server/clock.js';
 import { createLocalService, type LocalService } from '../../src/server/index.js';
-import { SCHEMA_VERSION } from '../../src/server/store/migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/server/store/migrations.js';
 // @ts-expect-error: a JavaScript module shared with the fixture's generator
 import { normalized, runScenario, SCENARIO_START } from '../fixtures/store-scenario.mjs';
 
@@ -115,6 +117,78 @@ describe('a schema-3 store with the transactionIds the service makes', () => {
       expect(events.map((n: { transactionId: string; channels: string[] }) => [n.transactionId, n.channels])).toEqual([[uuid, ['sms']]]);
       const messages = JSON.parse((await migrated.app.inject({ url: `/v1/messages?transactionId=${uuid}`, headers })).body).data;
       expect(messages.map((m: { transactionId: string; channel: string }) => [m.transactionId, m.channel])).toEqual([[uuid, 'sms']]);
+    } finally {
+      await migrated.close();
+    }
+  });
+});
+
+describe('a schema-4 store with rows in the forms older stores left', () => {
+  it('is converted to the one form and answers as the older svc did', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-migrate-forms-')), 'store.sqlite');
+    const db = new Database(file);
+    db.exec(readFileSync(new URL('store-v3.sql', fixtures), 'utf8'));
+    db.exec(MIGRATIONS[3]!);
+    db.pragma('user_version = 4');
+    // Execution details as rows (words, ISO times), their jobs without the array.
+    const statuses = ['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'];
+    const texts = ['Step queued', 'Start sending message', 'Message created', 'Message sent', 'Step running'];
+    const jobs = db.prepare('SELECT lower(hex(id)) AS id, lower(hex(notification_id)) AS n, created_at, details FROM jobs WHERE details IS NOT NULL').all() as {
+      id: string;
+      n: string;
+      created_at: number;
+      details: string;
+    }[];
+    const row = db.prepare(
+      'INSERT INTO execution_details (id, job_id, notification_id, status, detail, source, provider_id, raw, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    let seq = 0;
+    for (const j of jobs) {
+      for (const [status, detail, offset, provider, source, raw] of JSON.parse(j.details) as [
+        number | string,
+        number | string,
+        number,
+        string?,
+        string?,
+        string?,
+      ][]) {
+        const id = `6b001a20${(seq++).toString(16).padStart(16, '0')}`;
+        const word = (codes: string[], v: number | string) => (typeof v === 'number' ? codes[v] : v);
+        row.run(
+          id,
+          j.id,
+          j.n,
+          word(statuses, status),
+          word(texts, detail),
+          source ?? 'Internal',
+          provider ?? null,
+          raw ?? null,
+          new Date(j.created_at + offset).toISOString(),
+        );
+      }
+    }
+    db.exec('UPDATE jobs SET details = NULL');
+    // Step definitions inside the job's doc, a group kept whole, ids as upper-case text, a recorded trigger.
+    db.exec("UPDATE jobs SET doc = json_object('step', json((SELECT doc FROM step_defs WHERE ref = jobs.step_ref))), step_ref = NULL");
+    db.exec('UPDATE jobs SET group_key = \'digest:["raw"]\' WHERE rowid = (SELECT min(rowid) FROM jobs)');
+    db.exec('UPDATE messages SET subscriber_id = upper(hex(subscriber_id)), job_id = upper(hex(job_id))');
+    db.exec("INSERT INTO triggers VALUES ('e', 'fx', '{}', '2026-01-01T00:00:00.000Z')");
+    db.close();
+
+    const migrated = createLocalService({ data: file, apiKey: expected.key, clock: new ManualClock(expected.now) });
+    try {
+      const one = (sql: string) => Object.values(migrated.store.db.prepare(sql).get() as object)[0];
+      expect(one("SELECT count(*) FROM sqlite_master WHERE name IN ('execution_details', 'triggers')")).toBe(0);
+      expect(one("SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'doc'")).toBe(0);
+      expect(one('SELECT count(*) FROM jobs WHERE step_ref IS NULL OR details IS NULL')).toBe(0);
+      expect(one("SELECT count(*) FROM messages WHERE 'text' IN (typeof(subscriber_id), typeof(job_id))")).toBe(0);
+      expect(one('SELECT group_key FROM jobs WHERE rowid = (SELECT min(rowid) FROM jobs)')).toBe(
+        `#${createHash('sha1').update('digest:["raw"]').digest('base64url').slice(0, 16)}`,
+      );
+      for (const url of Object.keys(expected.answers)) {
+        const r = await migrated.app.inject({ url, headers: { authorization: `ApiKey ${expected.key}` } });
+        expect(JSON.parse(r.body), url).toEqual(expected.answers[url]);
+      }
     } finally {
       await migrated.close();
     }

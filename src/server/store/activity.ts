@@ -1,6 +1,7 @@
 // The activity feed: triggered events (notifications, one per recipient) and the transactionIds
 // already accepted. Their jobs and execution details are in jobs.ts.
 import type { JsonObject } from '../../api/schemas/common.js';
+import { CHANNELS } from '../../api/enum-values.js';
 import type { StepType } from '../../api/schemas/enums.js';
 import { contextKeySet, idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
@@ -98,25 +99,11 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class Activity extends Repo {
   // --- transactionId deduplication ---------------------------------------------------------------
 
-  /**
-   * An earlier trigger with this transactionId: its stored result (stores written before issue 11),
-   * `'processed'` when it created events (their index is the record: no row of its own), else undefined.
-   */
-  acceptedTrigger(envId: string, transactionId: string): JsonObject | 'processed' | undefined {
-    const row = this.stmt('SELECT result FROM triggers WHERE env_id = ? AND transaction_id = ?').get(envId, transactionId) as { result: string } | undefined;
-    if (row) return parseDoc<JsonObject>(row.result);
+  /** `'processed'` when an earlier trigger with this transactionId created events (their index is the record: no row of its own). */
+  acceptedTrigger(envId: string, transactionId: string): 'processed' | undefined {
     return this.stmt('SELECT 1 FROM notifications WHERE transaction_id = ? AND env_id = unhex(?) LIMIT 1').get(txKey(transactionId), envId)
       ? 'processed'
       : undefined;
-  }
-
-  recordTrigger(envId: string, transactionId: string, result: JsonObject): void {
-    this.stmt('INSERT INTO triggers (env_id, transaction_id, result, created_at) VALUES (?, ?, ?, ?)').run(
-      envId,
-      transactionId,
-      JSON.stringify(result),
-      this.nowIso(),
-    );
   }
 
   // --- notifications -----------------------------------------------------------------------------
@@ -173,24 +160,52 @@ export class Activity extends Repo {
 
   /** Newest first, one page, with one extra row to tell whether there is more. */
   listNotifications(envId: string, f: EventFilter, page: number, limit: number): { hasMore: boolean; rows: NotificationRecord[] } {
-    const where = ['n.env_id = unhex(?)'];
+    // A filter with its own index (migrations.ts) reads its rows in page order through it, the most
+    // selective one given: a transactionId, a subscriber, a workflow, one severity, one channel. The
+    // other conditions are checked on each row it finds, written with `+` (not an index choice) so
+    // that the planner never walks another index instead, e.g. the environment's newest-first one,
+    // reading every newer event of others.
+    const oneChannel = f.channels?.length === 1 && (CHANNELS as readonly string[]).includes(f.channels[0]!) ? f.channels[0] : undefined;
+    const by =
+      f.transactionId !== undefined
+        ? 'transaction'
+        : f.subscriberIds !== undefined || f.subscriberDbIds !== undefined
+          ? 'subscriber'
+          : f.templates !== undefined
+            ? 'workflow'
+            : f.severity?.length === 1
+              ? 'severity'
+              : oneChannel !== undefined
+                ? 'channel'
+                : undefined;
+    const col = (name: string, indexed: boolean) => (indexed ? `n.${name}` : `+n.${name}`);
+    const where = [`${col('env_id', by === undefined)} = unhex(?)`];
     const params: unknown[] = [envId];
     const inList = (expr: string, values: string[] | undefined, ids = false) => {
       if (values === undefined) return;
       where.push(values.length ? `${expr} IN (${ids ? idList(values.length) : placeholders(values.length)})` : '0');
       params.push(...values);
     };
+    // The condition of the channel's partial index, as literal text (a known channel name).
+    if (by === 'channel') where.push(`n.channels LIKE '%"${oneChannel}"%'`);
     if (f.channels !== undefined) {
       where.push(`EXISTS (SELECT 1 FROM json_each(n.channels) WHERE value IN (${placeholders(f.channels.length)}))`);
       params.push(...f.channels);
     }
-    inList('n.workflow_id', f.templates, true);
-    inList('n.subscriber_id', f.subscriberDbIds, true);
+    inList(col('workflow_id', by === 'workflow'), f.templates, true);
+    inList(col('subscriber_id', by === 'subscriber'), f.subscriberDbIds, true);
+    // Their database ids first: one bound id is an equality, which the index answers in page order.
     if (f.subscriberIds !== undefined) {
-      where.push(`n.subscriber_id IN (SELECT unhex(id) FROM subscribers WHERE env_id = ? AND subscriber_id IN (${placeholders(f.subscriberIds.length)}))`);
-      params.push(envId, ...f.subscriberIds);
+      const ids = f.subscriberIds.length
+        ? (
+            this.db
+              .prepare(`SELECT id FROM subscribers WHERE env_id = ? AND subscriber_id IN (${placeholders(f.subscriberIds.length)})`)
+              .all(envId, ...f.subscriberIds) as { id: string }[]
+          ).map((r) => r.id)
+        : [];
+      inList(col('subscriber_id', by === 'subscriber'), ids, true);
     }
-    inList('n.severity', f.severity);
+    inList(col('severity', by === 'severity'), f.severity);
     if (f.transactionId !== undefined) {
       where.push('n.transaction_id = ?');
       params.push(txKey(f.transactionId));

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATION_FUNCTIONS, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 export type DB = Database.Database;
 
@@ -137,6 +137,7 @@ function prepare(db: DB, file: string): OpenedDatabase {
 }
 
 function migrate(db: DB, from: number): void {
+  if (from < MIGRATIONS.length) for (const [name, fn] of Object.entries(MIGRATION_FUNCTIONS)) db.function(name, { deterministic: true }, fn);
   for (let v = from; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);

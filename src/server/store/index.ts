@@ -67,23 +67,14 @@ export class Store {
   }
 
   /**
-   * Service time of the latest record: the last execution detail or notification written (rowids grow
-   * with every insert). Null for an empty store.
+   * Service time of the latest record: the last notification written (rowids grow with every insert)
+   * or the last change of a job (its execution details are on its row). Null for an empty store.
    */
   lastActivityAt(): number | null {
-    let latest: number | null = null;
-    // Details live on their job's row (updated_at moves with each), or as rows in older stores.
-    for (const sql of [
-      'SELECT created_at AS t FROM execution_details ORDER BY rowid DESC LIMIT 1',
-      'SELECT created_at AS t FROM notifications ORDER BY rowid DESC LIMIT 1',
-      'SELECT max(updated_at) AS t FROM jobs',
-    ]) {
-      // Execution-detail rows (older stores) keep ISO times; notifications and jobs, milliseconds.
-      const row = this.db.prepare(sql).get() as { t: string | number | null } | undefined;
-      const t = typeof row?.t === 'number' ? row.t : row?.t ? Date.parse(row.t) : NaN;
-      if (!Number.isNaN(t) && (latest === null || t > latest)) latest = t;
-    }
-    return latest;
+    const row = this.db
+      .prepare('SELECT (SELECT created_at FROM notifications ORDER BY rowid DESC LIMIT 1) AS n, (SELECT max(updated_at) FROM jobs) AS j')
+      .get() as { n: number | null; j: number | null };
+    return row.n === null || row.j === null ? (row.n ?? row.j) : Math.max(row.n, row.j);
   }
 
   /**

@@ -57,10 +57,8 @@ interface JobRow {
   run_at: number;
   provider_id: string | null;
   state: string;
-  /** A job written before step_defs: its step definition inside ({ step }). */
-  doc: string | null;
   group_key: string | null;
-  step_ref: string | null;
+  step_ref: string;
   details: string | null;
   /** Service milliseconds. */
   created_at: number;
@@ -73,27 +71,27 @@ interface JobRow {
 }
 
 /**
- * A job row with what its event holds for it (a job keeps none of it: see migration 4). A job whose
+ * A job row with what its event holds for it (a job keeps none of it, to keep rows small). A job whose
  * event is gone (a damaged store) is still read, and fails when run, rather than never being due.
  */
 const SELECT_JOB = `SELECT ${idText('j.id')}, ${idText('j.notification_id')}, j.step_index, j.type, j.status, j.run_at, j.provider_id, j.state,
-  j.doc, j.group_key, j.step_ref, j.details, j.created_at, j.updated_at, ${idText('n.env_id')}, ${idText('n.org_id')},
+  j.group_key, j.step_ref, j.details, j.created_at, j.updated_at, ${idText('n.env_id')}, ${idText('n.org_id')},
   ${idText('n.subscriber_id')}, ${idText('n.workflow_id')} FROM jobs j LEFT JOIN notifications n ON n.id = j.notification_id`;
 // The statements of the runner's path as constants: Repo.stmt looks a statement up by its SQL, and a
 // string built anew at each call is hashed anew (~6 µs per notification when they were built per call).
 const JOB_BY_ID = `${SELECT_JOB} WHERE j.id = unhex(?)`;
 const DUE_JOBS = `${SELECT_JOB} WHERE j.status IN ('queued', 'delayed') AND j.run_at <= ? ORDER BY j.run_at, j.id LIMIT ?`;
 const PENDING_AFTER = `${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`;
-const NEXT_PENDING = `SELECT ${idText('id')}, ${idText('notification_id')}, step_index, type, status, run_at, provider_id, state, doc, group_key,
+const NEXT_PENDING = `SELECT ${idText('id')}, ${idText('notification_id')}, step_index, type, status, run_at, provider_id, state, group_key,
   step_ref, details, created_at, updated_at FROM jobs WHERE notification_id = unhex(?) AND step_index > ? AND status = 'pending' ORDER BY step_index LIMIT 1`;
-const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key IN (?, ?) AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
+const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
 /**
  * One execution detail as kept in its job's `details` array: [status, detail, ms after the job's
  * creation, providerId?, source? (absent: Internal), raw?], trailing absent values left out. Its id
  * is derived from the job's id and its position (detailId), so it is not stored. The status, and a
  * detail text the runner writes for every job, are numbers (positions in STATUS_CODES and
- * DETAIL_CODES); stores written before keep the words, read as they are.
+ * DETAIL_CODES); any other status or text is kept as its words.
  */
 type PackedDetail = [ExecutionDetailStatus | number, string | number, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
 
@@ -132,17 +130,12 @@ export function detailId(jobId: string, index: number): string {
 /**
  * A digest or throttle group as a job row keeps it: '#' and 16 characters of a hash of the group key
  * (which names the workflow, step, subscriber and key value: ~80 characters, in the row and its index,
- * on every digest job). Lookups also try the key as it is: stores written before kept it whole. A
- * reference given again (a job's groupKey) is itself.
+ * on every digest job). A reference given again (a job's groupKey) is itself.
  */
 function groupRef(groupKey: string): string {
   if (groupKey.startsWith('#')) return groupKey;
   return `#${createHash('sha1').update(groupKey).digest('base64url').slice(0, 16)}`;
 }
-
-const groupKeys = (groupKey: string): [string, string] => [groupRef(groupKey), groupKey];
-
-const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
 export class Jobs extends Repo {
   /** Step definitions by content reference; immutable, so never stale. */
@@ -175,7 +168,7 @@ export class Jobs extends Repo {
       runAt: r.run_at,
       providerId: r.provider_id,
       state: unpackState(r.state),
-      step: r.step_ref !== null ? this.stepDef(r.step_ref) : parseDoc<{ step: StoredStep }>(r.doc ?? '{}').step,
+      step: this.stepDef(r.step_ref),
       groupKey: r.group_key,
       createdAt: isoAt(r.created_at),
       updatedAt: isoAt(r.updated_at),
@@ -299,13 +292,13 @@ export class Jobs extends Repo {
 
   /** The digest of this group still collecting events (a delayed digest job), if any. */
   openDigest(groupKey: string, exceptId: string): JobRecord | undefined {
-    const row = this.stmt(OPEN_DIGEST).get(...groupKeys(groupKey), exceptId) as JobRow | undefined;
+    const row = this.stmt(OPEN_DIGEST).get(groupRef(groupKey), exceptId) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
   /** When the group's latest event before this one arrived (its job's creation), for backoff digests. */
   lastGroupEventAt(groupKey: string, exceptId: string): number | null {
-    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key IN (?, ?) AND id != unhex(?)').get(...groupKeys(groupKey), exceptId) as {
+    const row = this.stmt('SELECT max(created_at) AS t FROM jobs WHERE group_key = ? AND id != unhex(?)').get(groupRef(groupKey), exceptId) as {
       t: number | null;
     };
     return row.t;
@@ -316,9 +309,9 @@ export class Jobs extends Repo {
     const rows = this.stmt(
       `SELECT ${idText('n.id', 'notificationId')}, n.created_at AS createdAt, json_extract(n.doc, '$.payload') AS payload
        FROM jobs j JOIN notifications n ON n.id = j.notification_id
-       WHERE j.group_key IN (?, ?) AND j.status = 'merged' AND json_extract(j.state, '$.mergedInto') = ?
+       WHERE j.group_key = ? AND j.status = 'merged' AND json_extract(j.state, '$.mergedInto') = ?
        ORDER BY n.created_at, n.id`,
-    ).all(...groupKeys(groupKey), leaderId) as { notificationId: string; createdAt: number; payload: string | null }[];
+    ).all(groupRef(groupKey), leaderId) as { notificationId: string; createdAt: number; payload: string | null }[];
     return rows.map((r) => ({
       notificationId: r.notificationId,
       createdAt: iso(r.createdAt),
@@ -328,8 +321,8 @@ export class Jobs extends Repo {
 
   /** The times (service ms, newest first) of the executions a throttle group has let through. */
   throttleHistory(groupKey: string, limit: number): number[] {
-    const rows = this.stmt("SELECT run_at FROM jobs WHERE group_key IN (?, ?) AND status = 'completed' ORDER BY run_at DESC LIMIT ?").all(
-      ...groupKeys(groupKey),
+    const rows = this.stmt("SELECT run_at FROM jobs WHERE group_key = ? AND status = 'completed' ORDER BY run_at DESC LIMIT ?").all(
+      groupRef(groupKey),
       limit,
     ) as {
       run_at: number;
@@ -417,7 +410,7 @@ export class Jobs extends Repo {
     ).run(JSON.stringify(this.pack(d, 0)), now, now, job.id);
   }
 
-  /** The execution details of these notifications' jobs, oldest first (with any a store written before issue 11 kept as rows). */
+  /** The execution details of these notifications' jobs, oldest first. */
   detailsOf(notificationIds: string[]): DetailRecord[] {
     if (notificationIds.length === 0) return [];
     const out: DetailRecord[] = [];
@@ -442,13 +435,8 @@ export class Jobs extends Repo {
         out.push(d);
       });
     }
-    out.push(
-      ...(this.db
-        .prepare(`SELECT * FROM execution_details WHERE notification_id IN (${placeholders(notificationIds.length)})`)
-        .all(...notificationIds) as DetailRecord[]),
-    );
     // Oldest first; within one instant, a job's details in the order they were written.
-    const key = (d: DetailRecord) => (order.has(d) ? `${d.job_id}#${String(order.get(d)).padStart(6, '0')}` : d.id);
+    const key = (d: DetailRecord) => `${d.job_id}#${String(order.get(d)).padStart(6, '0')}`;
     return out.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 }

@@ -1,11 +1,12 @@
 // Messages: what a channel step delivered. The document is the API's Message record (without the
 // embedded subscriber, which is joined in when read); read/seen are also columns for filtering.
-// Stored compactly (issue 11): what the row's columns or its event already hold (ids, status, dates,
+// Stored compactly: what the row's columns or its event already hold (ids, status, dates,
 // the payload and context keys) is left out of the JSON and put back when read, and an email's
 // default layout around its body is kept as a marker. Documents written before are read as they are.
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
 import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
+import { TOTAL_COUNT_CAP } from './paging.js';
 import { contextKeySet, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
 export interface MessageRecord {
@@ -17,6 +18,7 @@ export interface MessageRecord {
 
 export interface MessageFilter {
   channel?: string | undefined;
+  /** A subscriber of the listed environment (found in it). */
   subscriberDbId?: string | undefined;
   transactionIds?: string[] | undefined;
   contextKeys?: string[] | undefined;
@@ -49,8 +51,8 @@ interface Row {
 const SELECT = `SELECT ${idText('m.id')}, ${idText('m.job_id')}, ${idText('m.subscriber_id')}, m.doc, ${idText('m.env_id')},
   ${idText('m.notification_id')}, m.channel, m.read, m.seen, m.status, m.created_at, m.updated_at, ${idText('n.org_id', 'n_org_id')},
   ${txText('n.transaction_id', 'n_transaction_id')}, json_extract(n.doc, '$.payload') AS n_payload, json_extract(n.doc, '$.contextKeys') AS n_context_keys,
-  ${idText('n.workflow_id', 'n_workflow_id')}, (SELECT coalesce(json_extract(sd.doc, '$._id'), json_extract(j.doc, '$.step._id'))
-    FROM jobs j LEFT JOIN step_defs sd ON sd.ref = j.step_ref WHERE j.id = m.job_id) AS j_step_id
+  ${idText('n.workflow_id', 'n_workflow_id')}, (SELECT json_extract(sd.doc, '$._id')
+    FROM jobs j JOIN step_defs sd ON sd.ref = j.step_ref WHERE j.id = m.job_id) AS j_step_id
   FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
 /** Built once: Repo.stmt finds a statement by its SQL. */
 const MESSAGE_OF_SUBSCRIBER = `${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`;
@@ -200,15 +202,23 @@ export class Messages extends Repo {
   }
 
   list(envId: string, f: MessageFilter, page: number, limit: number): { totalCount: number; hasMore: boolean; rows: MessageRecord[] } {
-    const where = ['m.env_id = unhex(?)'];
-    const params: unknown[] = [envId];
+    // A filter with its own index reads its rows in page order through it, the most selective one
+    // given: transactionIds (through their events), a subscriber, a channel. The other conditions are
+    // checked on each row it finds, written with `+` (not an index choice), so that the planner never
+    // walks another index instead, e.g. the environment's newest-first one.
+    const by = f.transactionIds !== undefined ? 'transaction' : f.subscriberDbId !== undefined ? 'subscriber' : f.channel !== undefined ? 'channel' : undefined;
+    const col = (name: string, indexed: boolean) => (indexed ? `m.${name}` : `+m.${name}`);
+    // A subscriber's database id is of one environment (the caller found it in `envId`): no check
+    // of the environment per row, so its count reads the index alone.
+    const where = by === 'subscriber' ? [] : [`${col('env_id', by === undefined || by === 'channel')} = unhex(?)`];
+    const params: unknown[] = by === 'subscriber' ? [] : [envId];
     let joinEvent = false;
     if (f.channel !== undefined) {
-      where.push('m.channel = ?');
+      where.push(`${col('channel', by === 'channel')} = ?`);
       params.push(f.channel);
     }
     if (f.subscriberDbId !== undefined) {
-      where.push('m.subscriber_id = unhex(?)');
+      where.push(`${col('subscriber_id', by === 'subscriber')} = unhex(?)`);
       params.push(f.subscriberDbId);
     }
     if (f.transactionIds !== undefined) {
@@ -221,9 +231,14 @@ export class Messages extends Repo {
       joinEvent = true;
       params.push(contextKeySet(f.contextKeys));
     }
-    const w = where.join(' AND ');
+    const w = where.join(' AND ') || '1';
     const from = joinEvent ? 'messages m JOIN notifications n ON n.id = m.notification_id' : 'messages m';
-    const totalCount = (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${w}`).get(...params) as { n: number }).n;
+    // Counted up to 50,000, as the service counts its lists: past that a count would read every
+    // matching row of a large store for each page.
+    const totalCount = Math.min(
+      TOTAL_COUNT_CAP,
+      (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${w} LIMIT ${TOTAL_COUNT_CAP + 1})`).get(...params) as { n: number }).n,
+    );
     const rows = this.db
       .prepare(`${SELECT} WHERE ${w} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`)
       .all(...params, limit + 1, page * limit) as Row[];

@@ -1,11 +1,13 @@
 // Schema migrations, versioned in code. The database's `PRAGMA user_version` is the number of
 // migrations applied; a new migration is appended, never edited, so that every store written by an
 // older svc can be brought forward and a store written by a newer svc is recognised and refused.
+// Each is the literal SQL it ran (no helper of the live code builds it: changing that helper would
+// change a migration that has already run on users' stores).
 //
 // Records keep the fields the service filters or sorts on as columns and the rest as a JSON `doc`,
 // because the API's resources are wide, loosely typed documents and only a few fields are queried.
 
-import { txKeySql } from './repo.js';
+import { createHash } from 'node:crypto';
 
 export const MIGRATIONS: readonly string[] = [
   `
@@ -107,7 +109,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN group_key TEXT;
   CREATE INDEX jobs_group ON jobs (group_key, status) WHERE group_key IS NOT NULL;
   `,
-  // Compact activity (issue 11): a job names its step definition by content (one stored copy per
+  // Compact activity: a job names its step definition by content (one stored copy per
   // distinct step, not one per job), and keeps its execution details in a JSON array on its own row
   // (no row, id and two index entries per detail). Rows written before keep their doc and details.
   `
@@ -115,10 +117,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN step_ref TEXT;
   ALTER TABLE jobs ADD COLUMN details TEXT;
   `,
-  // Compact activity, second step (issue 11: at most 1.5 KB per notification). Times are integers
-  // (service milliseconds: 6 bytes instead of a 24-character ISO string), and ObjectIds their 12 bytes
-  // (BLOB) instead of 24 hex characters, and UUID transactionIds their 16 bytes, in each row and index
-  // (other ids stay text: idText and txKey in repo.ts).
+  // Compact activity, second step (at most 1.5 KB per notification). Times are integers (service
+  // milliseconds: 6 bytes instead of a 24-character ISO string), and ObjectIds their 12 bytes (BLOB)
+  // instead of 24 hex characters, and UUID transactionIds their 16 bytes, in each row and index.
   // A job or message no longer repeats what its event holds (environment, organisation, subscriber,
   // workflow, transactionId, context keys: read through the event). The event's transactionId index
   // no longer starts with the environment (the row says which). Tables are rebuilt in rowid order.
@@ -129,8 +130,8 @@ export const MIGRATIONS: readonly string[] = [
     context_keys TEXT NOT NULL, topic_keys TEXT NOT NULL, doc TEXT NOT NULL,
     created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
-  INSERT INTO notifications_4 SELECT ${key('id')}, ${key('env_id')}, ${key('org_id')}, ${txKeySql('transaction_id')}, ${key('workflow_id')},
-    ${key('subscriber_id')}, channels, severity, context_keys, topic_keys, doc, ${ms('created_at')}, ${ms('updated_at')}
+  INSERT INTO notifications_4 SELECT CASE WHEN length(id) = 24 AND id NOT GLOB '*[^0-9a-f]*' THEN unhex(id) ELSE id END, CASE WHEN length(env_id) = 24 AND env_id NOT GLOB '*[^0-9a-f]*' THEN unhex(env_id) ELSE env_id END, CASE WHEN length(org_id) = 24 AND org_id NOT GLOB '*[^0-9a-f]*' THEN unhex(org_id) ELSE org_id END, iif(transaction_id GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]', unhex(replace(transaction_id, '-', '')), transaction_id), CASE WHEN length(workflow_id) = 24 AND workflow_id NOT GLOB '*[^0-9a-f]*' THEN unhex(workflow_id) ELSE workflow_id END,
+    CASE WHEN length(subscriber_id) = 24 AND subscriber_id NOT GLOB '*[^0-9a-f]*' THEN unhex(subscriber_id) ELSE subscriber_id END, channels, severity, context_keys, topic_keys, doc, CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER), CAST(round((julianday(updated_at) - 2440587.5) * 86400000) AS INTEGER)
     FROM notifications ORDER BY rowid;
   DROP TABLE notifications;
   ALTER TABLE notifications_4 RENAME TO notifications;
@@ -142,8 +143,8 @@ export const MIGRATIONS: readonly string[] = [
     status TEXT NOT NULL, run_at INTEGER NOT NULL, provider_id TEXT, state TEXT NOT NULL, step_ref TEXT,
     details TEXT, group_key TEXT, doc TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
-  INSERT INTO jobs_4 SELECT ${key('id')}, ${key('notification_id')}, step_index, type, status, run_at, provider_id, state,
-    step_ref, details, group_key, nullif(doc, ''), ${ms('created_at')}, ${ms('updated_at')} FROM jobs ORDER BY rowid;
+  INSERT INTO jobs_4 SELECT CASE WHEN length(id) = 24 AND id NOT GLOB '*[^0-9a-f]*' THEN unhex(id) ELSE id END, CASE WHEN length(notification_id) = 24 AND notification_id NOT GLOB '*[^0-9a-f]*' THEN unhex(notification_id) ELSE notification_id END, step_index, type, status, run_at, provider_id, state,
+    step_ref, details, group_key, nullif(doc, ''), CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER), CAST(round((julianday(updated_at) - 2440587.5) * 86400000) AS INTEGER) FROM jobs ORDER BY rowid;
   DROP TABLE jobs;
   ALTER TABLE jobs_4 RENAME TO jobs;
   CREATE INDEX jobs_notification ON jobs (notification_id, step_index);
@@ -155,12 +156,78 @@ export const MIGRATIONS: readonly string[] = [
     subscriber_id BLOB NOT NULL, channel TEXT NOT NULL, read INTEGER NOT NULL, seen INTEGER NOT NULL,
     status TEXT NOT NULL, doc TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
   );
-  INSERT INTO messages_4 SELECT ${key('id')}, ${key('env_id')}, ${key('notification_id')}, ${key('job_id')}, ${key('subscriber_id')},
-    channel, read, seen, status, doc, ${ms('created_at')}, ${ms('updated_at')} FROM messages ORDER BY rowid;
+  INSERT INTO messages_4 SELECT CASE WHEN length(id) = 24 AND id NOT GLOB '*[^0-9a-f]*' THEN unhex(id) ELSE id END, CASE WHEN length(env_id) = 24 AND env_id NOT GLOB '*[^0-9a-f]*' THEN unhex(env_id) ELSE env_id END, CASE WHEN length(notification_id) = 24 AND notification_id NOT GLOB '*[^0-9a-f]*' THEN unhex(notification_id) ELSE notification_id END, CASE WHEN length(job_id) = 24 AND job_id NOT GLOB '*[^0-9a-f]*' THEN unhex(job_id) ELSE job_id END, CASE WHEN length(subscriber_id) = 24 AND subscriber_id NOT GLOB '*[^0-9a-f]*' THEN unhex(subscriber_id) ELSE subscriber_id END,
+    channel, read, seen, status, doc, CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER), CAST(round((julianday(updated_at) - 2440587.5) * 86400000) AS INTEGER) FROM messages ORDER BY rowid;
   DROP TABLE messages;
   ALTER TABLE messages_4 RENAME TO messages;
   CREATE INDEX messages_created ON messages (env_id, created_at, id);
   CREATE INDEX messages_subscriber ON messages (subscriber_id, created_at);
+  `,
+  // One store format: what migrations 3 and 4 left in its older form is converted, so that every
+  // read knows one form. Execution details kept as rows join their job's `details` array (oldest
+  // first; their ids become the derived ones, as every detail's: nothing looks a detail up by id); a
+  // job's step definition kept in its `doc` goes to step_defs; a digest or throttle group kept as
+  // its whole key becomes its reference (svc_group_ref: '#' and 16 characters of its SHA-1, as the
+  // runner writes it); ids kept as text become their 12 bytes. The triggers table goes: since the
+  // events' transactionId index became the record of accepted transactionIds nothing writes it, and
+  // a repeat of a transactionId whose trigger created no event is accepted anew, as in a new store.
+  `
+  UPDATE jobs SET details = (
+    SELECT json_group_array(json(v) ORDER BY part, t, k) FROM (
+      SELECT json_array(d.status, d.detail, CAST(round((julianday(d.created_at) - 2440587.5) * 86400000) AS INTEGER) - jobs.created_at,
+        d.provider_id, nullif(d.source, 'Internal'), d.raw) AS v, 0 AS part, d.created_at AS t, d.id AS k
+      FROM execution_details d WHERE d.notification_id = lower(hex(jobs.notification_id)) AND d.job_id = lower(hex(jobs.id))
+      UNION ALL
+      SELECT value, 1, '', key FROM json_each(coalesce(jobs.details, '[]'))
+    )
+  ) WHERE id IN (SELECT unhex(job_id) FROM execution_details);
+  DROP TABLE execution_details;
+
+  INSERT OR IGNORE INTO step_defs (ref, doc)
+    SELECT '~' || lower(hex(min(id))), json_extract(doc, '$.step') FROM jobs WHERE step_ref IS NULL AND doc IS NOT NULL GROUP BY 2;
+  UPDATE jobs SET step_ref = (SELECT ref FROM step_defs WHERE ref LIKE '~%' AND doc = json_extract(jobs.doc, '$.step'))
+    WHERE step_ref IS NULL AND doc IS NOT NULL;
+  ALTER TABLE jobs DROP COLUMN doc;
+
+  UPDATE jobs SET group_key = svc_group_ref(group_key) WHERE group_key IS NOT NULL AND group_key NOT LIKE '#%';
+
+  UPDATE notifications SET id = iif(typeof(id) = 'text', coalesce(unhex(id), id), id), env_id = iif(typeof(env_id) = 'text', coalesce(unhex(env_id), env_id), env_id),
+    org_id = iif(typeof(org_id) = 'text', coalesce(unhex(org_id), org_id), org_id), workflow_id = iif(typeof(workflow_id) = 'text', coalesce(unhex(workflow_id), workflow_id), workflow_id),
+    subscriber_id = iif(typeof(subscriber_id) = 'text', coalesce(unhex(subscriber_id), subscriber_id), subscriber_id)
+    WHERE 'text' IN (typeof(id), typeof(env_id), typeof(org_id), typeof(workflow_id), typeof(subscriber_id));
+  UPDATE jobs SET id = iif(typeof(id) = 'text', coalesce(unhex(id), id), id), notification_id = iif(typeof(notification_id) = 'text', coalesce(unhex(notification_id), notification_id), notification_id)
+    WHERE 'text' IN (typeof(id), typeof(notification_id));
+  UPDATE messages SET id = iif(typeof(id) = 'text', coalesce(unhex(id), id), id), env_id = iif(typeof(env_id) = 'text', coalesce(unhex(env_id), env_id), env_id),
+    notification_id = iif(typeof(notification_id) = 'text', coalesce(unhex(notification_id), notification_id), notification_id),
+    job_id = iif(typeof(job_id) = 'text', coalesce(unhex(job_id), job_id), job_id), subscriber_id = iif(typeof(subscriber_id) = 'text', coalesce(unhex(subscriber_id), subscriber_id), subscriber_id)
+    WHERE 'text' IN (typeof(id), typeof(env_id), typeof(notification_id), typeof(job_id), typeof(subscriber_id));
+
+  DROP TABLE triggers;
+  `,
+  // The feed at any size: each filter the CLI, the terminal browser and the console send finds its
+  // rows through an index in the listed order (newest first), so a page stops after its rows instead
+  // of reading every newer event: a subscriber's events, a workflow's, a severity's, a channel's (one
+  // partial index per channel, as `channels` is a JSON array; the query names the same condition),
+  // a channel's messages in an environment (their count reads the index alone; a subscriber's
+  // messages already have an index), and an event's messages (also what retention deletes by).
+  // Ties in time are ordered by id after the index (a sort of one instant), which keeps each entry
+  // 12 bytes smaller; the newest-first indexes of events and messages drop their id for the same
+  // reason, paying for part of the new ones.
+  `
+  DROP INDEX notifications_created;
+  CREATE INDEX notifications_created ON notifications (env_id, created_at);
+  DROP INDEX messages_created;
+  CREATE INDEX messages_created ON messages (env_id, created_at);
+  CREATE INDEX notifications_subscriber ON notifications (subscriber_id, created_at);
+  CREATE INDEX notifications_workflow ON notifications (workflow_id, created_at);
+  CREATE INDEX notifications_severity ON notifications (severity, created_at);
+  CREATE INDEX notifications_in_app ON notifications (created_at) WHERE channels LIKE '%"in_app"%';
+  CREATE INDEX notifications_email ON notifications (created_at) WHERE channels LIKE '%"email"%';
+  CREATE INDEX notifications_sms ON notifications (created_at) WHERE channels LIKE '%"sms"%';
+  CREATE INDEX notifications_chat ON notifications (created_at) WHERE channels LIKE '%"chat"%';
+  CREATE INDEX notifications_push ON notifications (created_at) WHERE channels LIKE '%"push"%';
+  CREATE INDEX messages_channel ON messages (env_id, channel, created_at);
+  CREATE INDEX messages_notification ON messages (notification_id);
   `,
   // The in-app Inbox: a message's archived and snoozed states are columns (its filters and counts
   // read them; the partial index answers the unread and unseen counts without reading rows; the list
@@ -180,14 +247,12 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** SQL for an id column as its key (see idText in repo.ts): a lower-case 24-digit hex ObjectId as its 12 bytes. */
-function key(column: string): string {
-  return `CASE WHEN length(${column}) = 24 AND ${column} NOT GLOB '*[^0-9a-f]*' THEN unhex(${column}) ELSE ${column} END`;
-}
-
-/** SQL for an ISO time column as integer milliseconds (exact: julianday keeps well under 1 ms). */
-function ms(column: string): string {
-  return `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
-}
+/**
+ * SQL functions the migrations call, frozen with them: svc_group_ref(key) is a digest or throttle
+ * group's reference as migration 5 wrote it.
+ */
+export const MIGRATION_FUNCTIONS: Readonly<Record<string, (text: string) => string>> = {
+  svc_group_ref: (key) => `#${createHash('sha1').update(key).digest('base64url').slice(0, 16)}`,
+};
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -54,31 +54,23 @@ export function contextKeySet(keys: readonly string[] | undefined): string {
 }
 
 /**
- * The activity tables (migration 4) keep ObjectIds as their 12 bytes (BLOB), half the size in each
- * row and index. SQL converts both ways, so JavaScript only sees the usual 24 characters (a Buffer
- * per id read cost more CPU than the smaller rows saved): `unhex(?)` for a bound id (text that is not
- * hex matches nothing), `idText(column)` to read one (an id kept as text is read as it is).
+ * The activity tables keep ObjectIds as their 12 bytes (BLOB), half the size in each row and index.
+ * SQL converts both ways, so JavaScript only sees the usual 24 characters (a Buffer per id read cost
+ * more CPU than the smaller rows saved): `unhex(?)` for a bound id (text that is not hex matches
+ * nothing), `idText(column)` to read one.
  */
 export function idText(column: string, as = column.slice(column.indexOf('.') + 1)): string {
-  return `iif(typeof(${column}) = 'blob', lower(hex(${column})), ${column}) AS ${as}`;
+  return `lower(hex(${column})) AS ${as}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * A transactionId as the activity tables keep it (migration 4): a UUID in lower case (what the
+ * A transactionId as the activity tables keep it: a UUID in lower case (what the
  * service makes when a trigger names none) as its 16 bytes, any other text as it is.
  */
 export function txKey(transactionId: string): Buffer | string {
   return UUID.test(transactionId) ? Buffer.from(transactionId.replace(/-/g, ''), 'hex') : transactionId;
-}
-
-/** A lower-case UUID as SQLite's GLOB matches it. */
-const UUID_GLOB = [8, 4, 4, 4, 12].map((n) => '[0-9a-f]'.repeat(n)).join('-');
-
-/** SQL for a transactionId column's text as its key (txKey in SQL: the migration, retention). */
-export function txKeySql(column: string): string {
-  return `iif(${column} GLOB '${UUID_GLOB}', unhex(replace(${column}, '-', '')), ${column})`;
 }
 
 /** SQL reading a transactionId column as its text (see txKey). */
