@@ -171,7 +171,7 @@ export async function createDispatcher(env: NodeJS.ProcessEnv, opts: DispatcherO
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   if (!httpProxy && !httpsProxy) return new NodeTransport() as unknown as Dispatcher;
-  const { EnvHttpProxyAgent } = await import('undici');
+  const { EnvHttpProxyAgent } = await (await import('../core/lazy.js')).loadUndici();
   return new EnvHttpProxyAgent({
     ...opts,
     keepAliveTimeout: 10_000,
