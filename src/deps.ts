@@ -87,7 +87,7 @@ export interface Deps {
   readonly input: InputReader;
   /**
    * The only way to an API client: read-only profiles, --dry-run, --idempotency-key, replay notes and
-   * answer checks are inside it (loads the HTTP core on first use; undici with the first request).
+   * answer checks are inside it (loads the HTTP core on first use, its transport with the first request).
    * Without options the same client is returned each time; it is closed when the command ends.
    */
   client(opts?: ClientOptions): Promise<Api>;

@@ -1,5 +1,5 @@
 // Builds the dependency bag (deps.ts) for one invocation. Everything heavy is created on first use: the
-// profile store is read only when a value is missing, the HTTP core loads with the first client (undici
+// profile store is read only when a value is missing, the HTTP core loads with the first client (its transport
 // with the first request), renderers with the first print.
 import type { ClientOptions, Deps, GlobalOptions, IO } from './deps.js';
 import { ProfileStore, requireApiKey, requireBaseUrl, resolveSettings, type ResolvedSettings } from './config/profiles.js';

@@ -8,7 +8,7 @@ function once(cmd, args, env) {
     const t0 = process.hrtime.bigint();
     let first;
     let err = '';
-    const p = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn('/usr/bin/time', ['-f', '%M %U %S', cmd, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     p.stdout.on('data', () => {
       first ??= Number(process.hrtime.bigint() - t0) / 1e6;
     });
@@ -17,14 +17,15 @@ function once(cmd, args, env) {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       const lines = err.trim().split('\n');
       if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err}`));
-      resolve({ ms, firstMs: first ?? ms, rssMb: Number(lines.pop()) / 1024, stderr: lines.join('\n') });
+      const [rss, user, sys] = lines.pop().split(' ').map(Number);
+      resolve({ ms, firstMs: first ?? ms, rssMb: rss / 1024, cpuMs: (user + sys) * 1000, stderr: lines.join('\n') });
     });
   });
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** entries: [{ label, cmd, args, env? }] (an entry's env replaces the shared one); returns [{ label, ms, firstMs, rssMb }] (medians of `runs`). */
+/** entries: [{ label, cmd, args, env? }] (an entry's env replaces the shared one); returns [{ label, ms, firstMs, rssMb, cpuMs }] (medians of `runs`; cpuMs their mean). */
 export async function compareInTurn(entries, { runs = 9, warmup = 2, env = process.env } = {}) {
   const samples = entries.map(() => []);
   for (let i = 0; i < warmup + runs; i++) {
@@ -39,5 +40,7 @@ export async function compareInTurn(entries, { runs = 9, warmup = 2, env = proce
     ms: median(samples[j].map((s) => s.ms)),
     firstMs: median(samples[j].map((s) => s.firstMs)),
     rssMb: median(samples[j].map((s) => s.rssMb)),
+    // CPU time (user + system) is counted in 10 ms steps: the mean, not the median.
+    cpuMs: samples[j].reduce((a, s) => a + s.cpuMs, 0) / samples[j].length,
   }));
 }

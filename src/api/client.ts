@@ -1,6 +1,7 @@
-// The one HTTP core, on undici: authentication, idempotency keys reused across retries, a timeout per
-// attempt, retries with exponential backoff and jitter honouring Retry-After, keep-alive, proxies from
-// the environment, the `{data}` envelope removed, typed errors, and a masked trace for --debug.
+// The one HTTP core, on Node's own client (node-transport.ts; undici's through a proxy): authentication,
+// idempotency keys reused across retries, a timeout per attempt, retries with exponential backoff and
+// jitter honouring Retry-After, keep-alive, proxies from the environment, the `{data}` envelope removed,
+// typed errors, and a masked trace for --debug.
 import type { Dispatcher } from 'undici';
 import { ApiError, EXIT, InterruptedError, NetworkError, SvcError } from '../core/errors.js';
 import { nestedDeeperThan } from '../core/json-depth.js';
@@ -121,10 +122,10 @@ export class ApiClient {
 
   private getDispatcher(): Promise<Dispatcher> {
     const t = this.config.timeoutMs;
-    // undici loads with the first request: a dry run, or a command refused before sending, never pays for it.
+    // The transport loads with the first request: a dry run, or a command refused before sending, never pays for it.
     return (this.dispatcher ??= this.config.dispatcher
       ? Promise.resolve(this.config.dispatcher)
-      : import('./undici.js').then(({ createDispatcher }) =>
+      : import('./node-transport.js').then(({ createDispatcher }) =>
           createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }),
         ));
   }
@@ -144,7 +145,7 @@ export class ApiClient {
     });
   }
 
-  /** The headers a request will carry (also used by --dry-run). */
+  /** The headers a request will carry; --dry-run prints the same (session.ts, describe). */
   headersFor(opts: SendOptions, idempotencyKey: string | undefined): Record<string, string> {
     const h: Record<string, string> = {
       accept: 'application/json',

@@ -1,13 +1,16 @@
-// A request on Node's own HTTP client, shaped like the part of undici's `Dispatcher.request()` the HTTP
-// core uses (status, headers, `body.text()`, an abort signal, `close()`). It exists for start-up: a
-// command that sends one request pays neither for loading undici (~20 ms) nor for its parser, which is
-// WebAssembly that V8 compiles a second time in the background, holding the process ~90 ms after the
-// answer is printed, and adds ~45 MB of peak memory. Node's parser is native and already loaded.
+// The transport under the HTTP core (client.ts): Node's own HTTP client with a keep-alive agent, shaped
+// like the part of undici's `Dispatcher.request()` the core uses (status, headers, `body.text()`, an
+// abort signal, `close()`). Node's client is already loaded and its parser is native: a command pays
+// nothing to load a transport, where undici costs ~20 ms to load and its WebAssembly parser, compiled
+// again in the background, holds the process after the answer and adds ~45 MB of peak memory. Proxies
+// (HTTP_PROXY/HTTPS_PROXY/NO_PROXY), which Node's client does not read on every supported line, go
+// through undici's EnvHttpProxyAgent, loaded only then.
 //
 // Failures carry the codes undici gives the same events (a connection closed before an answer or during
 // the body is UND_ERR_SOCKET), so that the HTTP core describes them in the same words whichever client
 // carried the request. Timeouts come from the caller's signal (the HTTP core sets one per attempt).
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { Dispatcher } from 'undici';
 
 export interface NodeRequestOptions {
   origin: string;
@@ -37,8 +40,10 @@ export class NodeTransport {
 
   constructor(private readonly opts: { keepAliveTimeout?: number } = {}) {}
 
-  private async agentFor(protocol: string): Promise<{ mod: Proto; agent: HttpAgent }> {
-    const mod: Proto = protocol === 'https:' ? ((await import('node:https')) as unknown as Proto) : await import('node:http');
+  private agentFor(protocol: string): { mod: Proto; agent: HttpAgent } {
+    // Not import('node:http'): as an ES module, node:http's exports are all read, and its WebSocket getter
+    // loads Node's copy of undici (~100 internal modules).
+    const mod: Proto = process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as Proto;
     let agent = this.agents.get(protocol);
     if (!agent) {
       // Keep-alive, so that a later request can reuse the connection; a free socket does not hold the
@@ -54,7 +59,7 @@ export class NodeTransport {
     const signal = o.signal;
     if (signal?.aborted) throw signal.reason;
     const url = new URL(o.path, o.origin);
-    const { mod, agent } = await this.agentFor(url.protocol);
+    const { mod, agent } = this.agentFor(url.protocol);
     const headers: Record<string, string> = { ...o.headers };
     if (o.body !== undefined) headers['content-length'] = String(Buffer.byteLength(o.body));
     const options: RequestOptions = {
@@ -68,7 +73,6 @@ export class NodeTransport {
 
     return new Promise<NodeResponse>((resolve, reject) => {
       let req: ClientRequest;
-      let res: IncomingMessage | undefined;
       let settled = false;
       // Where a failure goes: the pending request, then the pending body.
       let fail = (err: unknown) => {
@@ -98,7 +102,6 @@ export class NodeTransport {
         else fail(err);
       });
       req.on('response', (r: IncomingMessage) => {
-        res = r;
         if (settled) {
           r.resume();
           return;
@@ -154,4 +157,26 @@ export class NodeTransport {
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
+}
+
+export interface DispatcherOptions {
+  headersTimeout: number;
+  bodyTimeout: number;
+  connectTimeout: number;
+}
+
+/** The dispatcher for a client: undici's EnvHttpProxyAgent when a proxy is set, else Node's own client. */
+export async function createDispatcher(env: NodeJS.ProcessEnv, opts: DispatcherOptions): Promise<Dispatcher> {
+  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
+  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
+  const noProxy = env.NO_PROXY ?? env.no_proxy;
+  if (!httpProxy && !httpsProxy) return new NodeTransport() as unknown as Dispatcher;
+  const { EnvHttpProxyAgent } = await (await import('../core/lazy.js')).loadUndici();
+  return new EnvHttpProxyAgent({
+    ...opts,
+    keepAliveTimeout: 10_000,
+    ...(httpProxy ? { httpProxy } : {}),
+    ...(httpsProxy ? { httpsProxy } : {}),
+    ...(noProxy ? { noProxy } : {}),
+  });
 }

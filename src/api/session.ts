@@ -79,11 +79,7 @@ export class Api {
   /** The request --dry-run prints: method, URL, headers and body, secrets masked. */
   describe(req: SendOptions): Record<string, unknown> {
     const key = this.http.config.apiKey;
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (key) headers.authorization = `ApiKey ${key}`;
-    if (req.body !== undefined) headers['content-type'] = 'application/json';
-    const idempotencyKey = idempotencyKeyFor(req);
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const headers = this.http.headersFor(req, idempotencyKeyFor(req));
     const secrets = key ? [key] : [];
     const out: Record<string, unknown> = {
       method: req.method,

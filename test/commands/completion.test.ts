@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runSvc } from '../helpers/run.js';
+import { toolOrFailInCi } from '../helpers/ci.js';
 
 const files = { bash: 'completions/svc.bash', zsh: 'completions/_svc', fish: 'completions/svc.fish' } as const;
 
@@ -32,7 +33,8 @@ describe('svc completion', () => {
     ['fish', ['-n']],
   ] as const)('the %s script parses', (shell, args) => {
     const probe = spawnSync(shell, ['-c', 'true']);
-    if (probe.error) return; // that shell is not installed here; the sync test above still covers the content
+    // Not installed here: the sync test above still covers the content (in CI, a missing shell fails).
+    if (!toolOrFailInCi(shell, !probe.error)) return;
     const r = spawnSync(shell, [...args, files[shell]], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -1,15 +1,13 @@
-// The transport under the HTTP core: the first request of a client goes through node:http
-// (src/api/node-transport.ts), later ones through undici. Whichever client carries a request, the
+// The transport under the HTTP core: Node's own client (src/api/node-transport.ts), or undici's when a
+// proxy is set. Whichever client carries a request, the
 // service receives the same request and the user reads the same words when it fails: each fault below
 // is sent once through each client, through the real ApiClient, against a loopback server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
-import { FirstRequestDispatcher, createDispatcher } from '../../src/api/undici.js';
-import { NodeTransport } from '../../src/api/node-transport.js';
-import { createAgent } from '../../src/api/undici-agent.js';
+import { NodeTransport, createDispatcher } from '../../src/api/node-transport.js';
 
 interface Seen {
   method: string;
@@ -83,7 +81,7 @@ const OPTS = { headersTimeout: 300, bodyTimeout: 300, connectTimeout: 300 };
 
 /** A client whose every request goes through one transport. */
 function clientOver(kind: 'node:http' | 'undici', baseUrl = base) {
-  const dispatcher = kind === 'undici' ? createAgent(OPTS) : (new NodeTransport() as unknown as Dispatcher);
+  const dispatcher = kind === 'undici' ? new Agent({ ...OPTS, keepAliveTimeout: 10_000 }) : (new NodeTransport() as unknown as Dispatcher);
   return {
     client: new ApiClient({ baseUrl, apiKey: 'sk_test_0123456789abcdef', timeoutMs: 300, retries: 0, userAgent: 'svc-test', dispatcher }),
     close: () => dispatcher.close(),
@@ -166,44 +164,25 @@ describe('node:http and undici say the same', () => {
   });
 });
 
-describe('FirstRequestDispatcher', () => {
-  test('sends the first request with node:http and the later ones with undici, on one client', async () => {
-    const d = new FirstRequestDispatcher(OPTS);
-    const client = new ApiClient({ baseUrl: base, timeoutMs: 1000, retries: 0, userAgent: 'svc-test', dispatcher: d as unknown as Dispatcher });
-    expect(d.next).toBe('node:http');
-    expect((await client.send({ method: 'GET', path: '/ok' })).status).toBe(200);
-    expect(d.next).toBe('undici');
-    const more = await Promise.all([1, 2, 3].map(() => client.send({ method: 'GET', path: '/ok' })));
-    expect(more.map((r) => r.status)).toEqual([200, 200, 200]);
-    await d.close();
-  });
-
-  test('a retry after a failed first request goes through undici and succeeds', async () => {
+describe('createDispatcher', () => {
+  test("no proxy: Node's client carries every request of a client, concurrent ones and a retry after a dropped connection", async () => {
     let n = 0;
     routes['/flaky'] = (req, res) => {
       if (++n === 1) req.socket.destroy();
       else routes['/ok']!(req, res);
     };
-    const d = new FirstRequestDispatcher(OPTS);
-    const client = new ApiClient({
-      baseUrl: base,
-      timeoutMs: 1000,
-      retries: 2,
-      userAgent: 'svc-test',
-      dispatcher: d as unknown as Dispatcher,
-      sleep: async () => undefined,
-    });
-    const r = await client.send({ method: 'GET', path: '/flaky' });
-    expect(r).toMatchObject({ status: 200, attempts: 2 });
+    const d = await createDispatcher({}, OPTS);
+    expect(d).toBeInstanceOf(NodeTransport);
+    const client = new ApiClient({ baseUrl: base, timeoutMs: 1000, retries: 2, userAgent: 'svc-test', dispatcher: d, sleep: async () => undefined });
+    expect(await client.send({ method: 'GET', path: '/flaky' })).toMatchObject({ status: 200, attempts: 2 });
+    const more = await Promise.all([1, 2, 3].map(() => client.send({ method: 'GET', path: '/ok' })));
+    expect(more.map((r) => r.status)).toEqual([200, 200, 200]);
     await d.close();
   });
 
-  test('createDispatcher: no proxy → FirstRequestDispatcher; HTTP_PROXY → undici proxy agent from the first request', async () => {
-    const plain = await createDispatcher({}, OPTS);
-    expect(plain).toBeInstanceOf(FirstRequestDispatcher);
-    await plain.close();
+  test("HTTP_PROXY: undici's proxy agent from the first request", async () => {
     const proxied = await createDispatcher({ HTTP_PROXY: 'http://127.0.0.1:9' }, OPTS);
-    expect(proxied).not.toBeInstanceOf(FirstRequestDispatcher);
+    expect(proxied).not.toBeInstanceOf(NodeTransport);
     expect(proxied.constructor.name).toBe('EnvHttpProxyAgent');
     await proxied.close();
   });

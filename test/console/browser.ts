@@ -1,12 +1,14 @@
 // The system's Chromium (Debian's `chromium` package), driven by playwright-core. Never downloads a
-// browser: without one installed, the browser tests skip and say why.
+// browser: without one installed, the browser tests skip and say why, except in CI, where they fail.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { toolOrFailInCi } from '../helpers/ci.js';
 
 const candidates = process.env.SVC_CHROMIUM ? [process.env.SVC_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 export const CHROMIUM = candidates.find((p) => existsSync(p));
+toolOrFailInCi(`Chromium (${candidates.join(' or ')})`, CHROMIUM !== undefined);
 
 export const NO_CHROMIUM_MESSAGE = `skipped: no Chromium at ${candidates.join(' or ')} (apt-get install chromium, or set SVC_CHROMIUM); .ci/run installs it`;
 

@@ -9,8 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toolOrFailInCi } from './ci.js';
 
-export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+/** Without tmux the terminal tests skip, except in CI, where they fail (ci.ts). */
+export const hasTmux = toolOrFailInCi('tmux', spawnSync('tmux', ['-V']).status === 0);
 
 export interface Terminal {
   screen(): string;

@@ -1,0 +1,110 @@
+// The built svc turns on the runtime's compile cache (bin/svc.js) in the user's cache folder: the first
+// run writes it, the next reads it (and writes nothing); a damaged cache, a cache folder that cannot be
+// made, or the cache turned off changes nothing the user sees. `svc --version --verbose` says which
+// Node, store driver and cache are in use.
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { svcBin } from '../helpers/bin.js';
+
+const KEY = 'sk_test_cache_0123456789';
+// A command that validates its input with zod and sends nothing: most of the bundle's code runs.
+const WORKFLOW = { name: 'Welcome', workflowId: 'welcome', steps: [] };
+const ARGS = ['workflow', 'create', '--data', JSON.stringify(WORKFLOW), '--dry-run', '-o', 'json'];
+
+function run(env: Record<string, string>, args = ARGS) {
+  return svcBin(args, { env: { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:9', ...env } });
+}
+
+/** The dry-run output without its idempotency key (a fresh one each run). */
+const stable = (stdout: unknown) => String(stdout).replace(/"idempotency-key": "[^"]+"/, '');
+
+/** Every file of the cache folder, with its modification time. */
+function cacheFiles(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(p, statSync(p).mtimeMs);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("the runtime's compile cache", () => {
+  test('is written by the first run in the cache folder and read by the next, which writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const first = await run({ SVC_CACHE_DIR: dir });
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    expect(first.stderr).toBe('');
+    const written = cacheFiles(dir);
+    // main.js, execute.js, the chunks this command loaded: one entry each, in a folder of this Node's own.
+    expect(written.size).toBeGreaterThan(5);
+    for (const f of written.keys()) expect(f).toContain(join(dir, 'compile', `${process.version}-${process.arch}-`));
+    const second = await run({ SVC_CACHE_DIR: dir });
+    expect(second.exitCode).toBe(0);
+    expect(stable(second.stdout)).toBe(stable(first.stdout));
+    // Every entry matched the file it was made from: none was written again.
+    expect(cacheFiles(dir)).toEqual(written);
+  });
+
+  test('a damaged cache changes nothing the user sees, and is written again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const clean = await run({ SVC_CACHE_DIR: dir });
+    const files = [...cacheFiles(dir).keys()];
+    for (const [i, f] of files.entries()) {
+      // Garbage, a cut-short entry, an empty one.
+      const data = readFileSync(f);
+      writeFileSync(f, i % 3 === 0 ? Buffer.alloc(data.length, 0x5a) : i % 3 === 1 ? data.subarray(0, data.length >> 1) : Buffer.alloc(0));
+    }
+    const damaged = cacheFiles(dir);
+    const after = await run({ SVC_CACHE_DIR: dir });
+    expect(after.exitCode).toBe(0);
+    expect(after.stderr).toBe('');
+    expect(stable(after.stdout)).toBe(stable(clean.stdout));
+    const rewritten = cacheFiles(dir);
+    expect([...rewritten.keys()].filter((f) => rewritten.get(f) !== damaged.get(f)).length).toBeGreaterThan(0);
+    expect(stable((await run({ SVC_CACHE_DIR: dir })).stdout)).toBe(stable(clean.stdout));
+  });
+
+  test('a cache folder that cannot be made, or the cache turned off: the same output, and --version --verbose says it is off', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const notAFolder = join(base, 'file');
+    writeFileSync(notAFolder, 'not a folder');
+    const reference = await run({ SVC_CACHE_DIR: join(base, 'ok') });
+    const envs: Record<string, string>[] = [{ SVC_CACHE_DIR: notAFolder }, { SVC_CACHE_DIR: join(base, 'ok'), NODE_DISABLE_COMPILE_CACHE: '1' }];
+    for (const env of envs) {
+      const r = await run(env);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(stable(r.stdout)).toBe(stable(reference.stdout));
+      const v = await run(env, ['--version', '--verbose']);
+      expect(v.exitCode).toBe(0);
+      expect(String(v.stdout)).toMatch(/^compile cache: off \(.+\)$/m);
+    }
+    expect(readFileSync(notAFolder, 'utf8')).toBe('not a folder');
+  });
+});
+
+describe('svc --version --verbose', () => {
+  test('names the Node (version and path) beside the supported lines, the store driver and the compile cache folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const r = await run({ SVC_CACHE_DIR: dir }, ['--version', '--verbose']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    const pkg = (p: string) => JSON.parse(readFileSync(new URL(p, import.meta.url), 'utf8')) as { version: string };
+    const lines = String(r.stdout).trimEnd().split('\n');
+    expect(lines).toEqual([
+      pkg('../../package.json').version,
+      `node: ${process.versions.node} (${process.execPath}); supported: 22 (from 22.19), 24 and 26`,
+      `store driver: better-sqlite3 ${pkg('../../node_modules/better-sqlite3/package.json').version} (N-API binding, loads)`,
+      expect.stringMatching(new RegExp(`^compile cache: on, ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/compile/v`)),
+    ]);
+    // The order of the two flags does not matter; plain --version stays one line.
+    expect(String((await run({ SVC_CACHE_DIR: dir }, ['--verbose', '-V'])).stdout)).toBe(String(r.stdout));
+    expect(String((await run({ SVC_CACHE_DIR: dir }, ['--version'])).stdout)).toBe(lines[0]);
+  });
+});
