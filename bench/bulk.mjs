@@ -6,7 +6,7 @@
 // Also the bulk run's peak RSS (it streams the file: memory must not grow with it).
 // Run after `npm run build`: node bench/bulk.mjs throughput [sizes, default 10000,100000]
 //
-// Without `throughput` (the default): bulk runs under rate limits (issue 14), against `svc dev
+// Without `throughput` (the default): bulk runs under rate limits, against `svc dev
 // --rate-limit` at the free and the top tier (`node bench/bulk.mjs free` or `top` for one), with 5,000
 // NDJSON rows each with its own payload (bulk calls, 100 tokens each) and 20,000 CSV rows (triggers of
 // 100 recipients, 1 token each). Each run must exit 0 with 0 failed and store exactly one event per
@@ -38,7 +38,7 @@ function csv(dir, n) {
 }
 
 if (process.argv[2] !== 'throughput') {
-  // node bench/bulk.mjs [free,top]: the rate-limit tiers (issue 14).
+  // node bench/bulk.mjs [free,top]: the rate-limit tiers.
   await tiers();
   process.exit(0);
 }

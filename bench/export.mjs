@@ -1,7 +1,7 @@
 // Export: `svc events list --all -o ndjson` over 1,000 and then 50,000 events of `svc dev`: wall time and
 // peak RSS, beside a curl loop fetching the same pages (limit 50) in the same run.
 // Goals: peak RSS at the largest count within 1.2× of that at 1,000; svc at least 1.5× faster than the curl
-// loop (issue 11, goal 4: curl pays a process and a connection per page, svc keeps one connection).
+// loop (curl pays a process and a connection per page, svc keeps one connection).
 // Run after `npm run build`: [ROUNDS=3] node bench/export.mjs [counts...]   (default: 1000 50000; e.g. 1000 100000)
 //
 // FEED=1 node bench/export.mjs 1000 20000 100000 1000000: the same export against a loopback feed that

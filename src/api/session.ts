@@ -60,7 +60,7 @@ function nextOf(body: unknown, mode: PagingMode, currentPage: number): PageResul
 }
 
 export class Api {
-  /** The bare HTTP core: private, so that every request passes the rules above (issue 9, "one client"). */
+  /** The bare HTTP core: private, so that every request passes the rules above: one client, one set of rules. */
   private readonly http: ApiClient;
 
   constructor(

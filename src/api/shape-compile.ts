@@ -1,6 +1,6 @@
 // Compiles schemas of the operation table (zod, the one source of truth) into standalone validator code
 // at build time, so that a one-request command checks its input and the answer's shape without loading
-// zod and building every schema (~20-30 ms of CPU, issue 11). The path is zod → JSON Schema (zod's own
+// zod and building every schema (~20-30 ms of CPU on every command that checks an answer). The path is zod → JSON Schema (zod's own
 // z.toJSONSchema) → ajv's standalone code; scripts/build.mjs bundles the result, a chunk per validator.
 //
 // A compiled validator must never accept what zod would refuse. A schema whose JSON Schema is not

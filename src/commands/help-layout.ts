@@ -1,4 +1,4 @@
-// How help is laid out at the terminal's width (issue 12): wrapped between words, a word wider than the
+// How help is laid out at the terminal's width: wrapped between words, a word wider than the
 // box broken after a / or a comma, a description under its term when the column beside it is too narrow,
 // and no list of dozens of choices. Every command copies it from the root (cli.ts).
 import { Help, type HelpConfiguration, type Option } from 'commander';

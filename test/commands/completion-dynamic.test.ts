@@ -1,4 +1,4 @@
-// Tab for values the command tree cannot know (issue 12): profile names, workflow and subscriber ids from
+// Tab for values the command tree cannot know: profile names, workflow and subscriber ids from
 // the short-lived cache earlier commands filled (no request at Tab time while it is fresh; only when it
 // is empty and a profile with a key exists, and then within 300 ms), and a JSON flag's @file keeping
 // its @ in the generated bash script.

@@ -1,4 +1,4 @@
-// Help laid out for the terminal it is shown on (issue 12): no line wider than the terminal, examples
+// Help laid out for the terminal it is shown on: no line wider than the terminal, examples
 // broken between words (a long command continues with a backslash, so it still pastes into a shell), a
 // comment that does not fit moved above its command, and no option listing dozens of choices.
 import { PassThrough, Readable } from 'node:stream';

@@ -1,4 +1,4 @@
-// Errors that say what to do next (issue 12): a rejected key points to svc login and the profiles; an
+// Errors that say what to do next: a rejected key points to svc login and the profiles; an
 // unknown workflow names the closest workflow ids the service has.
 import { describe, expect, test } from 'vitest';
 import { stubbedService, workflowRecord } from '../helpers/command-test.js';

@@ -59,7 +59,7 @@ describe('svc binary', () => {
     expect(JSON.parse(String(t.stdout))).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn-e2e' });
   });
 
-  test('-o tsv: plain values a shell loop reads, a --query string bare (issue 12)', async () => {
+  test('-o tsv: plain values a shell loop reads, a --query string bare', async () => {
     const r = await svcBin(['integrations', 'active', '-o', 'tsv', '-q', '--fields', 'identifier,providerId,primary'], { env });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('mail\tsendgrid\ttrue');

@@ -1,4 +1,4 @@
-// Fidelity with the hosted service (issue 10), each point checked through the service's official
+// Fidelity with the hosted service, each point checked through the service's official
 // TypeScript SDK (@novu/api) pointed at the built `svc dev`: the SDK validates every answer with its
 // own schemas, so a field of the wrong shape fails here. Each `describe` is one point of the issue.
 import { mkdtempSync, writeFileSync } from 'node:fs';

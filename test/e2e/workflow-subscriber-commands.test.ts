@@ -1,4 +1,4 @@
-// The workflow and subscriber commands added with issue 10, through the built binary against svc dev:
+// The workflow and subscriber commands, through the built binary against svc dev:
 // each one reaches its operation, answers in JSON, and deletes refuse to run without --yes off a terminal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcBin } from '../helpers/bin.js';

@@ -1,4 +1,4 @@
-// events list on an 80-column terminal (issue 12): ids made in the same second shortened to their
+// events list on an 80-column terminal: ids made in the same second shortened to their
 // distinct end (which events get accepts), a compact time kept, the reason shown, and the note on what
 // was left out no wider than the terminal.
 import { PassThrough, Readable } from 'node:stream';

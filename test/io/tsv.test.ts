@@ -1,4 +1,4 @@
-// -o tsv: plain values for shell loops (issue 12), through the real command path against a svc.stub.
+// -o tsv: plain values for shell loops, through the real command path against a svc.stub.
 import { describe, expect, test } from 'vitest';
 import { stubbedService } from '../helpers/command-test.js';
 import { runSvc } from '../helpers/run.js';

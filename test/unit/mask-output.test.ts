@@ -96,7 +96,7 @@ describe('activity outcome', () => {
         { type: 'email', status: 'skipped' },
       ]),
     ).toBe('delivered');
-    // Nothing sent by a channel step is not delivered (issue 9).
+    // Nothing sent by a channel step is not delivered.
     expect(
       outcomeOf([
         { type: 'in_app', status: 'skipped' },

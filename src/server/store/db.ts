@@ -118,7 +118,7 @@ function prepare(db: DB, file: string): OpenedDatabase {
     // so it survives the process being killed (kill -9, a crash); a power cut or kernel crash can lose
     // the last transactions. FULL would fsync the WAL at every commit: with group commit that is one
     // fsync per batch, not per trigger, but still the disk's flush latency on every reply (see
-    // bench/RESULTS-issue-11.md). A local development service takes NORMAL.
+    // bench/RESULTS-startup-engine-store.md). A local development service takes NORMAL.
     db.pragma('synchronous = NORMAL');
     // A page cache that holds the indexes' hot pages (the default is 2 MB), and checkpoints every
     // ~40 MB of WAL instead of every 4 MB: a checkpoint runs inside the COMMIT that crosses the mark.

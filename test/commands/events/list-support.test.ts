@@ -1,4 +1,4 @@
-// What a support lookup needs from events list (issue 12): --status by the overall status (the feed has
+// What a support lookup needs from events list: --status by the overall status (the feed has
 // no such filter: each page is filtered as it arrives, and the count says how many were looked at), a
 // refused status named with the flag, and on a terminal a count on stderr as --all pages arrive.
 import { PassThrough, Readable } from 'node:stream';

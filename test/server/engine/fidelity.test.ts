@@ -1,4 +1,4 @@
-// Pure parts of issue 10's fidelity fixes: the rule editor's skip operators, text escaping in
+// Pure parts of the fidelity fixes (where svc dev once differed from the hosted service): the rule editor's skip operators, text escaping in
 // sanitized HTML, trigger overrides as a channel step reads them, and the email subject and layout.
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_SKIP_OPERATORS, shouldSkip, unknownSkipOperators } from '../../../src/server/engine/conditions.js';
