@@ -104,7 +104,7 @@ export const api = {
     ),
   getWorkflow: (id: string) => data(call<{ data: Workflow }>('GET', `/v2/workflows/${encodeURIComponent(id)}`)),
   /** GET /v2/workflows where the service has it; null where it answers 404. */
-  listWorkflows: async (): Promise<Array<{ workflowId: string; name: string }> | null> => {
+  listWorkflows: async (): Promise<Array<{ workflowId: string; name: string; origin?: string }> | null> => {
     if (noWorkflowList) return null;
     try {
       const r = await call<any>('GET', '/v2/workflows', { query: { limit: 100 } });
