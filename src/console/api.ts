@@ -93,6 +93,8 @@ export const api = {
   markAs: (subscriberId: string, messageId: string | string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') =>
     data(call<{ data: Message[] }>('POST', `/v1/subscribers/${encodeURIComponent(subscriberId)}/messages/mark-as`, { body: { messageId, markAs } })),
   searchSubscribers: (q: Query) => call<{ data: Subscriber[]; next: string | null }>('GET', '/v2/subscribers', { query: q }),
+  /** The environment, with the application identifier the in-app Inbox is given. */
+  currentEnvironment: () => data(call<{ data: { _id: string; name: string; identifier: string } }>('GET', '/v1/environments/me')),
   getPreferences: (subscriberId: string) =>
     data(call<{ data: SubscriberPreferences }>('GET', `/v2/subscribers/${encodeURIComponent(subscriberId)}/preferences`)),
   /** One switch: the global one without `workflowId`, else that workflow's. Answers the whole view again. */

@@ -63,6 +63,9 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
         expect(await box.isDisabled(), `${w.workflow.identifier} ${channel} disabled`).toBe(!!w.workflow.critical);
       }
     }
+    // The environment's application identifier, as GET /v1/environments/me answers it.
+    const environment = await api(dev, 'GET', '/v1/environments/me');
+    expect(await page.locator('.app-id code').innerText()).toBe(environment.body.data.identifier);
     await page.screenshot({ path: join(shots, 'inbox-preferences.png') });
 
     const email = panel.locator(`tr[data-preference="${wf}"] input[data-channel=email]`);

@@ -39,6 +39,8 @@ export function Inbox({ params }: { params: URLSearchParams }) {
   const q = useDebounced(query.trim());
   const subscribers = useLoad(() => findSubscribers(q), [q], false);
   const inbox = useLoad(async () => (subscriberId ? api.listMessages({ subscriberId, channel: 'in_app', limit: 100 }) : undefined), [subscriberId]);
+  // The application identifier an app's <Inbox/> needs; an extra, so a service without it shows nothing.
+  const environment = useLoad(() => api.currentEnvironment().catch(() => undefined), [], false);
   const feed = useLoad(async () => (subscriberId ? api.listEvents({ subscriberIds: [subscriberId], limit: 5 }) : undefined), [subscriberId]);
 
   const pick = (id: string) => {
@@ -89,6 +91,10 @@ export function Inbox({ params }: { params: URLSearchParams }) {
             )}>Mark all read</button>`
         }
       </form>
+      ${
+        environment.value?.identifier &&
+        html`<div class="small muted app-id">Application identifier <code title="applicationIdentifier of the in-app Inbox">${environment.value.identifier}</code> (${environment.value.name})</div>`
+      }
       <${ErrorLine} error=${error ?? inbox.error ?? subscribers.error} />
       ${!subscriberId && html`<${Empty}>Pick a subscriber to see their in-app inbox.<//>`}
       ${subscriberId && inbox.value && messages.length === 0 && html`<${Empty}>No in-app messages for ${subscriberId} yet.<//>`}
