@@ -5,6 +5,14 @@ import type { PreviewResponse, Workflow } from '../api/schemas/workflow.js';
 
 export type { ActivityNotification, Message, Subscriber, PreviewResponse, Workflow };
 
+/** A channel's switch: on, off, or not set (the workflow's or the global default applies). */
+export type ChannelSwitches = Partial<Record<'in_app' | 'email' | 'sms' | 'chat' | 'push', boolean>>;
+/** GET /v2/subscribers/{id}/preferences (the shape of SubscriberPreferencesView in src/api/schemas/inbox.ts). */
+export interface SubscriberPreferences {
+  global: { enabled: boolean; channels: ChannelSwitches };
+  workflows: Array<{ enabled: boolean; channels: ChannelSwitches; workflow: { identifier: string; name: string; critical?: boolean } }>;
+}
+
 const KEY = 'svc.console.apiKey';
 
 export const session = {
@@ -85,9 +93,20 @@ export const api = {
   markAs: (subscriberId: string, messageId: string | string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') =>
     data(call<{ data: Message[] }>('POST', `/v1/subscribers/${encodeURIComponent(subscriberId)}/messages/mark-as`, { body: { messageId, markAs } })),
   searchSubscribers: (q: Query) => call<{ data: Subscriber[]; next: string | null }>('GET', '/v2/subscribers', { query: q }),
+  /** The environment, with the application identifier the in-app Inbox is given. */
+  currentEnvironment: () => data(call<{ data: { _id: string; name: string; identifier: string } }>('GET', '/v1/environments/me')),
+  getPreferences: (subscriberId: string) =>
+    data(call<{ data: SubscriberPreferences }>('GET', `/v2/subscribers/${encodeURIComponent(subscriberId)}/preferences`)),
+  /** One switch: the global one without `workflowId`, else that workflow's. Answers the whole view again. */
+  setPreference: (subscriberId: string, channels: ChannelSwitches, workflowId?: string) =>
+    data(
+      call<{ data: SubscriberPreferences }>('PATCH', `/v2/subscribers/${encodeURIComponent(subscriberId)}/preferences`, {
+        body: { channels, ...(workflowId !== undefined && { workflowId }) },
+      }),
+    ),
   getWorkflow: (id: string) => data(call<{ data: Workflow }>('GET', `/v2/workflows/${encodeURIComponent(id)}`)),
   /** GET /v2/workflows where the service has it; null where it answers 404. */
-  listWorkflows: async (): Promise<Array<{ workflowId: string; name: string }> | null> => {
+  listWorkflows: async (): Promise<Array<{ workflowId: string; name: string; origin?: string }> | null> => {
     if (noWorkflowList) return null;
     try {
       const r = await call<any>('GET', '/v2/workflows', { query: { limit: 100 } });

@@ -102,6 +102,10 @@ describe('no output shows the key or a token', () => {
     stub.on('GET', '/v2/workflows/echo', { body: { data: { workflowId: 'echo', note: `created with key ${KEY}`, steps: [] } } });
     stub.on('GET', '/v1/subscribers/echo', { status: 500, headers: { 'content-type': 'text/plain' }, body: `upstream said: Authorization: ApiKey ${KEY}` });
     stub.on('GET', '/v1/subscribers/echo-json', { status: 500, body: `upstream said: Authorization: ApiKey ${KEY}` });
+    // `svc profile show` also asks the service for the application identifier (an extra it may lack).
+    stub.on('GET', '/v1/environments/me', {
+      body: { data: { _id: '6650a0b1c2d3e4f5a6b7c8d9', name: 'Development', _organizationId: '6650a0b1c2d3e4f5a6b7c8da', identifier: 'app_x' } },
+    });
   });
   afterAll(() => stub.close());
 

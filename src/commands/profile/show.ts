@@ -7,8 +7,34 @@ import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 export const command = () =>
   examples(
     new Command('show').description('show the resolved settings and where each came from').argument('[name]', 'profile to show (default: as resolved)'),
-    ['svc profile show', 'SVC_API_KEY=sk_x svc profile show prod'],
+    ['svc profile show', 'svc profile show local', 'SVC_API_KEY=sk_x svc profile show prod'],
   );
+
+/** How long the application identifier may take: it is an extra, the settings are the answer. */
+const LOOKUP_TIMEOUT_MS = 2_000;
+
+/**
+ * The environment's application identifier (what the in-app Inbox is given), from the service the
+ * settings point at: `GET /v1/environments/me`, one attempt, a short timeout. Undefined without a key,
+ * under --dry-run (nothing is sent), or when the service does not answer it: the rest is shown as ever.
+ */
+async function applicationIdentifier(deps: Deps, baseUrl: string, apiKey: string | undefined): Promise<string | undefined> {
+  if (!apiKey || deps.globals.dryRun) return undefined;
+  try {
+    const client = await deps.client({
+      baseUrl,
+      apiKey,
+      retries: 0,
+      timeoutMs: LOOKUP_TIMEOUT_MS,
+      signal: AbortSignal.any([deps.signal, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)]),
+    });
+    const res = await client.call<{ identifier?: unknown }>('getCurrentEnvironment');
+    const id = res?.data?.identifier;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>): Promise<void> {
   const name = given === undefined ? undefined : validateProfileName(given);
@@ -30,12 +56,15 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: Ar
     readOnly: s.readOnly,
     configFile: s.configFile,
   };
+  const identifier = await applicationIdentifier(deps, s.baseUrl.value, key);
+  const withIdentifier = identifier === undefined ? settings : { ...settings, applicationIdentifier: { value: identifier, source: 'service' } };
   if (deps.format() === 'table' && !g.query && !g.fields) {
     await deps.print(
       [
         { setting: 'profile', value: settings.profile.value ?? '(none)', source: settings.profile.source },
         { setting: 'base URL', value: settings.baseUrl.value, source: settings.baseUrl.source },
         { setting: 'API key', value: shownKey ?? '(none)', source: settings.apiKey.source },
+        ...(identifier === undefined ? [] : [{ setting: 'application identifier', value: identifier, source: 'service' }]),
         { setting: 'read-only', value: settings.readOnly ? 'yes' : 'no', source: settings.profile.value ? 'profile' : '-' },
         { setting: 'config file', value: settings.configFile, source: '-' },
       ],
@@ -43,5 +72,5 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: Ar
     );
     return;
   }
-  await deps.print(settings);
+  await deps.print(withIdentifier);
 }

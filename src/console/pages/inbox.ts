@@ -1,10 +1,10 @@
 // Inbox: a subscriber's in-app messages as their notification centre shows them, marked read, seen
 // or unread through the public mark-as operation, with the subscriber's feed beside it so the
 // "Message read" detail can be seen arriving.
-import { useState } from 'preact/hooks';
-import { api, type Message, type Subscriber } from '../api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { api, type ChannelSwitches, type Message, type Subscriber, type SubscriberPreferences } from '../api.js';
 import { InAppCard } from '../render.js';
-import { ago, Badge, clock, Empty, ErrorLine, go, html, setParams, useDebounced, useLoad } from '../ui.js';
+import { ago, Badge, CHANNEL_LABEL, clock, Empty, ErrorLine, go, html, setParams, useDebounced, useLoad } from '../ui.js';
 
 const FOUND = 20;
 
@@ -39,6 +39,8 @@ export function Inbox({ params }: { params: URLSearchParams }) {
   const q = useDebounced(query.trim());
   const subscribers = useLoad(() => findSubscribers(q), [q], false);
   const inbox = useLoad(async () => (subscriberId ? api.listMessages({ subscriberId, channel: 'in_app', limit: 100 }) : undefined), [subscriberId]);
+  // The application identifier an app's <Inbox/> needs; an extra, so a service without it shows nothing.
+  const environment = useLoad(() => api.currentEnvironment().catch(() => undefined), [], false);
   const feed = useLoad(async () => (subscriberId ? api.listEvents({ subscriberIds: [subscriberId], limit: 5 }) : undefined), [subscriberId]);
 
   const pick = (id: string) => {
@@ -89,6 +91,10 @@ export function Inbox({ params }: { params: URLSearchParams }) {
             )}>Mark all read</button>`
         }
       </form>
+      ${
+        environment.value?.identifier &&
+        html`<div class="small muted app-id">Application identifier <code title="applicationIdentifier of the in-app Inbox">${environment.value.identifier}</code> (${environment.value.name})</div>`
+      }
       <${ErrorLine} error=${error ?? inbox.error ?? subscribers.error} />
       ${!subscriberId && html`<${Empty}>Pick a subscriber to see their in-app inbox.<//>`}
       ${subscriberId && inbox.value && messages.length === 0 && html`<${Empty}>No in-app messages for ${subscriberId} yet.<//>`}
@@ -116,6 +122,7 @@ export function Inbox({ params }: { params: URLSearchParams }) {
       </ul>
     </section>
     <section class="pane detail-pane">
+      ${subscriberId && html`<${Preferences} key=${subscriberId} subscriberId=${subscriberId} />`}
       <h3>Latest activity${subscriberId ? ` for ${subscriberId}` : ''}</h3>
       ${subscriberId && feed.value?.data.length === 0 && html`<${Empty}>No events.<//>`}
       <ul class="mini-feed" aria-label="Subscriber activity">
@@ -131,5 +138,79 @@ export function Inbox({ params }: { params: URLSearchParams }) {
         })}
       </ul>
     </section>
+  </div>`;
+}
+
+/** The channels a row shows, in the console's usual order: those the service answers for it. */
+const channelsOf = (c: ChannelSwitches) => Object.keys(CHANNEL_LABEL).filter((k) => k in c) as Array<keyof ChannelSwitches>;
+
+/**
+ * The subscriber's preferences (GET /v2/subscribers/{id}/preferences): the global channel switches and
+ * each workflow's, every switch a checkbox that PATCHes that one channel. A critical workflow's
+ * switches cannot be changed (the service refuses), so they are shown but disabled.
+ */
+function Preferences({ subscriberId }: { subscriberId: string }) {
+  const prefs = useLoad(() => api.getPreferences(subscriberId), [subscriberId]);
+  // What the last switch showed, until the service's answer (or a later read) replaces it: the box
+  // moves as soon as it is clicked, and moves back if the service refuses.
+  const [patched, setPatched] = useState<SubscriberPreferences | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  useEffect(() => setPatched(undefined), [prefs.value]);
+  const view = patched ?? prefs.value;
+
+  const toggle = async (channel: keyof ChannelSwitches, on: boolean, workflowId?: string) => {
+    if (!view) return;
+    setBusy(true);
+    setError(undefined);
+    setPatched({
+      global: workflowId === undefined ? { ...view.global, channels: { ...view.global.channels, [channel]: on } } : view.global,
+      workflows: view.workflows.map((w) => (w.workflow.identifier === workflowId ? { ...w, channels: { ...w.channels, [channel]: on } } : w)),
+    });
+    try {
+      setPatched(await api.setPreference(subscriberId, { [channel]: on }, workflowId));
+    } catch (e) {
+      setPatched(undefined);
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // One column per channel any row has, so each channel's switches line up.
+  const columns = view ? channelsOf(Object.assign({}, view.global.channels, ...view.workflows.map((w) => w.channels))) : [];
+  const row = (label: unknown, channels: ChannelSwitches, attrs: { workflow?: string; critical?: boolean }) =>
+    html`<tr data-preference=${attrs.workflow ?? 'global'}>
+      <th scope="row">${label}</th>
+      ${columns.map((c) => {
+        if (!(c in channels)) return html`<td key=${c} class="muted none" title=${`No ${CHANNEL_LABEL[c]} step`}>·</td>`;
+        const on = channels[c] !== false;
+        return html`<td key=${c}><label class=${`switch ${on ? 'on' : 'off'}`} title=${attrs.critical ? 'Critical workflow: always sent' : `${CHANNEL_LABEL[c]} ${on ? 'on' : 'off'}`}>
+          <input type="checkbox" data-channel=${c} aria-label=${`${CHANNEL_LABEL[c]} for ${attrs.workflow ?? 'all workflows'}`} checked=${on} disabled=${busy || attrs.critical}
+            onChange=${(e: any) => toggle(c, e.currentTarget.checked, attrs.workflow)} /> ${on ? 'on' : 'off'}</label></td>`;
+      })}
+    </tr>`;
+
+  return html`<div class="preferences" aria-label="Preferences">
+    <h3>Preferences of ${subscriberId}</h3>
+    <${ErrorLine} error=${error ?? prefs.error} />
+    ${!view && !prefs.error && html`<div class="muted small">Loading…</div>`}
+    ${
+      view &&
+      html`<table class="pref-table">
+        <thead><tr><th></th>${columns.map((c) => html`<th key=${c} scope="col">${CHANNEL_LABEL[c]}</th>`)}</tr></thead>
+        <tbody>
+          ${row(html`<strong>All workflows</strong>`, view.global.channels, {})}
+          ${view.workflows.map((w) =>
+            row(
+              html`<span class="cut" title=${w.workflow.identifier}>${w.workflow.name}</span>${w.workflow.critical ? html` <span class="badge warn">critical</span>` : ''}`,
+              w.channels,
+              { workflow: w.workflow.identifier, critical: !!w.workflow.critical },
+            ),
+          )}
+        </tbody>
+      </table>
+      <p class="muted small">A workflow's switch wins over the global one; a critical workflow ignores both.</p>`
+    }
   </div>`;
 }

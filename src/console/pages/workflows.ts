@@ -9,7 +9,7 @@ import { Badge, channelLabel, Empty, ErrorLine, go, html, useLoad } from '../ui.
  * The workflows to list: GET /v2/workflows where the service offers it, otherwise the workflows seen
  * in the recent feed (the local service has no list operation yet).
  */
-export async function knownWorkflows(): Promise<{ list: Array<{ workflowId: string; name: string }>; fromFeed: boolean }> {
+export async function knownWorkflows(): Promise<{ list: Array<{ workflowId: string; name: string; origin?: string }>; fromFeed: boolean }> {
   const listed = await api.listWorkflows();
   if (listed) return { list: listed, fromFeed: false };
   const feed = await api.listEvents({ limit: 50 });
@@ -40,7 +40,7 @@ export function Workflows({ params }: { params: URLSearchParams }) {
       <ul class="wf-list" aria-label="Workflows">
         ${list.map(
           (w) => html`<li key=${w.workflowId} class=${w.workflowId === selected ? 'sel' : ''} onClick=${() => go('workflows', { workflow: w.workflowId })}>
-          <div>${w.name}</div><div class="muted small">${w.workflowId}</div></li>`,
+          <div>${w.name}${w.origin === 'external' && html` <span class="chip origin" title="Code-first: defined in the app and run through its bridge">external</span>`}</div><div class="muted small">${w.workflowId}</div></li>`,
         )}
       </ul>
     </section>
@@ -99,6 +99,13 @@ function WorkflowDetail({ id }: { id: string }) {
     <header>
       <h2>${w.name} <${Badge} value=${(w as any).status ?? (w.active ? 'active' : 'inactive')} /></h2>
       <div class="muted small">${w.workflowId}${(w as any).description ? ` · ${(w as any).description}` : ''}${(w.tags ?? []).length ? ` · ${(w.tags ?? []).join(', ')}` : ''}</div>
+      ${
+        (w as any).origin === 'external' &&
+        html`<div class="bridge-origin small">
+          <span class="chip origin">external</span> Code-first: its steps run in the app, through the bridge at
+          <code class="bridge-url">${(w as any).bridgeUrl ?? 'an unknown URL'}</code>; previews are rendered by the bridge.
+        </div>`
+      }
       <div class="wf-actions"><a href=${`#/trigger?workflow=${encodeURIComponent(w.workflowId)}`}>Trigger it</a> · <a href=${`#/activity?workflow=${encodeURIComponent(w.workflowId)}`}>its activity</a></div>
     </header>
     ${(w as any).issues && Object.keys((w as any).issues).length > 0 && html`<div class="issues"><strong>Workflow issues</strong><${Issues} issues=${(w as any).issues} /></div>`}

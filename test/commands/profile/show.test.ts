@@ -40,3 +40,56 @@ describe('profile show', () => {
     expect(s.apiKey).toEqual({ value: 'sk_…3210', source: 'flag' });
   });
 });
+
+describe('profile show: the application identifier', () => {
+  const ENV = { _id: '6650a0b1c2d3e4f5a6b7c8d9', name: 'Development', _organizationId: '6650a0b1c2d3e4f5a6b7c8da', identifier: 'app_Jx3kQ9', _parentId: null };
+  const local = async () => svc(['profile', 'add', 'local', '--base-url', stub.url, '--api-key', KEY]);
+
+  test('read from GET /v1/environments/me of the profile’s service, with its key, in JSON and in the table', async () => {
+    await local();
+    stub.on('GET', '/v1/environments/me', { body: { data: ENV } });
+    const r = await svc(['profile', 'show', 'local']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.applicationIdentifier).toEqual({ value: 'app_Jx3kQ9', source: 'service' });
+    expect(s.apiKey).toEqual({ value: 'sk_…cdef', source: 'profile' });
+    const table = await svc(['profile', 'show', 'local', '-o', 'table']);
+    expect(table.stdout).toMatch(/application identifier\s+app_Jx3kQ9\s+service/);
+    expect(stub.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/environments/me', 'GET /v1/environments/me']);
+    expect(stub.requests[0]!.headers.authorization).toBe(`ApiKey ${KEY}`);
+  });
+
+  test('a service that does not answer it (404, refused, 401): the settings print as before, exit 0, one attempt', async () => {
+    await local();
+    const before = JSON.parse((await svc(['profile', 'show', 'local', '--dry-run'])).stdout);
+    stub.on('GET', '/v1/environments/me', (_req, n) =>
+      n === 1 ? { status: 404, body: { statusCode: 404, message: 'Not Found' } } : { status: 401, body: { statusCode: 401, message: 'API Key not found' } },
+    );
+    for (let i = 0; i < 2; i++) {
+      const r = await svc(['profile', 'show', 'local']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(before);
+      expect(r.stderr).toBe('');
+    }
+    expect(stub.requests).toHaveLength(2);
+    // Nothing listening: still the settings, quickly.
+    const t = Date.now();
+    const r = await svc(['profile', 'show', '--base-url', 'http://127.0.0.1:9', '--api-key', KEY]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).baseUrl).toEqual({ value: 'http://127.0.0.1:9', source: 'flag' });
+    expect(JSON.parse(r.stdout).applicationIdentifier).toBeUndefined();
+    expect(Date.now() - t).toBeLessThan(5_000);
+  });
+
+  test('--dry-run and a missing key send nothing', async () => {
+    const none = await svc(['profile', 'show', '--base-url', stub.url]);
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout).apiKey).toEqual({ value: null, source: 'none' });
+    await local();
+    const dry = await svc(['profile', 'show', 'local', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).applicationIdentifier).toBeUndefined();
+    expect(dry.stdout + dry.stderr).not.toContain('/v1/environments/me');
+    expect(stub.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+// A subscriber's preferences in the console, in a real browser (headless Chromium) against the built
+// `svc dev`: the Inbox page shows the global and per-workflow channel switches the operator API answers
+// (GET /v2/subscribers/{id}/preferences), and turning one off is stored (PATCH, read back through the API).
+// Screenshots go to SVC_SCREENSHOTS_DIR (or a temporary folder, printed).
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startDev, type DevProcess } from '../helpers/dev.js';
+import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+
+if (!CHROMIUM) console.warn(`test/console/preferences.test.ts ${NO_CHROMIUM_MESSAGE}`);
+
+interface Prefs {
+  global: { channels: Record<string, boolean> };
+  workflows: Array<{ channels: Record<string, boolean>; workflow: { identifier: string; critical?: boolean } }>;
+}
+
+describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headless Chromium)', () => {
+  let dev: DevProcess;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-prefs-'));
+  const prefs = async (): Promise<Prefs> => {
+    const r = await api(dev, 'GET', '/v2/subscribers/ada/preferences');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.data;
+  };
+
+  beforeAll(async () => {
+    [dev, browser] = await Promise.all([startDev({ args: ['--quiet'] }), launch()]);
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    page.setDefaultTimeout(10_000);
+    await page.goto(String(dev.started.consoleLink));
+    await page.locator('.live.live').waitFor();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+  });
+
+  it('shows the global and per-workflow switches; turning e-mail off for a workflow is stored', async () => {
+    const before = await prefs();
+    // A workflow of the demo data with an e-mail step that the subscriber may switch off.
+    const target = before.workflows.find((w) => !w.workflow.critical && 'email' in w.channels);
+    expect(target, JSON.stringify(before)).toBeDefined();
+    const wf = target!.workflow.identifier;
+    expect(target!.channels.email).not.toBe(false);
+
+    await page.goto(`${dev.baseUrl}/console/#/inbox?subscriber=ada`);
+    const panel = page.locator('.preferences');
+    await panel.locator('tr[data-preference=global]').waitFor();
+    // Every switch the API answers is on the page, checked as the API says.
+    for (const [channel, on] of Object.entries(before.global.channels)) {
+      expect(await panel.locator(`tr[data-preference=global] input[data-channel=${channel}]`).isChecked(), `global ${channel}`).toBe(on !== false);
+    }
+    for (const w of before.workflows) {
+      const row = panel.locator(`tr[data-preference="${w.workflow.identifier}"]`);
+      for (const [channel, on] of Object.entries(w.channels)) {
+        const box = row.locator(`input[data-channel=${channel}]`);
+        expect(await box.isChecked(), `${w.workflow.identifier} ${channel}`).toBe(on !== false);
+        expect(await box.isDisabled(), `${w.workflow.identifier} ${channel} disabled`).toBe(!!w.workflow.critical);
+      }
+    }
+    // The environment's application identifier, as GET /v1/environments/me answers it.
+    const environment = await api(dev, 'GET', '/v1/environments/me');
+    expect(await page.locator('.app-id code').innerText()).toBe(environment.body.data.identifier);
+    await page.screenshot({ path: join(shots, 'inbox-preferences.png') });
+
+    const email = panel.locator(`tr[data-preference="${wf}"] input[data-channel=email]`);
+    await email.uncheck();
+    await expect.poll(async () => (await prefs()).workflows.find((w) => w.workflow.identifier === wf)!.channels.email).toBe(false);
+    await expect.poll(() => email.isChecked()).toBe(false);
+    // Only that switch moved: the global e-mail switch and the other workflows are as they were.
+    const after = await prefs();
+    expect(after.global).toEqual(before.global);
+    for (const w of after.workflows.filter((x) => x.workflow.identifier !== wf)) {
+      expect(w.channels).toEqual(before.workflows.find((x) => x.workflow.identifier === w.workflow.identifier)!.channels);
+    }
+    // And the global switch, turned off and on again.
+    const globalSms = panel.locator('tr[data-preference=global] input[data-channel=sms]');
+    if (await globalSms.count()) {
+      await globalSms.uncheck();
+      await expect.poll(async () => (await prefs()).global.channels.sms).toBe(false);
+      await globalSms.check();
+      await expect.poll(async () => (await prefs()).global.channels.sms).toBe(true);
+    }
+    const file = join(shots, 'inbox-preferences-email-off.png');
+    await page.screenshot({ path: file });
+    expect(statSync(file).size).toBeGreaterThan(10_000);
+    console.log(`screenshots: ${shots}`);
+  });
+});
