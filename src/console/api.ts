@@ -92,8 +92,6 @@ export const api = {
   listEvents: (q: Query) => call<Page<ActivityNotification>>('GET', '/v1/notifications', { query: q }),
   getEvent: (id: string) => data(call<{ data: ActivityNotification }>('GET', `/v1/notifications/${encodeURIComponent(id)}`)),
   listMessages: (q: Query) => call<Page<Message> & { totalCount?: number }>('GET', '/v1/messages', { query: q }),
-  markAs: (subscriberId: string, messageId: string | string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') =>
-    data(call<{ data: Message[] }>('POST', `/v1/subscribers/${encodeURIComponent(subscriberId)}/messages/mark-as`, { body: { messageId, markAs } })),
   searchSubscribers: (q: Query) => call<{ data: Subscriber[]; next: string | null }>('GET', '/v2/subscribers', { query: q }),
   /** The environment, with the application identifier the in-app Inbox is given. */
   currentEnvironment: () => data(call<{ data: { _id: string; name: string; identifier: string } }>('GET', '/v1/environments/me')),

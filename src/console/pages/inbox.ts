@@ -1,7 +1,7 @@
 // Inbox: a subscriber's in-app messages as their notification centre shows them, through the same
 // front-end API an app's <Inbox/> calls (/v1/inbox/*: a session for the subscriber, then its Bearer
-// token), marked read, unread, seen or all read there, with the subscriber's feed beside it so the
-// "Message read" detail can be seen arriving.
+// token), marked read, unread, seen or all read there, with the subscriber's preferences and latest
+// activity beside it.
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ChannelSwitches, inbox as inboxApi, type InboxNotification, type Subscriber, type SubscriberPreferences } from '../api.js';
 import { InAppCard } from '../render.js';
