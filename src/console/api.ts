@@ -49,10 +49,12 @@ function queryString(q: Query = {}): string {
   return s ? `?${s}` : '';
 }
 
-export async function call<T = unknown>(method: string, path: string, opts: { query?: Query; body?: unknown; key?: string } = {}): Promise<T> {
-  const key = opts.key ?? session.get();
+export async function call<T = unknown>(method: string, path: string, opts: { query?: Query; body?: unknown; key?: string; bearer?: string } = {}): Promise<T> {
+  const key = opts.bearer !== undefined ? '' : (opts.key ?? session.get());
   const headers: Record<string, string> = { accept: 'application/json' };
   if (key) headers.authorization = `ApiKey ${key}`;
+  // A subscriber's Inbox session token, in the header only (never in a URL, never logged).
+  if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${path}${queryString(opts.query)}`, {
     method,
@@ -69,7 +71,7 @@ export async function call<T = unknown>(method: string, path: string, opts: { qu
     body = undefined;
   }
   if (!res.ok) {
-    if (res.status === 401 && opts.key === undefined) onUnauthorized();
+    if (res.status === 401 && opts.key === undefined && opts.bearer === undefined) onUnauthorized();
     const message = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`;
     throw new ApiError(res.status, message);
   }
@@ -90,8 +92,6 @@ export const api = {
   listEvents: (q: Query) => call<Page<ActivityNotification>>('GET', '/v1/notifications', { query: q }),
   getEvent: (id: string) => data(call<{ data: ActivityNotification }>('GET', `/v1/notifications/${encodeURIComponent(id)}`)),
   listMessages: (q: Query) => call<Page<Message> & { totalCount?: number }>('GET', '/v1/messages', { query: q }),
-  markAs: (subscriberId: string, messageId: string | string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') =>
-    data(call<{ data: Message[] }>('POST', `/v1/subscribers/${encodeURIComponent(subscriberId)}/messages/mark-as`, { body: { messageId, markAs } })),
   searchSubscribers: (q: Query) => call<{ data: Subscriber[]; next: string | null }>('GET', '/v2/subscribers', { query: q }),
   /** The environment, with the application identifier the in-app Inbox is given. */
   currentEnvironment: () => data(call<{ data: { _id: string; name: string; identifier: string } }>('GET', '/v1/environments/me')),
@@ -126,6 +126,61 @@ export const api = {
     data(call<{ data: { acknowledged: boolean; status: string; transactionId?: string; error?: string[] } }>('POST', '/v1/events/trigger', { body })),
   activeIntegrations: () =>
     data(call<{ data: Array<{ identifier: string; name: string; providerId: string; channel: string }> }>('GET', '/v1/integrations/active')),
+};
+
+/** A notification as the in-app Inbox lists it (GET /v1/inbox/notifications; InboxNotification in src/api/schemas/inbox.ts). */
+export interface InboxNotification {
+  id: string;
+  subject?: string;
+  body: string;
+  isRead: boolean;
+  isSeen: boolean;
+  createdAt: string;
+  avatar?: string;
+  primaryAction?: { label: string };
+  secondaryAction?: { label: string };
+}
+
+/** hex HMAC-SHA256 of the subscriber ID under the API key: the Inbox's `subscriberHash` when HMAC is on. */
+async function subscriberHash(key: string, subscriberId: string): Promise<string | undefined> {
+  if (!globalThis.crypto?.subtle) return undefined; // not a secure context: no WebCrypto
+  const enc = new TextEncoder();
+  const k = await crypto.subtle.importKey('raw', enc.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', k, enc.encode(subscriberId)));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The in-app Inbox's front-end API (/v1/inbox/*), as an app's <Inbox/> calls it: a session for one
+ * subscriber, then that session's token as a Bearer header.
+ */
+export const inbox = {
+  /**
+   * POST /v1/inbox/session. The hash is sent whenever WebCrypto can compute it: the service checks it
+   * only when the in-app integration has HMAC on, and ignores it otherwise.
+   */
+  async session(applicationIdentifier: string, subscriberId: string): Promise<{ token: string; totalUnreadCount: number }> {
+    const key = session.get();
+    const hash = key ? await subscriberHash(key, subscriberId) : undefined;
+    const r = await call<{ data: { token: string; totalUnreadCount: number } }>('POST', '/v1/inbox/session', {
+      key: '',
+      body: { applicationIdentifier, subscriberId, ...(hash !== undefined && { subscriberHash: hash }) },
+    });
+    return r.data;
+  },
+  list: (token: string, limit: number) =>
+    call<{ data: InboxNotification[]; hasMore: boolean }>('GET', '/v1/inbox/notifications', { bearer: token, query: { limit } }),
+  unreadCount: async (token: string): Promise<number> => {
+    const r = await call<{ data: Array<{ count: number }> }>('GET', '/v1/inbox/notifications/count', {
+      bearer: token,
+      query: { filters: JSON.stringify([{ read: false }]) },
+    });
+    return r.data[0]?.count ?? 0;
+  },
+  mark: (token: string, id: string, as: 'read' | 'unread') =>
+    call('PATCH', `/v1/inbox/notifications/${encodeURIComponent(id)}/${as}`, { bearer: token, body: {} }),
+  markSeen: (token: string, ids: string[]) => call('POST', '/v1/inbox/notifications/seen', { bearer: token, body: { notificationIds: ids } }),
+  markAllRead: (token: string) => call('POST', '/v1/inbox/notifications/read', { bearer: token, body: {} }),
 };
 
 /** Trades the one-time code of `svc dev`'s link for the key (the code works once). */

@@ -1,12 +1,15 @@
-// Inbox: a subscriber's in-app messages as their notification centre shows them, marked read, seen
-// or unread through the public mark-as operation, with the subscriber's feed beside it so the
-// "Message read" detail can be seen arriving.
+// Inbox: a subscriber's in-app messages as their notification centre shows them, through the same
+// front-end API an app's <Inbox/> calls (/v1/inbox/*: a session for the subscriber, then its Bearer
+// token), marked read, unread, seen or all read there, with the subscriber's preferences and latest
+// activity beside it.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type ChannelSwitches, type Message, type Subscriber, type SubscriberPreferences } from '../api.js';
+import { api, type ChannelSwitches, inbox as inboxApi, type InboxNotification, type Subscriber, type SubscriberPreferences } from '../api.js';
 import { InAppCard } from '../render.js';
 import { ago, Badge, CHANNEL_LABEL, clock, Empty, ErrorLine, go, html, setParams, useDebounced, useLoad } from '../ui.js';
 
 const FOUND = 20;
+/** As many notifications as the Inbox's list gives in one page. */
+const LISTED = 100;
 
 /**
  * Subscribers matching what was typed, through the subscribers search (GET /v2/subscribers): the
@@ -38,21 +41,32 @@ export function Inbox({ params }: { params: URLSearchParams }) {
   const [query, setQuery] = useState('');
   const q = useDebounced(query.trim());
   const subscribers = useLoad(() => findSubscribers(q), [q], false);
-  const inbox = useLoad(async () => (subscriberId ? api.listMessages({ subscriberId, channel: 'in_app', limit: 100 }) : undefined), [subscriberId]);
   // The application identifier an app's <Inbox/> needs; an extra, so a service without it shows nothing.
   const environment = useLoad(() => api.currentEnvironment().catch(() => undefined), [], false);
+  const identifier = environment.value?.identifier;
+  // The subscriber's Inbox session: one per subscriber picked, its token kept here only (memory).
+  const inboxSession = useLoad(
+    async () => (subscriberId && identifier ? { subscriberId, ...(await inboxApi.session(identifier, subscriberId)) } : undefined),
+    [subscriberId, identifier],
+    false,
+  );
+  const token = inboxSession.value?.subscriberId === subscriberId ? inboxSession.value.token : undefined;
+  const inbox = useLoad(async () => (token ? inboxApi.list(token, LISTED) : undefined), [token]);
+  const unreadCount = useLoad(async () => (token ? inboxApi.unreadCount(token) : undefined), [token]);
   const feed = useLoad(async () => (subscriberId ? api.listEvents({ subscriberIds: [subscriberId], limit: 5 }) : undefined), [subscriberId]);
 
   const pick = (id: string) => {
     setQuery('');
     setParams('inbox', { subscriber: id });
   };
-  const mark = async (ids: string[], markAs: 'read' | 'seen' | 'unread' | 'unseen') => {
-    setBusy(`${markAs}:${ids.join(',')}`);
+  const mark = async (what: string, change: (token: string) => Promise<unknown>) => {
+    if (!token) return;
+    setBusy(what);
     setError(undefined);
     try {
-      await api.markAs(subscriberId, ids.length === 1 ? ids[0]! : ids, markAs);
+      await change(token);
       inbox.reload();
+      unreadCount.reload();
       feed.reload();
     } catch (e) {
       setError(e);
@@ -61,8 +75,11 @@ export function Inbox({ params }: { params: URLSearchParams }) {
     }
   };
 
-  const messages: Message[] = inbox.value?.data ?? [];
-  const unread = messages.filter((m) => !m.read);
+  const messages: InboxNotification[] = token ? (inbox.value?.data ?? []) : [];
+  const unread = unreadCount.value ?? inboxSession.value?.totalUnreadCount ?? messages.filter((m) => !m.isRead).length;
+  const loadError =
+    error ??
+    (subscriberId && !environment.loading && !identifier ? new Error('The service gave no application identifier: the Inbox API cannot be used.') : undefined);
   return html`<div class="split">
     <section class="pane list-pane">
       <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
@@ -81,41 +98,31 @@ export function Inbox({ params }: { params: URLSearchParams }) {
             </ul>`
           }
         </div>
-        ${subscriberId && html`<span class="muted small counts">${unread.length} unread of ${messages.length}</span>`}
-        ${
-          unread.length > 0 &&
-          html`<button type="button" onClick=${() =>
-            mark(
-              unread.map((m) => m._id!),
-              'read',
-            )}>Mark all read</button>`
-        }
+        ${subscriberId && token && html`<span class="muted small counts">${unread} unread of ${messages.length}</span>`}
+        ${unread > 0 && token && html`<button type="button" disabled=${!!busy} onClick=${() => mark('all-read', (t) => inboxApi.markAllRead(t))}>Mark all read</button>`}
       </form>
       ${
         environment.value?.identifier &&
         html`<div class="small muted app-id">Application identifier <code title="applicationIdentifier of the in-app Inbox">${environment.value.identifier}</code> (${environment.value.name})</div>`
       }
-      <${ErrorLine} error=${error ?? inbox.error ?? subscribers.error} />
+      <${ErrorLine} error=${loadError ?? inboxSession.error ?? inbox.error ?? unreadCount.error ?? subscribers.error} />
       ${!subscriberId && html`<${Empty}>Pick a subscriber to see their in-app inbox.<//>`}
-      ${subscriberId && inbox.value && messages.length === 0 && html`<${Empty}>No in-app messages for ${subscriberId} yet.<//>`}
+      ${subscriberId && token && inbox.value && messages.length === 0 && html`<${Empty}>No in-app messages for ${subscriberId} yet.<//>`}
       <ul class="inbox" aria-label="Inbox">
         ${messages.map(
-          (m) => html`<li key=${m._id} data-message=${m._id} class=${m.read ? 'read' : 'unread'}>
-            <${InAppCard} subject=${m.subject} body=${typeof m.content === 'string' ? m.content : ''} actions=${(m.cta as any)?.action?.buttons ?? []}
-              read=${m.read} seen=${m.seen} time=${ago(m.createdAt)} />
+          (m) => html`<li key=${m.id} data-message=${m.id} class=${m.isRead ? 'read' : 'unread'}>
+            <${InAppCard} subject=${m.subject} body=${m.body} avatar=${m.avatar}
+              actions=${[m.primaryAction, m.secondaryAction].filter(Boolean)}
+              read=${m.isRead} seen=${m.isSeen} time=${ago(m.createdAt)} />
             <div class="inbox-actions">
-              <span class="muted small state">${m.read ? 'read' : 'unread'} · ${m.seen ? 'seen' : 'unseen'}</span>
+              <span class="muted small state">${m.isRead ? 'read' : 'unread'} · ${m.isSeen ? 'seen' : 'unseen'}</span>
               ${
-                m.read
-                  ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unread')}>Mark unread</button>`
-                  : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'read')}>Mark read</button>`
+                m.isRead
+                  ? html`<button type="button" disabled=${!!busy} onClick=${() => mark(`unread:${m.id}`, (t) => inboxApi.mark(t, m.id, 'unread'))}>Mark unread</button>`
+                  : html`<button type="button" disabled=${!!busy} onClick=${() => mark(`read:${m.id}`, (t) => inboxApi.mark(t, m.id, 'read'))}>Mark read</button>`
               }
-              ${
-                m.seen
-                  ? html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'unseen')}>Mark unseen</button>`
-                  : html`<button type="button" disabled=${!!busy} onClick=${() => mark([m._id!], 'seen')}>Mark seen</button>`
-              }
-              <a class="small" href=${`#/messages?message=${m._id}&subscriber=${encodeURIComponent(subscriberId)}&channel=in_app`}>details</a>
+              ${!m.isSeen && html`<button type="button" disabled=${!!busy} onClick=${() => mark(`seen:${m.id}`, (t) => inboxApi.markSeen(t, [m.id]))}>Mark seen</button>`}
+              <a class="small" href=${`#/messages?message=${m.id}&subscriber=${encodeURIComponent(subscriberId)}&channel=in_app`}>details</a>
             </div>
           </li>`,
         )}
