@@ -1,5 +1,6 @@
 // Subscribers (search, create, retrieve, update, delete, online status) and their messages (list, mark-as).
 import { badRequest, conflict, HttpError, notFound } from '../errors.js';
+import { recordReadState } from '../read-state.js';
 import { messageViews } from '../views.js';
 import { cursorArgs, type Route } from './types.js';
 
@@ -99,21 +100,7 @@ export const markMessagesAs: Route<'markMessagesAs'> = {
       const sub = store.subscribers.find(env.id, id);
       if (!sub) throw notFound(`Subscriber ${id} not found`);
       const changed = store.messages.markAs(sub._id!, ids, body.markAs);
-      // Later steps of the workflow read an in-app step's state as `steps.<id>.read` and `.seen`.
-      for (const m of changed) {
-        if (m.doc.channel !== 'in_app') continue;
-        const { read, seen, lastReadDate, lastSeenDate } = m.doc;
-        store.jobs.setOutput(m.jobId, { read, seen, lastReadDate: lastReadDate ?? null, lastSeenDate: lastSeenDate ?? null });
-      }
-      // The activity feed shows reads and views as ReadConfirmation details of the message's job.
-      if (body.markAs === 'read' || body.markAs === 'seen') {
-        for (const m of changed) {
-          store.jobs.addDetail(
-            { id: m.jobId, notificationId: m.doc._notificationId },
-            { status: 'ReadConfirmation', detail: body.markAs === 'read' ? 'Message read' : 'Message seen', source: 'Internal' },
-          );
-        }
-      }
+      recordReadState(store, changed, body.markAs);
       return messageViews(store, changed);
     });
   },

@@ -23,6 +23,7 @@ import { issueToken, subscriberHash, verifyToken, type SubscriberClaims } from '
 import { toInboxNotification, workflowInfo, type WorkflowInfo } from './notification.js';
 import { globalPreference, listPreferences, setPreference, workflowPreference } from './preferences.js';
 import { Realtime } from './realtime.js';
+import { recordReadState } from '../read-state.js';
 
 export const INBOX_PREFIX = '/v1/inbox/';
 /** The Inbox's snooze limit, in hours (the service's paid plans: 90 days). */
@@ -164,6 +165,21 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
     return json(reply, 200, { data: filters.map((f, i) => ({ count: store.inbox.count(w.subscriber._id, f), filter: given[i] })) });
   });
 
+  /**
+   * One change to one of the subscriber's messages, and what a read or a view changes beyond it, as the
+   * operator's mark-as does: the step's state for later steps, and the timeline's ReadConfirmation.
+   */
+  function changeOne(subscriberDbId: string, id: string, change: InboxChange) {
+    const before = store.inbox.get(subscriberDbId, id);
+    const after = store.inbox.change(subscriberDbId, id, change);
+    if (!before || !after) return after;
+    const became = (key: 'read' | 'seen', value: boolean) => before.doc[key] !== value && after.doc[key] === value;
+    if (became('read', true)) recordReadState(store, [after], 'read');
+    else if (became('seen', true)) recordReadState(store, [after], 'seen');
+    else if (became('read', false)) recordReadState(store, [after], 'unread');
+    return after;
+  }
+
   const changes: Record<string, (body: unknown) => InboxChange> = {
     read: () => ({ kind: 'read' }),
     unread: () => ({ kind: 'unread' }),
@@ -187,7 +203,7 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
     if (!make) throw new HttpError(404, `Cannot PATCH ${req.url.split('?')[0]}`);
     const change = make(req.body);
     const { id } = req.params;
-    const done = await write(() => store.inbox.change(w.subscriber._id, id, change));
+    const done = await write(() => changeOne(w.subscriber._id, id, change));
     if (!done) throw new HttpError(404, `Notification with id: ${id} is not found.`);
     if (change.kind === 'snooze') realtime.snoozed(w.subscriber._id, done.id, change.until);
     if (change.kind === 'unsnooze') realtime.unsnoozed(done.id);
@@ -215,7 +231,10 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
       const w = who(req);
       const filter = { ...bulkFilter(validate(InboxBulkBody, req.body)), ...b.filter };
       await write(() => {
-        if (b.change !== 'delete') return store.inbox.changeAll(w.subscriber._id, filter, b.change);
+        if (b.change !== 'delete') {
+          for (const id of store.inbox.matching(w.subscriber._id, filter)) changeOne(w.subscriber._id, id, b.change);
+          return;
+        }
         for (const id of store.inbox.matching(w.subscriber._id, filter)) {
           store.inbox.remove(w.subscriber._id, id);
           realtime.unsnoozed(id);
@@ -230,7 +249,9 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
     const w = who(req);
     const body = validate(InboxSeenBody, req.body ?? {});
     const filter = { ...bulkFilter(body), seen: false };
-    await write(() => store.inbox.changeAll(w.subscriber._id, filter, { kind: 'seen' }, body.notificationIds));
+    await write(() => {
+      for (const id of store.inbox.matching(w.subscriber._id, filter, body.notificationIds)) changeOne(w.subscriber._id, id, { kind: 'seen' });
+    });
     realtime.queue(w.subscriber._id);
     return reply.code(204).send();
   });

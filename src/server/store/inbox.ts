@@ -261,13 +261,6 @@ export class Inbox extends Repo {
     }
   }
 
-  /** Applies a change to every message of the subscriber's that the filter matches; the ids changed. */
-  changeAll(subscriberDbId: string, f: InboxFilter, change: InboxChange, ids?: string[]): string[] {
-    const out = this.matching(subscriberDbId, f, ids);
-    for (const id of out) this.change(subscriberDbId, id, change);
-    return out;
-  }
-
   remove(subscriberDbId: string, id: string): boolean {
     if (!/^[0-9a-f]{24}$/i.test(id)) return false;
     return (
