@@ -19,7 +19,7 @@ import type { Service } from '../handlers/types.js';
 import type { InboxChange, InboxFilter } from '../store/inbox.js';
 import type { Environment } from '../store/index.js';
 import { bulkFilter, parseCountFilters, parseListQuery } from './filters.js';
-import { issueToken, subscriberHash, verifyToken, type SubscriberClaims } from './jwt.js';
+import { issueToken, subscriberHashMatches, verifyToken, type SubscriberClaims } from './jwt.js';
 import { toInboxNotification, workflowInfo, type WorkflowInfo } from './notification.js';
 import { globalPreference, listPreferences, setPreference, workflowPreference } from './preferences.js';
 import { Realtime } from './realtime.js';
@@ -108,7 +108,7 @@ export function registerInbox(app: FastifyInstance, svc: Service): Realtime {
     if (!subscriberId) throw unprocessable('Validation Error', { subscriberId: { messages: ['subscriberId is required'] } });
     const inApp = store.integrations.forChannel(env.id, 'in_app');
     if (!inApp) throw new HttpError(404, 'The active in-app integration could not be found');
-    const hashOk = body.subscriberHash !== undefined && body.subscriberHash === subscriberHash(env.apiKey, subscriberId);
+    const hashOk = body.subscriberHash !== undefined && subscriberHashMatches(env.apiKey, subscriberId, body.subscriberHash);
     if ((inApp.credentials as { hmac?: unknown } | undefined)?.hmac === true && !hashOk) throw new HttpError(400, 'Please provide a valid HMAC hash');
     const subscriber = await write(() => {
       const existing = store.subscribers.find(env.id, subscriberId);

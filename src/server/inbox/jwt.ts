@@ -67,3 +67,10 @@ export function verifyToken(token: string, secretOf: (envId: string) => string |
 export function subscriberHash(apiKey: string, subscriberId: string): string {
   return createHmac('sha256', apiKey).update(subscriberId).digest('hex');
 }
+
+/** Whether `given` is the subscriber's hash, compared in constant time (no timing tells its prefix). */
+export function subscriberHashMatches(apiKey: string, subscriberId: string, given: string): boolean {
+  const expected = Buffer.from(subscriberHash(apiKey, subscriberId));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
