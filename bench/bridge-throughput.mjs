@@ -10,7 +10,8 @@
 // step). Beside the throughput: CPU µs per notification of each process (from /proc), the bound that
 // gives on 2 cores (in-house µs / the busier side's µs: the ratio if each process had a core), and the
 // framework's own floor: its handler called in-process with the very bodies svc dev sends, no HTTP.
-// Run: node bench/bridge-throughput.mjs [--sizes 500,2000] [--modes strict,dev]
+// Run: node bench/bridge-throughput.mjs [--sizes 500,2000] [--modes strict,dev] [--profile-bridge]
+// (--profile-bridge: only the runs through the bridge, for a --cpu-prof of svc dev's side)
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,7 @@ await build({
 const { createLocalService, bridgeSignature } = await import(pathToFileURL(outfile).href);
 
 const modes = String(arg('modes', 'strict,dev')).split(',');
+const profileBridge = process.argv.includes('--profile-bridge');
 const appPath = fileURLToPath(new URL('./bridge-app.mjs', import.meta.url));
 
 /** One app process per mode; its output (the framework's per-step log in dev mode) goes to /dev/null. */
@@ -202,7 +204,7 @@ async function frameworkFloor(mode) {
 
 const rate = (n, ms) => Math.round(n / (ms / 1000)).toLocaleString('en-US');
 const floors = {};
-for (const mode of modes) floors[mode] = await frameworkFloor(mode);
+for (const mode of modes) floors[mode] = profileBridge ? 0 : await frameworkFloor(mode);
 const apps = [];
 for (const mode of modes) apps.push(await startApp(mode));
 console.log('two-step workflow (in_app then email), file store, triggers of 100 recipients, until every job is terminal');
@@ -216,9 +218,9 @@ line(cols);
 try {
   // Warm-up of every path (module loading, JIT, the app's first discovery).
   for (const app of apps) await measure(200, 'bridge', app);
-  await measure(200, 'service');
+  if (!profileBridge) await measure(200, 'service');
   for (const n of sizes) {
-    const service = await measure(n, 'service');
+    const service = profileBridge ? { elapsed: 1, cpu: 1 } : await measure(n, 'service');
     line([n, 'defined in svc dev', `${rate(n, service.elapsed)} (${(service.elapsed / 1000).toFixed(2)} s)`, '', service.cpu.toFixed(0), '', '']);
     for (const app of apps) {
       const bridge = await measure(n, 'bridge', app);
