@@ -330,7 +330,11 @@ describe('running code-first workflows', () => {
     expect(results[3].error).toEqual(['bridgeUrl must be a URL']);
     expect(app.received.filter((r) => r.action === 'discover')).toHaveLength(1);
     await svc.runner.idle();
-    expect(executes().map((c) => `${c.body.subscriber.subscriberId}/${c.stepId}`).sort()).toEqual(['ada/hello', 'ada/mail', 'bob/hello', 'bob/mail']);
+    expect(
+      executes()
+        .map((c) => `${c.body.subscriber.subscriberId}/${c.stepId}`)
+        .sort(),
+    ).toEqual(['ada/hello', 'ada/mail', 'bob/hello', 'bob/mail']);
     const inApp = (await messages('in_app')).filter((m) => m.templateIdentifier === 'welcome-code');
     expect(inApp.map((m) => m.content)).toEqual(['Hi Bulk', 'Hi Bulk']);
   });
