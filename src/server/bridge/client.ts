@@ -105,6 +105,7 @@ const agent = () => (pool ??= new Agent({ keepAliveTimeout: 10_000, connections:
  * One request on the keep-alive pool, its answer's status and body as text. Through undici's
  * dispatcher with a handler of its own: the answer's headers are not needed, and the stream and
  * header object undici's `request` builds for each answer were most of the client's cost per step.
+ * `signal` ends the attempt (its time limit).
  */
 function send(
   origin: string,
@@ -112,28 +113,17 @@ function send(
   method: 'GET' | 'POST',
   headers: Record<string, string>,
   body: string | undefined,
-  timeoutMs: number,
-  timedOut: { value: boolean },
+  signal: AbortSignal,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     let status = 0;
     const chunks: Buffer[] = [];
-    let abort: ((e: Error) => void) | undefined;
-    const timer = setTimeout(() => {
-      timedOut.value = true;
-      abort?.(new Error('timeout'));
-    }, timeoutMs);
-    const done = (e?: Error) => {
-      clearTimeout(timer);
-      if (e) reject(e);
-      else resolve({ status, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') });
-    };
     agent().dispatch(
       { origin, path, method, headers, body },
       {
-        onConnect(a: (e?: Error) => void) {
-          abort = a;
-          if (timedOut.value) a(new Error('timeout'));
+        onConnect(abort: (e?: Error) => void) {
+          if (signal.aborted) abort(signal.reason);
+          else signal.addEventListener('abort', () => abort(signal.reason), { once: true });
         },
         onHeaders(statusCode: number) {
           status = statusCode;
@@ -143,8 +133,8 @@ function send(
           chunks.push(chunk);
           return true;
         },
-        onComplete: () => done(),
-        onError: (e: Error) => done(e),
+        onComplete: () => resolve({ status, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') }),
+        onError: reject,
       },
     );
   });
@@ -179,9 +169,9 @@ export async function callBridge(
       const signature = signText(opts.secret, text, (opts.now ?? Date.now)());
       for (const h of BRIDGE_SIGNATURE_HEADERS) headers[h] = signature;
     }
-    const timedOut = { value: false };
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const { status, body } = await send(t.origin, path, post ? 'POST' : 'GET', headers, post ? text : undefined, timeoutMs, timedOut);
+      const { status, body } = await send(t.origin, path, post ? 'POST' : 'GET', headers, post ? text : undefined, signal);
       let json: unknown;
       try {
         json = body === '' ? undefined : JSON.parse(body);
@@ -202,7 +192,7 @@ export async function callBridge(
       if (last.ok || !RETRY_STATUS(status)) break;
     } catch (e) {
       const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-      const why = timedOut.value ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
+      const why = signal.aborted ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
       last = { ok: false, url, action, error: why, attempts: attempt, durationMs: 0 };
     }
   }
