@@ -186,8 +186,8 @@ export class ApiClient {
         for (const [k, v] of Object.entries(maskHeaders(headers, { knownSecrets: secrets }))) trace(`> ${k}: ${v}`);
         if (payload !== undefined) trace(`> ${traceBody(opts.body, secrets)}`);
       }
-      const timeout = AbortSignal.timeout(this.config.timeoutMs);
-      const signal = this.config.signal ? AbortSignal.any([this.config.signal, timeout]) : timeout;
+      const attemptSignal = abortForAttempt(this.config.timeoutMs, this.config.signal);
+      const signal = attemptSignal.signal;
 
       let status: number | undefined;
       let resHeaders: Record<string, string>;
@@ -207,6 +207,7 @@ export class ApiClient {
         resHeaders = flattenHeaders(res.headers);
         text = await res.body.text();
       } catch (err) {
+        attemptSignal.release();
         if (this.config.signal?.aborted) throw new InterruptedError();
         this.config.onAttempt?.({ rateLimit: {} });
         const { reason, timeout: timedOut, connected } = networkReason(err);
@@ -239,6 +240,7 @@ export class ApiClient {
         throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? retryKey : undefined);
       }
 
+      attemptSignal.release();
       const took = monotonicMs() - started;
       let body: unknown;
       let truncated = false;
@@ -329,6 +331,29 @@ export class ApiClient {
     this.config.onRetry?.({ attempt, delayMs, reason });
     await this.sleep(delayMs, this.config.signal);
   }
+}
+
+/**
+ * The signal of one attempt: aborted by the caller's signal or at the timeout, whichever comes first.
+ * release() clears the timer and the listener as soon as the attempt ends. AbortSignal.timeout() and
+ * AbortSignal.any() would do the same but hold a timer, a signal and their weak references until the
+ * timeout fires (30 s by default): an export of a few hundred pages a second then keeps thousands of
+ * them alive, and its memory grows with the number of pages.
+ */
+function abortForAttempt(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onOuter = () => controller.abort(outer!.reason);
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  // Like AbortSignal.timeout(): the timer alone does not hold the process open.
+  timer.unref();
+  outer?.addEventListener('abort', onOuter, { once: true });
+  return {
+    signal: controller.signal,
+    release() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    },
+  };
 }
 
 function traceBody(body: unknown, secrets: string[]): string {

@@ -124,3 +124,92 @@ describe('the message list', () => {
     expect((await svc.request('GET', '/v1/messages?limit=1')).body).toMatchObject({ totalCount: 2, hasMore: true });
   });
 });
+
+describe("the message list's totalCount at any size", () => {
+  const db = () => svc.store.db;
+  const env = () => svc.environment.id;
+  const adaDbId = () => svc.store.subscribers.find(env(), 'ada')!._id;
+  /** What the API says against what counting the rows says, for each filter the counts answer. */
+  async function expectCountsRight(): Promise<void> {
+    const truth = (where: string, ...params: unknown[]) =>
+      Math.min(
+        50_000,
+        (
+          db()
+            .prepare(`SELECT count(*) AS n FROM messages WHERE ${where}`)
+            .get(...params) as { n: number }
+        ).n,
+      );
+    const total = async (q: string) => ((await svc.request('GET', `/v1/messages?limit=1${q}`)).body as { totalCount: number }).totalCount;
+    expect(await total('')).toBe(truth('env_id = unhex(?)', env()));
+    for (const channel of ['email', 'in_app', 'sms']) {
+      expect(await total(`&channel=${channel}`)).toBe(truth('env_id = unhex(?) AND channel = ?', env(), channel));
+      expect(await total(`&subscriberId=ada&channel=${channel}`)).toBe(truth('subscriber_id = unhex(?) AND channel = ?', adaDbId(), channel));
+    }
+    expect(await total('&subscriberId=ada')).toBe(truth('subscriber_id = unhex(?)', adaDbId()));
+    expect(await total('&subscriberId=nobody-at-all')).toBe(0);
+    // The kept rows are exactly what a count of the table gives.
+    const kept = (table: string, key: string) => db().prepare(`SELECT ${key} AS k, channel, n FROM ${table} WHERE n > 0 ORDER BY 1, 2`).all() as unknown[];
+    const counted = (key: string) => db().prepare(`SELECT ${key} AS k, channel, count(*) AS n FROM messages GROUP BY 1, 2 ORDER BY 1, 2`).all();
+    expect(kept('message_counts_env', 'env_id')).toEqual(counted('env_id'));
+    expect(kept('message_counts_subscriber', 'subscriber_id')).toEqual(counted('subscriber_id'));
+  }
+
+  it('is read from the counts the triggers keep, not by counting rows', async () => {
+    await expectCountsRight();
+    const before = ((await svc.request('GET', '/v1/messages?limit=1')).body as { totalCount: number }).totalCount;
+    db().prepare("UPDATE message_counts_env SET n = n + 7 WHERE env_id = unhex(?) AND channel = 'email'").run(env());
+    db().prepare("UPDATE message_counts_subscriber SET n = n + 3 WHERE subscriber_id = unhex(?) AND channel = 'email'").run(adaDbId());
+    try {
+      expect((await svc.request('GET', '/v1/messages?limit=1')).body).toMatchObject({ totalCount: before + 7 });
+      const ada = ((await svc.request('GET', '/v1/messages?limit=1&subscriberId=ada&channel=email')).body as { totalCount: number }).totalCount;
+      expect(ada).toBe(
+        (db().prepare("SELECT count(*) AS n FROM messages WHERE subscriber_id = unhex(?) AND channel = 'email'").get(adaDbId()) as { n: number }).n + 3,
+      );
+      // A filter the counts do not answer (an event's transactionId) still counts its rows.
+      const tx = ((await svc.request('GET', '/v1/messages?limit=1&transactionId=plan-1')).body as { totalCount: number }).totalCount;
+      expect(tx).toBe(2);
+    } finally {
+      db().prepare("UPDATE message_counts_env SET n = n - 7 WHERE env_id = unhex(?) AND channel = 'email'").run(env());
+      db().prepare("UPDATE message_counts_subscriber SET n = n - 3 WHERE subscriber_id = unhex(?) AND channel = 'email'").run(adaDbId());
+    }
+    await expectCountsRight();
+  });
+
+  it('stays right through inserts, an Inbox delete, a changed row and retention', async () => {
+    for (const to of ['ada', 'grace', 'ada']) {
+      expect((await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to } })).status).toBe(201);
+    }
+    await svc.runner.idle();
+    await expectCountsRight();
+    // The Inbox's delete of one in-app message.
+    const inApp = db().prepare("SELECT lower(hex(id)) AS id FROM messages WHERE channel = 'in_app' AND subscriber_id = unhex(?) LIMIT 1").get(adaDbId()) as {
+      id: string;
+    };
+    db().prepare('DELETE FROM messages WHERE id = unhex(?)').run(inApp.id);
+    await expectCountsRight();
+    // A row moved to another subscriber and channel.
+    db().prepare("UPDATE messages SET channel = 'sms', subscriber_id = unhex(?) WHERE rowid = (SELECT max(rowid) FROM messages)").run(adaDbId());
+    await expectCountsRight();
+    // Retention takes every finished event and its messages.
+    const { pruneActivity } = await import('../../src/server/store/retention.js');
+    svc.clock.advance(86_400_000);
+    while (pruneActivity(db(), new Date(svc.clock.now()).toISOString(), 2).notifications > 0);
+    expect((db().prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n).toBe(0);
+    await expectCountsRight();
+    expect((await svc.request('GET', '/v1/messages?limit=1')).body).toMatchObject({ totalCount: 0, hasMore: false });
+  });
+
+  it('is filled from the messages a store already holds when it is migrated', async () => {
+    expect((await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada' } })).status).toBe(201);
+    await svc.runner.idle();
+    const { MIGRATIONS } = await import('../../src/server/store/migrations.js');
+    const migration = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE message_counts_env'));
+    expect(migration).toBeGreaterThan(0);
+    db().exec(
+      'DROP TRIGGER messages_counted; DROP TRIGGER messages_uncounted; DROP TRIGGER messages_recounted; DROP TABLE message_counts_env; DROP TABLE message_counts_subscriber;',
+    );
+    db().exec(MIGRATIONS[migration]!);
+    await expectCountsRight();
+  });
+});

@@ -5,7 +5,7 @@
 import { intArg } from '../../cli-args.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import { eventStatus, matchesStatus, STATUS_FILTERS } from '../../core/status.js';
-import type { Deps } from '../../deps.js';
+import type { Deps, OutStream } from '../../deps.js';
 import { routes } from '../../api/routes.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { rememberIds, rememberPrintedEvents } from './cache.js';
@@ -28,6 +28,24 @@ export const command = () =>
       'svc events list --all -o ndjson > events.ndjson',
     ],
   );
+
+/** Resolves when `out` has written what it buffered (at once if it holds less than its mark), or closes. */
+function drained(out: OutStream, signal: AbortSignal): Promise<void> {
+  if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 function statusList(value: string, previous: string[] | undefined): string[] {
   const out = [...(previous ?? [])];
@@ -87,6 +105,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       // The count line is cleared before records go to the same terminal, then drawn again.
       if (tty && deps.io.stdout.isTTY) deps.io.stderr.write('\r\u001b[2K');
       await writer.page(shown);
+      // A reader slower than the feed (where a pipe is written asynchronously, as on macOS) must not
+      // have svc hold the rest of the export in memory: the next page is asked for once stdout drains.
+      await drained(deps.io.stdout, deps.signal);
       progress();
     }
     await writer.end();

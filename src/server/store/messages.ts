@@ -233,16 +233,29 @@ export class Messages extends Repo {
     }
     const w = where.join(' AND ') || '1';
     const from = joinEvent ? 'messages m JOIN notifications n ON n.id = m.notification_id' : 'messages m';
-    // Counted up to 50,000, as the service counts its lists: past that a count would read every
-    // matching row of a large store for each page.
+    // Counted up to 50,000, as the service counts its lists. The whole environment, a channel, a
+    // subscriber and a subscriber's channel are read from the counts the triggers keep (migration 8):
+    // one row per channel. Any other filter is counted through its index, stopping past 50,000.
+    const kept = f.transactionIds === undefined && f.contextKeys === undefined ? this.keptCount(envId, f) : undefined;
     const totalCount = Math.min(
       TOTAL_COUNT_CAP,
-      (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${w} LIMIT ${TOTAL_COUNT_CAP + 1})`).get(...params) as { n: number }).n,
+      kept ?? (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${w} LIMIT ${TOTAL_COUNT_CAP + 1})`).get(...params) as { n: number }).n,
     );
     const rows = this.db
       .prepare(`${SELECT} WHERE ${w} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`)
       .all(...params, limit + 1, page * limit) as Row[];
     return { totalCount, hasMore: rows.length > limit, rows: rows.slice(0, limit).map(toRecord) };
+  }
+
+  /** The number of messages of the environment, a channel, a subscriber, or a subscriber's channel, from the kept counts. */
+  private keptCount(envId: string, f: MessageFilter): number {
+    const sql =
+      f.subscriberDbId !== undefined
+        ? `SELECT coalesce(sum(n), 0) AS n FROM message_counts_subscriber WHERE subscriber_id = unhex(?)${f.channel !== undefined ? ' AND channel = ?' : ''}`
+        : `SELECT coalesce(sum(n), 0) AS n FROM message_counts_env WHERE env_id = unhex(?)${f.channel !== undefined ? ' AND channel = ?' : ''}`;
+    const key = f.subscriberDbId ?? envId;
+    const row = (f.channel !== undefined ? this.stmt(sql).get(key, f.channel) : this.stmt(sql).get(key)) as { n: number };
+    return row.n;
   }
 
   /** Only the subscriber's own messages among `ids` are changed and returned. */
