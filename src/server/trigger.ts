@@ -96,8 +96,12 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           tenant,
         },
       });
+      // The runner is left this event and subscriber with the first job (see JobHint), as it would
+      // read them back: the document without undefined fields, as stored.
+      const hinted = { ...notification, doc: definedFields(notification.doc) };
+      const subscriberWrites = store.subscribers.writes;
       workflow.steps.forEach((step, stepIndex) => {
-        store.jobs.createJob(
+        const job = store.jobs.createJob(
           {
             envId: env.id,
             orgId: env.orgId,
@@ -115,6 +119,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           },
           stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined,
         );
+        if (stepIndex === 0) store.jobs.hint({ job, notification: hinted, subscriber, subscriberWrites });
       });
     }
     store.workflows.markTriggered(workflow._id);
@@ -124,6 +129,12 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
   const result = inCallerSavepoint ? run() : store.tx(run);
   if (result.status === 'processed') deps.kick();
   return result;
+}
+
+function definedFields<T extends object>(o: T): T {
+  const out = {} as T;
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
+  return out;
 }
 
 function processedResult(transactionId: string, baseUrl: string): TriggerResult {

@@ -7,7 +7,7 @@ import type { Integration } from '../../api/schemas/resources.js';
 import type { TemplateScope } from '../engine/index.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/index.js';
-import type { DetailInput, JobRecord } from '../store/jobs.js';
+import type { DetailInput, JobHint, JobRecord } from '../store/jobs.js';
 import { workflowRuntime } from '../workflow/runtime.js';
 import { queueJob } from './queue.js';
 import { jobScope } from './scope.js';
@@ -146,17 +146,17 @@ export class JobRunner {
       // whole batch of due rows for it cost more than the job. 24 rows past the free slots still let
       // synchronous jobs behind a queue of waiting ones through (they are not prepared again).
       const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + 24) : this.batchSize;
-      const due = this.store.jobs.dueJobs(this.clock.now(), want + this.inflight.size).filter((j) => !this.inflight.has(j.id));
+      const due = this.store.jobs.dueWithHints(this.clock.now(), want + this.inflight.size).filter((d) => !this.inflight.has(d.job.id));
       let waited = false;
       const sync: Prepared[] = [];
-      for (const job of due.slice(0, this.batchSize)) {
+      for (const { job, hint } of due.slice(0, this.batchSize)) {
         // A job already found to need the asynchronous path waits for a slot without its context
         // being built again on every look (each job in flight that finishes looks).
         if (free <= 0 && this.waitingForSlot.has(job.id)) {
           waited = true;
           continue;
         }
-        const prepared = this.prepare(job);
+        const prepared = this.prepare(job, undefined, hint);
         if (prepared.async) {
           // No slot left: it stays due, and the first job in flight to finish looks again.
           if (free <= 0) {
@@ -196,8 +196,8 @@ export class JobRunner {
    * The job's context and handler, and whether it goes through the asynchronous path. `same`: the
    * context of a job of the same event just run, whose event, subscriber and workflow it shares.
    */
-  private prepare(job: JobRecord, same?: StepContext): Prepared {
-    const built = this.context(job, same);
+  private prepare(job: JobRecord, same?: StepContext, hint?: JobHint): Prepared {
+    const built = this.context(job, same, hint);
     if (typeof built === 'string') return { job, built: undefined, error: built, async: false };
     const handler = this.opts.registry.forJob(job.type, built.ctx.workflow.origin);
     if (!handler) return { job, built, error: `No handler for step type ${job.type}`, async: false };
@@ -357,10 +357,12 @@ export class JobRunner {
   }
 
   /** Everything a handler may need, or why the job cannot run. */
-  private context(job: JobRecord, same?: StepContext): Built | string {
+  private context(job: JobRecord, same?: StepContext, hint?: JobHint): Built | string {
     const { store, clock } = this;
-    const notification = same?.notification ?? store.activity.notificationById(job.notificationId);
-    const subscriber = same?.subscriber ?? store.subscribers.findById(job.subscriberId);
+    const notification = same?.notification ?? hint?.notification ?? store.activity.notificationById(job.notificationId);
+    const subscriber =
+      same?.subscriber ??
+      (hint !== undefined && hint.subscriberWrites === store.subscribers.writes ? hint.subscriber : store.subscribers.findById(job.subscriberId));
     const memo = this.workflowMemo;
     let workflow = same?.workflow ?? memo?.get(job.workflowId);
     if (workflow === undefined) {

@@ -28,6 +28,12 @@ interface Row {
 }
 
 export class Subscribers extends Repo {
+  /**
+   * Counts the writes to subscribers through this repository (the only writer): a record read when
+   * it stood at the same count is still what the store holds (see JobHint).
+   */
+  writes = 0;
+
   find(envId: string, subscriberId: string): Subscriber | undefined {
     const row = this.stmt('SELECT doc FROM subscribers WHERE env_id = ? AND subscriber_id = ?').get(envId, subscriberId) as Row | undefined;
     return row ? parseDoc<Subscriber>(row.doc) : undefined;
@@ -81,6 +87,7 @@ export class Subscribers extends Repo {
   }
 
   private save(sub: Subscriber, insert: boolean): void {
+    this.writes++;
     const cols = [sub.firstName ?? null, sub.lastName ?? null, sub.email ?? null, sub.phone ?? null, JSON.stringify(sub), sub.updatedAt];
     if (insert) {
       this.stmt(
@@ -96,6 +103,7 @@ export class Subscribers extends Repo {
   remove(envId: string, subscriberId: string): boolean {
     const sub = this.find(envId, subscriberId);
     if (!sub) return false;
+    this.writes++;
     this.stmt('DELETE FROM topic_subscribers WHERE subscriber_id = ?').run(sub._id);
     this.stmt('DELETE FROM channel_endpoints WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);
     this.stmt('DELETE FROM channel_connections WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);

@@ -1,0 +1,64 @@
+// The runner takes a just-triggered job's event and subscriber from what its trigger had in memory
+// (a hint) instead of reading them back, but only while they are still what the store holds.
+import { describe, expect, it } from 'vitest';
+import { trigger } from '../../../src/server/trigger.js';
+import { testService } from '../../helpers/service.js';
+
+function setup() {
+  const svc = testService();
+  const deps = { store: svc.store, now: () => svc.clock.now(), kick: () => svc.runner.kick() };
+  const fire = () => trigger(deps, svc.environment, { name: 'otp', to: 'ada', payload: { code: '4242' } }, 'http://x', true);
+  const sms = () => svc.store.messages.list(svc.environment.id, { channel: 'sms' }, 0, 10).rows.map((r) => ({ phone: r.doc.phone, content: r.doc.content }));
+  return { svc, fire, sms };
+}
+
+describe('trigger hints', () => {
+  it('a fresh job comes due with its hint; a write to the job drops it', async () => {
+    const { svc, fire } = setup();
+    const { committed } = svc.store.grouped(fire);
+    await committed;
+    const due = svc.store.jobs.dueWithHints(svc.clock.now(), 10);
+    expect(due).toHaveLength(1);
+    expect(due[0]!.hint?.notification.doc.payload).toEqual({ code: '4242' });
+    expect(due[0]!.hint?.subscriber.subscriberId).toBe('ada');
+    // The hint stands for the row as created: the job as the store reads it back is the same.
+    const { hint: _hint, job } = due[0]!;
+    expect(JSON.parse(JSON.stringify(job))).toEqual(JSON.parse(JSON.stringify(svc.store.jobs.job(job.id))));
+    svc.store.tx(() => svc.store.jobs.updateJob(job.id, { status: 'queued', runAt: svc.clock.now() }));
+    const again = svc.store.jobs.dueWithHints(svc.clock.now(), 10);
+    expect(again.map((d) => d.job.id)).toEqual([job.id]);
+    expect(again[0]!.hint).toBeUndefined();
+    await svc.runner.idle();
+    await svc.close();
+  });
+
+  it('a subscriber changed after the trigger, before its job ran: the message goes to the new phone', async () => {
+    const { svc, fire, sms } = setup();
+    const { committed } = svc.store.grouped(() => {
+      const r = fire();
+      // A request of the same batch (a PATCH of the subscriber) runs before the runner looks.
+      svc.store.subscribers.upsert(svc.environment, 'ada', { phone: '+15550009999' });
+      return r;
+    });
+    await committed;
+    await svc.runner.idle();
+    expect(sms()).toEqual([{ phone: '+15550009999', content: 'Your Acme code is 4242. It expires in 10 minutes.' }]);
+    await svc.close();
+  });
+
+  it('a trigger rolled back leaves no hint behind, and the next one is delivered as usual', async () => {
+    const { svc, fire, sms } = setup();
+    expect(() =>
+      svc.store.grouped(() => {
+        fire();
+        throw new Error('the request failed after its writes');
+      }),
+    ).toThrow('the request failed');
+    const { committed } = svc.store.grouped(fire);
+    await committed;
+    expect(svc.store.jobs.dueWithHints(svc.clock.now(), 10).map((d) => d.hint !== undefined)).toEqual([true]);
+    await svc.runner.idle();
+    expect(sms()).toHaveLength(1);
+    await svc.close();
+  });
+});
