@@ -75,7 +75,8 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         : SERVICE_PROVIDER,
     );
     for (const r of recipients) {
-      const subscriber = upsertSubscriber(store, env, r);
+      // Only read from here on (its id, and the runner's scope): the store's shared copy will do.
+      const subscriber = upsertSubscriber(store, env, r, true);
       const notification = store.activity.createNotification({
         envId: env.id,
         orgId: env.orgId,

@@ -61,4 +61,37 @@ describe('trigger hints', () => {
     expect(sms()).toHaveLength(1);
     await svc.close();
   });
+
+  it('a subscriber changed between two triggers: the second one reads the change', async () => {
+    const { svc, fire, sms } = setup();
+    await svc.store.grouped(fire).committed;
+    await svc.runner.idle();
+    await svc.store.grouped(() => svc.store.subscribers.upsert(svc.environment, 'ada', { phone: '+15550001111' })).committed;
+    await svc.store.grouped(fire).committed;
+    await svc.runner.idle();
+    expect(sms().map((m) => m.phone)).toEqual(['+15550001111', '+15550100001']);
+    await svc.close();
+  });
+
+  it('a subscriber read in a transaction that rolls back is not kept', async () => {
+    const { svc } = setup();
+    const deps = { store: svc.store, now: () => svc.clock.now(), kick: () => svc.runner.kick() };
+    const toNeo = () => trigger(deps, svc.environment, { name: 'otp', to: 'neo' }, 'http://x', true);
+    expect(() =>
+      svc.store.grouped(() => {
+        svc.store.subscribers.upsert(svc.environment, 'neo', { phone: '+15550002222' });
+        toNeo();
+        throw new Error('the request failed after its writes');
+      }),
+    ).toThrow('the request failed');
+    const result = svc.store.grouped(toNeo);
+    await result.committed;
+    await svc.runner.idle();
+    const neo = svc.store.subscribers.find(svc.environment.id, 'neo');
+    expect(neo).toBeDefined();
+    expect(neo!.phone).toBeNull();
+    const event = (await svc.request('GET', `/v1/notifications?transactionId=${result.value.transactionId}`)).body.data[0];
+    expect(event._subscriberId).toBe(neo!._id);
+    await svc.close();
+  });
 });
