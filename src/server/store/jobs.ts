@@ -105,8 +105,12 @@ const DUE_JOBS = `${SELECT_JOB} WHERE j.status IN ('queued', 'delayed') AND j.ru
 const PENDING_AFTER = `${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`;
 const NEXT_PENDING = `SELECT ${idText('id')}, ${idText('notification_id')}, step_index, type, status, run_at, provider_id, state, group_key,
   step_ref, details, created_at, updated_at FROM jobs WHERE notification_id = unhex(?) AND step_index > ? AND status = 'pending' ORDER BY step_index LIMIT 1`;
-/** Only the ids, from the jobs_due index alone (no row read, no join): most due jobs have a hint. */
-const DUE_IDS = `SELECT ${idText('id')} FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?`;
+/**
+ * Only the ids, from the jobs_due index alone (no row read, no join): most due jobs have a hint. Not
+ * named `id`: ORDER BY would take that name for the hex text, and sort the rows again in a temporary
+ * B-tree (8 µs per call) instead of reading them in the index's order (0.6 µs).
+ */
+const DUE_IDS = `SELECT ${idText('id', 'hex_id')} FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?`;
 const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
 /**
@@ -298,10 +302,10 @@ export class Jobs extends Repo {
    */
   dueWithHints(now: number, limit: number): DueJob[] {
     if (this.hints.size > 0) {
-      const ids = this.stmt(DUE_IDS).all(now, limit) as { id: string }[];
+      const ids = this.stmt(DUE_IDS).all(now, limit) as { hex_id: string }[];
       const out: DueJob[] = [];
-      for (const { id } of ids) {
-        const hint = this.hints.get(id);
+      for (const { hex_id } of ids) {
+        const hint = this.hints.get(hex_id);
         if (!hint) break;
         out.push({ job: hint.job, hint });
       }
