@@ -120,7 +120,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           },
           stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined,
         );
-        if (stepIndex === 0) store.jobs.hint({ job, notification: hinted, subscriber, subscriberWrites });
+        if (stepIndex === 0) store.jobs.hint({ job, notification: hinted, subscriber, subscriberWrites, last: workflow.steps.length === 1 });
       });
     }
     store.workflows.markTriggered(workflow._id);

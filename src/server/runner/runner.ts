@@ -356,6 +356,8 @@ export class JobRunner {
   }
 
   private queueNext(job: JobRecord, built: Built | undefined): void {
+    // Jobs are only created by the trigger, all at once: its last one has no next to look for.
+    if (built?.last) return;
     const next = this.store.jobs.nextPending(job);
     if (!next) return;
     if (this.inline && built) {
@@ -399,6 +401,7 @@ export class JobRunner {
       state: undefined,
       output: undefined,
       queued: false,
+      last: hint?.last === true && hint.job === job,
       ctx: undefined as unknown as StepContext,
     };
     let scope: Required<TemplateScope> | undefined;
@@ -438,6 +441,8 @@ interface Built {
   output: JsonObject | undefined;
   /** Run at once when its step came up (runSync): its timeline starts with "Step queued". */
   queued: boolean;
+  /** Its trigger created no later job for its event (from the job's hint). */
+  last: boolean;
 }
 
 /** The next job of the event run by runSync, once the one running has settled (see queueNext). */

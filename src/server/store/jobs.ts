@@ -20,6 +20,8 @@ export interface JobHint {
   notification: NotificationRecord;
   subscriber: Subscriber;
   subscriberWrites: number;
+  /** The trigger created no job after this one for its event (a one-step workflow). */
+  last: boolean;
 }
 
 /** A due job, with what its trigger left for the runner if it was created in this process. */
