@@ -94,4 +94,19 @@ describe('trigger hints', () => {
     expect(event._subscriberId).toBe(neo!._id);
     await svc.close();
   });
+
+  it('a damaged store: the subscriber row of a just-triggered job is gone, and the job fails as it did', async () => {
+    const { svc, fire, sms } = setup();
+    const { value, committed } = svc.store.grouped(fire);
+    await committed;
+    const ada = svc.store.subscribers.find(svc.environment.id, 'ada')!;
+    // Behind the repositories' back, as damage would: no write count moves.
+    svc.store.db.pragma('foreign_keys = OFF');
+    svc.store.db.prepare('DELETE FROM subscribers WHERE id = ?').run(ada._id);
+    await svc.runner.idle();
+    const event = (await svc.request('GET', `/v1/notifications?transactionId=${value.transactionId}`)).body.data[0];
+    expect(event.jobs[0].status).toBe('failed');
+    expect(sms()).toEqual([]);
+    await svc.close();
+  });
 });
