@@ -217,6 +217,8 @@ const NOT_PLAIN = new Set(['true', 'false', 'nil', 'null', 'empty', 'blank', 'si
 const simpleCache = new Map<string, SimpleTemplate | null>();
 
 function simpleTemplate(source: string): SimpleTemplate | null {
+  // Past liquidjs' parse limit the template fails to parse: liquidjs says so.
+  if (source.length > LIMITS.parseLimit) return null;
   let plan = simpleCache.get(source);
   if (plan !== undefined) return plan;
   plan = { text: [], paths: [] };

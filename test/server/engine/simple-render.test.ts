@@ -55,5 +55,9 @@ describe('simple templates', () => {
       expect(renderTemplate(source, s)).toEqual(renderWithLiquid(source, s));
     }
     expect(renderTemplate('Your Acme code is {{ payload.code }}.', s)).toEqual({ ok: true, output: 'Your Acme code is 123456.', undefinedVariables: [] });
+    // Past liquidjs' parse limit, the template fails as liquidjs fails it.
+    const huge = `${'x'.repeat(1_000_001)}{{ payload.code }}`;
+    expect(renderTemplate(huge, s)).toEqual(renderWithLiquid(huge, s));
+    expect(renderTemplate(huge, s).ok).toBe(false);
   });
 });
