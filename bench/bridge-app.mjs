@@ -1,11 +1,17 @@
 // The app side of bench/bridge-throughput.mjs: the same two steps as the workflow defined in svc dev
 // (in-app with subject, body and a primary action; email with subject and body), written with
-// @novu/framework and served on 127.0.0.1 by node:http and the framework's generic handler, signatures
-// checked (NOVU_SECRET_KEY). Prints its URL on stdout.
+// @novu/framework and served on 127.0.0.1 by node:http and the framework's generic handler, as
+// examples/bridge/app.mjs does. Run as a program it listens and sends its URL (and, when asked, how many
+// connections it accepted) to its parent over IPC; imported, it gives the handler for in-process use.
+//
+// BRIDGE_APP_MODE picks the framework's settings:
+// - `strict`: as with NODE_ENV=production: signatures checked (NOVU_SECRET_KEY), no per-step log.
+// - `dev`: the framework's defaults when NODE_ENV is unset (what examples/bridge/app.mjs runs with):
+//   signatures not checked, and the framework logs every step it executes (to stdout).
 import http from 'node:http';
 import { Client, NovuRequestHandler, workflow } from '@novu/framework';
 
-const twoStep = workflow(
+export const twoStep = workflow(
   'bench-bridge',
   async ({ step, payload, subscriber }) => {
     await step.inApp('inbox', async () => ({
@@ -31,25 +37,39 @@ const twoStep = workflow(
   },
 );
 
-const client = new Client({ secretKey: process.env.NOVU_SECRET_KEY, strictAuthentication: true });
-const handle = new NovuRequestHandler({
-  frameworkName: 'node-http',
-  workflows: [twoStep],
-  client,
-  handler: (req, res) => ({
-    body: () => req.body,
-    headers: (key) => req.headers[key.toLowerCase()],
-    method: () => req.method,
-    url: () => new URL(req.url, 'http://localhost'),
-    transformResponse: ({ status, headers, body }) => res.writeHead(status, headers).end(body),
-  }),
-}).createHandler();
+/**
+ * The framework's handler for the mode. `io(req, res)` is what the generic handler reads a request
+ * from and answers through: node:http's request and response here, plain objects in-process.
+ */
+export function bridgeHandler(mode, secretKey, io) {
+  const strict = mode === 'strict';
+  const client = new Client({ secretKey, strictAuthentication: strict, verbose: !strict });
+  return new NovuRequestHandler({ frameworkName: 'node-http', workflows: [twoStep], client, handler: io }).createHandler();
+}
 
-const server = http.createServer(async (req, res) => {
-  let text = '';
-  for await (const chunk of req) text += chunk;
-  req.body = text ? JSON.parse(text) : undefined;
-  await handle(req, res);
+const nodeHttp = (req, res) => ({
+  body: () => req.body,
+  headers: (key) => req.headers[key.toLowerCase()],
+  method: () => req.method,
+  url: () => new URL(req.url, 'http://localhost'),
+  transformResponse: ({ status, headers, body }) => res.writeHead(status, headers).end(body),
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/api/novu` })}\n`));
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const handle = bridgeHandler(process.env.BRIDGE_APP_MODE ?? 'strict', process.env.NOVU_SECRET_KEY, nodeHttp);
+  let connections = 0;
+  const server = http.createServer(async (req, res) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    req.body = text ? JSON.parse(text) : undefined;
+    await handle(req, res);
+  });
+  server.on('connection', () => connections++);
+  server.keepAliveTimeout = 60_000;
+  process.on('message', (m) => m === 'connections' && process.send({ connections }));
+  server.listen(0, '127.0.0.1', () => {
+    const url = `http://127.0.0.1:${server.address().port}/api/novu`;
+    if (process.send) process.send({ url });
+    else console.log(url);
+  });
+}

@@ -1,8 +1,10 @@
 // Code-first workflows served by the team's app (its bridge): registering a bridge (POST /v1/bridge/sync),
 // the step preview of such a workflow (asked of the bridge with `action=preview`), and a trigger whose
-// body names a `bridgeUrl` (that bridge is discovered first, and the trigger's steps run through it).
+// body names a `bridgeUrl` (that bridge is discovered first, and the trigger's steps run through it),
+// singly or in a bulk trigger.
 // Each has an asynchronous `prepare` (the network calls), run before the request's transaction, whose
 // result `handle` stores or answers; nothing is written when the bridge cannot be used.
+import type { TriggerResult } from '../../api/schemas/requests.js';
 import type { PreviewResponse } from '../../api/schemas/workflow.js';
 import { bridgeRaw, executeStep } from '../bridge/client.js';
 import { bridgeSubscriber } from '../bridge/event.js';
@@ -98,6 +100,78 @@ export function withTriggerBridge(inner: Route<'triggerEvent'>): PreparedRoute<'
     handle(call) {
       if (call.prepared) storeDiscovered(call.svc.store, call.env, call.prepared);
       return inner.handle(call);
+    },
+  };
+}
+
+/** Per bridge URL of a bulk trigger: its discovered workflows, or why it cannot be used. */
+type BulkBridges = Map<string, Discovered | string> | undefined;
+
+/** The bulk route: its own body check, kept by the wrapper. */
+type BulkRoute = Route<'triggerBulk'> & { parseBody(input: unknown): unknown };
+
+/**
+ * A bulk trigger whose events name a `bridgeUrl`: each such bridge is discovered (once, however many
+ * events name it) and stored first, so those events run through it, as a single trigger's would. As
+ * bulk events go, an event whose bridge cannot be used answers `status: "error"` with the reason, and
+ * the others still go through.
+ */
+export function withBulkBridge(inner: BulkRoute): PreparedRoute<'triggerBulk', BulkBridges> & Pick<BulkRoute, 'parseBody'> {
+  return {
+    envelope: inner.envelope,
+    parseBody: (input) => inner.parseBody(input),
+    async prepare({ svc, env, body }) {
+      const urls = new Set<string>();
+      for (const raw of body.events as unknown[]) {
+        const e = raw as { name?: unknown; bridgeUrl?: unknown } | null;
+        const url = e?.bridgeUrl;
+        if (typeof url !== 'string' || url === '') continue;
+        const wf = typeof e?.name === 'string' ? svc.store.workflows.findByTrigger(env.id, e.name) : undefined;
+        if (wf?.origin === 'external' && wf.bridge?.url === url) continue;
+        urls.add(url);
+      }
+      if (urls.size === 0) return undefined;
+      const found = new Map<string, Discovered | string>();
+      await Promise.all(
+        [...urls].map(async (url) => {
+          try {
+            found.set(url, await discoverBridge(url, { secret: env.apiKey }));
+          } catch (e) {
+            if (!(e instanceof HttpError)) throw e;
+            found.set(url, e.message);
+          }
+        }),
+      );
+      return found;
+    },
+    handle(call) {
+      const unusable = new Map<string, string>();
+      for (const [url, d] of call.prepared ?? []) {
+        if (typeof d === 'string') unusable.set(url, d);
+        else {
+          try {
+            storeDiscovered(call.svc.store, call.env, d);
+          } catch (e) {
+            if (!(e instanceof HttpError)) throw e;
+            unusable.set(url, e.message);
+          }
+        }
+      }
+      const events = call.body.events as unknown[];
+      const failed = new Map<number, TriggerResult>();
+      events.forEach((raw, i) => {
+        const url = (raw as { bridgeUrl?: unknown } | null)?.bridgeUrl;
+        if (url === undefined || url === null || url === '') return;
+        const why = typeof url !== 'string' ? 'bridgeUrl must be a URL' : unusable.get(url);
+        if (why === undefined) return;
+        const transactionId = (raw as { transactionId?: unknown }).transactionId;
+        failed.set(i, { acknowledged: true, status: 'error', error: [why], ...(typeof transactionId === 'string' && { transactionId }) });
+      });
+      if (failed.size === 0) return inner.handle(call);
+      const rest = events.filter((_, i) => !failed.has(i));
+      const done = (rest.length > 0 ? inner.handle({ ...call, body: { ...call.body, events: rest as typeof call.body.events } }) : []) as TriggerResult[];
+      let next = 0;
+      return events.map((_, i) => failed.get(i) ?? done[next++]!);
     },
   };
 }

@@ -1,5 +1,5 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
-import { bridgeSync, withBridgePreview, withTriggerBridge } from './bridge.js';
+import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './bridge.js';
 import { createContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
@@ -48,7 +48,7 @@ export const routes: Routes = {
   getEvent,
   triggerEvent: withTriggerBridge(triggerEvent),
   listEvents,
-  triggerBulk,
+  triggerBulk: withBulkBridge(triggerBulk),
   listChannelConnections,
   getChannelConnection,
   deleteChannelConnection,

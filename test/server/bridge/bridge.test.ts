@@ -309,6 +309,36 @@ describe('running code-first workflows', () => {
     expect((await messages('in_app')).find((m) => m.templateIdentifier === 'welcome-code')!.content).toBe('Hi Via');
   });
 
+  it("a bulk trigger honours each event's bridgeUrl: each bridge discovered once, an unusable one fails only its events", async () => {
+    const gone = await startBridgeApp([], TEST_KEY);
+    await gone.close();
+    const res = await svc.request('POST', '/v1/events/trigger/bulk', {
+      body: {
+        events: [
+          { name: 'welcome-code', to: 'ada', payload: { name: 'Bulk' }, bridgeUrl: app.url, transactionId: 'bulk-1' },
+          { name: 'welcome-code', to: 'ada', payload: { name: 'Lost' }, bridgeUrl: gone.url, transactionId: 'bulk-2' },
+          { name: 'welcome-code', to: 'bob', payload: { name: 'Bulk' }, bridgeUrl: app.url, transactionId: 'bulk-3' },
+          { name: 'welcome-code', to: 'ada', payload: { name: 'Odd' }, bridgeUrl: 7, transactionId: 'bulk-4' },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    const results = res.body.data as any[];
+    expect(results.map((r) => r.transactionId)).toEqual(['bulk-1', 'bulk-2', 'bulk-3', 'bulk-4']);
+    expect(results.map((r) => r.status)).toEqual(['processed', 'error', 'processed', 'error']);
+    expect(results[1].error[0]).toContain(gone.url);
+    expect(results[3].error).toEqual(['bridgeUrl must be a URL']);
+    expect(app.received.filter((r) => r.action === 'discover')).toHaveLength(1);
+    await svc.runner.idle();
+    expect(
+      executes()
+        .map((c) => `${c.body.subscriber.subscriberId}/${c.stepId}`)
+        .sort(),
+    ).toEqual(['ada/hello', 'ada/mail', 'bob/hello', 'bob/mail']);
+    const inApp = (await messages('in_app')).filter((m) => m.templateIdentifier === 'welcome-code');
+    expect(inApp.map((m) => m.content)).toEqual(['Hi Bulk', 'Hi Bulk']);
+  });
+
   it("workflow.trigger() in the app reaches svc dev with NOVU_API_URL and NOVU_SECRET_KEY, and runs through the app's bridge", async () => {
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = svc.app.server.address() as { port: number };
