@@ -82,44 +82,64 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     });
   });
 
-  app.addHook('onRequest', async (req, reply) => {
+  // The hooks take a callback rather than returning a promise: fastify then runs the next step at
+  // once instead of a microtask later, with no promise per hook and request.
+  app.addHook('onRequest', (req, reply, done) => {
     const name = (req.routeOptions.config as { opName?: OperationName }).opName;
-    if (!name) return;
+    if (!name) return done();
     const op: Operation = operations[name];
     const s: RequestState = { op, started: performance.now() };
     state.set(req, s);
-    s.env = authenticate(req.headers.authorization, (k) => store.environments.findByKey(k));
-    if (limiter) {
-      const d = limiter.take(s.env.id, op.category, op.cost ?? 1);
-      reply.headers(d.headers);
-      if (!d.allowed) throw new HttpError(429, 'API rate limit exceeded');
+    try {
+      s.env = authenticate(req.headers.authorization, (k) => store.environments.findByKey(k));
+      if (limiter) {
+        const d = limiter.take(s.env.id, op.category, op.cost ?? 1);
+        reply.headers(d.headers);
+        if (!d.allowed) throw new HttpError(429, 'API rate limit exceeded');
+      }
+    } catch (e) {
+      return done(e as Error);
     }
+    done();
   });
 
-  app.addHook('preHandler', async (req, reply) => {
+  app.addHook('preHandler', (req, reply, done) => {
     const s = state.get(req);
     const key = req.headers['idempotency-key'];
-    if (!s?.env || typeof key !== 'string' || !IDEMPOTENT_METHODS.has(req.method)) return;
-    const outcome = checkIdempotency(store, s.env.orgId, key, req.body);
+    if (!s?.env || typeof key !== 'string' || !IDEMPOTENT_METHODS.has(req.method)) return done();
+    let outcome: ReturnType<typeof checkIdempotency>;
+    try {
+      outcome = checkIdempotency(store, s.env.orgId, key, req.body);
+    } catch (e) {
+      return done(e as Error);
+    }
     reply.header('Idempotency-Key', key);
     if (outcome.kind === 'replay') {
+      const { status, body } = outcome;
+      // Replying from a callback hook: send, and do not call done.
+      const replay = () => void reply.header('Idempotency-Replay', 'true').code(status).type('application/json; charset=utf-8').send(body);
       // The kept answer may have been written by a batch that has not committed yet (the original
       // ran in this turn of the event loop). Its own reply waits for that COMMIT; so does the
       // replay, or a crash in between would leave an acknowledged answer the store never kept.
-      if (store.batchOpen) await store.grouped(() => undefined).committed;
-      reply.header('Idempotency-Replay', 'true').code(outcome.status).type('application/json; charset=utf-8');
-      return reply.send(outcome.body);
+      if (store.batchOpen) store.grouped(() => undefined).committed.then(replay, (e: unknown) => done(e as Error));
+      else replay();
+      return;
     }
     s.idempotency = { orgId: s.env.orgId, key };
+    done();
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     const s = state.get(req);
     if (s?.idempotency) {
-      finishIdempotency(store, s.idempotency.orgId, s.idempotency.key, reply.statusCode, typeof payload === 'string' ? payload : '');
+      try {
+        finishIdempotency(store, s.idempotency.orgId, s.idempotency.key, reply.statusCode, typeof payload === 'string' ? payload : '');
+      } catch (e) {
+        return done(e as Error);
+      }
       s.idempotency = undefined;
     }
-    return payload;
+    done(null, payload);
   });
 
   if (opts.log) {

@@ -40,8 +40,16 @@ export function resolveRecipients(store: Store, env: Environment, to: Recipient 
 
 const FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data'] as const;
 
-/** Creates the subscriber or updates only the fields sent; `channels` merge credentials per provider. */
-export function upsertSubscriber(store: Store, env: Environment, r: SubscriberRecipient): Subscriber {
+/**
+ * Creates the subscriber or updates only the fields sent; `channels` merge credentials per provider.
+ * `shared`: the caller only reads the record, so a recipient given by id alone that exists may be
+ * the store's shared copy (Subscribers.current).
+ */
+export function upsertSubscriber(store: Store, env: Environment, r: SubscriberRecipient, shared = false): Subscriber {
+  if (shared && onlyId(r)) {
+    const existing = store.subscribers.current(env.id, r.subscriberId);
+    if (existing) return existing;
+  }
   const fields: SubscriberFields = {};
   for (const f of FIELDS) if (r[f] !== undefined) (fields as Record<string, unknown>)[f] = r[f];
   if (r.channels?.length) {
@@ -66,4 +74,10 @@ export function upsertSubscriber(store: Store, env: Environment, r: SubscriberRe
     fields.channels = channels;
   }
   return store.subscribers.upsert(env, r.subscriberId, fields);
+}
+
+/** A recipient that names a subscriber and sets nothing: an upsert of it writes nothing. */
+function onlyId(r: SubscriberRecipient): boolean {
+  for (const k in r) if (k !== 'subscriberId' && (r as Record<string, unknown>)[k] !== undefined) return false;
+  return true;
 }

@@ -75,7 +75,8 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         : SERVICE_PROVIDER,
     );
     for (const r of recipients) {
-      const subscriber = upsertSubscriber(store, env, r);
+      // Only read from here on (its id, and the runner's scope): the store's shared copy will do.
+      const subscriber = upsertSubscriber(store, env, r, true);
       const notification = store.activity.createNotification({
         envId: env.id,
         orgId: env.orgId,
@@ -96,8 +97,12 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           tenant,
         },
       });
+      // The runner is left this event and subscriber with the first job (see JobHint), as it would
+      // read them back: the document without undefined fields, as stored.
+      const hinted = { ...notification, doc: definedFields(notification.doc) };
+      const subscriberWrites = store.subscribers.writes;
       workflow.steps.forEach((step, stepIndex) => {
-        store.jobs.createJob(
+        const job = store.jobs.createJob(
           {
             envId: env.id,
             orgId: env.orgId,
@@ -115,6 +120,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           },
           stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined,
         );
+        if (stepIndex === 0) store.jobs.hint({ job, notification: hinted, subscriber, subscriberWrites, last: workflow.steps.length === 1 });
       });
     }
     store.workflows.markTriggered(workflow._id);
@@ -124,6 +130,12 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
   const result = inCallerSavepoint ? run() : store.tx(run);
   if (result.status === 'processed') deps.kick();
   return result;
+}
+
+function definedFields<T extends object>(o: T): T {
+  const out = {} as T;
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
+  return out;
 }
 
 function processedResult(transactionId: string, baseUrl: string): TriggerResult {

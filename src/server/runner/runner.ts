@@ -7,7 +7,7 @@ import type { Integration } from '../../api/schemas/resources.js';
 import type { TemplateScope } from '../engine/index.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/index.js';
-import type { DetailInput, JobRecord } from '../store/jobs.js';
+import type { DetailInput, JobHint, JobRecord } from '../store/jobs.js';
 import { workflowRuntime } from '../workflow/runtime.js';
 import { queueJob } from './queue.js';
 import { jobScope } from './scope.js';
@@ -153,17 +153,17 @@ export class JobRunner {
       const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + Math.max(freeExternal, 0) + 24) : this.batchSize;
       // (Jobs of code-first workflows in flight are `running` in the table, so not among due rows: up
       // to 48 more rows read on every look, for nothing, cost svc dev 5% of its CPU per bridge step.)
-      const due = this.store.jobs.dueJobs(this.clock.now(), want + this.inflight.size - this.externalInflight).filter((j) => !this.inflight.has(j.id));
+      const due = this.store.jobs.dueWithHints(this.clock.now(), want + this.inflight.size - this.externalInflight).filter((d) => !this.inflight.has(d.job.id));
       let waited = false;
       const sync: Prepared[] = [];
-      for (const job of due.slice(0, this.batchSize)) {
+      for (const { job, hint } of due.slice(0, this.batchSize)) {
         // A job already found to need the asynchronous path waits for a slot without its context
         // being built again on every look (each job in flight that finishes looks).
         if (free <= 0 && freeExternal <= 0 && this.waitingForSlot.has(job.id)) {
           waited = true;
           continue;
         }
-        const prepared = this.prepare(job);
+        const prepared = this.prepare(job, undefined, hint);
         if (prepared.async) {
           // A code-first workflow's job takes one of its own slots while there is one, else a shared one.
           const external = freeExternal > 0 && prepared.built?.ctx.workflow.origin === 'external';
@@ -190,12 +190,10 @@ export class JobRunner {
       }
       // No job was left waiting for a slot: the backlog is gone (and ids of jobs settled otherwise with it).
       if (!waited) this.waitingForSlot.clear();
-      // Jobs whose handler is synchronous run together in one transaction (each in its own
-      // savepoint): one commit for the batch instead of one per job is what keeps a file store fast.
+      // Jobs whose handler is synchronous run together in one transaction: one commit for the batch
+      // instead of one per job is what keeps a file store fast.
       if (sync.length > 0) {
-        this.store.tx(() => {
-          for (const p of sync) this.runSync(p);
-        });
+        this.runBatch(sync);
         this.kick();
       }
     }
@@ -209,8 +207,8 @@ export class JobRunner {
    * The job's context and handler, and whether it goes through the asynchronous path. `same`: the
    * context of a job of the same event just run, whose event, subscriber and workflow it shares.
    */
-  private prepare(job: JobRecord, same?: StepContext): Prepared {
-    const built = this.context(job, same);
+  private prepare(job: JobRecord, same?: StepContext, hint?: JobHint): Prepared {
+    const built = this.context(job, same, hint);
     if (typeof built === 'string') return { job, built: undefined, error: built, async: false };
     const handler = this.opts.registry.forJob(job.type, built.ctx.workflow.origin);
     if (!handler) return { job, built, error: `No handler for step type ${job.type}`, async: false };
@@ -223,7 +221,27 @@ export class JobRunner {
     return { job, built, handler, async };
   }
 
-  private runSync(first: Prepared): void {
+  /**
+   * Runs the batch in one savepoint, with no savepoint per job: a job's savepoint copied every page
+   * it changed (the tails of the messages' and jobs' indexes) into the savepoint journal, ~8% of a
+   * trigger's CPU. A handler that throws is rare: then the whole batch rolls back, and runs again
+   * from a fresh context, each job in its own savepoint, so that the job that threw fails alone.
+   */
+  private runBatch(sync: Prepared[]): void {
+    try {
+      this.store.tx(() => {
+        for (const p of sync) this.runSync(p, false);
+      });
+    } catch {
+      const again = sync.map((p) => this.prepare(p.job));
+      this.store.tx(() => {
+        for (const p of again) this.runSync(p, true);
+      });
+    }
+  }
+
+  /** `alone`: each job in its own savepoint (a throw fails that job); else a throw leaves the batch. */
+  private runSync(first: Prepared, alone: boolean): void {
     let p: Prepared | undefined = first;
     // A step that ends with the next one due at once (the usual case: in-app, then email) runs that
     // one now, in the same batch and with the same event, subscriber and workflow, instead of queueing
@@ -233,7 +251,7 @@ export class JobRunner {
       const inline: Inline = { next: undefined };
       this.inline = inline;
       try {
-        this.runOne(p);
+        this.runOne(p, alone);
       } finally {
         // Also when the store failed under it: a job settled later (an asynchronous one) must queue
         // its next step, not leave it here.
@@ -243,12 +261,13 @@ export class JobRunner {
     }
   }
 
-  private runOne(p: Prepared): void {
+  private runOne(p: Prepared, alone: boolean): void {
     const { job, built, handler } = p;
     if (!built || !handler || p.error !== undefined) {
       return this.settle(job, built, { status: 'failed', error: p.error ?? 'The job cannot run' });
     }
     if (p.thrown !== undefined) return this.fail(job, built, p.thrown);
+    if (!alone) return this.settle(job, built, handler.run(built.ctx, undefined));
     try {
       this.store.tx(() => this.settle(job, built, handler.run(built.ctx, undefined)));
     } catch (e) {
@@ -366,6 +385,8 @@ export class JobRunner {
   }
 
   private queueNext(job: JobRecord, built: Built | undefined): void {
+    // Jobs are only created by the trigger, all at once: its last one has no next to look for.
+    if (built?.last) return;
     const next = this.store.jobs.nextPending(job);
     if (!next) return;
     if (this.inline && built) {
@@ -394,10 +415,12 @@ export class JobRunner {
   }
 
   /** Everything a handler may need, or why the job cannot run. */
-  private context(job: JobRecord, same?: StepContext): Built | string {
+  private context(job: JobRecord, same?: StepContext, hint?: JobHint): Built | string {
     const { store, clock } = this;
-    const notification = same?.notification ?? store.activity.notificationById(job.notificationId);
-    const subscriber = same?.subscriber ?? store.subscribers.findById(job.subscriberId);
+    const notification = same?.notification ?? hint?.notification ?? store.activity.notificationById(job.notificationId);
+    const subscriber =
+      same?.subscriber ??
+      (hint !== undefined && hint.subscriberWrites === store.subscribers.writes ? hint.subscriber : store.subscribers.findById(job.subscriberId));
     const memo = this.workflowMemo;
     let workflow = same?.workflow ?? memo?.get(job.workflowId);
     if (workflow === undefined) {
@@ -415,6 +438,7 @@ export class JobRunner {
       state: undefined,
       output: undefined,
       queued: false,
+      last: hint?.last === true && hint.job === job,
       ctx: undefined as unknown as StepContext,
     };
     let scope: Required<TemplateScope> | undefined;
@@ -454,6 +478,8 @@ interface Built {
   output: JsonObject | undefined;
   /** Run at once when its step came up (runSync): its timeline starts with "Step queued". */
   queued: boolean;
+  /** Its trigger created no later job for its event (from the job's hint). */
+  last: boolean;
 }
 
 /** The next job of the event run by runSync, once the one running has settled (see queueNext). */

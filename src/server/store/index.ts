@@ -99,6 +99,7 @@ export class Store {
     this.integrations.forgetAll();
     this.jobs.forgetAll();
     this.inbox.forgetAll();
+    this.subscribers.forgetAll();
   }
 
   // --- group commit ----------------------------------------------------------------------------

@@ -28,6 +28,35 @@ interface Row {
 }
 
 export class Subscribers extends Repo {
+  /**
+   * Counts the writes to subscribers through this repository (the only writer): a record read when
+   * it stood at the same count is still what the store holds (see JobHint).
+   */
+  writes = 0;
+  /** Records read by `current`, with the write count they were read at. */
+  private readonly shared = new Map<string, { writes: number; sub: Subscriber }>();
+
+  /** Drops the records `current` keeps (a rolled-back transaction may have written what they hold). */
+  forgetAll(): void {
+    this.shared.clear();
+  }
+
+  /**
+   * The stored subscriber, shared between callers until any subscriber is written: treat it as
+   * read-only. For the trigger, which reads the same few recipients again and again (a read and a
+   * JSON parse of the document per recipient before).
+   */
+  current(envId: string, subscriberId: string): Subscriber | undefined {
+    const key = `${envId}\n${subscriberId}`;
+    const hit = this.shared.get(key);
+    if (hit !== undefined && hit.writes === this.writes) return hit.sub;
+    const sub = this.find(envId, subscriberId);
+    if (sub === undefined) return undefined;
+    if (this.shared.size >= 1000) this.shared.clear();
+    this.shared.set(key, { writes: this.writes, sub });
+    return sub;
+  }
+
   find(envId: string, subscriberId: string): Subscriber | undefined {
     const row = this.stmt('SELECT doc FROM subscribers WHERE env_id = ? AND subscriber_id = ?').get(envId, subscriberId) as Row | undefined;
     return row ? parseDoc<Subscriber>(row.doc) : undefined;
@@ -81,6 +110,7 @@ export class Subscribers extends Repo {
   }
 
   private save(sub: Subscriber, insert: boolean): void {
+    this.writes++;
     const cols = [sub.firstName ?? null, sub.lastName ?? null, sub.email ?? null, sub.phone ?? null, JSON.stringify(sub), sub.updatedAt];
     if (insert) {
       this.stmt(
@@ -96,6 +126,7 @@ export class Subscribers extends Repo {
   remove(envId: string, subscriberId: string): boolean {
     const sub = this.find(envId, subscriberId);
     if (!sub) return false;
+    this.writes++;
     this.stmt('DELETE FROM topic_subscribers WHERE subscriber_id = ?').run(sub._id);
     this.stmt('DELETE FROM channel_endpoints WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);
     this.stmt('DELETE FROM channel_connections WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);

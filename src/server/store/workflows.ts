@@ -106,15 +106,20 @@ export class Workflows extends Repo {
    */
   private readonly idByTrigger = new Map<string, string>();
 
+  /** The last_triggered_at this process wrote per workflow: a trigger in the same millisecond writes nothing. */
+  private readonly triggeredAt = new Map<string, string>();
+
   forget(id: string): void {
     this.parsed.delete(id);
     this.idByTrigger.clear();
+    this.triggeredAt.delete(id);
   }
 
   /** Drops every cached document (a transaction rolled back: what was read in it may be gone). */
   forgetAll(): void {
     this.parsed.clear();
     this.idByTrigger.clear();
+    this.triggeredAt.clear();
   }
 
   create(env: Environment, input: NewWorkflow): StoredWorkflow {
@@ -302,7 +307,11 @@ export class Workflows extends Repo {
   }
 
   markTriggered(id: string): void {
-    this.stmt('UPDATE workflows SET last_triggered_at = ? WHERE id = ?').run(this.nowIso(), id);
+    const now = this.nowIso();
+    if (this.triggeredAt.get(id) === now) return;
+    this.stmt('UPDATE workflows SET last_triggered_at = ? WHERE id = ?').run(now, id);
+    if (this.triggeredAt.size >= 1000) this.triggeredAt.clear();
+    this.triggeredAt.set(id, now);
   }
 }
 
