@@ -7,6 +7,8 @@
 // FEED=1 node bench/export.mjs 1000 20000 100000 1000000: the same export against a loopback feed that
 // serves N copies of a real event (event-fixture.json, each with its own _id and transactionId) without
 // a store, so that counts up to a million are quick to reach; only svc's peak RSS is compared (no curl).
+// BASE_BIN=<another checkout>/bin/svc.js (FEED=1 only) runs that build's export too, beside this one, in
+// the same run: e.g. main's, from `git archive main | tar -x -C .tmp/base` and its own build.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -61,9 +63,9 @@ async function settle() {
 }
 
 /** Spawned without blocking: with FEED=1 the feed answers from this process. */
-async function exportWithSvc() {
+async function exportWithSvc(bin = BIN) {
   const t0 = performance.now();
-  const child = spawn('bash', ['-c', `/usr/bin/time -f %M ${process.execPath} ${BIN} events list --all -o ndjson -q > /dev/null`], {
+  const child = spawn('bash', ['-c', `/usr/bin/time -f %M ${process.execPath} ${bin} events list --all -o ndjson -q > /dev/null`], {
     env: dev.env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -94,6 +96,8 @@ const targets = process.argv
   .filter((n) => n > 0);
 if (targets.length === 0) targets.push(1000, 50000);
 const results = {};
+const BASE_BIN = FEED ? process.env.BASE_BIN : undefined;
+const baseResults = {};
 for (const target of targets) {
   if (FEED) feedCount = target;
   else {
@@ -115,7 +119,10 @@ for (const target of targets) {
       ? `  (svc ${runs.svc.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s, curl ${runs.curl.map((x) => (x.ms / 1000).toFixed(1)).join('/')} s)`
       : '';
   if (FEED) {
-    console.log(`${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB`);
+    const base = BASE_BIN ? await exportWithSvc(BASE_BIN) : undefined;
+    if (base) baseResults[target] = base;
+    const beside = base ? `   |   baseline build ${(base.ms / 1000).toFixed(2)} s, peak RSS ${base.rssMb.toFixed(0)} MB` : '';
+    console.log(`${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB${beside}`);
     continue;
   }
   console.log(
@@ -127,4 +134,5 @@ if (large !== small)
   console.log(
     `\npeak RSS at ${large.toLocaleString('en')} / at ${small.toLocaleString('en')}: ${(results[large].rssMb / results[small].rssMb).toFixed(2)}× (goal ≤ 1.2×)`,
   );
+if (large !== small && BASE_BIN) console.log(`baseline build: ${(baseResults[large].rssMb / baseResults[small].rssMb).toFixed(2)}× (${BASE_BIN})`);
 await dev.stop();
