@@ -46,17 +46,17 @@ async function all(query: string): Promise<{ ids: string[]; pages: number }> {
 
 describe('the feed paged to its end', () => {
   it('seeks from the previous page and returns exactly the offset order', async () => {
-    const before = svc.store.activity.keysetPages;
+    const before = svc.store.activity.pages.seeks;
     const { ids, pages } = await all('limit=10');
     expect(ids).toEqual(expected());
     expect(ids).toHaveLength(138);
     expect(pages).toBe(14);
     // Every page after the first came from where the one before ended.
-    expect(svc.store.activity.keysetPages - before).toBe(pages - 1);
+    expect(svc.store.activity.pages.seeks - before).toBe(pages - 1);
   });
 
   it('does so under a filter, separately for two listings paged in turn', async () => {
-    const before = svc.store.activity.keysetPages;
+    const before = svc.store.activity.pages.seeks;
     const a: string[] = [];
     const b: string[] = [];
     for (let n = 0; n < 4; n++) {
@@ -68,24 +68,45 @@ describe('the feed paged to its end', () => {
     expect(b).toEqual(expected(`channels LIKE '%"email"%'`).slice(0, 28));
     expect(b).toHaveLength(28);
     // Pages 1 and 2 of the subscriber's (page 3 is past the end), pages 1 to 3 of the channel's.
-    expect(svc.store.activity.keysetPages - before).toBe(5);
+    expect(svc.store.activity.pages.seeks - before).toBe(5);
   });
 
   it('falls back to the offset when a row changed between pages, as the service would answer', async () => {
     const first = await page('limit=10', 0);
     await trigger(['late-1']);
-    const before = svc.store.activity.keysetPages;
+    const before = svc.store.activity.pages.seeks;
     const second = await page('limit=10', 1);
-    expect(svc.store.activity.keysetPages).toBe(before);
+    expect(svc.store.activity.pages.seeks).toBe(before);
     // The offset shifted by the new event: page 1 now starts with the last event of the old page 0.
     expect(second.ids[0]).toBe(first.ids[9]);
     expect(second.ids).toEqual(expected().slice(10, 20));
   });
 
   it('a page asked out of order is read by offset', async () => {
-    const before = svc.store.activity.keysetPages;
+    const before = svc.store.activity.pages.seeks;
     expect((await page('limit=10', 3)).ids).toEqual(expected().slice(30, 40));
     expect((await page('limit=10', 5)).ids).toEqual(expected().slice(50, 60));
-    expect(svc.store.activity.keysetPages).toBe(before);
+    expect(svc.store.activity.pages.seeks).toBe(before);
+  });
+});
+
+describe('the message list paged to its end', () => {
+  it('seeks from the previous page and returns exactly the offset order', async () => {
+    const expectedIds = (svc.store.db.prepare('SELECT lower(hex(id)) AS id FROM messages ORDER BY created_at DESC, id DESC').all() as { id: string }[]).map(
+      (r) => r.id,
+    );
+    const before = svc.store.messages.pages.seeks;
+    const ids: string[] = [];
+    let pages = 0;
+    for (let n = 0; ; n++) {
+      const r = await svc.request('GET', `/v1/messages?limit=25&page=${n}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      ids.push(...(r.body.data as { _id: string }[]).map((m) => m._id));
+      pages++;
+      if (!r.body.hasMore) break;
+    }
+    expect(ids).toEqual(expectedIds);
+    expect(ids.length).toBeGreaterThan(100);
+    expect(svc.store.messages.pages.seeks - before).toBe(pages - 1);
   });
 });

@@ -3,6 +3,7 @@
 import type { JsonObject } from '../../api/schemas/common.js';
 import { CHANNELS } from '../../api/enum-values.js';
 import type { StepType } from '../../api/schemas/enums.js';
+import { NewestFirstPages } from './paging.js';
 import { contextKeySet, idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
 export interface NotificationDoc {
@@ -53,17 +54,8 @@ const SELECT_NOTIFICATION = `SELECT ${idText('id')}, ${idText('env_id')}, ${idTe
 /** Built once: Repo.stmt finds a statement by its SQL, and a string built per call is hashed per call. */
 const NOTIFICATION_BY_ID = `${SELECT_NOTIFICATION} WHERE id = unhex(?)`;
 const NOTIFICATION_IN_ENV = `${SELECT_NOTIFICATION} WHERE env_id = unhex(?) AND id = unhex(?)`;
-/** A page of the feed, with the row's stored key (`__k`) for the next page's continuation. */
-const SELECT_NOTIFICATION_KEYED = SELECT_NOTIFICATION.replace(/ FROM notifications$/, ', id AS __k FROM notifications');
-/** How many next-page continuations the feed remembers (a few listings paged at once: exports, browse, the console). */
-const CONTINUATIONS = 64;
-
-/** Where page N + 1 of one listing starts, valid while the connection has changed no row since. */
-interface Continuation {
-  changes: number;
-  createdAt: number;
-  key: unknown;
-}
+/** A page of the feed, with the row's stored id (`__k`) for the next page's seek (paging.ts). */
+const SELECT_NOTIFICATION_KEYED = SELECT_NOTIFICATION.replace(/^SELECT /, 'SELECT id AS __k, ');
 
 const toNotification = (r: NotificationRow): NotificationRecord => ({
   id: r.id,
@@ -108,16 +100,8 @@ function packDoc(doc: NotificationDoc): string {
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
 export class Activity extends Repo {
-  /**
-   * The feed pages by offset, as the service does, so page N costs N pages of index reads and an
-   * export of N events grew as N². After a page is served, where the next one starts (its last row's
-   * created_at and id) is kept under the exact query; page N + 1 of that query then seeks there
-   * instead of skipping rows, but only while the connection's total_changes() is what it was (no row
-   * inserted, changed or deleted anywhere): then the seek returns exactly the rows the offset would.
-   */
-  private readonly continuations = new Map<string, Continuation>();
-  /** Pages served from a continuation (for tests and benches). */
-  keysetPages = 0;
+  /** Deep pages seek where the page before ended (paging.ts). */
+  readonly pages = new NewestFirstPages(this.db, 'n');
 
   // --- transactionId deduplication ---------------------------------------------------------------
 
@@ -254,30 +238,7 @@ export class Activity extends Repo {
       where.push('n.created_at <= ?');
       params.push(Date.parse(f.before));
     }
-    const filter = where.join(' AND ');
-    const listing = `${limit}\u0000${filter}\u0000${JSON.stringify(params)}`;
-    const changes = (this.stmt('SELECT total_changes() AS n').get() as { n: number }).n;
-    const from = page > 0 ? this.continuations.get(`${page}\u0000${listing}`) : undefined;
-    let rows: (NotificationRow & { __k: unknown })[];
-    if (from !== undefined && from.changes === changes) {
-      // `created_at <=` first, so that the index in page order is entered at the boundary.
-      rows = this.db
-        .prepare(
-          `${SELECT_NOTIFICATION_KEYED} n WHERE ${filter} AND n.created_at <= ? AND (n.created_at, n.id) < (?, ?) ORDER BY n.created_at DESC, n.id DESC LIMIT ?`,
-        )
-        .all(...params, from.createdAt, from.createdAt, from.key, limit + 1) as typeof rows;
-      this.keysetPages++;
-    } else {
-      rows = this.db
-        .prepare(`${SELECT_NOTIFICATION_KEYED} n WHERE ${filter} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`)
-        .all(...params, limit + 1, page * limit) as typeof rows;
-    }
-    this.continuations.delete(`${page}\u0000${listing}`);
-    if (rows.length > limit) {
-      const last = rows[limit - 1]!;
-      if (this.continuations.size >= CONTINUATIONS) this.continuations.delete(this.continuations.keys().next().value!);
-      this.continuations.set(`${page + 1}\u0000${listing}`, { changes, createdAt: last.created_at, key: last.__k });
-    }
+    const rows = this.pages.rows<NotificationRow & { __k: unknown }>(`${SELECT_NOTIFICATION_KEYED} n`, where.join(' AND '), params, page, limit);
     return { hasMore: rows.length > limit, rows: rows.slice(0, limit).map(toNotification) };
   }
 }

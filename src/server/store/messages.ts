@@ -6,7 +6,7 @@
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
 import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
-import { TOTAL_COUNT_CAP } from './paging.js';
+import { NewestFirstPages, TOTAL_COUNT_CAP } from './paging.js';
 import { contextKeySet, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
 export interface MessageRecord {
@@ -54,6 +54,8 @@ const SELECT = `SELECT ${idText('m.id')}, ${idText('m.job_id')}, ${idText('m.sub
   ${idText('n.workflow_id', 'n_workflow_id')}, (SELECT json_extract(sd.doc, '$._id')
     FROM jobs j JOIN step_defs sd ON sd.ref = j.step_ref WHERE j.id = m.job_id) AS j_step_id
   FROM messages m LEFT JOIN notifications n ON n.id = m.notification_id`;
+/** A page of messages, with the row's stored id (`__k`) for the next page's seek (paging.ts). */
+const SELECT_KEYED = SELECT.replace(/^SELECT /, 'SELECT m.id AS __k, ');
 /** Built once: Repo.stmt finds a statement by its SQL. */
 const MESSAGE_OF_SUBSCRIBER = `${SELECT} WHERE m.id = unhex(?) AND m.subscriber_id = unhex(?)`;
 
@@ -170,6 +172,9 @@ function unpack(r: Row): Message {
 const toRecord = (r: Row): MessageRecord => ({ id: r.id, jobId: r.job_id, subscriberId: r.subscriber_id, doc: unpack(r) });
 
 export class Messages extends Repo {
+  /** Deep pages seek where the page before ended (paging.ts). */
+  readonly pages = new NewestFirstPages(this.db, 'm');
+
   newMessageId(): string {
     return this.newId();
   }
@@ -241,9 +246,7 @@ export class Messages extends Repo {
       TOTAL_COUNT_CAP,
       kept ?? (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${w} LIMIT ${TOTAL_COUNT_CAP + 1})`).get(...params) as { n: number }).n,
     );
-    const rows = this.db
-      .prepare(`${SELECT} WHERE ${w} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`)
-      .all(...params, limit + 1, page * limit) as Row[];
+    const rows = this.pages.rows<Row & { __k: unknown }>(SELECT_KEYED, w, params, page, limit);
     return { totalCount, hasMore: rows.length > limit, rows: rows.slice(0, limit).map(toRecord) };
   }
 

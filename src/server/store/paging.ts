@@ -84,3 +84,63 @@ export function offsetPage<R, T>(db: DB, sql: string, params: unknown[], page: n
   const hasMore = rows.length > limit;
   return { hasMore, data: rows.slice(0, limit).map(map), pageSize: limit, page };
 }
+
+/** Where page N + 1 of one listing starts: valid while the connection has changed no row since. */
+interface Continuation {
+  changes: number;
+  createdAt: number;
+  key: unknown;
+}
+
+/**
+ * Offset pages newest first (`created_at DESC, id DESC`), as the service pages its feed and message
+ * lists, without the offset's cost on deep pages. Page N by offset reads N pages of rows first, so
+ * following a list to its end (an export, a browser scrolling down) grew as N². After a page is
+ * served, where the next one starts (its last row's created_at and stored id) is kept under the exact
+ * listing (filter, parameters, page size); page N + 1 of it then seeks there, but only while the
+ * connection's total_changes() is what it was, i.e. no row was inserted, changed or deleted anywhere:
+ * then the seek returns exactly the rows the offset would. Any write in between, and the offset is used.
+ */
+export class NewestFirstPages {
+  private readonly next = new Map<string, Continuation>();
+  private changesStmt: { get(): unknown } | undefined;
+  /** Pages served by seeking (for tests). */
+  seeks = 0;
+
+  /** `alias`: the listed table's alias in `select`, which must select that table's stored id as `__k`. */
+  constructor(
+    private readonly db: DB,
+    private readonly alias: string,
+    private readonly max = 64,
+  ) {}
+
+  /** Rows of page `page` (`limit` + 1 of them when there is more), `where` and `params` as in `select … WHERE where`. */
+  rows<R extends { created_at: number; __k: unknown }>(select: string, where: string, params: unknown[], page: number, limit: number): R[] {
+    const a = this.alias;
+    this.changesStmt ??= this.db.prepare('SELECT total_changes() AS n') as { get(): unknown };
+    const changes = (this.changesStmt.get() as { n: number }).n;
+    const listing = `${limit}\u0000${where}\u0000${JSON.stringify(params)}`;
+    const from = page > 0 ? this.next.get(`${page}\u0000${listing}`) : undefined;
+    this.next.delete(`${page}\u0000${listing}`);
+    let rows: R[];
+    if (from !== undefined && from.changes === changes) {
+      // `created_at <=` as well, so that an index in page order is entered at the boundary.
+      rows = this.db
+        .prepare(
+          `${select} WHERE ${where} AND ${a}.created_at <= ? AND (${a}.created_at, ${a}.id) < (?, ?) ORDER BY ${a}.created_at DESC, ${a}.id DESC LIMIT ?`,
+        )
+        .all(...params, from.createdAt, from.createdAt, from.key, limit + 1) as R[];
+      this.seeks++;
+    } else {
+      rows = this.db
+        .prepare(`${select} WHERE ${where} ORDER BY ${a}.created_at DESC, ${a}.id DESC LIMIT ? OFFSET ?`)
+        .all(...params, limit + 1, page * limit) as R[];
+    }
+    if (rows.length > limit) {
+      const last = rows[limit - 1]!;
+      if (this.next.size >= this.max) this.next.delete(this.next.keys().next().value!);
+      this.next.set(`${page + 1}\u0000${listing}`, { changes, createdAt: last.created_at, key: last.__k });
+    }
+    return rows;
+  }
+}
