@@ -14,8 +14,8 @@
 // Run: node bench/bridge-throughput.mjs [--sizes 500,2000] [--modes strict,dev] [--rounds 3] [--profile-bridge]
 // (--profile-bridge: only the runs through the bridge, for a --cpu-prof of svc dev's side)
 import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadServer } from './lib/server-bundle.mjs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,28 +26,8 @@ const arg = (name, fallback) => {
 };
 const sizes = String(arg('sizes', '500,2000')).split(',').map(Number);
 const KEY = 'sk_bench_bridge_0123456789';
-const src = (p) => fileURLToPath(new URL(`../src/server/${p}`, import.meta.url));
-
 const dir = mkdtempSync(fileURLToPath(new URL('./.tmp-bridge-throughput-', import.meta.url)));
-const entry = join(dir, 'entry.ts');
-writeFileSync(
-  entry,
-  `export { createLocalService } from ${JSON.stringify(src('index.ts'))};\nexport { bridgeSignature } from ${JSON.stringify(src('bridge/client.ts'))};\n`,
-);
-const outfile = join(dir, 'server.mjs');
-await build({
-  entryPoints: [entry],
-  outfile,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  logLevel: 'error',
-  external: ['better-sqlite3', 'fastify'],
-  define: { __SVC_VERSION__: '"bench"' },
-  banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-});
-const { createLocalService, bridgeSignature } = await import(pathToFileURL(outfile).href);
+const { createLocalService, bridgeSignature } = await loadServer(undefined, [['bridgeSignature', 'server/bridge/client.ts']]);
 
 const modes = String(arg('modes', 'strict,dev')).split(',');
 const profileBridge = process.argv.includes('--profile-bridge');
