@@ -14,6 +14,12 @@ import { SERVICE_PROVIDER } from './store/integrations.js';
 import type { StoredWorkflow } from './store/workflows.js';
 
 const CHANNEL_TYPES = new Set<string>(CHANNELS);
+/**
+ * A trigger whose payload and overrides take more than this (as JSON) leaves no hint: a hint holds
+ * its event in memory until its first job is written, and a backlog of up to Jobs.MAX_HINTS large
+ * events would hold gigabytes. The runner reads such an event back from the store, as without hints.
+ */
+const HINT_MAX_JSON = 16 * 1024;
 
 export interface TriggerDeps {
   store: Store;
@@ -37,6 +43,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
     if (earlier) return earlier as TriggerResult;
   }
   checkPayload(workflow, body.payload ?? {});
+  const hintable = JSON.stringify(body.payload ?? {}).length + (body.overrides ? JSON.stringify(body.overrides).length : 0) <= HINT_MAX_JSON;
 
   const run = (): TriggerResult => {
     let tenant: string | undefined;
@@ -120,7 +127,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           },
           stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined,
         );
-        if (stepIndex === 0) store.jobs.hint({ job, notification: hinted, subscriber, subscriberWrites, last: workflow.steps.length === 1 });
+        if (stepIndex === 0 && hintable) store.jobs.hint({ job, notification: hinted, subscriber, subscriberWrites, last: workflow.steps.length === 1 });
       });
     }
     store.workflows.markTriggered(workflow._id);

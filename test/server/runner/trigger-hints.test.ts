@@ -32,6 +32,22 @@ describe('trigger hints', () => {
     await svc.close();
   });
 
+  it('a large payload leaves no hint (a backlog of them would hold it all in memory), and is still delivered', async () => {
+    const { svc } = setup();
+    const deps = { store: svc.store, now: () => svc.clock.now(), kick: () => svc.runner.kick() };
+    const big = 'x'.repeat(20_000);
+    const { committed } = svc.store.grouped(() => trigger(deps, svc.environment, { name: 'otp', to: 'ada', payload: { code: big } }, 'http://x', true));
+    await committed;
+    const due = svc.store.jobs.dueWithHints(svc.clock.now(), 10);
+    expect(due).toHaveLength(1);
+    expect(due[0]!.hint).toBeUndefined();
+    await svc.runner.idle();
+    const sms = svc.store.messages.list(svc.environment.id, { channel: 'sms' }, 0, 10).rows;
+    expect(sms).toHaveLength(1);
+    expect(sms[0]!.doc.content).toContain(big);
+    await svc.close();
+  });
+
   it('a subscriber changed after the trigger, before its job ran: the message goes to the new phone', async () => {
     const { svc, fire, sms } = setup();
     const { committed } = svc.store.grouped(() => {
