@@ -131,17 +131,30 @@ export function withBulkBridge(inner: BulkRoute): PreparedRoute<'triggerBulk', B
         urls.add(url);
       }
       if (urls.size === 0) return undefined;
-      const found = new Map<string, Discovered | string>();
-      await Promise.all(
-        [...urls].map(async (url) => {
+      const answers = await Promise.all(
+        [...urls].map(async (url): Promise<Discovered | string> => {
           try {
-            found.set(url, await discoverBridge(url, { secret: env.apiKey }));
+            return await discoverBridge(url, { secret: env.apiKey });
           } catch (e) {
             if (!(e instanceof HttpError)) throw e;
-            found.set(url, e.message);
+            return e.message;
           }
         }),
       );
+      // In the order the events name them, whichever answered first: a workflow id that two bridges of
+      // one request declare stays with the first, and the second bridge's events are refused.
+      const found = new Map<string, Discovered | string>();
+      const servedBy = new Map<string, string>();
+      [...urls].forEach((url, i) => {
+        const d = answers[i]!;
+        const taken = typeof d === 'string' ? undefined : d.workflows.find((w) => servedBy.has(w.workflowId));
+        if (taken !== undefined && typeof d !== 'string') {
+          found.set(url, `workflow '${taken.workflowId}' is also served by ${servedBy.get(taken.workflowId)} in this request`);
+          return;
+        }
+        if (typeof d !== 'string') for (const w of d.workflows) servedBy.set(w.workflowId, url);
+        found.set(url, d);
+      });
       return found;
     },
     handle(call) {

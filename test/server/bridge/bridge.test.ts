@@ -339,6 +339,31 @@ describe('running code-first workflows', () => {
     expect(inApp.map((m) => m.content)).toEqual(['Hi Bulk', 'Hi Bulk']);
   });
 
+  it("a bulk trigger naming two bridges that serve the same workflow keeps it with the first named, and refuses the other's events", async () => {
+    const first = await startBridgeApp([welcome], TEST_KEY);
+    const second = await startBridgeApp([welcome], TEST_KEY);
+    try {
+      const res = await svc.request('POST', '/v1/events/trigger/bulk', {
+        body: {
+          events: [
+            { name: 'welcome-code', to: 'ada', payload: { name: 'One' }, bridgeUrl: first.url },
+            { name: 'welcome-code', to: 'bob', payload: { name: 'Two' }, bridgeUrl: second.url },
+          ],
+        },
+      });
+      expect(res.status).toBe(201);
+      const results = res.body.data as any[];
+      expect(results.map((r) => r.status)).toEqual(['processed', 'error']);
+      expect(results[1].error[0]).toBe(`workflow 'welcome-code' is also served by ${first.url} in this request`);
+      const wf = (await svc.request('GET', '/v2/workflows/welcome-code')).body.data;
+      expect(JSON.stringify(wf)).toContain(first.url);
+      expect(JSON.stringify(wf)).not.toContain(second.url);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it("workflow.trigger() in the app reaches svc dev with NOVU_API_URL and NOVU_SECRET_KEY, and runs through the app's bridge", async () => {
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = svc.app.server.address() as { port: number };
