@@ -31,7 +31,8 @@ export const command = () =>
 
 /** Resolves when `out` has written what it buffered (at once if it holds less than its mark), or closes. */
 function drained(out: OutStream, signal: AbortSignal): Promise<void> {
-  if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
+  // An interrupt that came while an earlier step awaited has already fired: no abort event will come.
+  if (!out.writableNeedDrain || out.destroyed || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       out.off('drain', done);
