@@ -101,11 +101,14 @@ function actionPath(bridgeUrl: string, t: Target, action: BridgeAction, params: 
 let pool: Agent | undefined;
 const agent = () => (pool ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 }));
 
+/** An answer past this size is cut off and counts as a failed attempt, before it is all held in memory. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
 /**
  * One request on the keep-alive pool, its answer's status and body as text. Through undici's
  * dispatcher with a handler of its own: the answer's headers are not needed, and the stream and
  * header object undici's `request` builds for each answer were most of the client's cost per step.
- * `signal` ends the attempt (its time limit).
+ * `signal` ends the attempt (its time limit), also while the connection is still being made.
  */
 function send(
   origin: string,
@@ -116,25 +119,44 @@ function send(
   signal: AbortSignal,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
     let status = 0;
+    let size = 0;
+    let settled = false;
+    let abortRequest: ((e?: Error) => void) | undefined;
     const chunks: Buffer[] = [];
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      fn();
+    };
+    // Before the connection exists there is nothing to abort: the attempt ends here, and the
+    // connection, when it comes, is aborted at once (onConnect).
+    const onAbort = () => (abortRequest ? abortRequest(signal.reason) : settle(() => reject(signal.reason)));
+    signal.addEventListener('abort', onAbort, { once: true });
     agent().dispatch(
       { origin, path, method, headers, body },
       {
         onConnect(abort: (e?: Error) => void) {
+          abortRequest = abort;
           if (signal.aborted) abort(signal.reason);
-          else signal.addEventListener('abort', () => abort(signal.reason), { once: true });
         },
         onHeaders(statusCode: number) {
           status = statusCode;
           return true;
         },
         onData(chunk: Buffer) {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            abortRequest?.(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+            return false;
+          }
           chunks.push(chunk);
           return true;
         },
-        onComplete: () => resolve({ status, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') }),
-        onError: reject,
+        onComplete: () => settle(() => resolve({ status, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') })),
+        onError: (e: Error) => settle(() => reject(e)),
       },
     );
   });

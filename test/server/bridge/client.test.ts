@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bridgeSignature, callBridge, discover, executeStep, healthCheck } from '../../../src/server/bridge/client.js';
+import { bridgeSignature, callBridge, discover, executeStep, healthCheck, MAX_ANSWER_BYTES } from '../../../src/server/bridge/client.js';
 import { validSignature } from './app.js';
 
 interface Hit {
@@ -95,6 +95,12 @@ describe('bridge client', () => {
     const r = await callBridge(s.url, 'execute', { ...fast, body: event, timeoutMs: 100, retries: 1 });
     expect(s.hits).toHaveLength(2);
     expect(r).toMatchObject({ ok: false, attempts: 2, error: 'no answer within 100 ms' });
+  });
+
+  it('cuts off an answer larger than it will hold, as a failed attempt', async () => {
+    const s = await scripted([{ status: 200, body: `{"outputs":{"body":"${'x'.repeat(MAX_ANSWER_BYTES)}"}}` }]);
+    const r = await callBridge(s.url, 'execute', { ...fast, body: event, retries: 0 });
+    expect(r).toMatchObject({ ok: false, attempts: 1, error: `answer larger than ${MAX_ANSWER_BYTES} bytes` });
   });
 
   it('retries connection errors', async () => {
