@@ -134,8 +134,9 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     await page.goto(`${dev.baseUrl}/console/#/activity?transaction=${encodeURIComponent(tx.noMail)}`);
     const detail = page.locator('[data-event-detail]');
     await detail.waitFor();
-    expect(await detail.locator('code').first().innerText()).toBe(tx.noMail);
-    expect(await page.locator('table.feed tbody tr').count()).toBe(1);
+    // The page before may have left another event's detail open: the hash change re-renders it.
+    await expect.poll(() => detail.locator('code').first().innerText()).toBe(tx.noMail);
+    await expect.poll(() => page.locator('table.feed tbody tr').count()).toBe(1);
     await shot('activity-transaction-link');
     // From a terminal the link opens a new tab, which has no key yet: after signing in, the same
     // transaction is shown (the route is kept through the sign-in).
