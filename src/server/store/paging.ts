@@ -78,13 +78,6 @@ export function cursorPage<R extends { id: string }, T>(db: DB, req: CursorReque
   return envelope(rows.map(map), exists(later, last) ? last.id : null, exists(earlier, first) ? first.id : null);
 }
 
-/** Offset pages (activity feed, messages): one extra row tells whether there is more. */
-export function offsetPage<R, T>(db: DB, sql: string, params: unknown[], page: number, limit: number, map: (r: R) => T) {
-  const rows = db.prepare(`${sql} LIMIT ? OFFSET ?`).all(...params, limit + 1, page * limit) as R[];
-  const hasMore = rows.length > limit;
-  return { hasMore, data: rows.slice(0, limit).map(map), pageSize: limit, page };
-}
-
 /** Where page N + 1 of one listing starts: valid while the connection has changed no row since. */
 interface Continuation {
   changes: number;
