@@ -25,7 +25,8 @@ interface Entry {
 }
 /** The event ids of the last lists a person looked at (a table shows them shortened). */
 interface PrintedLists {
-  lists: { ids: string[]; at: number }[];
+  /** `key`: a list that grows while it is shown (events browse) replaces its own earlier form. */
+  lists: { ids: string[]; at: number; key?: string }[];
 }
 type CacheFile = Record<string, Partial<Record<CacheKind, Entry>> & { printed?: PrintedLists }>;
 
@@ -167,7 +168,7 @@ export const PRINTED_TTL_MS = 7 * 24 * 3_600_000;
 const EVENT_ID_RE = /^[0-9a-f]{24}$/i;
 
 /** Remembers the event ids a list printed, as the newest list (the oldest one beyond the bound goes). */
-export function rememberPrinted(ids: readonly unknown[], opts: CacheOptions): void {
+export function rememberPrinted(ids: readonly unknown[], opts: CacheOptions, key?: string): void {
   const now = opts.now ?? Date.now();
   const fresh = [...new Set(ids.filter((x): x is string => typeof x === 'string' && EVENT_ID_RE.test(x)))].slice(0, PRINTED_IDS);
   if (fresh.length === 0) return;
@@ -176,25 +177,33 @@ export function rememberPrinted(ids: readonly unknown[], opts: CacheOptions): vo
   const old = Array.isArray(entry.printed?.lists) ? entry.printed.lists.filter((l) => Array.isArray(l?.ids) && now - l.at < PRINTED_TTL_MS) : [];
   // The same list shown again moves to the front instead of taking a second place.
   const same = (l: { ids: string[] }) => l.ids.length === fresh.length && l.ids.every((x, i) => x === fresh[i]);
-  const lists = [{ ids: fresh, at: now }, ...old.filter((l) => !same(l))].slice(0, PRINTED_LISTS);
+  const lists = [{ ids: fresh, at: now, ...(key ? { key } : {}) }, ...old.filter((l) => !same(l) && (key === undefined || l.key !== key))].slice(
+    0,
+    PRINTED_LISTS,
+  );
   data[opts.profile] = { ...entry, printed: { lists } };
   write(opts.dir, data);
 }
 
-/** The remembered full event ids that start or end with `short` (the forms a table prints). */
+/**
+ * The remembered full event ids that start or end with `short` (the forms a table prints), from the
+ * newest list that has any: a short form told the rows of its own list apart, so an id that an older
+ * list also matches (another event of the same second) does not make the newest list's id ambiguous.
+ */
 export function printedMatches(short: string, opts: CacheOptions): string[] {
   const now = opts.now ?? Date.now();
   const lists = read(opts.dir)[opts.profile]?.printed?.lists;
   if (!Array.isArray(lists)) return [];
   const s = short.toLowerCase();
-  const out = new Set<string>();
   for (const l of lists) {
     if (!l || !Array.isArray(l.ids) || now - l.at >= PRINTED_TTL_MS) continue;
+    const out = new Set<string>();
     for (const id of l.ids) {
       if (typeof id !== 'string') continue;
       const low = id.toLowerCase();
       if (low.startsWith(s) || low.endsWith(s)) out.add(id);
     }
+    if (out.size) return [...out];
   }
-  return [...out];
+  return [];
 }

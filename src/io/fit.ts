@@ -125,6 +125,8 @@ export function shortIds(ids: readonly string[], min = 7): string[] {
   return shortIdForm(ids, min).ids;
 }
 
+const OBJECT_ID_RE = /^[0-9a-f]{24}$/i;
+
 /** How long the shortest distinct prefix (or suffix) of these ids is. */
 function distinctLength(ids: readonly string[], min: number, end: boolean): number {
   const distinct = [...new Set(ids.filter((x) => x.length > 0))];
@@ -142,8 +144,12 @@ function distinctLength(ids: readonly string[], min: number, end: boolean): numb
  * (`svc events get` accepts either).
  */
 export function shortIdForm(ids: readonly string[], min = 7): { ids: string[]; from: 'start' | 'end' } {
-  const n = distinctLength(ids, min, false);
   const m = distinctLength(ids, Math.max(min, 8), true);
+  // An ObjectId starts with its creation second: a prefix that tells apart the few rows shown is
+  // shared by every other id made in that second, so `events get` could not resolve it. Its end (a
+  // process's random part and counter) tells it apart from ids not shown too.
+  if (ids.length > 0 && ids.every((x) => OBJECT_ID_RE.test(x))) return { ids: ids.map((x) => x.slice(x.length - m)), from: 'end' };
+  const n = distinctLength(ids, min, false);
   if (m + 4 <= n) return { ids: ids.map((x) => x.slice(Math.max(0, x.length - m))), from: 'end' };
   return { ids: ids.map((x) => x.slice(0, n)), from: 'start' };
 }

@@ -105,6 +105,18 @@ describe('event ids a list printed', () => {
     // Five newer lists: the first one is gone.
     expect(printedMatches(hex(0), opts)).toEqual([]);
     expect(printedMatches(hex(1_000_001).slice(-8), opts)).toEqual([hex(1_000_001)]);
-    expect(printedMatches(hex(1_000_005).slice(0, 20), opts).length).toBeGreaterThan(1);
+    // A prefix that ids of several lists share names the newest list's id (the list that printed it);
+    // two ids of that one list that share it stay ambiguous.
+    expect(printedMatches(hex(1_000_005).slice(0, 20), opts)).toEqual([hex(1_000_005)]);
+    rememberPrinted([hex(1_000_006), hex(1_000_007)], { ...opts, now: 1_010 });
+    expect(printedMatches(hex(1_000_005).slice(0, 20), opts)).toEqual([hex(1_000_006), hex(1_000_007)]);
+  });
+  it('a keyed list (events browse, growing as pages load) replaces its own earlier form, not other lists', () => {
+    const opts = { dir: dir(), profile: 'p', now: 1_000 };
+    rememberPrinted([hex(1)], opts);
+    for (let n = 2; n <= 9; n++) rememberPrinted(Array.from({ length: n }, (_, i) => hex(100 + i)), { ...opts, now: 1_000 + n }, 'browse:1');
+    // Eight loads of the browser took one place: the list before it is still there.
+    expect(printedMatches(hex(1), opts)).toEqual([hex(1)]);
+    expect(printedMatches(hex(108), opts)).toEqual([hex(108)]);
   });
 });

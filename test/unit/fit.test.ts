@@ -32,7 +32,8 @@ describe('fitting a table to the terminal', () => {
     expect(fit.headers).toContain('STATUS');
     expect(fit.headers).toContain('REASON');
     expect(fit.dropped).toContain('TRANSACTION');
-    expect(fit.rows[0]![0]).toBe('6b05761a1d94bd2f7aa2901'.slice(0, 7));
+    // An ObjectId is shortened to its end: its start is the second it was made in, shared by other ids.
+    expect(fit.rows[0]![0]).toBe('6b057611a1d94bd2f7aa2901'.slice(-8));
 
     expect(fit.rows[1]!.join(' ')).toMatch(/chat: Subscriber/);
     expect(fit.shortened).toBe(true);
@@ -62,6 +63,11 @@ describe('fitting a table to the terminal', () => {
   it('short ids: the shortest unique prefix, at least 7', () => {
     expect(shortIds(['abcdef0123', 'abcdef0199'])).toEqual(['abcdef01', 'abcdef01'].map((_, i) => ['abcdef0123', 'abcdef0199'][i]!.slice(0, 9)));
     expect(shortIds(['1234567890', 'abcdefghij'])).toEqual(['1234567', 'abcdefg']);
+  });
+  it('short ids: a lone ObjectId, or ObjectIds of different seconds, keep their end, not the timestamp they start with', () => {
+    // A prefix that tells one row apart is the creation second, which other events share.
+    expect(shortIdForm(['6b08557b82de279871df1aa8'])).toEqual({ ids: ['71df1aa8'], from: 'end' });
+    expect(shortIdForm(['6b08557b82de279871df1aa8', '6b09000082de279871df1ab9']).ids).toEqual(['71df1aa8', '71df1ab9']);
   });
   it('short ids: ObjectIds made in the same second (one prefix, a counter at the end) keep their last 8', () => {
     const ids = ['6b06f27682de279871df1aa8', '6b06f27682de279871df1aac', '6b06f27782de279871df1ab5'];

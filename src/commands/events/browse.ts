@@ -9,6 +9,7 @@ import { durationArg } from '../../cli-args.js';
 import { UsageError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
+import { rememberBrowsed } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 
 export const command = () =>
@@ -50,6 +51,8 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   };
   // Each loaded event's payload as the service sent it, for a re-trigger.
   const payloads = new Map<string, Ev['payload']>();
+  let browsed: string[] = [];
+  const browseKey = `browse:${process.pid}:${Date.now()}`;
   const initial = opts.subscriber?.length === 1 ? { subscriber: opts.subscriber[0]! } : {};
   await runBrowse(
     {
@@ -61,6 +64,13 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
         const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
         const data = res?.data.data ?? [];
         for (const e of data) if (e._id) payloads.set(e._id, e.payload);
+        // The ids the browser has shown, the latest loaded first (the cache keeps the first 200), for
+        // `events get SHORT` later.
+        const fresh = data.flatMap((e) => (e._id && !browsed.includes(e._id) ? [e._id] : []));
+        if (fresh.length) {
+          browsed = [...fresh, ...browsed].slice(0, 200);
+          await rememberBrowsed(deps, browsed, browseKey);
+        }
         return { data: shown(data), hasMore: res?.data.hasMore === true };
       },
       async get(id) {

@@ -53,3 +53,19 @@ export async function printedEventIds(deps: Deps): Promise<(short: string) => st
     }
   };
 }
+
+/**
+ * Remembers the event ids `events browse` has shown so far, as one list that replaces its own earlier
+ * form as pages load (an id read off the browser resolves in `events get` however old its event).
+ */
+export async function rememberBrowsed(deps: Deps, ids: readonly string[], key: string): Promise<void> {
+  if (ids.length === 0) return;
+  const scope = cacheScope(deps);
+  if (!scope) return;
+  try {
+    const { rememberPrinted } = await import('../../core/completion-cache.js');
+    rememberPrinted(ids, scope, key);
+  } catch {
+    // best effort
+  }
+}

@@ -65,3 +65,32 @@ test('a short id in no remembered list nor the newest events: exit 5, naming the
   expect(r.code).toBe(5);
   expect(r.stderr).toContain('svc events list --wide (or -o json) prints it');
 });
+
+test('one event shown alone among others of the same second: the short id printed names it, not its second', async () => {
+  // Ids made in one second share their first 8 characters (the time); a lone row's shortest distinct
+  // prefix would be that time, which the events of another list printed just before also start with.
+  const sameSecond = (n: number) => `6b08557b82de279871df1a${n.toString(16).padStart(2, '0')}`;
+  const adas = [1, 2, 3, 4, 5, 6, 7].map((n) => event(sameSecond(n), 'ada'));
+  const user1 = event(sameSecond(8), 'user-1');
+  stub.on('GET', '/v1/notifications', (req) => {
+    const who = req.query.getAll('subscriberIds');
+    const data = who.includes('ada') ? adas : who.includes('user-1') ? [user1] : [...adas, user1];
+    return { body: { data, hasMore: false, pageSize: 10, page: 0 } };
+  });
+  stub.on('GET', `/v1/notifications/${user1._id}`, { body: { data: user1 } });
+  const first = await runSvc(['events', 'list', '--subscriber', 'ada', '-o', 'table'], { env, tty: true, columns: 80 });
+  expect(first.code, first.stderr).toBe(0);
+  const list = await runSvc(['events', 'list', '--subscriber', 'user-1', '-o', 'table'], { env, tty: true, columns: 80 });
+  expect(list.code, list.stderr).toBe(0);
+  const short = list.stdout.split('\n')[1]!.split(/\s+/)[0]!;
+  expect(user1._id.endsWith(short), list.stdout).toBe(true);
+  const got = await runSvc(['events', 'get', short, '--json'], { env });
+  expect(got.code, got.stderr).toBe(0);
+  expect(JSON.parse(got.stdout)._id).toBe(user1._id);
+  // A short id of ada's list, printed before, still names hers.
+  const adaShort = first.stdout.split('\n')[1]!.split(/\s+/)[0]!;
+  stub.on('GET', `/v1/notifications/${adas[0]!._id}`, { body: { data: adas[0] } });
+  const back = await runSvc(['events', 'get', adaShort, '--json'], { env });
+  expect(back.code, back.stderr).toBe(0);
+  expect(JSON.parse(back.stdout)._id).toBe(adas[0]!._id);
+});
