@@ -2,10 +2,14 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local node="" i w npos=0
-  local word="${COMP_LINE:0:COMP_POINT}"; word="${word##*[[:space:]]}"
+  local word="${COMP_LINE:0:COMP_POINT}" pre=""; word="${word##*[[:space:]]}"
+  if [[ "$word" == -*=@* ]]; then
+    [[ "$COMP_WORDBREAKS" == *=* ]] || pre="${word%%=*}="
+    word="${word#*=}"
+  fi
   if [[ "$word" == @* ]]; then
     local f; COMPREPLY=()
-    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; COMPREPLY+=("@$f"); done < <(compgen -f -- "${word#@}")
+    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; COMPREPLY+=("$pre@$f"); done < <(compgen -f -- "${word#@}")
     compopt -o nospace 2>/dev/null; return
   fi
   for ((i = 1; i < COMP_CWORD; i++)); do

@@ -162,10 +162,16 @@ export function bash(nodes: NodeModel[]): string {
   // A JSON flag's @file: complete the file name and keep the @. The candidates carry the @ whether or
   // not COMP_WORDBREAKS holds it: where it does, bash's readline still hands the @ over as part of the
   // text it replaces (@ is one of its "special prefixes"), so a bare name would drop it.
-  lines.push('  local word="${COMP_LINE:0:COMP_POINT}"; word="${word##*[[:space:]]}"');
+  // The --flag=@file form: readline replaces what follows the = when COMP_WORDBREAKS holds it (the
+  // default), else the whole word, flag included.
+  lines.push('  local word="${COMP_LINE:0:COMP_POINT}" pre=""; word="${word##*[[:space:]]}"');
+  lines.push('  if [[ "$word" == -*=@* ]]; then');
+  lines.push('    [[ "$COMP_WORDBREAKS" == *=* ]] || pre="${word%%=*}="');
+  lines.push('    word="${word#*=}"');
+  lines.push('  fi');
   lines.push('  if [[ "$word" == @* ]]; then');
   lines.push('    local f; COMPREPLY=()');
-  lines.push('    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; COMPREPLY+=("@$f"); done < <(compgen -f -- "${word#@}")');
+  lines.push('    while IFS= read -r f; do [[ -d "$f" ]] && f="$f/"; COMPREPLY+=("$pre@$f"); done < <(compgen -f -- "${word#@}")');
   lines.push('    compopt -o nospace 2>/dev/null; return');
   lines.push('  fi');
   lines.push('  for ((i = 1; i < COMP_CWORD; i++)); do');

@@ -40,6 +40,14 @@ describe.skipIf(!hasTmux)('bash completion at a terminal', () => {
     term.send('Tab');
     await term.waitFor('--data @wf.yaml');
     expect(term.screen()).not.toMatch(/--data wf\.yaml/);
+    // The --flag=@file form keeps its @ too.
+    term.send('C-u');
+    term.send('clear', true);
+    term.send('Enter');
+    term.send('svc trigger welcome --payload=@wf', true);
+    term.send('Tab');
+    await term.waitFor('--payload=@wf.yaml');
+    expect(term.screen()).not.toMatch(/--payload=wf\.yaml/);
   });
 });
 
