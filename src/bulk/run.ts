@@ -3,7 +3,7 @@
 // killed part-way can be resumed without sending anyone twice.
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Deps } from '../deps.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
@@ -113,6 +113,24 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
         opts.again = await askAgain(deps, line);
       }
     }
+    // Runs of this file journaled elsewhere (beside another --report) count as much as the one here.
+    const runsDir = file !== '-' ? configDir(deps) : undefined;
+    if (runsDir && !opts.again && !(state?.run && state.run.workflow === opts.workflow && state.run.file === file)) {
+      const { journalsOf } = await import('./runs-index.js');
+      for (const other of journalsOf(runsDir, file, opts.workflow)) {
+        if (other === journalPath) continue;
+        const earlier = readJournal(other);
+        if (!earlier.run || earlier.run.workflow !== opts.workflow || earlier.run.file !== file) continue;
+        if (!earlier.finished) {
+          throw new UsageError(
+            `an unfinished run of this file is journaled in ${other}: continue it with ${resumeFlags(file, other)}, or send everyone again as a new run with --again`,
+          );
+        }
+        const when = earlier.endedAt ? ` on ${earlier.endedAt}` : '';
+        opts.again = await askAgain(deps, `${opts.file} was already sent to ${opts.workflow}${when} (journal ${other})`);
+        break;
+      }
+    }
     if (state?.run && opts.again && journalPath && !deps.globals.dryRun) keepAside(deps, state.run.runId, journalPath, reportPath);
     run = {
       type: 'run',
@@ -153,7 +171,11 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   if (opts.resume && reportPath) await trimReport(reportPath, done, partial);
 
   const journal = journalPath ? new Journal(journalPath) : undefined;
-  if (journal && !opts.resume && !deps.globals.dryRun) journal.start(run);
+  if (journal && !opts.resume && !deps.globals.dryRun) {
+    journal.start(run);
+    const runsDir = file !== '-' ? configDir(deps) : undefined;
+    if (runsDir) (await import('./runs-index.js')).recordRun(runsDir, { file, workflow: opts.workflow, journal: journalPath! });
+  }
   const report = new ReportWriter(deps.globals.dryRun ? undefined : reportPath, Boolean(opts.resume));
   // A new idempotency key prefix for each invocation: a resumed run must not be answered with the
   // replay of a refusal; the transaction ids, derived from the run, still keep anyone from being sent twice.
@@ -388,6 +410,12 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
     report.close();
   }
   if (deps.signal.aborted && !(fatal instanceof InterruptedError)) fatal = new InterruptedError();
+  if (fatal instanceof InterruptedError && file !== '-') {
+    // Interrupted: the rows not read yet are not sent either (the file's rows less those accounted for).
+    const rows = total ?? (await countRows(file));
+    const accounted = counts.sent + counts.failed + counts.skipped + counts.alreadySent + counts.notSent;
+    if (rows !== undefined && rows > accounted) counts.notSent += rows - accounted;
+  }
 
   const complete = !fatal && !outOfTime && counts.failed === 0 && counts.notSent === 0;
   if (journal && complete && !deps.globals.dryRun) journal.end();
@@ -488,6 +516,22 @@ function requestOf(runId: string, workflow: string, common: Record<string, unkno
     transactionId: transactionIdOf(runId, chunk.index, from + i),
   }));
   return { op: 'triggerBulk' as const, path: routes.triggerBulk.path, key, transactionId: null, body: { events } };
+}
+
+/** The flags that continue the run journaled at `journal`: its report's, or the journal's own path. */
+function resumeFlags(file: string, journal: string): string {
+  if (journal === `${file}.svc-journal`) return '--resume';
+  if (journal.endsWith('.journal')) return `--resume --report ${journal.slice(0, -'.journal'.length)}`;
+  return `--resume --journal ${journal}`;
+}
+
+/** The config folder (beside the profiles file), where the index of runs lives; none without settings. */
+function configDir(deps: Deps): string | undefined {
+  try {
+    return dirname(deps.settings().configFile);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

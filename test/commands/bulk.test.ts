@@ -331,4 +331,48 @@ describe('--resume sends exactly what the file says; a finished run is not sent 
     expect(readFileSync(join(dir, `rep.ndjson.journal.${runId}`), 'utf8')).toContain('"type":"end"');
     expect(existsSync(join(dir, `rep.ndjson.${runId}`))).toBe(true);
   });
+  test('a finished run beside another --report (or none) still counts: refused, not sent twice', async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(150));
+    // One config folder for the runs, as one person's machine has.
+    const mine = { ...env, SVC_CONFIG_DIR: join(dir, 'config') };
+    const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson'], { env: mine, cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    const n = stub.requests.length;
+    for (const report of [['--report', 'rep2.ndjson'], []]) {
+      const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', ...report], { env: mine, cwd: dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/users\.csv was already sent to welcome .*rep\.ndjson\.journal.*--again to send everyone again/);
+      expect(stub.requests.length).toBe(n);
+    }
+    expect(existsSync(join(dir, 'rep2.ndjson'))).toBe(false);
+    // Another workflow is another run.
+    const other = await runSvc(['trigger', 'digest', '--recipients-file', 'users.csv', '--report', 'rep3.ndjson'], { env: mine, cwd: dir });
+    expect(other.code, other.stderr).toBe(0);
+    const forced = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep2.ndjson', '--again'], { env: mine, cwd: dir });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain('150 recipients sent');
+  });
+  test('interrupted part-way: the summary counts every row not sent yet, the rows never read included', async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(3000));
+    let answered = 0;
+    const ctl = new AbortController();
+    stub.on('POST', '/v1/events/trigger', (req) => {
+      if (++answered === 20) ctl.abort();
+      return {
+        status: 201,
+        delayMs: 5,
+        body: { data: { acknowledged: true, status: 'processed', transactionId: (req.body as { transactionId: string }).transactionId } },
+      };
+    });
+    const r = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--chunk', '1', '--concurrency', '1'], {
+      env,
+      cwd: dir,
+      signal: ctl.signal,
+    });
+    expect(r.code, r.stderr).toBe(130);
+    const m = /(\d+) recipients sent, 0 failed, 0 skipped, (\d+) not sent yet/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    expect(Number(m![1]) + Number(m![2])).toBe(3000);
+  });
 });
