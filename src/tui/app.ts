@@ -58,6 +58,8 @@ export interface BrowseOptions {
   filter?: Filter;
   time?: TimeOptions;
   refreshMs?: number;
+  /** What else the feed is filtered by, fixed for the session (flags such as --since), for the header. */
+  scope?: string;
   now?: () => number;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
@@ -106,6 +108,8 @@ const HELP: [string, string][] = [
   ['?', 'this help'],
   ['q', 'quit (Ctrl-C too)'],
 ];
+
+const ESC_HINT = 'q quits; ? shows the keys';
 
 export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions }): React.ReactElement {
   const { source, options } = props;
@@ -252,8 +256,10 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     if (key.escape) {
       // Back, not out: Esc clears the filter; q quits.
       if (filterText(state.filter)) return applyFilter({});
-      return update((s) => ({ ...s, message: 'q quits; ? shows the keys' }));
+      return update((s) => ({ ...s, message: ESC_HINT }));
     }
+    // The hint answers that one Esc; the next key takes it away.
+    if (state.message === ESC_HINT) update((s) => (s.message === ESC_HINT ? { ...s, message: undefined } : s));
     if (key.upArrow || input === 'k') return update((s) => move(s, -1, pageRows));
     if (key.downArrow || input === 'j') return update((s) => move(s, 1, pageRows));
     if (key.pageUp) return update((s) => move(s, -pageRows, pageRows));
@@ -305,7 +311,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
         : `${state.message ? `${state.message}  ` : ''}↑↓ scroll  Esc back  r re-trigger  ? help  ${scroll + shown.length}/${all.length}`;
     lines.push(h(Text, { key: 'help', dimColor: shownMode.kind !== 'confirm', bold: shownMode.kind === 'confirm' }, oneLine(help, width)));
   } else {
-    const head = `svc events browse  ${countText(state)}${filter ? `  [${filter}]` : ''}  updated ${updated}`;
+    const head = `svc events browse  ${countText(state)}${filter ? `  [${filter}]` : ''}${options.scope ? `  ${options.scope}` : ''}  updated ${updated}`;
     lines.push(h(Text, { key: 'title', bold: true }, oneLine(head, width)));
     const top = Math.min(state.top, Math.max(0, list.length - pageRows));
     const page = list.slice(top, top + pageRows);

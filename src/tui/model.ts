@@ -216,7 +216,7 @@ const COLUMNS: FitColumn[] = [
   { header: 'WORKFLOW', min: 10 },
   { header: 'SUBSCRIBER', min: 8 },
   { header: 'STATUS', kind: 'status' },
-  { header: 'REASON', flex: true, min: 28, dropOrder: 3 },
+  { header: 'REASON', flex: true, min: 20, dropOrder: 3 },
   { header: 'TRANSACTION', kind: 'id', dropOrder: 1 },
 ];
 

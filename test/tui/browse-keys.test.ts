@@ -78,6 +78,10 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
     screen.keys('Escape');
     await screen.waitFor('q quits; ? shows the keys');
     expect(screen.text()).not.toContain('EXIT=');
+    // The hint answers that Esc; the next key takes it away.
+    screen.keys('j');
+    await screen.waitFor((s) => !s.includes('q quits; ? shows the keys'));
+    screen.keys('k');
   });
 
   it('? shows the keys; any key closes the help', async () => {

@@ -71,7 +71,10 @@ describe('events browse model', () => {
     const { header, rows } = listLines([failed, sent, merged], 79, { utc: true }, NOW);
     for (const l of [header, ...rows]) expect(l.length).toBeLessThanOrEqual(79);
     expect(header).toMatch(/STATUS\s+REASON/);
-    expect(rows[0]).toMatch(/failed\s+chat: Subscriber has no chat/);
+    // The id stays beside a long reason: it is what `events get` takes.
+    expect(header).toMatch(/^\S.*\bID\b/);
+    expect(rows[0]).toContain(failed._id!.slice(-8));
+    expect(rows[0]).toMatch(/failed\s+chat: Subscriber has/);
     expect(rows[2]).toMatch(/merged/);
   });
   it('timeline lines fit and wrapped details stay indented', () => {

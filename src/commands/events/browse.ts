@@ -9,6 +9,7 @@ import { durationArg } from '../../cli-args.js';
 import { UsageError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
+import { safeText } from '../../io/safe-text.js';
 import { rememberBrowsed } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 
@@ -53,7 +54,26 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const payloads = new Map<string, Ev['payload']>();
   let browsed: string[] = [];
   const browseKey = `browse:${process.pid}:${Date.now()}`;
-  const initial = opts.subscriber?.length === 1 ? { subscriber: opts.subscriber[0]! } : {};
+  // A single --subscriber or --workflow is the browser's own filter (shown, changed with /, cleared
+  // with Esc); every other flag stays in the query for the session and is named in the header.
+  const initial = {
+    ...(opts.subscriber?.length === 1 ? { subscriber: opts.subscriber[0]! } : {}),
+    ...(opts.workflow?.length === 1 ? { workflow: opts.workflow[0]! } : {}),
+  };
+  const fixed: [string, string[] | string | undefined][] = [
+    ['--subscriber', opts.subscriber && opts.subscriber.length > 1 ? opts.subscriber : undefined],
+    ['--workflow', opts.workflow && opts.workflow.length > 1 ? opts.workflow : undefined],
+    ['--channel', opts.channel],
+    ['--email', opts.email],
+    ['--severity', opts.severity],
+    ['--transaction-id', opts.transactionId],
+    ['--topic-key', opts.topicKey],
+    ['--subscription-id', opts.subscriptionId],
+    ['--context', opts.context],
+    ['--since', opts.since],
+    ['--until', opts.until],
+  ];
+  const scope = fixed.flatMap(([flag, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => `${flag} ${x}`))).join(' ');
   await runBrowse(
     {
       async page(filter, page) {
@@ -61,6 +81,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
         if (filter.subscriber) q.subscriberIds = [filter.subscriber];
         else if (initial.subscriber) delete q.subscriberIds;
         if (filter.workflow) q.templates = await templatesFor(filter.workflow);
+        else if (initial.workflow) delete q.templates;
         const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
         const data = res?.data.data ?? [];
         for (const e of data) if (e._id) payloads.set(e._id, e.payload);
@@ -93,6 +114,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       filter: { ...(opts.status ? { status: opts.status } : {}), ...initial },
       time: { utc: deps.globals.utc === true },
       refreshMs: opts.interval ?? 3000,
+      ...(scope ? { scope: safeText(scope) } : {}),
       stdin: stdin as NodeJS.ReadStream,
       stdout: stdout as NodeJS.WriteStream,
     },
