@@ -120,6 +120,25 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     expect(await page.locator(`tr[data-transaction="${tx.ada}"] td.reason-cell`).innerText()).toBe('');
   });
 
+  it('on a 1024-pixel screen the reason column has room beside the timeline, and the timeline stays in its pane', async () => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    try {
+      await page.goto(`${dev.baseUrl}/console/#/activity`);
+      const row = page.locator(`tr[data-transaction="${tx.noMail}"]`);
+      await row.waitFor();
+      await row.click();
+      await page.locator('[data-event-detail]').waitFor();
+      const pane = (await page.locator('.list-pane').boundingBox())!;
+      const reason = (await row.locator('td.reason-cell').boundingBox())!;
+      expect(reason.width, 'the reason column is wide enough to read').toBeGreaterThan(100);
+      expect(reason.x + reason.width).toBeLessThanOrEqual(pane.x + pane.width);
+      expect(await page.locator('.detail-pane').evaluate((el) => el.scrollWidth <= el.clientWidth), 'the timeline does not scroll sideways').toBe(true);
+      await shot('activity-1024');
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+  });
+
   it('filters the feed by e-mail', async () => {
     await page.goto(`${dev.baseUrl}/console/#/activity`);
     await page.locator(`tr[data-transaction="${tx.noMail}"]`).waitFor();

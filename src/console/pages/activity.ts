@@ -119,7 +119,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
   const rows = feed.value?.data ?? [];
   // A transaction's link opens on its event's timeline.
   const selected = chosen || (transactionId && rows[0]?._id) || '';
-  return html`<div class="split">
+  return html`<div class="split activity-page">
     <section class="pane list-pane">
       <form class="filters even" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Filters">
         <input type="search" placeholder="Subscriber ID" aria-label="Subscriber" value=${f.subscriber} onInput=${(e: any) => set('subscriber', e.currentTarget.value)} />
