@@ -4,7 +4,7 @@
 // `novu-signature` and `x-novu-signature` (the framework reads these two names; they are not ours to
 // rename), `t=<ms>,v1=<hex HMAC-SHA256(secret, t + "." + JSON body)>`, a GET being signed over `{}`.
 // Each attempt times out after 5 s; 408, 429, 5xx and connection errors are tried again, 3 times.
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { z } from 'zod';
@@ -50,7 +50,19 @@ export function bridgeSignature(secret: string, body: unknown, t: number): strin
 
 /** The signature over a body already serialised: the request's own text, so it is serialised once. */
 function signText(secret: string, text: string, t: number): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${text}`).digest('hex')}`;
+  return `t=${t},v1=${createHmac('sha256', keyOf(secret)).update(`${t}.${text}`).digest('hex')}`;
+}
+
+// The secret as a key object, made once per secret (a string key is made into one for every HMAC).
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= 100) keys.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 /** The action's URL: the bridge URL with `action` (and `workflowId`, `stepId`) in its query. */
@@ -108,7 +120,8 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
  * One request on the keep-alive pool, its answer's status and body as text. Through undici's
  * dispatcher with a handler of its own: the answer's headers are not needed, and the stream and
  * header object undici's `request` builds for each answer were most of the client's cost per step.
- * `signal` ends the attempt (its time limit), also while the connection is still being made.
+ * After `timeoutMs` the attempt ends (`limit.timedOut` says so), also while the connection is still
+ * being made: a timer of its own, cleared with the answer, rather than an AbortSignal per attempt.
  */
 function send(
   origin: string,
@@ -116,10 +129,9 @@ function send(
   method: 'GET' | 'POST',
   headers: Record<string, string>,
   body: string | undefined,
-  signal: AbortSignal,
+  limit: { timeoutMs: number; timedOut: boolean },
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
     let status = 0;
     let size = 0;
     let settled = false;
@@ -128,19 +140,23 @@ function send(
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
       fn();
     };
     // Before the connection exists there is nothing to abort: the attempt ends here, and the
     // connection, when it comes, is aborted at once (onConnect).
-    const onAbort = () => (abortRequest ? abortRequest(signal.reason) : settle(() => reject(signal.reason)));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      limit.timedOut = true;
+      const e = new Error(`no answer within ${limit.timeoutMs} ms`);
+      if (abortRequest) abortRequest(e);
+      else settle(() => reject(e));
+    }, limit.timeoutMs);
     agent().dispatch(
       { origin, path, method, headers, body },
       {
         onConnect(abort: (e?: Error) => void) {
           abortRequest = abort;
-          if (signal.aborted) abort(signal.reason);
+          if (limit.timedOut) abort(new Error(`no answer within ${limit.timeoutMs} ms`));
         },
         onHeaders(statusCode: number) {
           status = statusCode;
@@ -191,9 +207,9 @@ export async function callBridge(
       const signature = signText(opts.secret, text, (opts.now ?? Date.now)());
       for (const h of BRIDGE_SIGNATURE_HEADERS) headers[h] = signature;
     }
-    const signal = AbortSignal.timeout(timeoutMs);
+    const limit = { timeoutMs, timedOut: false };
     try {
-      const { status, body } = await send(t.origin, path, post ? 'POST' : 'GET', headers, post ? text : undefined, signal);
+      const { status, body } = await send(t.origin, path, post ? 'POST' : 'GET', headers, post ? text : undefined, limit);
       let json: unknown;
       try {
         json = body === '' ? undefined : JSON.parse(body);
@@ -214,7 +230,7 @@ export async function callBridge(
       if (last.ok || !RETRY_STATUS(status)) break;
     } catch (e) {
       const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-      const why = signal.aborted ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
+      const why = limit.timedOut ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
       last = { ok: false, url, action, error: why, attempts: attempt, durationMs: 0 };
     }
   }

@@ -412,12 +412,18 @@ export class JobRunner {
       this.storeFailed(e);
       return;
     }
+    // A job whose event goes on in its slot (chained) neither frees a slot nor queues a job: when all
+    // of them did, there is nothing new for the pump to look at.
+    let look = false;
     batch.forEach((f, i) => {
       const next = chains[i];
       if (next) this.call(next, f.slot);
-      else f.slot.release();
+      else {
+        f.slot.release();
+        look = true;
+      }
     });
-    this.kick();
+    if (look) this.kick();
   }
 
   /** One finished job's outcome; its event's next step when it runs at once in the same slot. */
