@@ -52,6 +52,8 @@ export class JobRunner {
   /** Asynchronous jobs whose prepare ended, for the next settleFinished. */
   private readonly finished: Finished[] = [];
   private settleScheduled = false;
+  /** The next look is only for freed slots (see kickForSlots). */
+  private narrow = false;
   /** Set during a batch's whole pass: failures reported once it commits (see holdErrors). */
   private heldErrors: [unknown, JobRecord][] | undefined;
 
@@ -72,6 +74,7 @@ export class JobRunner {
 
   /** New jobs may be due: look soon, after the current request has been answered. */
   kick(): void {
+    this.narrow = false;
     if (!this.running || this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -148,14 +151,29 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Slots were freed and nothing else asked for a look (see kickForSlots): the look reads as many due
+   * rows as there are free slots, not the 24 more that let synchronous jobs through (a trigger, a
+   * timer or a synchronous batch asks for those).
+   */
+  private kickForSlots(): void {
+    const scheduled = this.scheduled;
+    this.kick();
+    if (!scheduled && this.scheduled) this.narrow = true;
+  }
+
   private pumpBatch(): void {
     let free = this.concurrency - (this.inflight.size - this.externalInflight);
     let freeExternal = EXTERNAL_SLOTS - this.externalInflight;
+    const narrow = this.narrow;
+    this.narrow = false;
     {
       // While asynchronous jobs wait for slots, each finishing job starts about one more: reading a
       // whole batch of due rows for it cost more than the job. 24 rows past the free slots still let
-      // synchronous jobs behind a queue of waiting ones through (they are not prepared again).
-      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + Math.max(freeExternal, 0) + 24) : this.batchSize;
+      // synchronous jobs behind a queue of waiting ones through (they are not prepared again); a look
+      // only for freed slots skips them (they were read when the jobs ahead of them came due).
+      const slots = Math.max(free, 0) + Math.max(freeExternal, 0);
+      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, slots + (narrow ? 0 : 24)) : this.batchSize;
       // (Jobs of code-first workflows in flight are `running` in the table, so not among due rows: up
       // to 48 more rows read on every look, for nothing, cost svc dev 5% of its CPU per bridge step.)
       const due = this.store.jobs.dueWithHints(this.clock.now(), want + this.inflight.size - this.externalInflight).filter((d) => !this.inflight.has(d.job.id));
@@ -188,8 +206,11 @@ export class JobRunner {
           sync.push(prepared);
         }
       }
-      // No job was left waiting for a slot: the backlog is gone (and ids of jobs settled otherwise with it).
-      if (!waited) this.waitingForSlot.clear();
+      // No job was left waiting for a slot: the backlog is gone (and ids of jobs settled otherwise with
+      // it); a narrow look that filled its slots knows nothing of the rows past them.
+      if (!waited && !(narrow && due.length >= want)) this.waitingForSlot.clear();
+      // A narrow look whose rows were taken by jobs waiting for another kind of slot: a whole look next.
+      if (narrow && waited) this.kick();
       // Jobs whose handler is synchronous run together in one transaction: one commit for the batch
       // instead of one per job is what keeps a file store fast.
       if (sync.length > 0) {
@@ -423,7 +444,7 @@ export class JobRunner {
         look = true;
       }
     });
-    if (look) this.kick();
+    if (look) this.kickForSlots();
   }
 
   /** One finished job's outcome; its event's next step when it runs at once in the same slot. */
