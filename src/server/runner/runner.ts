@@ -174,9 +174,10 @@ export class JobRunner {
       // only for freed slots skips them (they were read when the jobs ahead of them came due).
       const slots = Math.max(free, 0) + Math.max(freeExternal, 0);
       const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, slots + (narrow ? 0 : 24)) : this.batchSize;
-      // (Jobs of code-first workflows in flight are `running` in the table, so not among due rows: up
-      // to 48 more rows read on every look, for nothing, cost svc dev 5% of its CPU per bridge step.)
-      const due = this.store.jobs.dueWithHints(this.clock.now(), want + this.inflight.size - this.externalInflight).filter((d) => !this.inflight.has(d.job.id));
+      // Jobs in flight are `running` in the table (launch writes it before their call), so not among
+      // due rows: a row more per job in flight, read on every look, was for nothing (the filter is
+      // for a job whose `running` write failed).
+      const due = this.store.jobs.dueWithHints(this.clock.now(), want).filter((d) => !this.inflight.has(d.job.id));
       let waited = false;
       const sync: Prepared[] = [];
       for (const { job, hint } of due.slice(0, this.batchSize)) {
