@@ -8,6 +8,7 @@ import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { z } from 'zod';
+import { safeCheck } from './shapes.js';
 import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
 
 export const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
@@ -249,7 +250,7 @@ function errorText(json: unknown): string {
 /** The answer checked against a schema; a bad shape becomes the answer's error, naming the field. */
 function checked<T extends z.ZodType>(answer: BridgeAnswer, schema: T): { answer: BridgeAnswer; value?: z.output<T> } {
   if (!answer.ok) return { answer };
-  const r = schema.safeParse(answer.json);
+  const r = safeCheck(schema, answer.json);
   if (r.success) return { answer, value: r.data };
   return { answer: { ...answer, ok: false, error: `unexpected answer: ${zodProblem(r.error)}` } };
 }
