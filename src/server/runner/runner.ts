@@ -1,8 +1,8 @@
 // The job runner: runs due jobs through the step handler of their type, the outcomes of a batch of
 // jobs in one savepoint (run again job by job when a handler throws), and sleeps on the Clock until
-// the next delayed job is due. State lives only in the jobs
-// table, so a restarted process picks up every job that had not finished (including ones that were
-// running when it died, and delays and digests that came due while it was down).
+// the next delayed job is due. State lives only in the jobs table, so a restarted process picks up
+// every job that had not finished (including ones that were running when it died, and delays and
+// digests that came due while it was down).
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { Integration } from '../../api/schemas/resources.js';
 import type { TemplateScope } from '../engine/index.js';
