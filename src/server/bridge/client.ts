@@ -4,7 +4,7 @@
 // `novu-signature` and `x-novu-signature` (the framework reads these two names; they are not ours to
 // rename), `t=<ms>,v1=<hex HMAC-SHA256(secret, t + "." + JSON body)>`, a GET being signed over `{}`.
 // Each attempt times out after 5 s; 408, 429, 5xx and connection errors are tried again, 3 times.
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { z } from 'zod';
@@ -51,19 +51,7 @@ export function bridgeSignature(secret: string, body: unknown, t: number): strin
 
 /** The signature over a body already serialised: the request's own text, so it is serialised once. */
 function signText(secret: string, text: string, t: number): string {
-  return `t=${t},v1=${createHmac('sha256', keyOf(secret)).update(`${t}.${text}`).digest('hex')}`;
-}
-
-// The secret as a key object, made once per secret (a string key is made into one for every HMAC).
-const keys = new Map<string, KeyObject>();
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    if (keys.size >= 100) keys.clear();
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
-    keys.set(secret, key);
-  }
-  return key;
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${text}`).digest('hex')}`;
 }
 
 /** The action's URL: the bridge URL with `action` (and `workflowId`, `stepId`) in its query. */
