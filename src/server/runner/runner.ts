@@ -380,7 +380,8 @@ export class JobRunner {
   private call(p: Prepared, slot: Slot): void {
     let pending: Promise<unknown>;
     try {
-      pending = p.handler!.prepare!(p.built!.ctx);
+      // (A native promise is itself; a handler answering a plain value works as with `await`.)
+      pending = Promise.resolve(p.handler!.prepare!(p.built!.ctx));
     } catch (e) {
       return this.finish({ p, slot, value: undefined, thrown: e });
     }
