@@ -11,7 +11,11 @@
 // gives on 2 cores (in-house µs / the busier side's µs: the ratio if each process had a core), and the
 // framework's own floor: its handler called in-process with the very bodies svc dev sends, no HTTP.
 // Each figure is the best of 3 rounds (--rounds N).
-// Run: node bench/bridge-throughput.mjs [--sizes 500,2000] [--modes strict,dev] [--rounds 3] [--profile-bridge]
+// --baseline-src DIR: svc dev built from another source tree (e.g. main's: `git archive main src | tar
+// -x -C DIR`, with DIR/node_modules linked to this checkout's) runs the same bridge workflows in the same
+// run, its rounds alternating with this tree's, so that a change of svc dev's side is measured against
+// what it replaces under the same load.
+// Run: node bench/bridge-throughput.mjs [--sizes 500,2000] [--modes strict,dev] [--rounds 3] [--baseline-src DIR] [--profile-bridge]
 // (--profile-bridge: only the runs through the bridge, for a --cpu-prof of svc dev's side)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,6 +32,8 @@ const sizes = String(arg('sizes', '500,2000')).split(',').map(Number);
 const KEY = 'sk_bench_bridge_0123456789';
 const dir = mkdtempSync(fileURLToPath(new URL('./.tmp-bridge-throughput-', import.meta.url)));
 const { createLocalService, bridgeSignature } = await loadServer(undefined, [['bridgeSignature', 'server/bridge/client.ts']]);
+const baselineSrc = arg('baseline-src', undefined);
+const baseline = baselineSrc ? (await loadServer(baselineSrc)).createLocalService : undefined;
 
 const modes = String(arg('modes', 'strict,dev')).split(',');
 const profileBridge = process.argv.includes('--profile-bridge');
@@ -90,9 +96,9 @@ function appCpu(pid) {
 }
 
 let runs = 0;
-async function measure(recipients, mode, app) {
+async function measure(recipients, mode, app, create = createLocalService) {
   const data = join(dir, `${mode}-${recipients}-${++runs}.sqlite`);
-  const svc = createLocalService({
+  const svc = create({
     data,
     apiKey: KEY,
     empty: true,
@@ -200,32 +206,43 @@ line(cols);
 try {
   // Warm-up of every path (module loading, JIT, the app's first discovery).
   for (const app of apps) await measure(200, 'bridge', app);
+  if (baseline) for (const app of apps) await measure(200, 'bridge', app, baseline);
   if (!profileBridge) await measure(200, 'service');
   // Best of `rounds` of each path, the paths taking turns (the machine is shared: a round slowed
   // by someone else's work is not the one reported); each figure is its own best.
+  const min = (b, m) => (b ? { elapsed: Math.min(b.elapsed, m.elapsed), cpu: Math.min(b.cpu, m.cpu), appCpu: Math.min(b.appCpu, m.appCpu) } : m);
   const best = async (n, mode, app) => {
     let b;
-    for (let r = 0; r < rounds; r++) {
-      const m = await measure(n, mode, app);
-      b = b ? { elapsed: Math.min(b.elapsed, m.elapsed), cpu: Math.min(b.cpu, m.cpu), appCpu: Math.min(b.appCpu, m.appCpu) } : m;
-    }
+    for (let r = 0; r < rounds; r++) b = min(b, await measure(n, mode, app));
     return b;
+  };
+  /** This tree and the baseline's, round by round. */
+  const bestOfBoth = async (n, app) => {
+    let b;
+    let base;
+    for (let r = 0; r < rounds; r++) {
+      b = min(b, await measure(n, 'bridge', app));
+      base = min(base, await measure(n, 'bridge', app, baseline));
+    }
+    return [b, base];
   };
   for (const n of sizes) {
     const service = profileBridge ? { elapsed: 1, cpu: 1 } : await best(n, 'service');
     line([n, 'defined in svc dev', `${rate(n, service.elapsed)} (${(service.elapsed / 1000).toFixed(2)} s)`, '', service.cpu.toFixed(0), '', '']);
     for (const app of apps) {
-      const bridge = await best(n, 'bridge', app);
-      const bound = service.cpu / Math.max(bridge.cpu, bridge.appCpu);
-      line([
-        n,
-        `bridge, app ${app.mode}`,
-        `${rate(n, bridge.elapsed)} (${(bridge.elapsed / 1000).toFixed(2)} s)`,
-        `${(service.elapsed / bridge.elapsed).toFixed(2)}x`,
-        bridge.cpu.toFixed(0),
-        bridge.appCpu.toFixed(0),
-        `${bound.toFixed(2)}x`,
-      ]);
+      const [bridge, base] = baseline ? await bestOfBoth(n, app) : [await best(n, 'bridge', app)];
+      const row = (label, r) =>
+        line([
+          n,
+          label,
+          `${rate(n, r.elapsed)} (${(r.elapsed / 1000).toFixed(2)} s)`,
+          `${(service.elapsed / r.elapsed).toFixed(2)}x`,
+          r.cpu.toFixed(0),
+          r.appCpu.toFixed(0),
+          `${(service.cpu / Math.max(r.cpu, r.appCpu)).toFixed(2)}x`,
+        ]);
+      row(`bridge, app ${app.mode}`, bridge);
+      if (base) row(`baseline, app ${app.mode}`, base);
     }
   }
   const conns = [];
@@ -236,5 +253,5 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(
-  "notif/s = notifications (recipients) per second, each two jobs and two messages; bridge/svc dev = throughput through the bridge over the same steps defined in svc dev (goal ≥ 0.5x); µs/notif = CPU (user + system) of each process per notification; 2-core bound = svc dev µs (defined in svc dev) / the busier side's µs through the bridge: the ratio when each process has a core to itself",
+  "notif/s = notifications (recipients) per second, each two jobs and two messages; bridge/svc dev = throughput through the bridge over the same steps defined in svc dev (goal ≥ 0.5x); µs/notif = CPU (user + system) of each process per notification; 2-core bound = svc dev µs (defined in svc dev) / the busier side's µs through the bridge: the ratio when each process has a core to itself${baseline ? `; baseline = the same runs through svc dev built from ${baselineSrc}, its rounds alternating with this tree's` : ''}",
 );

@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { z } from 'zod';
+import { safeCheck } from './shapes.js';
 import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
 
 export const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
@@ -108,7 +109,8 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
  * One request on the keep-alive pool, its answer's status and body as text. Through undici's
  * dispatcher with a handler of its own: the answer's headers are not needed, and the stream and
  * header object undici's `request` builds for each answer were most of the client's cost per step.
- * `signal` ends the attempt (its time limit), also while the connection is still being made.
+ * After `timeoutMs` the attempt ends (`limit.timedOut` says so), also while the connection is still
+ * being made: a timer of its own, cleared with the answer, rather than an AbortSignal per attempt.
  */
 function send(
   origin: string,
@@ -116,10 +118,9 @@ function send(
   method: 'GET' | 'POST',
   headers: Record<string, string>,
   body: string | undefined,
-  signal: AbortSignal,
+  limit: { timeoutMs: number; timedOut: boolean },
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
     let status = 0;
     let size = 0;
     let settled = false;
@@ -128,19 +129,23 @@ function send(
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
       fn();
     };
     // Before the connection exists there is nothing to abort: the attempt ends here, and the
     // connection, when it comes, is aborted at once (onConnect).
-    const onAbort = () => (abortRequest ? abortRequest(signal.reason) : settle(() => reject(signal.reason)));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      limit.timedOut = true;
+      const e = new Error(`no answer within ${limit.timeoutMs} ms`);
+      if (abortRequest) abortRequest(e);
+      else settle(() => reject(e));
+    }, limit.timeoutMs);
     agent().dispatch(
       { origin, path, method, headers, body },
       {
         onConnect(abort: (e?: Error) => void) {
           abortRequest = abort;
-          if (signal.aborted) abort(signal.reason);
+          if (limit.timedOut) abort(new Error(`no answer within ${limit.timeoutMs} ms`));
         },
         onHeaders(statusCode: number) {
           status = statusCode;
@@ -191,9 +196,9 @@ export async function callBridge(
       const signature = signText(opts.secret, text, (opts.now ?? Date.now)());
       for (const h of BRIDGE_SIGNATURE_HEADERS) headers[h] = signature;
     }
-    const signal = AbortSignal.timeout(timeoutMs);
+    const limit = { timeoutMs, timedOut: false };
     try {
-      const { status, body } = await send(t.origin, path, post ? 'POST' : 'GET', headers, post ? text : undefined, signal);
+      const { status, body } = await send(t.origin, path, post ? 'POST' : 'GET', headers, post ? text : undefined, limit);
       let json: unknown;
       try {
         json = body === '' ? undefined : JSON.parse(body);
@@ -214,7 +219,7 @@ export async function callBridge(
       if (last.ok || !RETRY_STATUS(status)) break;
     } catch (e) {
       const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-      const why = signal.aborted ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
+      const why = limit.timedOut ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
       last = { ok: false, url, action, error: why, attempts: attempt, durationMs: 0 };
     }
   }
@@ -233,7 +238,7 @@ function errorText(json: unknown): string {
 /** The answer checked against a schema; a bad shape becomes the answer's error, naming the field. */
 function checked<T extends z.ZodType>(answer: BridgeAnswer, schema: T): { answer: BridgeAnswer; value?: z.output<T> } {
   if (!answer.ok) return { answer };
-  const r = schema.safeParse(answer.json);
+  const r = safeCheck(schema, answer.json);
   if (r.success) return { answer, value: r.data };
   return { answer: { ...answer, ok: false, error: `unexpected answer: ${zodProblem(r.error)}` } };
 }

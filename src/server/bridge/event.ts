@@ -26,7 +26,7 @@ export function bridgeSubscriber(s: Subscriber): JsonObject {
 const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
 
 /** One earlier job's result, in the shape its type's result schema asks for. */
-export function stepResult(job: JobRecord): JsonObject {
+export function stepResult(job: Pick<JobRecord, 'type' | 'state'>): JsonObject {
   const output = obj(job.state.output);
   switch (job.type) {
     case 'in_app':
@@ -56,11 +56,7 @@ export function stepResult(job: JobRecord): JsonObject {
 export function bridgeEvent(store: Store, n: NotificationRecord, subscriber: Subscriber, job: JobRecord): BridgeEvent {
   const state: BridgeState[] = [{ stepId: 'trigger', outputs: n.doc.payload, state: { status: 'completed' } }];
   if (job.stepIndex > 0) {
-    const earlier = store.jobs
-      .jobsOf([n.id])
-      .filter((j) => j.stepIndex < job.stepIndex)
-      .sort((a, b) => a.stepIndex - b.stepIndex);
-    for (const j of earlier) state.push({ stepId: j.step.stepId, outputs: stepResult(j), state: { status: j.status } });
+    for (const j of store.jobs.earlierSteps(n.id, job.stepIndex)) state.push({ stepId: j.stepId, outputs: stepResult(j), state: { status: j.status } });
   }
   return { payload: n.doc.payload, controls: {}, subscriber: bridgeSubscriber(subscriber), state };
 }

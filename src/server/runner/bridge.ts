@@ -10,6 +10,7 @@ import { BridgeOutputs, type BridgeExecuteResult, type BridgeStepType } from '..
 import { deliverWebhook, isChannelKind, type ChannelContent, type ChannelKind, type WebhookResult } from '../engine/index.js';
 import { bridgeRaw, executeStep, zodProblem, type BridgeAnswer } from '../bridge/client.js';
 import { bridgeEvent } from '../bridge/event.js';
+import { safeCheck } from '../bridge/shapes.js';
 import { channelPlan, deliver } from './channels.js';
 import { jsonText } from './describe.js';
 import { delayHandler, digestHandler, throttleHandler } from './flow.js';
@@ -40,7 +41,7 @@ function withControls(ctx: StepContext, controls: JsonObject): StepContext {
 
 /** A channel step's outputs as the engine's content of that channel, or why they cannot be. */
 function outputsOf(type: BridgeStepType, outputs: JsonObject): { ok: true; value: JsonObject } | { ok: false; problem: string } {
-  const r = BridgeOutputs[type].safeParse(outputs);
+  const r = safeCheck(BridgeOutputs[type], outputs);
   return r.success ? { ok: true, value: r.data as JsonObject } : { ok: false, problem: zodProblem(r.error) };
 }
 

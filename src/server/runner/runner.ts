@@ -1,7 +1,8 @@
-// The job runner: runs due jobs through the step handler of their type, one transaction per job
-// outcome, and sleeps on the Clock until the next delayed job is due. State lives only in the jobs
-// table, so a restarted process picks up every job that had not finished (including ones that were
-// running when it died, and delays and digests that came due while it was down).
+// The job runner: runs due jobs through the step handler of their type, the outcomes of a batch of
+// jobs in one savepoint (run again job by job when a handler throws), and sleeps on the Clock until
+// the next delayed job is due. State lives only in the jobs table, so a restarted process picks up
+// every job that had not finished (including ones that were running when it died, and delays and
+// digests that came due while it was down).
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { Integration } from '../../api/schemas/resources.js';
 import type { TemplateScope } from '../engine/index.js';
@@ -47,8 +48,15 @@ export class JobRunner {
   private cancelTimer: (() => void) | undefined;
   /** Set while runSync runs a job: where queueNext leaves the next job to run at once. */
   private inline: Inline | undefined;
-  /** Set while an asynchronous job of a code-first workflow settles: where queueNext leaves its next one (see process). */
+  /** Set while an asynchronous job of a code-first workflow settles: where queueNext leaves its next one (see settleFinished). */
   private chain: Inline | undefined;
+  /** Asynchronous jobs whose prepare ended, for the next settleFinished. */
+  private readonly finished: Finished[] = [];
+  private settleScheduled = false;
+  /** The next look is only for freed slots (see kickForSlots). */
+  private narrow = false;
+  /** Set during a batch's whole pass: failures reported once it commits (see holdErrors). */
+  private heldErrors: [unknown, JobRecord][] | undefined;
 
   constructor(private readonly opts: RunnerOptions) {
     this.store = opts.store;
@@ -67,6 +75,7 @@ export class JobRunner {
 
   /** New jobs may be due: look soon, after the current request has been answered. */
   kick(): void {
+    this.narrow = false;
     if (!this.running || this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -143,17 +152,33 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Slots were freed and nothing else asked for a look (see kickForSlots): the look reads as many due
+   * rows as there are free slots, not the 24 more that let synchronous jobs through (a trigger, a
+   * timer or a synchronous batch asks for those).
+   */
+  private kickForSlots(): void {
+    const scheduled = this.scheduled;
+    this.kick();
+    if (!scheduled && this.scheduled) this.narrow = true;
+  }
+
   private pumpBatch(): void {
     let free = this.concurrency - (this.inflight.size - this.externalInflight);
     let freeExternal = EXTERNAL_SLOTS - this.externalInflight;
+    const narrow = this.narrow;
+    this.narrow = false;
     {
       // While asynchronous jobs wait for slots, each finishing job starts about one more: reading a
       // whole batch of due rows for it cost more than the job. 24 rows past the free slots still let
-      // synchronous jobs behind a queue of waiting ones through (they are not prepared again).
-      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, Math.max(free, 0) + Math.max(freeExternal, 0) + 24) : this.batchSize;
-      // (Jobs of code-first workflows in flight are `running` in the table, so not among due rows: up
-      // to 48 more rows read on every look, for nothing, cost svc dev 5% of its CPU per bridge step.)
-      const due = this.store.jobs.dueWithHints(this.clock.now(), want + this.inflight.size - this.externalInflight).filter((d) => !this.inflight.has(d.job.id));
+      // synchronous jobs behind a queue of waiting ones through (they are not prepared again); a look
+      // only for freed slots skips them (they were read when the jobs ahead of them came due).
+      const slots = Math.max(free, 0) + Math.max(freeExternal, 0);
+      const want = this.waitingForSlot.size > 0 ? Math.min(this.batchSize, slots + (narrow ? 0 : 24)) : this.batchSize;
+      // Jobs in flight are `running` in the table (launch writes it before their call), so not among
+      // due rows: a row more per job in flight, read on every look, was for nothing (the filter is
+      // for a job whose `running` write failed).
+      const due = this.store.jobs.dueWithHints(this.clock.now(), want).filter((d) => !this.inflight.has(d.job.id));
       let waited = false;
       const sync: Prepared[] = [];
       for (const { job, hint } of due.slice(0, this.batchSize)) {
@@ -178,18 +203,16 @@ export class JobRunner {
             freeExternal--;
             this.externalInflight++;
           } else free--;
-          const p = this.process(prepared).finally(() => {
-            this.inflight.delete(job.id);
-            if (external) this.externalInflight--;
-            this.kick();
-          });
-          this.inflight.set(job.id, p);
+          this.launch(prepared, external);
         } else {
           sync.push(prepared);
         }
       }
-      // No job was left waiting for a slot: the backlog is gone (and ids of jobs settled otherwise with it).
-      if (!waited) this.waitingForSlot.clear();
+      // No job was left waiting for a slot: the backlog is gone (and ids of jobs settled otherwise with
+      // it); a narrow look that filled its slots knows nothing of the rows past them.
+      if (!waited && !(narrow && due.length >= want)) this.waitingForSlot.clear();
+      // A narrow look whose rows were taken by jobs waiting for another kind of slot: a whole look next.
+      if (narrow && waited) this.kick();
       // Jobs whose handler is synchronous run together in one transaction: one commit for the batch
       // instead of one per job is what keeps a file store fast.
       if (sync.length > 0) {
@@ -228,16 +251,39 @@ export class JobRunner {
    * from a fresh context, each job in its own savepoint, so that the job that threw fails alone.
    */
   private runBatch(sync: Prepared[]): void {
-    try {
+    const errors = this.holdErrors(() =>
       this.store.tx(() => {
         for (const p of sync) this.runSync(p, false);
-      });
-    } catch {
+      }),
+    );
+    if (errors === undefined) {
       const again = sync.map((p) => this.prepare(p.job));
       this.store.tx(() => {
         for (const p of again) this.runSync(p, true);
       });
+    } else this.report(errors);
+  }
+
+  /**
+   * Runs a whole batch's pass, the errors its failing jobs report held back: the list of them when it
+   * went through, undefined when it threw (its writes rolled back, and the batch runs again job by job,
+   * which reports each failure itself: reported now as well, each would be logged twice).
+   */
+  private holdErrors(fn: () => void): [unknown, JobRecord][] | undefined {
+    const held: [unknown, JobRecord][] = [];
+    this.heldErrors = held;
+    try {
+      fn();
+      return held;
+    } catch {
+      return undefined;
+    } finally {
+      this.heldErrors = undefined;
     }
+  }
+
+  private report(errors: [unknown, JobRecord][]): void {
+    for (const [e, job] of errors) this.opts.onError?.(e, job);
   }
 
   /** `alone`: each job in its own savepoint (a throw fails that job); else a throw leaves the batch. */
@@ -277,7 +323,8 @@ export class JobRunner {
 
   /** The handler threw: its writes were rolled back, and so are the details and output it had set. */
   private fail(job: JobRecord, built: Built, e: unknown): void {
-    this.opts.onError?.(e, job);
+    if (this.heldErrors) this.heldErrors.push([e, job]);
+    else this.opts.onError?.(e, job);
     if (this.inline) this.inline.next = undefined;
     if (this.chain) this.chain.next = undefined;
     built.details.length = 0;
@@ -295,47 +342,138 @@ export class JobRunner {
     this.cancelTimer = this.clock.setTimer(() => this.kick(), next - this.clock.now());
   }
 
-  /** A job whose handler has an asynchronous prepare phase (network calls outside any transaction). */
-  private async process(p: Prepared): Promise<void> {
-    const { job } = p;
-    const built = p.built!;
-    const handler = p.handler!;
-    let prepared: unknown;
-    // Their writes join the open group-commit batch (see Store.grouped): jobs in flight that start or
-    // finish in the same turn of the event loop share one COMMIT, as requests do. A job whose write is
-    // lost with its batch is run again (a running job is requeued at start).
+  /**
+   * A job whose handler has an asynchronous prepare phase (network calls outside any transaction)
+   * takes a slot, which the jobs of its event that follow it keep (see settleFinished). Called inside
+   * the pump's transaction: the job is written `running` in it, with no transaction of its own. A job
+   * whose write is lost with its batch is run again (a running job is requeued at start).
+   */
+  private launch(p: Prepared, external: boolean): void {
+    const id = p.job.id;
+    let done!: () => void;
+    this.inflight.set(id, new Promise<void>((r) => (done = r)));
+    const slot: Slot = {
+      release: () => {
+        this.inflight.delete(id);
+        if (external) this.externalInflight--;
+        done();
+      },
+    };
     try {
-      this.grouped(() => {
-        const running: DetailInput = { status: 'Pending', detail: 'Step running', source: 'Internal' };
-        // A chained job (see below) was queued at this instant: its timeline says so first.
-        const queued = built.queued;
-        built.queued = false;
-        this.store.jobs.settleJob(job, { status: 'running', runAt: queued ? this.clock.now() : undefined }, queued ? [QUEUED, running] : [running]);
-      });
-      prepared = await handler.prepare!(built.ctx);
+      this.markRunning(p.job, false);
     } catch (e) {
-      if (this.store.db.open) this.grouped(() => this.fail(job, built, e));
+      return this.finish({ p, slot, value: undefined, thrown: e });
+    }
+    this.call(p, slot);
+  }
+
+  /**
+   * The job's `running` status and the detail that says so, written in the transaction open now.
+   * `queued`: the job was queued at this instant too (a next step run at once), as queueJob records it.
+   */
+  private markRunning(job: JobRecord, queued: boolean): void {
+    if (queued) this.store.jobs.settleJob(job, { status: 'running', runAt: this.clock.now() }, [QUEUED, RUNNING]);
+    else this.store.jobs.settleJob(job, { status: 'running' }, [RUNNING]);
+  }
+
+  /** The prepare phase; its end (or failure) waits for the next settling batch. */
+  private call(p: Prepared, slot: Slot): void {
+    let pending: Promise<unknown>;
+    try {
+      // (A native promise is itself; a handler answering a plain value works as with `await`.)
+      pending = Promise.resolve(p.handler!.prepare!(p.built!.ctx));
+    } catch (e) {
+      return this.finish({ p, slot, value: undefined, thrown: e });
+    }
+    pending.then(
+      (value) => this.finish({ p, slot, value, thrown: undefined }),
+      (e: unknown) => this.finish({ p, slot, value: undefined, thrown: e ?? new Error('prepare failed') }),
+    );
+  }
+
+  private finish(f: Finished): void {
+    this.finished.push(f);
+    if (this.settleScheduled) return;
+    this.settleScheduled = true;
+    setImmediate(() => {
+      this.settleScheduled = false;
+      this.settleFinished();
+    });
+  }
+
+  /**
+   * Settles every asynchronous job whose prepare ended since the last look (the answers read in one
+   * turn of the event loop) in one savepoint of the group-commit batch, as runBatch does for
+   * synchronous jobs: one savepoint, one look for due jobs and one wake-up for all of them instead of
+   * one each. A handler that throws rolls the savepoint back, and the jobs are settled again each in
+   * a savepoint of its own, so that the one that threw fails alone. The next step of a code-first
+   * workflow's event is another call to the app: it is written `running` with the step that came
+   * before (in its transaction) and called at once, in the same slot and with the same context,
+   * instead of being queued for a later pump to read back.
+   */
+  private settleFinished(): void {
+    const batch = this.finished.splice(0);
+    if (batch.length === 0) return;
+    if (!this.store.db.open) {
+      for (const f of batch) f.slot.release();
       return;
     }
-    if (!this.store.db.open) return;
-    const chain: Inline = { next: undefined };
-    this.grouped(() => {
-      this.chain = built.ctx.workflow.origin === 'external' ? chain : undefined;
-      try {
-        this.store.tx(() => this.settle(job, built, handler.run(built.ctx, prepared)));
-      } catch (e) {
-        this.fail(job, built, e);
-      } finally {
-        this.chain = undefined;
+    const chains: (Prepared | undefined)[] = [];
+    const pass = (alone: boolean) => {
+      chains.length = 0;
+      for (const f of batch) chains.push(this.settleOne(f, alone));
+    };
+    try {
+      // A job alone is settled in its own savepoint at once: a throw then is not run twice.
+      const errors = batch.length === 1 ? undefined : this.holdErrors(() => this.grouped(() => pass(false)));
+      if (errors === undefined) {
+        for (const f of batch) resetRun(f.p.built!);
+        this.grouped(() => pass(true));
+      } else this.report(errors);
+    } catch (e) {
+      // The store itself failed: the jobs stay `running`, and are run again at the next start.
+      for (const f of batch) f.slot.release();
+      this.storeFailed(e);
+      return;
+    }
+    // A job whose event goes on in its slot (chained) neither frees a slot nor queues a job: when all
+    // of them did, there is nothing new for the pump to look at.
+    let look = false;
+    batch.forEach((f, i) => {
+      const next = chains[i];
+      if (next) this.call(next, f.slot);
+      else {
+        f.slot.release();
+        look = true;
       }
     });
-    // The next step of a code-first workflow's event is another call to the app: it starts now, in
-    // this slot and with this context, instead of being queued for a later pump to read back.
-    if (chain.next === undefined) return;
-    if (this.running) return this.process(chain.next);
-    // Stopping: it waits in the queue, as any next step, for the next start.
-    const next = chain.next.job;
-    if (this.store.db.open) this.grouped(() => queueJob(this.store, next, this.clock.now()));
+    if (look) this.kickForSlots();
+  }
+
+  /** One finished job's outcome; its event's next step when it runs at once in the same slot. */
+  private settleOne(f: Finished, alone: boolean): Prepared | undefined {
+    const { job } = f.p;
+    const built = f.p.built!;
+    const handler = f.p.handler!;
+    if (f.thrown !== undefined) {
+      this.fail(job, built, f.thrown);
+      return undefined;
+    }
+    const chain: Inline = { next: undefined };
+    this.chain = built.ctx.workflow.origin === 'external' ? chain : undefined;
+    try {
+      if (!alone) this.settle(job, built, handler.run(built.ctx, f.value));
+      else {
+        try {
+          this.store.tx(() => this.settle(job, built, handler.run(built.ctx, f.value)));
+        } catch (e) {
+          this.fail(job, built, e);
+        }
+      }
+    } finally {
+      this.chain = undefined;
+    }
+    return chain.next;
   }
 
   private grouped(fn: () => void): void {
@@ -397,10 +535,11 @@ export class JobRunner {
         return;
       }
     }
-    if (this.chain && built) {
+    if (this.chain && built && this.running) {
       const prepared = this.prepare(next, built.ctx);
       if (prepared.async && prepared.built) {
-        prepared.built.queued = true;
+        // Queued and running at this instant, in one write with the step before.
+        this.markRunning(next, true);
         this.chain.next = prepared;
         return;
       }
@@ -496,6 +635,29 @@ const EXTERNAL_SLOTS = 48;
 
 /** What queueJob records (queue.ts), for a job run at once instead. */
 const QUEUED: DetailInput = { status: 'Pending', detail: 'Step queued', source: 'Internal' };
+/** An asynchronous job's call begins. */
+const RUNNING: DetailInput = { status: 'Pending', detail: 'Step running', source: 'Internal' };
+
+/** A slot of the asynchronous path, held by a job and then by the next steps of its event (chain). */
+interface Slot {
+  release(): void;
+}
+
+/** An asynchronous job whose prepare ended: its result, or what it threw. */
+interface Finished {
+  p: Prepared;
+  slot: Slot;
+  value: unknown;
+  thrown: unknown;
+}
+
+/** A run rolled back with its batch runs again from its context, without what the first run set. */
+function resetRun(built: Built): void {
+  built.details.length = 0;
+  built.output = undefined;
+  built.state = undefined;
+  built.providerId = undefined;
+}
 
 interface Prepared {
   job: JobRecord;

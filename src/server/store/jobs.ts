@@ -115,6 +115,7 @@ const NEXT_PENDING = `SELECT ${idText('id')}, ${idText('notification_id')}, step
 const DUE_IDS = `SELECT ${idText('j.id', 'hex_id')}, n.id IS NOT NULL AND EXISTS (SELECT 1 FROM subscribers s WHERE s.id = lower(hex(n.subscriber_id))) AS has_event
   FROM jobs j LEFT JOIN notifications n ON n.id = j.notification_id
   WHERE j.status IN ('queued', 'delayed') AND j.run_at <= ? ORDER BY j.run_at, j.id LIMIT ?`;
+const EARLIER_STEPS = 'SELECT type, status, state, step_ref FROM jobs WHERE notification_id = unhex(?) AND step_index < ? ORDER BY step_index';
 const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
 /**
@@ -453,6 +454,16 @@ export class Jobs extends Repo {
   pendingAfter(notificationId: string, stepIndex: number): JobRecord[] {
     const rows = this.stmt(PENDING_AFTER).all(notificationId, stepIndex) as JobRow[];
     return rows.map((r) => this.toJob(r));
+  }
+
+  /**
+   * The jobs of an event before `stepIndex`, in order, with only their step id, type, status and
+   * state (a code-first step's execute body states each earlier step's result): one read of their own
+   * rows, without the event's.
+   */
+  earlierSteps(notificationId: string, stepIndex: number): { stepId: string; type: StepType; status: JobStatus; state: JsonObject }[] {
+    const rows = this.stmt(EARLIER_STEPS).all(notificationId, stepIndex) as Pick<JobRow, 'type' | 'status' | 'state' | 'step_ref'>[];
+    return rows.map((r) => ({ stepId: this.stepDef(r.step_ref).stepId, type: r.type, status: r.status, state: unpackState(r.state) }));
   }
 
   // --- execution details ----------------------------------------------------------------------------

@@ -52,4 +52,39 @@ describe('runner batch', () => {
     expect(runs).toEqual(['one', 'bad', 'one', 'bad', 'two']);
     await svc.close();
   });
+
+  it('a job that fails before it runs (needsPrepare throws) in a batch that is run again job by job: its error is logged once', async () => {
+    const custom: StepHandler = {
+      needsPrepare(ctx) {
+        if ((ctx.notification.doc.payload as { name: string }).name === 'early') throw new Error('early failure');
+        return false;
+      },
+      prepare: async () => undefined,
+      run(ctx) {
+        if ((ctx.notification.doc.payload as { name: string }).name === 'bad') throw new Error('kaboom');
+        return { status: 'completed' };
+      },
+    };
+    const errors: unknown[] = [];
+    const svc = testService({ registry: defaultRegistry().register('custom', custom), onInternalError: (e: unknown) => errors.push(e) });
+    await svc.request('POST', '/v2/workflows', {
+      body: { name: 'W', workflowId: 'w', active: true, steps: [{ name: 'C', type: 'custom', controlValues: {} }] },
+    });
+    const deps = { store: svc.store, now: () => svc.clock.now(), kick: () => svc.runner.kick() };
+    const { committed } = svc.store.grouped(() =>
+      ['early', 'bad', 'fine'].map((name) => trigger(deps, svc.environment, { name: 'w', to: 'ada', payload: { name } }, 'http://x', true)),
+    );
+    await committed;
+    await svc.runner.idle();
+    const events = (await svc.request('GET', '/v1/notifications?limit=10')).body.data as {
+      payload: { name: string };
+      jobs: { status: string; executionDetails: { detail: string }[] }[];
+    }[];
+    const byName = Object.fromEntries(events.map((e) => [e.payload.name, e.jobs[0]!]));
+    expect([byName.early!.status, byName.bad!.status, byName.fine!.status]).toEqual(['failed', 'failed', 'completed']);
+    expect(byName.early!.executionDetails.filter((d) => d.detail === 'Step failed: early failure')).toHaveLength(1);
+    // The first pass (rolled back by 'bad') failed 'early' too: only the pass that committed reports it.
+    expect(errors.map((e) => (e as Error).message)).toEqual(['early failure', 'kaboom']);
+    await svc.close();
+  });
 });
