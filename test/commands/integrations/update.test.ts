@@ -50,3 +50,20 @@ test('--help names true|false', async () => {
   const r = await runSvc(['integrations', 'update', '--help'], { env: svc.env });
   expect(r.stdout).toContain('--active <true|false>');
 });
+
+test('an identifier is looked up among the active integrations, then that _id is updated', async () => {
+  svc.stub.on('GET', '/v1/integrations/active', { body: { data: [fixture.integration({ _id: ID, identifier: 'postmark', providerId: 'postmark' })] } });
+  svc.stub.on('PUT', path, { body: answer });
+  const r = await runSvc(['integrations', 'update', 'postmark', '--active', 'false'], { env: svc.env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(svc.stub.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/integrations/active', `PUT ${path}`]);
+  expect(svc.stub.requests[1]?.body).toEqual({ active: false });
+});
+
+test('an identifier no active integration has: exit 5, nothing updated', async () => {
+  svc.stub.on('GET', '/v1/integrations/active', { body: { data: [fixture.integration()] } });
+  const r = await runSvc(['integrations', 'update', 'nope', '--name', 'x'], { env: svc.env });
+  expect(r.code).toBe(5);
+  expect(r.stderr).toContain("no active integration has the identifier 'nope'");
+  expect(svc.stub.requests).toHaveLength(1);
+});
