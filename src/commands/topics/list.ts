@@ -14,7 +14,7 @@ export const command = () =>
       .option('--after <cursor>', 'cursor: records after this one')
       .option('--before <cursor>', 'cursor: records before this one')
       .option('--all', 'follow every cursor to the end, streaming records'),
-    ['svc topics list', 'svc topics list --name ops -o json', 'svc topics list --all -o ndjson'],
+    ['svc topics list', 'svc topics list --name eng -o json', 'svc topics list --all -o ndjson'],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
