@@ -43,6 +43,7 @@ describe('svc topics', () => {
 
     const one = await svc(['topics', 'subscribers', 'surface-e2e', '--subscriber', 'grace']);
     expect(one.json().map((s: { subscriber: { subscriberId: string } }) => s.subscriber.subscriberId)).toEqual(['grace']);
+    expect(one.json()[0]).toMatchObject({ identifier: 'tk=surface-e2e:si=grace', topic: { key: 'surface-e2e' }, createdAt: expect.any(String) });
 
     const missing = await svc(['topics', 'subscribers', 'no-such-topic']);
     expect(missing.code).toBe(5);
