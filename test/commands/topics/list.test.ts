@@ -49,10 +49,11 @@ describe('--all', () => {
     expect(svc.stub.requests.every((q) => q.query.get('key') === 'topic-1')).toBe(true);
   });
 
-  test('a table of every page', async () => {
+  test.each([60, 80])('a table of every page, fitting %i columns', async (columns) => {
     svc.stub.on('GET', '/v2/topics', twoPages(topic));
-    const r = await runSvc(['topics', 'list', '--all', '-o', 'table'], { env: svc.env, tty: true, columns: 80 });
+    const r = await runSvc(['topics', 'list', '--all', '-o', 'table'], { env: svc.env, tty: true, columns });
     expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length, r.stdout).toBeLessThanOrEqual(columns);
     expect(r.stdout).toMatch(/^KEY\s+NAME/);
     for (const k of ['topic-1', 'topic-2', 'topic-3']) expect(r.stdout).toContain(k);
   });

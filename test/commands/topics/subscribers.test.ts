@@ -38,6 +38,14 @@ describe('the list', () => {
     expect(r.stderr).toContain('2 records of 3 · next page: --after c2');
   });
 
+  test.each([60, 80])('the table fits %i columns', async (columns) => {
+    svc.stub.on('GET', '/v2/topics/ops/subscriptions', twoPages(subscription));
+    const r = await runSvc(['topics', 'subscribers', 'ops', '-o', 'table'], { env: svc.env, tty: true, columns });
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length, r.stdout).toBeLessThanOrEqual(columns);
+    expect(r.stdout).toContain('user-2');
+  });
+
   test('--all streams every page as ndjson, 100 a request', async () => {
     svc.stub.on('GET', '/v2/topics/ops/subscriptions', twoPages(subscription));
     const r = await runSvc(['topics', 'subscribers', 'ops', '--all', '-o', 'ndjson'], { env: svc.env });
