@@ -52,6 +52,7 @@ _svc_complete() {
       'topics/delete') node='topics delete'; npos=0 ;;
       'topics/add') node='topics add'; npos=0 ;;
       'topics/remove') node='topics remove'; npos=0 ;;
+      'topics/subscribers') node='topics subscribers'; npos=0 ;;
       'integrations/active') node='integrations active'; npos=0 ;;
       'integrations/primary') node='integrations primary'; npos=0 ;;
       'integrations/update') node='integrations update'; npos=0 ;;
@@ -116,10 +117,11 @@ _svc_complete() {
     'topics delete/-o'|'topics delete/--output') choices='table json ndjson yaml tsv' ;;
     'topics add/-o'|'topics add/--output') choices='table json ndjson yaml tsv' ;;
     'topics remove/-o'|'topics remove/--output') choices='table json ndjson yaml tsv' ;;
+    'topics subscribers/-o'|'topics subscribers/--output') choices='table json ndjson yaml tsv' ;;
     'integrations/-o'|'integrations/--output') choices='table json ndjson yaml tsv' ;;
     'integrations active/-o'|'integrations active/--output') choices='table json ndjson yaml tsv' ;;
     'integrations primary/-o'|'integrations primary/--output') choices='table json ndjson yaml tsv' ;;
-    'integrations update/--active') choices='on off' ;;
+    'integrations update/--active') choices='true false on off' ;;
     'integrations update/--hmac') choices='on off' ;;
     'integrations update/-o'|'integrations update/--output') choices='table json ndjson yaml tsv' ;;
     'contexts/-o'|'contexts/--output') choices='table json ndjson yaml tsv' ;;
@@ -203,6 +205,8 @@ _svc_complete() {
     'topics delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'topics add/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'topics remove/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'topics subscribers/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'topics subscribers/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations active/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations primary/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -309,9 +313,9 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'topics')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list get create delete add remove' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'list get create delete add remove subscribers' -- "$cur")); return ;;
     'topics list')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--key --name --limit --after --before -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--key --name --limit --after --before --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'topics get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--no-subscribers -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -327,6 +331,9 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'topics remove')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'topics subscribers')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --limit --after --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

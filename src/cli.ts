@@ -34,6 +34,7 @@ import * as topicsDelete from './commands/topics/delete.js';
 import * as topicsGet from './commands/topics/get.js';
 import * as topicsList from './commands/topics/list.js';
 import * as topicsRemove from './commands/topics/remove.js';
+import * as topicsSubscribers from './commands/topics/subscribers.js';
 import * as login from './commands/login.js';
 import * as messagesList from './commands/messages/list.js';
 import * as messagesMarkAs from './commands/messages/mark-as.js';
@@ -79,7 +80,15 @@ const TREE: Entry[] = [
     subscribersOnline,
     subscribersPreferences,
   ]),
-  group('topics', 'topics: named groups of subscribers a trigger can address', [topicsList, topicsGet, topicsCreate, topicsDelete, topicsAdd, topicsRemove]),
+  group('topics', 'topics: named groups of subscribers a trigger can address', [
+    topicsList,
+    topicsGet,
+    topicsCreate,
+    topicsDelete,
+    topicsAdd,
+    topicsRemove,
+    topicsSubscribers,
+  ]),
   group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary, integrationsUpdate]),
   group('contexts', 'typed key/value scopes', [contextsCreate]),
   group('connections', 'chat workspace authorizations (channel connections)', [
@@ -191,8 +200,8 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?: read
     .helpCommand(false);
   examples(program as unknown as AnyCommand, [
     'svc dev                                   # start a local service (saves profile "local")',
-    'svc trigger welcome --to user-1 --payload @data.json',
-    'svc events list --subscriber user-1 --since 2h',
+    'svc trigger welcome --to ada --payload @data.json',
+    'svc events list --subscriber ada --since 2h',
     'svc events get 6761f0c2a3b4c5d6e7f80912',
     'svc help exit-codes',
   ]);

@@ -30,7 +30,14 @@ export const command = () =>
       .option('--no-save-profile', 'do not save the "local" profile')
       .option('--open', 'open the web console in the browser (signed in by a one-time link)')
       .option('--bridge-url <url>', 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'),
-    ['svc dev', 'svc dev --open', 'svc dev --port 0 --in-memory', 'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60', 'svc dev --retention 30d'],
+    [
+      'svc dev',
+      'svc dev --open',
+      'svc dev --port 0 --in-memory',
+      'svc dev --host 127.0.0.1 --port 4000 --in-memory --api-key sk_test_local   # a fixed key (tests, CI)',
+      'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60',
+      'svc dev --retention 30d',
+    ],
   );
 
 export interface DevOptions {

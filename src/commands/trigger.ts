@@ -43,11 +43,11 @@ export const command = () =>
       .option('--wait', 'follow the activity until every job has finished; exit 0 delivered, 9 failed, 8 pending, 10 nothing delivered')
       .option('--wait-timeout <duration>', 'how long --wait follows the activity (default 2m)', durationArg),
     [
-      'svc trigger welcome --to user-1',
-      'svc trigger welcome --to user-1 --to user-2 --payload @data.json',
+      'svc trigger welcome --to ada',
+      'svc trigger welcome --to ada --to grace --payload @data.json',
       'svc trigger otp --to-json \'{"subscriberId":"u1","phone":"+15551234567"}\' --set code=123456',
-      'svc trigger incident --to user-1 --set severity:=3 --context tenant=acme --json',
-      'svc trigger welcome --to user-1 --wait --wait-timeout 30s',
+      'svc trigger incident --to ada --set severity:=3 --context tenant=acme --json',
+      'svc trigger welcome --to ada --wait --wait-timeout 30s',
       'svc trigger welcome --recipients-file users.csv --report report.ndjson',
       'svc trigger welcome --recipients-file users.csv --report report.ndjson --resume   # after an interruption',
     ],

@@ -191,7 +191,8 @@ function renderPreview(out: Output, c: ChalkInstance, p: Rec): string {
   }
   const preview = result.preview ?? (error ? undefined : result);
   let text = `${lines.join('\n')}\n`;
-  if (preview && typeof preview === 'object') text += renderRecord(out, c, preview);
+  // An sms or chat preview is its body alone, which the command prints after this: no empty record row.
+  if (preview && typeof preview === 'object' && Object.keys(preview).length > 0) text += renderRecord(out, c, preview);
   if (typeof p.svcSignature === 'string') text += `${c.dim('svc-signature:')} ${p.svcSignature}\n`;
   return text;
 }

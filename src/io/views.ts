@@ -22,7 +22,9 @@ export type ViewName =
   | 'preview'
   | 'profiles'
   | 'settings'
-  | 'record';
+  | 'record'
+  | 'topics'
+  | 'subscriptions';
 
 export interface Column {
   header: string;
@@ -136,5 +138,18 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'BASE URL', value: 'baseUrl' },
     { header: 'API KEY', value: 'apiKey' },
     { header: 'READ-ONLY', value: (r) => (r.readOnly ? 'yes' : '') },
+  ],
+  topics: [
+    { header: 'KEY', value: 'key', full: true },
+    { header: 'NAME', value: 'name', min: 10 },
+    { header: 'CREATED', value: 'createdAt', time: true, dropOrder: 1 },
+    { header: 'UPDATED', value: 'updatedAt', time: true, dropOrder: 2 },
+  ],
+  // A topic's subscriptions: who is subscribed, and since when.
+  subscriptions: [
+    { header: 'SUBSCRIBER ID', value: 'subscriber.subscriberId', full: true },
+    { header: 'NAME', value: (r) => [getPath(r, 'subscriber.firstName'), getPath(r, 'subscriber.lastName')].filter(Boolean).join(' ') },
+    { header: 'EMAIL', value: 'subscriber.email', min: 12, dropOrder: 2 },
+    { header: 'SUBSCRIBED', value: 'createdAt', time: true, dropOrder: 1 },
   ],
 };

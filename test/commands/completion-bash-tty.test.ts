@@ -52,7 +52,8 @@ describe.skipIf(!hasTmux)('bash completion at a terminal', () => {
 });
 
 test('a JSON flag given a file name without the @: the error says to write the @', async () => {
-  const r = await runSvc(['workflow', 'create', '--data', 'wf.yaml'], {
+  // (workflow create/update read a plain --data FILE, as cli.md writes it; other JSON flags want the @.)
+  const r = await runSvc(['contexts', 'create', 'tenant', 'acme', '--data', 'wf.yaml'], {
     cwd: join(work, 'cwd'),
     env: { SVC_API_KEY: 'sk_test_x', SVC_BASE_URL: 'http://127.0.0.1:9' },
   });

@@ -113,6 +113,6 @@ describe('svc dev and the Inbox', () => {
     expect((await svc('integrations', 'update', inApp._id)).exitCode).toBe(2);
     const badJson = await svc('integrations', 'update', inApp._id, '--credentials', '[1]');
     expect(badJson.exitCode).toBe(2);
-    expect(badJson.stderr).toContain('--credentials: must be a JSON object');
+    expect(badJson.stderr).toContain('--credentials: expected a JSON object');
   });
 });

@@ -22,7 +22,7 @@ export const command = () =>
       .addOption(new Option('--mode <mode>', 'subscriber (default) or shared').choices(CONNECTION_MODES))
       .option('--identifier <id>', 'identifier of the connection (generated when absent)'),
     [
-      'printf %s "$SLACK_TOKEN" | svc connections create --integration slack --workspace-id T123 --subscriber user-1 --access-token-stdin',
+      'printf %s "$SLACK_TOKEN" | svc connections create --integration slack --workspace-id T123 --subscriber ada --access-token-stdin',
       'svc connections create --integration slack --workspace-id T123 --mode shared --context tenant=acme --access-token-stdin < token.txt',
     ],
   );

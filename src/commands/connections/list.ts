@@ -6,7 +6,7 @@ import { channelQuery, runList } from '../shared.js';
 
 export const command = () =>
   examples(cursorPaging(channelFilters(new Command('list').description(about('list channel connections', 'listChannelConnections'))), ENDPOINT_ORDER_BY, 100), [
-    'svc connections list --subscriber user-1',
+    'svc connections list --subscriber ada',
   ]);
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

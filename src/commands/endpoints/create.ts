@@ -18,7 +18,7 @@ export const command = () =>
       .option('--connection <identifier>', 'channel connection identifier')
       .option('--context <type=id>', 'context entry TYPE=ID (repeatable)', collect)
       .option('--identifier <id>', 'identifier (generated when absent)'),
-    ['svc endpoints create --subscriber user-1 --integration slack --type slack_channel --endpoint \'{"channelId":"C123"}\''],
+    ['svc endpoints create --subscriber ada --integration slack --type slack_channel --endpoint \'{"channelId":"C123"}\''],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

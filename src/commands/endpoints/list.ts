@@ -14,7 +14,7 @@ export const command = () =>
       ENDPOINT_ORDER_BY,
       100,
     ),
-    ['svc endpoints list --subscriber user-1 --channel chat', 'svc endpoints list --all -o ndjson'],
+    ['svc endpoints list --subscriber ada --channel chat', 'svc endpoints list --all -o ndjson'],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

@@ -17,7 +17,7 @@ export const command = () =>
       .option('--page <n>', 'page number, from 0', intArg(0))
       .option('--limit <n>', 'messages per page, 1 to 1000', intArg(1, 1000))
       .option('--all', 'follow every page to the end, streaming records'),
-    ['svc messages list --subscriber user-1 --channel in_app', 'svc messages list --transaction-id 9f1c... --json'],
+    ['svc messages list --subscriber ada --channel in_app', 'svc messages list --transaction-id 9f1c... --json'],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

@@ -17,7 +17,7 @@ export const command = () =>
         .argument('<messageIds...>', 'one or more 24-character message ids'),
       'Exit code 5 when no message was changed (no id is a message of that subscriber).',
     ),
-    ['svc messages mark-as user-1 read 6761f0c2a3b4c5d6e7f80912', 'svc messages mark-as user-1 seen 6761f0c2a3b4c5d6e7f80912 6761f0c2a3b4c5d6e7f80913'],
+    ['svc messages mark-as ada read 6761f0c2a3b4c5d6e7f80912', 'svc messages mark-as ada seen 6761f0c2a3b4c5d6e7f80912 6761f0c2a3b4c5d6e7f80913'],
   );
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [subscriber, markAs, ids]: ArgsOf<typeof command>): Promise<void> {

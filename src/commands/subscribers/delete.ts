@@ -10,7 +10,7 @@ export const command = () =>
       .description(about('delete a subscriber (asks first on a terminal)', 'deleteSubscriber'))
       .argument('<subscriberId>', 'subscriber id')
       .option('-y, --yes', 'do not ask; needed when there is no terminal'),
-    ['svc subscribers delete user-1', 'svc subscribers delete user-1 --yes   # in scripts and CI'],
+    ['svc subscribers delete alan', 'svc subscribers delete alan --yes   # in scripts and CI'],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {

@@ -5,8 +5,8 @@ import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js
 
 export const command = () =>
   examples(new Command('get').description(about('show a subscriber', 'getSubscriber')).argument('<subscriberId>', 'subscriber id'), [
-    'svc subscribers get user-1',
-    'svc subscribers get user-1 --query data',
+    'svc subscribers get ada',
+    'svc subscribers get ada --query data',
   ]);
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {

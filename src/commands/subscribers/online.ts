@@ -10,7 +10,7 @@ export const command = () =>
       .description(about('set a subscriber online or offline', 'updateOnlineStatus'))
       .argument('<subscriberId>', 'subscriber id')
       .addArgument(new Argument('<online>', 'true or false').choices(['true', 'false']).argParser(booleanArg)),
-    ['svc subscribers online user-1 true', 'svc subscribers online user-1 false'],
+    ['svc subscribers online ada true', 'svc subscribers online ada false'],
   );
 
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [id, online]: ArgsOf<typeof command>): Promise<void> {

@@ -1,6 +1,6 @@
 // svc subscribers preferences SUBSCRIBER_ID [--workflow W] [--set CHANNEL=on|off ...]
-//   → GET /v2/subscribers/{subscriberId}/preferences, or PATCH it with the switches given.
-import { UsageError } from '../../core/errors.js';
+//   → GET /v2/subscribers/{subscriberId}/preferences (one workflow's with --workflow), or PATCH it with the switches given.
+import { EXIT, SvcError, UsageError } from '../../core/errors.js';
 import { checkId, quote } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
 import { collect } from '../../cli-args.js';
@@ -15,12 +15,13 @@ export const command = () =>
     new Command('preferences')
       .description(about("show or change a subscriber's channel preferences", 'getSubscriberPreferences'))
       .argument('<subscriberId>', 'subscriber id')
-      .option('--workflow <workflowId>', 'the workflow --set changes (global preferences without it)')
+      .option('--workflow <workflowId>', 'the workflow to show, or that --set changes (global preferences without it)')
       .option('--set <channel=on|off>', `switch a channel: ${INBOX_CHANNELS.join(', ')} (repeatable)`, collect),
     [
       'svc subscribers preferences ada',
       'svc subscribers preferences ada --set email=off   # every workflow',
       'svc subscribers preferences ada --workflow welcome --set in_app=off --set email=on',
+      'svc subscribers preferences ada --workflow welcome   # that workflow only',
     ],
   );
 
@@ -56,11 +57,20 @@ function rows(v: View): Record<string, string>[] {
   return [row('(global)', v.global.channels), ...v.workflows.map((w) => row(w.workflow.identifier, w.channels, w.workflow.critical ? 'critical' : ''))];
 }
 
+function onlyWorkflow(v: View, workflow: string, subscriberId: string): View {
+  const match = v.workflows.filter((w) =>
+    [w.workflow.identifier, (w.workflow as { slug?: string }).slug, (w.workflow as { id?: string }).id].includes(workflow),
+  );
+  if (match.length === 0) {
+    const known = v.workflows.map((w) => w.workflow.identifier).join(', ') || '(none)';
+    throw new SvcError(`no workflow ${workflow} among the preferences of ${subscriberId}; its workflows: ${known}`, 'not_found', EXIT.notFound);
+  }
+  return { ...v, workflows: match };
+}
+
 export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
   const subscriberId = checkId('SUBSCRIBER_ID', id);
   const channels = parseSwitches(opts.set ?? []);
-  if (opts.workflow !== undefined && Object.keys(channels).length === 0)
-    throw new UsageError('--workflow: give the switches to change with --set CHANNEL=on|off');
   if (opts.workflow !== undefined) checkId('--workflow', opts.workflow);
   const client = await deps.client();
   const res =
@@ -71,6 +81,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
           body: { channels, ...(opts.workflow !== undefined && { workflowId: opts.workflow }) },
         });
   if (!res) return;
+  // --workflow without --set shows that workflow's preferences (and the global ones), in the same shape.
+  if (opts.workflow !== undefined && Object.keys(channels).length === 0)
+    res.data = onlyWorkflow(res.data as unknown as View, opts.workflow, subscriberId) as never;
   if (deps.format() === 'table' && !deps.globals.fields && !deps.globals.query) return deps.print(rows(res.data as unknown as View));
   await deps.print(res.data);
 }

@@ -10,7 +10,7 @@ export const command = () =>
     profileFlags(
       new Command('update').description(about('change the fields given of a subscriber', 'patchSubscriber')).argument('<subscriberId>', 'subscriber id'),
     ),
-    ['svc subscribers update user-1 --email ada@new.example.com', 'svc subscribers update user-1 --phone ""   # clear the phone'],
+    ['svc subscribers update ada --email ada@new.example.com', 'svc subscribers update ada --phone ""   # clear the phone'],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {

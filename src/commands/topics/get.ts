@@ -9,7 +9,7 @@ export const command = () =>
       .description(about('show a topic and its subscribers', 'getTopic'))
       .argument('<topicKey>', 'topic key')
       .option('--no-subscribers', 'the topic only, without listing its subscribers'),
-    ['svc topics get ops-oncall', 'svc topics get ops-oncall -o json'],
+    ['svc topics get engineering', 'svc topics get engineering -o json --no-subscribers'],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>, [key]: ArgsOf<typeof command>): Promise<void> {

@@ -122,6 +122,8 @@ function subscriptionView(t: TopicRecord, r: SubscriptionRecord) {
   const s = parseDoc<Subscriber>(r.subscriberDoc);
   return {
     _id: r.subscriberDbId,
+    // As the service names a subscription: topic key and subscriber id.
+    identifier: `tk=${t.key}:si=${r.subscriberId}`,
     topic: { _id: t._id, key: t.key, name: t.name },
     subscriber: {
       _id: r.subscriberDbId,
