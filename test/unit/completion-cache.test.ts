@@ -114,7 +114,12 @@ describe('event ids a list printed', () => {
   it('a keyed list (events browse, growing as pages load) replaces its own earlier form, not other lists', () => {
     const opts = { dir: dir(), profile: 'p', now: 1_000 };
     rememberPrinted([hex(1)], opts);
-    for (let n = 2; n <= 9; n++) rememberPrinted(Array.from({ length: n }, (_, i) => hex(100 + i)), { ...opts, now: 1_000 + n }, 'browse:1');
+    for (let n = 2; n <= 9; n++)
+      rememberPrinted(
+        Array.from({ length: n }, (_, i) => hex(100 + i)),
+        { ...opts, now: 1_000 + n },
+        'browse:1',
+      );
     // Eight loads of the browser took one place: the list before it is still there.
     expect(printedMatches(hex(1), opts)).toEqual([hex(1)]);
     expect(printedMatches(hex(108), opts)).toEqual([hex(108)]);
