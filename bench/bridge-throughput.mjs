@@ -253,5 +253,5 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(
-  "notif/s = notifications (recipients) per second, each two jobs and two messages; bridge/svc dev = throughput through the bridge over the same steps defined in svc dev (goal ≥ 0.5x); µs/notif = CPU (user + system) of each process per notification; 2-core bound = svc dev µs (defined in svc dev) / the busier side's µs through the bridge: the ratio when each process has a core to itself${baseline ? `; baseline = the same runs through svc dev built from ${baselineSrc}, its rounds alternating with this tree's` : ''}",
+  `notif/s = notifications (recipients) per second, each two jobs and two messages; bridge/svc dev = throughput through the bridge over the same steps defined in svc dev (goal ≥ 0.5x); µs/notif = CPU (user + system) of each process per notification; 2-core bound = svc dev µs (defined in svc dev) / the busier side's µs through the bridge: the ratio when each process has a core to itself${baseline ? `; baseline = the same runs through svc dev built from ${baselineSrc}, its rounds alternating with this tree's` : ''}`,
 );
