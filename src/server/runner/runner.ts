@@ -424,10 +424,12 @@ export class JobRunner {
       for (const f of batch) chains.push(this.settleOne(f, alone));
     };
     try {
-      // A job alone is settled in its own savepoint at once: a throw then is not run twice.
-      const errors = batch.length === 1 ? undefined : this.holdErrors(() => this.grouped(() => pass(false)));
+      // A job alone is settled in its own savepoint at once: a throw then is not run twice. A batch
+      // rolled back runs again job by job from what each job's prepare left (its details, provider).
+      const before = batch.length === 1 ? undefined : batch.map((f) => snapshotRun(f.p.built!));
+      const errors = before === undefined ? undefined : this.holdErrors(() => this.grouped(() => pass(false)));
       if (errors === undefined) {
-        for (const f of batch) resetRun(f.p.built!);
+        if (before) batch.forEach((f, i) => restoreRun(f.p.built!, before[i]!));
         this.grouped(() => pass(true));
       } else this.report(errors);
     } catch (e) {
@@ -651,12 +653,20 @@ interface Finished {
   thrown: unknown;
 }
 
-/** A run rolled back with its batch runs again from its context, without what the first run set. */
-function resetRun(built: Built): void {
+/** What a job's run may change in its context, taken before a run that may be rolled back. */
+type RunSnapshot = Pick<Built, 'output' | 'state' | 'providerId'> & { details: Built['details'] };
+
+function snapshotRun(built: Built): RunSnapshot {
+  return { details: [...built.details], output: built.output, state: built.state, providerId: built.providerId };
+}
+
+/** A run rolled back with its batch runs again from what its prepare left, without what the run set. */
+function restoreRun(built: Built, snap: RunSnapshot): void {
   built.details.length = 0;
-  built.output = undefined;
-  built.state = undefined;
-  built.providerId = undefined;
+  built.details.push(...snap.details);
+  built.output = snap.output;
+  built.state = snap.state;
+  built.providerId = snap.providerId;
 }
 
 interface Prepared {
