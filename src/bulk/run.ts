@@ -114,10 +114,10 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
       }
     }
     // Runs of this file journaled elsewhere (beside another --report) count as much as the one here.
-    const runsDir = file !== '-' ? configDir(deps) : undefined;
-    if (runsDir && !opts.again && !(state?.run && state.run.workflow === opts.workflow && state.run.file === file)) {
+    const runs = file !== '-' ? runsScope(deps) : undefined;
+    if (runs && !opts.again && !(state?.run && state.run.workflow === opts.workflow && state.run.file === file)) {
       const { journalsOf } = await import('./runs-index.js');
-      for (const other of journalsOf(runsDir, file, opts.workflow)) {
+      for (const other of journalsOf(runs.dir, file, opts.workflow, runs.service)) {
         if (other === journalPath) continue;
         const earlier = readJournal(other);
         if (!earlier.run || earlier.run.workflow !== opts.workflow || earlier.run.file !== file) continue;
@@ -127,7 +127,7 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
           );
         }
         const when = earlier.endedAt ? ` on ${earlier.endedAt}` : '';
-        opts.again = await askAgain(deps, `${opts.file} was already sent to ${opts.workflow}${when} (journal ${other})`);
+        opts.again = await askAgain(deps, `${opts.file} was already sent to ${opts.workflow}${when} (journal ${other})`, resumeFlags(file, other));
         break;
       }
     }
@@ -154,7 +154,8 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const deadline = opts.maxTimeMs !== undefined ? started + opts.maxTimeMs : undefined;
   const counts = { sent: 0, failed: 0, skipped: 0, alreadySent: 0, notSent: 0, requests: 0, failedRequests: 0, networkFailures: 0, answered: 0, replayed: 0 };
   const showProgress = Boolean(deps.io.stderr.isTTY) && !deps.globals.quiet;
-  const total = file === '-' || !showProgress ? undefined : await countRows(file);
+  // A pipe (a FIFO named as the file) is not read ahead for a total: that would wait for its writer.
+  const total = !showProgress || !isRegularFile(file) ? undefined : await countRows(file);
   const progress = await startProgress(deps, counts, total);
   const pacer = new Pacer({
     ...(opts.concurrency !== undefined ? { fixed: opts.concurrency } : {}),
@@ -173,8 +174,8 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const journal = journalPath ? new Journal(journalPath) : undefined;
   if (journal && !opts.resume && !deps.globals.dryRun) {
     journal.start(run);
-    const runsDir = file !== '-' ? configDir(deps) : undefined;
-    if (runsDir) (await import('./runs-index.js')).recordRun(runsDir, { file, workflow: opts.workflow, journal: journalPath! });
+    const runs = file !== '-' ? runsScope(deps) : undefined;
+    if (runs) (await import('./runs-index.js')).recordRun(runs.dir, { file, workflow: opts.workflow, service: runs.service, journal: journalPath! });
   }
   const report = new ReportWriter(deps.globals.dryRun ? undefined : reportPath, Boolean(opts.resume));
   // A new idempotency key prefix for each invocation: a resumed run must not be answered with the
@@ -410,9 +411,11 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
     report.close();
   }
   if (deps.signal.aborted && !(fatal instanceof InterruptedError)) fatal = new InterruptedError();
-  if (fatal instanceof InterruptedError && file !== '-') {
-    // Interrupted: the rows not read yet are not sent either (the file's rows less those accounted for).
-    const rows = total ?? (await countRows(file));
+  if (fatal instanceof InterruptedError && !opts.resume && isRegularFile(file)) {
+    // Interrupted: the rows not read yet are not sent either (the file's rows less those accounted
+    // for). Not for a pipe (reading it to its end would wait for its writer), nor a resumed run (its
+    // unread rows include some the journal says were sent).
+    const rows = await countRows(file, true);
     const accounted = counts.sent + counts.failed + counts.skipped + counts.alreadySent + counts.notSent;
     if (rows !== undefined && rows > accounted) counts.notSent += rows - accounted;
   }
@@ -473,9 +476,12 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
 }
 
 /** Lines of a file less the CSV header, for the progress bar's total (blank lines counted too). */
-async function countRows(path: string): Promise<number | undefined> {
+async function countRows(path: string, skipBlank = false): Promise<number | undefined> {
   let lines = 0;
+  let blank = 0;
   let last = 10;
+  // Whether the line being read has anything but spaces, tabs and CRs so far.
+  let filled = false;
   let first: number | undefined;
   try {
     for await (const buf of createReadStream(path) as AsyncIterable<Buffer>) {
@@ -484,14 +490,34 @@ async function countRows(path: string): Promise<number | undefined> {
         .replace(/^\uFEFF/, '')
         .trimStart()
         .charCodeAt(0);
-      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+      if (skipBlank) {
+        for (const b of buf) {
+          if (b === 10) {
+            lines++;
+            if (!filled) blank++;
+            filled = false;
+          } else if (b !== 32 && b !== 9 && b !== 13) filled = true;
+        }
+      } else for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
       if (buf.length) last = buf[buf.length - 1]!;
     }
   } catch {
     return undefined;
   }
-  if (last !== 10) lines++;
-  return first === 123 /* { */ ? lines : Math.max(0, lines - 1);
+  if (last !== 10) {
+    lines++;
+    if (skipBlank && !filled) blank++;
+  }
+  const rows = lines - blank;
+  return first === 123 /* { */ ? rows : Math.max(0, rows - 1);
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return file !== '-' && statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The request of a chunk; a bulk chunk from its event `from` on (the first ones were sent before). */
@@ -525,10 +551,11 @@ function resumeFlags(file: string, journal: string): string {
   return `--resume --journal ${journal}`;
 }
 
-/** The config folder (beside the profiles file), where the index of runs lives; none without settings. */
-function configDir(deps: Deps): string | undefined {
+/** Where the index of runs lives (the config folder) and the service a run goes to; none without settings. */
+function runsScope(deps: Deps): { dir: string; service: string } | undefined {
   try {
-    return dirname(deps.settings().configFile);
+    const s = deps.settings();
+    return { dir: dirname(s.configFile), service: s.profile.value ?? s.baseUrl.value };
   } catch {
     return undefined;
   }
@@ -538,8 +565,8 @@ function configDir(deps: Deps): string | undefined {
  * A finished run of the same file and workflow is journaled: sending again would reach everyone twice.
  * A person is asked; otherwise the choice is refused in one line. Returns true to send a new run.
  */
-async function askAgain(deps: Deps, line: string): Promise<true> {
-  const choice = `--resume to finish it (nothing is left to send), or --again to send everyone again as a new run with a new journal`;
+async function askAgain(deps: Deps, line: string, resume = '--resume'): Promise<true> {
+  const choice = `${resume} to finish it (nothing is left to send), or --again to send everyone again as a new run with a new journal`;
   if (deps.interactive()) {
     const { askConfirm } = await import('../io/prompt.js');
     if (await askConfirm(deps, `${line}. Send everyone again as a new run?`, false)) return true;

@@ -12,6 +12,8 @@ const FILE = 'bulk-runs.json';
 interface Entry {
   file: string;
   workflow: string;
+  /** The service sent to (profile or base URL): the same file sent to another service is another run. */
+  service: string;
   journal: string;
   at: number;
 }
@@ -30,10 +32,10 @@ function read(dir: string): Entry[] {
   }
 }
 
-/** The journals of earlier runs of this file to this workflow that still exist, newest first. */
-export function journalsOf(dir: string, file: string, workflow: string): string[] {
+/** The journals of earlier runs of this file to this workflow of this service that still exist, newest first. */
+export function journalsOf(dir: string, file: string, workflow: string, service: string): string[] {
   return read(dir)
-    .filter((e) => e.file === file && e.workflow === workflow && existsSync(e.journal))
+    .filter((e) => e.file === file && e.workflow === workflow && e.service === service && existsSync(e.journal))
     .sort((a, b) => b.at - a.at)
     .map((e) => e.journal);
 }
