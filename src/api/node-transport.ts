@@ -29,6 +29,15 @@ export interface NodeResponse {
 
 type Proto = typeof import('node:http');
 
+/**
+ * Frees a buffer's memory now rather than at the next garbage collection, when it is a whole
+ * ArrayBuffer of its own (never a slice of a shared pool); it reads empty afterwards.
+ */
+export function releaseBuffer(b: Uint8Array): void {
+  const whole = b.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (b.byteOffset === 0 && whole.byteLength === b.byteLength && b.byteLength > 0 && typeof whole.transfer === 'function') whole.transfer(0);
+}
+
 /** An error with the code undici uses for the same event. */
 function socketClosed(message: string): Error {
   return Object.assign(new Error(message), { code: 'UND_ERR_SOCKET' });
@@ -94,6 +103,15 @@ export class NodeTransport {
         return;
       }
       signal?.addEventListener('abort', onAbort, { once: true });
+      // What the socket read is garbage once Node's HTTP parser (the listener before this one) has
+      // read it: the body it passes on is a copy. Each read is memory outside the heap, freed only
+      // at the next garbage collection, and a long export that allocates little on the heap
+      // collected megabytes of them. The listener goes at 'close', before a kept-alive socket is
+      // handed to another request.
+      req.on('socket', (socket) => {
+        socket.on('data', releaseBuffer);
+        req.once('close', () => socket.off('data', releaseBuffer));
+      });
       req.on('error', (err: NodeJS.ErrnoException) => {
         done();
         // Node's "socket hang up" (before an answer) and "aborted" (during one): the service closed the
@@ -126,10 +144,7 @@ export class NodeTransport {
         const joined = () => {
           if (chunks.length < 2) return chunks[0] ?? Buffer.alloc(0);
           const all = Buffer.concat(chunks);
-          for (const c of chunks.splice(0)) {
-            const whole = c.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-            if (c.byteOffset === 0 && whole.byteLength === c.length && typeof whole.transfer === 'function') whole.transfer(0);
-          }
+          for (const c of chunks.splice(0)) releaseBuffer(c);
           chunks.push(all);
           return all;
         };

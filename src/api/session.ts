@@ -73,7 +73,7 @@ function nextOf(body: unknown, mode: PagingMode, currentPage: number): PageResul
  */
 function release(bytes: Buffer): void {
   const whole = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-  if (bytes.byteOffset === 0 && whole.byteLength === bytes.length && typeof whole.transfer === 'function') whole.transfer(0);
+  if (bytes.byteOffset === 0 && whole.byteLength === bytes.byteLength && bytes.byteLength > 0 && typeof whole.transfer === 'function') whole.transfer(0);
 }
 
 export class Api {
