@@ -44,12 +44,14 @@ export type PagingMode = 'cursor' | 'page';
 
 interface PageResult {
   records: unknown[];
+  /** Set only by rawPages(). */
+  raw?: undefined;
   /** How to ask for the page after this one (a flag for the hint), if there is one. */
   next?: { after?: string; page?: number };
 }
 
 /** A page of rawPages(): the records as the bytes the service sent, or parsed when the reader left the answer to JSON.parse. */
-export type RawPageResult = ({ raw: RawList; records?: undefined } | { raw?: undefined; records: unknown[] }) & { next?: { page: number } };
+export type RawPageResult = ({ raw: RawList; records?: undefined } | { raw?: undefined; records: unknown[] }) & { next?: { after?: undefined; page: number } };
 
 /** Which paging a list answer uses, read from its envelope. */
 function pagingOf(body: unknown): PagingMode | undefined {

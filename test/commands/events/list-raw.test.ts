@@ -116,3 +116,14 @@ test('--status, --fields and table output keep the parse path', async () => {
     expect(r.bodiesParsed, argv.join(' ')).toBe(PAGES.length);
   }
 });
+
+test('messages list --all -o ndjson takes the byte path too', async () => {
+  const fast = await run(['messages', 'list', '--all', '-o', 'ndjson']);
+  expect(fast.code, fast.stderr).toBe(0);
+  expect(fast.bodiesParsed).toBe(0);
+  const slow = await run(['messages', 'list', '--all', '-o', 'ndjson', '--debug']);
+  expect(slow.bodiesParsed).toBe(PAGES.length);
+  expect(fast.stdout).toBe(slow.stdout);
+  expect(fast.stdout.trimEnd().split('\n')).toHaveLength(14);
+  expect(fast.stderr).toBe('14 records\n');
+});
