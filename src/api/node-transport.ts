@@ -103,14 +103,15 @@ export class NodeTransport {
         return;
       }
       signal?.addEventListener('abort', onAbort, { once: true });
-      // What the socket read is garbage once Node's HTTP parser (the listener before this one) has
-      // read it: the body it passes on is a copy. Each read is memory outside the heap, freed only
-      // at the next garbage collection, and a long export that allocates little on the heap
-      // collected megabytes of them. The listener goes at 'close', before a kept-alive socket is
-      // handed to another request.
+      // What the socket read is garbage once Node's HTTP parser, another listener of the same 'data'
+      // event, has read it: the body it passes on is a copy. So each read is freed after the event
+      // (a microtask: whatever the order of the listeners) instead of at the next garbage collection,
+      // which a long export that allocates little on the heap has rarely: the reads waiting for one
+      // held megabytes. The listener goes at 'close', before a kept-alive socket serves another request.
+      const onData = (d: Buffer) => queueMicrotask(() => releaseBuffer(d));
       req.on('socket', (socket) => {
-        socket.on('data', releaseBuffer);
-        req.once('close', () => socket.off('data', releaseBuffer));
+        socket.on('data', onData);
+        req.once('close', () => socket.off('data', onData));
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
         done();
