@@ -7,8 +7,9 @@
 // FEED=1 node bench/export.mjs 1000 20000 100000 1000000: the same export against a loopback feed that
 // serves N copies of a real event (event-fixture.json, each with its own _id and transactionId) without
 // a store, so that counts up to a million are quick to reach; only svc's peak RSS is compared (no curl).
-// BASE_BIN=<another checkout>/bin/svc.js (FEED=1 only) runs that build's export too, beside this one, in
-// the same run: e.g. main's, from `git archive main | tar -x -C .tmp/base` and its own build.
+// BASE_BIN=<another checkout>/bin/svc.js runs that build's export too, beside this one, in the same run
+// (against the same feed or svc dev): e.g. main's, from `git archive main | tar -x -C .tmp/base` and its
+// own build.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -96,7 +97,7 @@ const targets = process.argv
   .filter((n) => n > 0);
 if (targets.length === 0) targets.push(1000, 50000);
 const results = {};
-const BASE_BIN = FEED ? process.env.BASE_BIN : undefined;
+const BASE_BIN = process.env.BASE_BIN;
 const baseResults = {};
 for (const target of targets) {
   if (FEED) feedCount = target;
@@ -105,10 +106,11 @@ for (const target of targets) {
     await settle();
   }
   // svc and curl in turn, ROUNDS times (medians): load from other processes falls on both alike.
-  const runs = { svc: [], curl: [] };
+  const runs = { svc: [], curl: [], base: [] };
   for (let r = 0; r < ROUNDS; r++) {
     runs.svc.push(await exportWithSvc());
     runs.curl.push(FEED ? { ms: Number.NaN } : exportWithCurl(target));
+    if (BASE_BIN && !FEED) runs.base.push(await exportWithSvc(BASE_BIN));
   }
   const median = (xs, k) => [...xs].sort((a, b) => a[k] - b[k])[Math.floor(xs.length / 2)][k];
   const svc = { ms: median(runs.svc, 'ms'), rssMb: median(runs.svc, 'rssMb') };
@@ -125,8 +127,13 @@ for (const target of targets) {
     console.log(`${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB${beside}`);
     continue;
   }
+  const base = runs.base.length ? { ms: median(runs.base, 'ms'), rssMb: median(runs.base, 'rssMb') } : undefined;
+  if (base) baseResults[target] = base;
+  const beside = base
+    ? `   |   baseline build ${(base.ms / 1000).toFixed(2)} s, peak RSS ${base.rssMb.toFixed(0)} MB, ${(curl.ms / base.ms).toFixed(2)}× curl`
+    : '';
   console.log(
-    `${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB   |   curl loop ${(curl.ms / 1000).toFixed(2)} s   svc is ${(curl.ms / svc.ms).toFixed(2)}× as fast (goal ≥ 1.5×)${each}`,
+    `${target.toLocaleString('en')} events: svc ${(svc.ms / 1000).toFixed(2)} s, peak RSS ${svc.rssMb.toFixed(0)} MB   |   curl loop ${(curl.ms / 1000).toFixed(2)} s   svc is ${(curl.ms / svc.ms).toFixed(2)}× as fast (goal ≥ 1.5×)${beside}${each}`,
   );
 }
 const [small, large] = [targets[0], targets[targets.length - 1]];

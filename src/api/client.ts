@@ -62,7 +62,16 @@ export interface ApiResponse<T = unknown> {
   requestId?: string;
   rateLimit: RateLimitInfo;
   idempotencyKey?: string;
+  /** What the caller's raw reader made of a 2xx JSON answer's bytes; `body` and `data` are then undefined. */
+  raw?: unknown;
 }
+
+/**
+ * Reads a 2xx JSON answer from its bytes instead of JSON.parse (an export writes a list's records as
+ * they came). It returns undefined to leave the answer to the usual parsing and checks, and a value
+ * only for bytes that are one valid JSON document nested no deeper than the usual parse allows.
+ */
+export type RawReader = (bytes: Buffer) => unknown;
 
 export interface OperationInput {
   params?: Record<string, string>;
@@ -158,7 +167,7 @@ export class ApiClient {
     return h;
   }
 
-  async send<T = unknown>(opts: SendOptions): Promise<ApiResponse<T>> {
+  async send<T = unknown>(opts: SendOptions, readRaw?: RawReader): Promise<ApiResponse<T>> {
     const method = opts.method.toUpperCase();
     const url = joinUrl(this.config.baseUrl, opts.path) + buildQuery(opts.query);
     const idempotencyKey = idempotencyKeyFor({ ...opts, method });
@@ -192,6 +201,7 @@ export class ApiClient {
       let status: number | undefined;
       let resHeaders: Record<string, string>;
       let text: string;
+      let bytes: Buffer | undefined;
       try {
         const dispatcher = await this.getDispatcher();
         const u = new URL(url);
@@ -205,7 +215,12 @@ export class ApiClient {
         });
         status = res.statusCode;
         resHeaders = flattenHeaders(res.headers);
-        text = await res.body.text();
+        // The raw reader is skipped under --debug: the trace shows the parsed answer, masked.
+        if (readRaw && !trace && status >= 200 && status < 300) {
+          const b = await res.body.bytes();
+          bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+          text = '';
+        } else text = await res.body.text();
       } catch (err) {
         attemptSignal.release();
         if (this.config.signal?.aborted) throw new InterruptedError();
@@ -244,7 +259,12 @@ export class ApiClient {
       const took = monotonicMs() - started;
       let body: unknown;
       let truncated = false;
-      if (text.length > 0) {
+      let raw: unknown;
+      if (bytes) {
+        if ((resHeaders['content-type'] ?? '').includes('json')) raw = readRaw!(bytes);
+        if (raw === undefined) text = bytes.toString('utf8');
+      }
+      if (raw === undefined && text.length > 0) {
         const ct = resHeaders['content-type'] ?? '';
         if (ct.includes('json')) {
           try {
@@ -321,6 +341,7 @@ export class ApiClient {
         ...(requestId ? { requestId } : {}),
         rateLimit: rateLimitOf(resHeaders),
         ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(raw !== undefined ? { raw } : {}),
       };
     }
   }

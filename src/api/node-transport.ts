@@ -24,10 +24,19 @@ export interface NodeRequestOptions {
 export interface NodeResponse {
   statusCode: number;
   headers: IncomingMessage['headers'];
-  body: { text(): Promise<string>; json(): Promise<unknown>; dump(): Promise<void> };
+  body: { text(): Promise<string>; bytes(): Promise<Uint8Array>; json(): Promise<unknown>; dump(): Promise<void> };
 }
 
 type Proto = typeof import('node:http');
+
+/**
+ * Frees a buffer's memory now rather than at the next garbage collection, when it is a whole
+ * ArrayBuffer of its own (never a slice of a shared pool); it reads empty afterwards.
+ */
+export function releaseBuffer(b: Uint8Array): void {
+  const whole = b.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (b.byteOffset === 0 && whole.byteLength === b.byteLength && b.byteLength > 0 && typeof whole.transfer === 'function') whole.transfer(0);
+}
 
 /** An error with the code undici uses for the same event. */
 function socketClosed(message: string): Error {
@@ -94,6 +103,16 @@ export class NodeTransport {
         return;
       }
       signal?.addEventListener('abort', onAbort, { once: true });
+      // What the socket read is garbage once Node's HTTP parser, another listener of the same 'data'
+      // event, has read it: the body it passes on is a copy. So each read is freed after the event
+      // (a microtask: whatever the order of the listeners) instead of at the next garbage collection,
+      // which a long export that allocates little on the heap has rarely: the reads waiting for one
+      // held megabytes. The listener goes at 'close', before a kept-alive socket serves another request.
+      const onData = (d: Buffer) => queueMicrotask(() => releaseBuffer(d));
+      req.on('socket', (socket) => {
+        socket.on('data', onData);
+        req.once('close', () => socket.off('data', onData));
+      });
       req.on('error', (err: NodeJS.ErrnoException) => {
         done();
         // Node's "socket hang up" (before an answer) and "aborted" (during one): the service closed the
@@ -110,7 +129,7 @@ export class NodeTransport {
         const chunks: Buffer[] = [];
         let bodyDone = false;
         let bodyError: unknown;
-        let waiting: { resolve: (s: string) => void; reject: (e: unknown) => void } | undefined;
+        let waiting: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | undefined;
         const finish = (err?: unknown) => {
           if (bodyDone) return;
           bodyDone = true;
@@ -118,9 +137,18 @@ export class NodeTransport {
           done();
           if (!waiting) return;
           if (err !== undefined) waiting.reject(err);
-          else waiting.resolve(Buffer.concat(chunks).toString('utf8'));
+          else waiting.resolve(joined());
         };
         fail = (err) => finish(err);
+        // The body in one buffer. The chunks (the parser's copies) are freed at once when they are whole
+        // buffers of their own, instead of at the next garbage collection, which an export rarely has.
+        const joined = () => {
+          if (chunks.length < 2) return chunks[0] ?? Buffer.alloc(0);
+          const all = Buffer.concat(chunks);
+          for (const c of chunks.splice(0)) releaseBuffer(c);
+          chunks.push(all);
+          return all;
+        };
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () => finish());
         // The connection ended before the body did (Node says "aborted").
@@ -128,18 +156,20 @@ export class NodeTransport {
           finish(signal?.aborted ? signal.reason : err.code === 'ECONNRESET' && err.message === 'aborted' ? socketClosed('other side closed') : err),
         );
         r.on('aborted', () => finish(signal?.aborted ? signal.reason : socketClosed('other side closed')));
-        const text = () =>
-          new Promise<string>((res2, rej2) => {
+        const bytes = () =>
+          new Promise<Buffer>((res2, rej2) => {
             if (bodyDone) {
               if (bodyError !== undefined) rej2(bodyError);
-              else res2(Buffer.concat(chunks).toString('utf8'));
+              else res2(joined());
             } else waiting = { resolve: res2, reject: rej2 };
           });
+        const text = async () => (await bytes()).toString('utf8');
         resolve({
           statusCode: r.statusCode ?? 0,
           headers: r.headers,
           body: {
             text,
+            bytes,
             json: async () => JSON.parse(await text()),
             dump: async () => {
               await text().catch(() => undefined);

@@ -5,7 +5,8 @@
 import { ReadOnlyError } from '../core/errors.js';
 import { maskData, maskHeaders } from '../core/mask.js';
 import { problemsOf } from '../core/validate.js';
-import { ApiClient, type ApiResponse, type ClientConfig, type OperationInput } from './client.js';
+import type { RawList } from '../core/raw-json.js';
+import { ApiClient, type ApiResponse, type ClientConfig, type OperationInput, type RawReader } from './client.js';
 import type { Operation, OperationName } from './operations.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { buildPath, routes } from './routes.js';
@@ -18,6 +19,8 @@ interface CallOptions {
   mutates?: boolean;
   /** Told of a replayed answer instead of the note on stderr (bulk counts them under its progress bar). */
   onReplay?: () => void;
+  /** Reads a 2xx JSON answer from its bytes (client.ts, RawReader); the answer's `raw` holds what it made. */
+  readRaw?: RawReader;
 }
 
 /** What the factory knows of the invocation; the session imports neither the entry nor the renderers. */
@@ -41,9 +44,14 @@ export type PagingMode = 'cursor' | 'page';
 
 interface PageResult {
   records: unknown[];
+  /** Set only by rawPages(). */
+  raw?: undefined;
   /** How to ask for the page after this one (a flag for the hint), if there is one. */
   next?: { after?: string; page?: number };
 }
+
+/** A page of rawPages(): the records as the bytes the service sent, or parsed when the reader left the answer to JSON.parse. */
+export type RawPageResult = ({ raw: RawList; records?: undefined } | { raw?: undefined; records: unknown[] }) & { next?: { after?: undefined; page: number } };
 
 /** Which paging a list answer uses, read from its envelope. */
 function pagingOf(body: unknown): PagingMode | undefined {
@@ -57,6 +65,17 @@ function nextOf(body: unknown, mode: PagingMode, currentPage: number): PageResul
   const b = body as { next?: unknown; hasMore?: unknown; data: unknown[] };
   if (mode === 'cursor') return typeof b.next === 'string' && b.next ? { after: b.next } : undefined;
   return b.hasMore === true && b.data.length > 0 ? { page: currentPage + 1 } : undefined;
+}
+
+/**
+ * Frees the memory of an answer's bytes now (their page is written) rather than at the next garbage
+ * collection: an export allocates so little on the heap that collections are rare, and the pages
+ * waiting for one added up to megabytes. Only a buffer that is a whole ArrayBuffer is released (never
+ * a slice of Node's shared pool); the bytes read empty afterwards.
+ */
+function release(bytes: Buffer): void {
+  const whole = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (bytes.byteOffset === 0 && whole.byteLength === bytes.byteLength && bytes.byteLength > 0 && typeof whole.transfer === 'function') whole.transfer(0);
 }
 
 export class Api {
@@ -99,7 +118,7 @@ export class Api {
       await this.policy.showRequest(this.describe(withKey));
       return undefined;
     }
-    const res = await this.http.send<T>(withKey);
+    const res = await this.http.send<T>(withKey, opts.readRaw);
     if (res.replayed) {
       if (opts.onReplay) opts.onReplay();
       else this.policy.note('note: the service replayed its earlier answer for this idempotency key');
@@ -170,6 +189,37 @@ export class Api {
         page = next.page;
         query = { ...query, page };
       }
+    }
+  }
+
+  /**
+   * Yields every page of a list paged by number (`page`, `hasMore`) like pages(..., 'page'), each as the
+   * byte ranges of its records (core/raw-json.ts) when the answer is one the byte reader takes, and
+   * parsed as pages() yields it otherwise (so that an answer that is not valid JSON is retried and
+   * reported the same way). An export writes those bytes as they came instead of building each record.
+   */
+  async *rawPages(req: SendOptions): AsyncGenerator<RawPageResult> {
+    const { scanList } = await import('../core/raw-json.js');
+    let query: QueryInput = { ...req.query };
+    let page = typeof query.page === 'number' ? query.page : Number(query.page ?? 0) || 0;
+    for (;;) {
+      const res = await this.send({ ...req, query }, { readRaw: scanList });
+      if (!res) return;
+      let next: { page: number } | undefined;
+      const list = res.raw as RawList | undefined;
+      if (list) {
+        next = list.hasMore && list.count > 0 ? { page: page + 1 } : undefined;
+        yield { raw: list, ...(next ? { next } : {}) };
+        release(list.bytes);
+      } else {
+        const body = res.data;
+        const records = Array.isArray(body) ? body : ((body as { data?: unknown[] })?.data ?? [body]);
+        next = nextOf(body, 'page', page) as { page: number } | undefined;
+        yield { records, ...(next ? { next } : {}) };
+      }
+      if (!next) return;
+      page = next.page;
+      query = { ...query, page };
     }
   }
 

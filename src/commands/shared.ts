@@ -120,8 +120,11 @@ export async function runList(deps: Deps, route: RouteName, query: QueryInput, o
   let resumeFrom: string | undefined;
   const { method, path } = routes[route];
   try {
-    for await (const page of api.pages({ method, path: buildPath(path, opts.params ?? {}), query }, opts.mode)) {
-      await writer.page(page.records);
+    const req = { method, path: buildPath(path, opts.params ?? {}), query };
+    // ndjson or json without --fields or --query: each page is written from the answer's bytes (io/stream.ts, rawPage).
+    for await (const page of opts.mode === 'page' && writer.raw ? api.rawPages(req) : api.pages(req, opts.mode)) {
+      if (page.raw) await writer.rawPage(page.raw);
+      else await writer.page(page.records);
       resumeFrom = page.next?.after !== undefined ? `--after ${page.next.after}` : page.next?.page !== undefined ? `--page ${page.next.page}` : undefined;
     }
     await writer.end();

@@ -5,7 +5,12 @@
 // Memory stays constant whatever the number of records. --query is the exception: it applies to the
 // whole result (cli.md), so with it the records are held and the query runs once at the end; an endless
 // stream (events watch) applies it to each record instead.
+// An export to ndjson or json with neither --fields nor --query can take a page as the bytes the
+// service sent (rawPage): each record that the usual preparation would print unchanged is copied as it
+// came (re-indented for json), the others are parsed and printed as page() would, and the page goes
+// out as one buffer, so that a long export allocates per page rather than per record.
 import { loadYaml } from '../core/lazy.js';
+import { parseElement, type RawList } from '../core/raw-json.js';
 import { applyQuery, mask, print, yamlText } from './output.js';
 import { safeDeep, safeJson } from './safe-text.js';
 import { pickFields } from './paths.js';
@@ -15,6 +20,10 @@ import type { ViewName } from './views.js';
 export interface RecordWriter {
   /** Writes one page of records. */
   page(records: unknown[]): Promise<void>;
+  /** Whether rawPage() writes this output from bytes: ndjson or json, no --fields, no --query. */
+  readonly raw: boolean;
+  /** Writes one page from the bytes of its records (core/raw-json.ts), exactly as page() would print them parsed. */
+  rawPage(list: RawList): Promise<void>;
   /** Closes the output (the JSON array's bracket), or prints the held result of --query; safe to call more than once. */
   end(): Promise<void>;
   readonly count: number;
@@ -40,6 +49,26 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
   const tsvState = { rows: 0 };
   const tsvOpts = { ...(out.fields ? { fields: out.fields } : {}), ...(view ? { view } : {}), quiet: out.quiet === true };
 
+  // The record texts of json and ndjson: page() and rawPage() print a parsed record through these.
+  const ndjsonText = (r: unknown) => `${safeJson(JSON.stringify(r))}\n`;
+  const jsonText = (r: unknown, first: boolean) => `${first ? '[\n' : ',\n'}  ${safeJson(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ')}`;
+  // Secret strings that masking scrubs from any value (the key in use), as JSON writes them: a record
+  // holding one is masked the usual way. One with a surrogate could hide in the bytes: no raw path then.
+  const needles = out.showSecrets ? [] : out.secrets.filter((x) => x.length >= 4).map((x) => Buffer.from(JSON.stringify(x).slice(1, -1)));
+  const raw = (out.format === 'ndjson' || out.format === 'json') && !out.fields?.length && !out.query && !out.secrets.some((x) => /[\ud800-\udfff]/.test(x));
+  let scratch = Buffer.allocUnsafe(0);
+  let used = 0;
+  const room = (bytes: number) => {
+    if (used + bytes <= scratch.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(2 * scratch.length, used + bytes, 64 * 1024));
+    scratch.copy(grown, 0, 0, used);
+    scratch = grown;
+  };
+  const put = (text: string) => {
+    room(Buffer.byteLength(text));
+    used += scratch.write(text, used);
+  };
+
   const prepare = async (record: unknown): Promise<unknown> => {
     let r = mask(out, record);
     if (out.fields?.length) r = pickFields(r, out.fields);
@@ -47,7 +76,60 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
     return r;
   };
 
-  return {
+  /** JSON.stringify(value, null, 2) indented by two more spaces, from the value's JSON.stringify text. */
+  const pretty = (bytes: Buffer, start: number, end: number) => {
+    let indent = 2;
+    const newline = () => {
+      room(indent + 1);
+      scratch[used++] = 0x0a;
+      scratch.fill(0x20, used, used + indent);
+      used += indent;
+    };
+    let i = start;
+    while (i < end) {
+      const c = bytes[i]!;
+      if (c === 0x22) {
+        let j = i + 1;
+        while (bytes[j] !== 0x22) j += bytes[j] === 0x5c ? 2 : 1;
+        room(j + 1 - i);
+        used += bytes.copy(scratch, used, i, j + 1);
+        i = j + 1;
+        continue;
+      }
+      if ((c === 0x7b && bytes[i + 1] === 0x7d) || (c === 0x5b && bytes[i + 1] === 0x5d)) {
+        room(2);
+        scratch[used++] = c;
+        scratch[used++] = bytes[i + 1]!;
+        i += 2;
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) {
+        room(1);
+        scratch[used++] = c;
+        indent += 2;
+        newline();
+      } else if (c === 0x7d || c === 0x5d) {
+        indent -= 2;
+        newline();
+        room(1);
+        scratch[used++] = c;
+      } else if (c === 0x2c) {
+        room(1);
+        scratch[used++] = c;
+        newline();
+      } else if (c === 0x3a) {
+        room(2);
+        scratch[used++] = c;
+        scratch[used++] = 0x20;
+      } else {
+        room(1);
+        scratch[used++] = c;
+      }
+      i++;
+    }
+  };
+
+  const writer: RecordWriter = {
     get count() {
       return count;
     },
@@ -82,11 +164,49 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
         // A query's result has no known layout: each is shown as a record (events watch -o table --query).
         if (table) stdout.write(table.renderTable(out, safeDeep(r), {}));
         else if (tsv) stdout.write(tsv.renderTsv(r, { quiet: out.quiet === true }, tsvState));
-        else if (out.format === 'ndjson') stdout.write(`${safeJson(JSON.stringify(r))}\n`);
+        else if (out.format === 'ndjson') stdout.write(ndjsonText(r));
         else if (yaml) stdout.write(yamlText(yaml, [r]));
-        else stdout.write(`${count === 0 ? '[\n' : ',\n'}  ${safeJson(JSON.stringify(r, null, 2)).replace(/\n/g, '\n  ')}`);
+        else stdout.write(jsonText(r, count === 0));
         count++;
       }
+    },
+    raw,
+    async rawPage(list) {
+      if (!raw) {
+        const records: unknown[] = [];
+        for (let i = 0; i < list.count; i++) records.push(parseElement(list, i));
+        return writer.page(records);
+      }
+      if (list.count === 0) return;
+      const { bytes, spans } = list;
+      let clean = list.clean;
+      const from = spans[0]!;
+      const to = spans[2 * list.count - 1]!;
+      for (const needle of needles) {
+        for (let at = bytes.indexOf(needle, from); at !== -1 && at < to; at = bytes.indexOf(needle, at + 1)) {
+          if (clean === list.clean) clean = Uint8Array.from(list.clean);
+          for (let i = 0; i < list.count; i++) if (spans[2 * i]! <= at && at < spans[2 * i + 1]!) clean[i] = 0;
+        }
+      }
+      used = 0;
+      const ndjson = out.format === 'ndjson';
+      for (let i = 0; i < list.count; i++) {
+        const start = spans[2 * i]!;
+        const end = spans[2 * i + 1]!;
+        if (!clean[i]) put(ndjson ? ndjsonText(mask(out, parseElement(list, i))) : jsonText(mask(out, parseElement(list, i)), count === 0));
+        else if (ndjson) {
+          room(end - start + 1);
+          used += bytes.copy(scratch, used, start, end);
+          scratch[used++] = 0x0a;
+        } else {
+          put(count === 0 ? '[\n  ' : ',\n  ');
+          pretty(bytes, start, end);
+        }
+        count++;
+      }
+      // The same buffer serves every page, so the next page waits until the stream has taken this one:
+      // a new buffer per page would be memory outside the heap, freed only when a collection runs.
+      await new Promise<void>((resolve) => stdout.write(scratch.subarray(0, used), () => resolve()));
     },
     async end() {
       if (ended) return;
@@ -99,4 +219,5 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
       else if (yaml && count === 0) stdout.write('[]\n');
     },
   };
+  return writer;
 }

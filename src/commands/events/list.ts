@@ -1,9 +1,12 @@
 // svc events list [filters] → GET /v1/notifications
 // --status keeps the events of an overall status (core/status.ts: delivered, failed, pending, merged,
 // throttled, skipped, ...): the feed has no such filter, so it applies to each page as it arrives.
-// --all on a terminal counts the events on stderr as pages arrive.
+// --all on a terminal counts the events on stderr as pages arrive. --all to ndjson or json without
+// --status, --fields or --query writes each page from the bytes the service sent (io/stream.ts,
+// rawPage): memory then stays flat however many events an export holds.
 import { intArg } from '../../cli-args.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
+import type { RawList } from '../../core/raw-json.js';
 import { eventStatus, matchesStatus, STATUS_FILTERS } from '../../core/status.js';
 import type { Deps, OutStream } from '../../deps.js';
 import { routes } from '../../api/routes.js';
@@ -46,6 +49,11 @@ function drained(out: OutStream, signal: AbortSignal): Promise<void> {
     out.on('error', done);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+async function recordsOf(list: RawList): Promise<unknown[]> {
+  const { parseElement } = await import('../../core/raw-json.js');
+  return Array.from({ length: list.count }, (_, i) => parseElement(list, i));
 }
 
 function statusList(value: string, previous: string[] | undefined): string[] {
@@ -95,22 +103,36 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     const text = wanted?.length ? `${writer.count} of ${seen} events with status ${wanted.join(' or ')}` : `${seen} events`;
     deps.io.stderr.write(`\r\u001b[2K${text}${final ? '\n' : '…'}`);
   };
+  const req = { method, path, query: { ...query, limit: query.limit ?? EVENTS_MAX_LIMIT } };
   try {
-    for await (const page of api.pages({ method, path, query: { ...query, limit: query.limit ?? EVENTS_MAX_LIMIT } }, 'page')) {
-      seen += page.records.length;
-      next = page.next?.page;
-      const shown = keep(page.records);
-      if (seen <= 500) await rememberIds(deps, page.records);
-      // The first screenfuls a table shows, kept as one list; an export's ids are printed whole and not kept.
-      if (printed.length < 200) for (const r of shown.slice(0, 200 - printed.length)) printed.push({ _id: (r as { _id?: unknown })._id });
-      // The count line is cleared before records go to the same terminal, then drawn again.
-      if (tty && deps.io.stdout.isTTY) deps.io.stderr.write('\r\u001b[2K');
-      await writer.page(shown);
-      // A reader slower than the feed (where a pipe is written asynchronously, as on macOS) must not
-      // have svc hold the rest of the export in memory: the next page is asked for once stdout drains.
-      await drained(deps.io.stdout, deps.signal);
-      progress();
-    }
+    if (writer.raw && !wanted?.length) {
+      for await (const page of api.rawPages(req)) {
+        seen += page.raw ? page.raw.count : page.records.length;
+        next = page.next?.page;
+        // Only the first pages' records are parsed here, for the completion cache.
+        if (seen <= 500) await rememberIds(deps, page.raw ? await recordsOf(page.raw) : page.records);
+        if (tty && deps.io.stdout.isTTY) deps.io.stderr.write('\r\u001b[2K');
+        if (page.raw) await writer.rawPage(page.raw);
+        else await writer.page(page.records);
+        await drained(deps.io.stdout, deps.signal);
+        progress();
+      }
+    } else
+      for await (const page of api.pages(req, 'page')) {
+        seen += page.records.length;
+        next = page.next?.page;
+        const shown = keep(page.records);
+        if (seen <= 500) await rememberIds(deps, page.records);
+        // The first screenfuls a table shows, kept as one list; an export's ids are printed whole and not kept.
+        if (printed.length < 200) for (const r of shown.slice(0, 200 - printed.length)) printed.push({ _id: (r as { _id?: unknown })._id });
+        // The count line is cleared before records go to the same terminal, then drawn again.
+        if (tty && deps.io.stdout.isTTY) deps.io.stderr.write('\r\u001b[2K');
+        await writer.page(shown);
+        // A reader slower than the feed (where a pipe is written asynchronously, as on macOS) must not
+        // have svc hold the rest of the export in memory: the next page is asked for once stdout drains.
+        await drained(deps.io.stdout, deps.signal);
+        progress();
+      }
     await writer.end();
     await rememberPrintedEvents(deps, printed);
     if (tty) progress(true);
