@@ -1,6 +1,7 @@
 // svc events list [filters] → GET /v1/notifications
 // --status keeps the events of an overall status (core/status.ts: delivered, failed, pending, merged,
-// throttled, skipped, ...): the feed has no such filter, so it applies to each page as it arrives.
+// throttled, skipped, ...): the feed has no such filter, so it applies to each page as it arrives;
+// without --all, pages are read on until a page's worth matched (at most STATUS_PAGES).
 // --all on a terminal counts the events on stderr as pages arrive. --all to ndjson or json without
 // --status, --fields or --query writes each page from the bytes the service sent (io/stream.ts,
 // rawPage): memory then stays flat however many events an export holds.
@@ -25,7 +26,7 @@ export const command = () =>
       .option('--limit <n>', `events per page, 1 to ${EVENTS_MAX_LIMIT}`, intArg(1, EVENTS_MAX_LIMIT))
       .option('--all', 'follow every page to the end, streaming records'),
     [
-      'svc events list --subscriber user-1 --since 2h',
+      'svc events list --subscriber ada --since 2h',
       'svc events list --status failed --since 1d --all',
       'svc events list --channel email --channel sms --limit 50',
       'svc events list --all -o ndjson > events.ndjson',
@@ -76,20 +77,15 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const keep = (records: unknown[]) =>
     wanted?.length ? records.filter((r) => wanted.some((w) => matchesStatus(eventStatus((r as { jobs?: never }).jobs), w))) : records;
   const api = await deps.client();
+  if (!opts.all && wanted?.length) return listByStatus(deps, api, query, wanted, keep);
   if (!opts.all) {
     const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number }>('listEvents', { query });
     if (!res) return;
-    const shown = keep(res.data.data);
     await rememberIds(deps, res.data.data);
-    await rememberPrintedEvents(deps, shown);
-    await deps.print(wanted?.length ? { ...res.data, data: shown } : res.data, { view: 'events', list: true });
+    await rememberPrintedEvents(deps, res.data.data);
+    await deps.print(res.data, { view: 'events', list: true });
     const { pagingHint } = await import('../../io/output.js');
     const hint = pagingHint(res.data);
-    if (wanted?.length) {
-      deps.info(
-        `${shown.length} of ${res.data.data.length} events on this page with status ${wanted.join(' or ')}${res.data.hasMore ? '; --all looks through every page' : ''}`,
-      );
-    }
     if (hint) deps.info(hint);
     return;
   }
@@ -148,4 +144,45 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     }
     throw err;
   }
+}
+
+/** Pages `events list --status` reads, at most, looking for a page's worth of matches. */
+export const STATUS_PAGES = 40;
+
+/**
+ * --status without --all: the feed has no status filter, so pages are read (from --page on) until
+ * they hold a page's worth of events of that status, the feed ends, or STATUS_PAGES were read; what
+ * matched is printed, and stderr says how far it looked and which --page continues.
+ */
+async function listByStatus(
+  deps: Deps,
+  api: Awaited<ReturnType<Deps['client']>>,
+  query: Record<string, unknown>,
+  wanted: string[],
+  keep: (records: unknown[]) => unknown[],
+): Promise<void> {
+  const first = (query.page as number | undefined) ?? 0;
+  let page = first;
+  let size: number | undefined = query.limit as number | undefined;
+  let read = 0;
+  let hasMore = false;
+  let last = first;
+  const shown: unknown[] = [];
+  for (let pages = 0; pages < STATUS_PAGES; pages++, page++) {
+    last = page;
+    const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number; pageSize?: number }>('listEvents', { query: { ...query, page } });
+    if (!res) return;
+    const records = res.data.data;
+    size ??= res.data.pageSize ?? records.length;
+    read += records.length;
+    if (pages === 0) await rememberIds(deps, records);
+    shown.push(...keep(records));
+    hasMore = res.data.hasMore === true;
+    if (!hasMore || shown.length >= (size || 1)) break;
+  }
+  await rememberPrintedEvents(deps, shown);
+  await deps.print({ data: shown, hasMore, page: last }, { view: 'events', list: true });
+  const pages = last === first ? `page ${first}` : `pages ${first}–${last}`;
+  const more = hasMore ? `; more with --page ${last + 1}${size ? ` --limit ${size}` : ''}, or --all to look through every page` : '';
+  deps.info(`${shown.length} event${shown.length === 1 ? '' : 's'} with status ${wanted.join(' or ')} among ${read} (${pages})${more}`);
 }

@@ -47,14 +47,42 @@ const page = (p: number, hasMore: boolean) => ({
   data: [event(p * 3, 'failed'), event(p * 3 + 1, 'completed'), event(p * 3 + 2, 'failed')],
 });
 
-test('--status failed keeps the failed events of the page and says how many of how many', async () => {
-  svc.stub.on('GET', '/v1/notifications', { body: page(0, true) });
+test('--status failed reads pages until it has a page of failed events, and says how far it looked', async () => {
+  svc.stub.on('GET', '/v1/notifications', (req) => ({ body: page(Number(req.query.get('page') ?? 0), true) }));
   const r = await runSvc(['events', 'list', '--status', 'failed'], { env: svc.env });
   expect(r.code).toBe(0);
-  expect(JSON.parse(r.stdout).map((e: { transactionId: string }) => e.transactionId)).toEqual(['tx-0', 'tx-2']);
-  expect(r.stderr).toContain('2 of 3 events on this page with status failed; --all looks through every page');
+  // Page 0 held 2 failed events of its 3: page 1 was read too.
+  expect(JSON.parse(r.stdout).map((e: { transactionId: string }) => e.transactionId)).toEqual(['tx-0', 'tx-2', 'tx-3', 'tx-5']);
+  expect(r.stderr).toContain('4 events with status failed among 6 (pages 0–1); more with --page 2 --limit 3, or --all to look through every page');
   // Not a filter of the service: nothing about it is sent.
   expect(svc.stub.requests[0]!.query.has('status')).toBe(false);
+  expect(svc.stub.requests.map((q) => q.query.get('page'))).toEqual(['0', '1']);
+});
+
+test('--status failed finds a failure behind pages of deliveries (not only on the page fetched first)', async () => {
+  const delivered = (p: number) => ({ page: p, hasMore: true, pageSize: 3, data: [0, 1, 2].map((i) => event(p * 3 + i, 'completed')) });
+  svc.stub.on('GET', '/v1/notifications', (req) => {
+    const p = Number(req.query.get('page') ?? 0);
+    if (p < 5) return { body: delivered(p) };
+    return { body: { page: p, hasMore: false, pageSize: 3, data: [event(15, 'failed'), event(16, 'completed')] } };
+  });
+  const r = await runSvc(['events', 'list', '--status', 'failed', '-o', 'json'], { env: svc.env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(JSON.parse(r.stdout).map((e: { transactionId: string }) => e.transactionId)).toEqual(['tx-15']);
+  expect(r.stderr).toContain('1 event with status failed among 17 (pages 0–5)');
+  expect(r.stderr).not.toContain('--page 6');
+});
+
+test('--status looks through at most 40 pages, then says which --page continues', async () => {
+  svc.stub.on('GET', '/v1/notifications', (req) => {
+    const p = Number(req.query.get('page') ?? 0);
+    return { body: { page: p, hasMore: true, pageSize: 3, data: [0, 1, 2].map((i) => event(p * 3 + i, 'completed')) } };
+  });
+  const r = await runSvc(['events', 'list', '--status', 'failed', '--page', '2', '-o', 'json'], { env: svc.env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(JSON.parse(r.stdout)).toEqual([]);
+  expect(svc.stub.requests).toHaveLength(40);
+  expect(r.stderr).toContain('0 events with status failed among 120 (pages 2–41); more with --page 42 --limit 3');
 });
 
 test('--status delivered,pending takes a comma list; an unknown status is refused naming the flag', async () => {
