@@ -17,7 +17,7 @@ export const command = () =>
       durationArg,
     ),
     [
-      'svc events watch --subscriber user-1',
+      'svc events watch --subscriber ada',
       'svc events watch --workflow welcome -o ndjson | jq .transactionId',
       'svc events watch --since 2026-11-22T10:00:00Z   # continue where an earlier watch stopped',
     ],
