@@ -186,24 +186,22 @@ export function rememberPrinted(ids: readonly unknown[], opts: CacheOptions, key
 }
 
 /**
- * The remembered full event ids that start or end with `short` (the forms a table prints), from the
- * newest list that has any: a short form told the rows of its own list apart, so an id that an older
- * list also matches (another event of the same second) does not make the newest list's id ambiguous.
+ * The remembered full event ids that end or start with `short`. An end (the form a table prints an
+ * ObjectId in) is looked up in the newest list that has it: it told the rows of that list apart, so an
+ * id of an older list that shares it does not make it ambiguous. A start matches in every list.
  */
 export function printedMatches(short: string, opts: CacheOptions): string[] {
   const now = opts.now ?? Date.now();
   const lists = read(opts.dir)[opts.profile]?.printed?.lists;
   if (!Array.isArray(lists)) return [];
   const s = short.toLowerCase();
-  for (const l of lists) {
-    if (!l || !Array.isArray(l.ids) || now - l.at >= PRINTED_TTL_MS) continue;
-    const out = new Set<string>();
-    for (const id of l.ids) {
-      if (typeof id !== 'string') continue;
-      const low = id.toLowerCase();
-      if (low.startsWith(s) || low.endsWith(s)) out.add(id);
-    }
-    if (out.size) return [...out];
+  const fresh = lists.filter((l) => l && Array.isArray(l.ids) && now - l.at < PRINTED_TTL_MS);
+  const ids = (l: (typeof lists)[number]) => l.ids.filter((id): id is string => typeof id === 'string');
+  // The end of an id is the form a list prints: the newest list that printed it decides.
+  for (const l of fresh) {
+    const ends = ids(l).filter((id) => id.toLowerCase().endsWith(s));
+    if (ends.length) return ends;
   }
-  return [];
+  // A start typed by hand (an id's start is its creation second, which many events share): every match.
+  return [...new Set(fresh.flatMap((l) => ids(l).filter((id) => id.toLowerCase().startsWith(s))))];
 }
