@@ -58,7 +58,8 @@ function WorkflowDetail({ id }: { id: string }) {
   const [parseError, setParseError] = useState<string | null>(null);
 
   useEffect(() => {
-    if (w && text === null) setText(JSON.stringify({ payload: (w as any).payloadExample ?? {} }, null, 2));
+    // Only while nothing was typed: what a person typed as the page appeared is not replaced.
+    if (w) setText((t) => t ?? JSON.stringify({ payload: (w as any).payloadExample ?? {} }, null, 2));
   }, [w]);
 
   // Every step re-renders for the edited payload, a moment after typing stops.
