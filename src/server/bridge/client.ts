@@ -98,9 +98,10 @@ function actionPath(bridgeUrl: string, t: Target, action: BridgeAction, params: 
 }
 
 // One pool of keep-alive connections for every bridge: a step is one round trip on an open socket.
-// Each job in flight has its own connection (the runner keeps a few dozen in flight at most).
+// Each job in flight has its own connection (the runner keeps about a hundred in flight at most:
+// its code-first slots and its shared ones).
 let pool: Agent | undefined;
-const agent = () => (pool ??= new Agent({ keepAliveTimeout: 10_000, connections: 64 }));
+const agent = () => (pool ??= new Agent({ keepAliveTimeout: 10_000, connections: 112 }));
 
 /** An answer past this size is cut off and counts as a failed attempt, before it is all held in memory. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
