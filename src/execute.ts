@@ -102,7 +102,9 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  host.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  // A host's signal that fired before this line (while modules loaded) has no abort event left to send.
+  if (host.signal?.aborted) controller.abort();
+  else host.signal?.addEventListener('abort', () => controller.abort(), { once: true });
 
   let runtime: Runtime | undefined;
   const invoke: Invoke = async (command, mod, opts, args) => {

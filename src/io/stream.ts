@@ -9,6 +9,7 @@
 // service sent (rawPage): each record that the usual preparation would print unchanged is copied as it
 // came (re-indented for json), the others are parsed and printed as page() would, and the page goes
 // out as one buffer, so that a long export allocates per page rather than per record.
+import { InterruptedError } from '../core/errors.js';
 import { loadYaml } from '../core/lazy.js';
 import { parseElement, type RawList } from '../core/raw-json.js';
 import { applyQuery, mask, print, yamlText } from './output.js';
@@ -23,7 +24,8 @@ export interface RecordWriter {
   /** Whether rawPage() writes this output from bytes: ndjson or json, no --fields, no --query. */
   readonly raw: boolean;
   /** Writes one page from the bytes of its records (core/raw-json.ts), exactly as page() would print them parsed. */
-  rawPage(list: RawList): Promise<void>;
+  /** `signal`: Ctrl-C stops the wait for a reader that has stopped reading (InterruptedError). */
+  rawPage(list: RawList, signal?: AbortSignal): Promise<void>;
   /** Closes the output (the JSON array's bracket), or prints the held result of --query; safe to call more than once. */
   end(): Promise<void>;
   readonly count: number;
@@ -171,7 +173,7 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
       }
     },
     raw,
-    async rawPage(list) {
+    async rawPage(list, signal) {
       if (!raw) {
         const records: unknown[] = [];
         for (let i = 0; i < list.count; i++) records.push(parseElement(list, i));
@@ -206,7 +208,21 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
       }
       // The same buffer serves every page, so the next page waits until the stream has taken this one:
       // a new buffer per page would be memory outside the heap, freed only when a collection runs.
-      await new Promise<void>((resolve) => stdout.write(scratch.subarray(0, used), () => resolve()));
+      // Ctrl-C ends the wait (a reader that stopped reading would hold it forever): the buffer the
+      // pending write holds is left to it, and the next page would take a new one.
+      await new Promise<void>((resolve) => {
+        const onAbort = () => {
+          scratch = Buffer.allocUnsafe(0);
+          resolve();
+        };
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        stdout.write(scratch.subarray(0, used), () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        });
+      });
+      if (signal?.aborted) throw new InterruptedError();
     },
     async end() {
       if (ended) return;

@@ -108,7 +108,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
         // Only the first pages' records are parsed here, for the completion cache.
         if (seen <= 500) await rememberIds(deps, page.raw ? await recordsOf(page.raw) : page.records);
         if (tty && deps.io.stdout.isTTY) deps.io.stderr.write('\r\u001b[2K');
-        if (page.raw) await writer.rawPage(page.raw);
+        if (page.raw) await writer.rawPage(page.raw, deps.signal);
         else await writer.page(page.records);
         await drained(deps.io.stdout, deps.signal);
         progress();
