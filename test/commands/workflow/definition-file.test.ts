@@ -50,4 +50,16 @@ describe.each([
     expect(r.stderr).toContain('--data: cannot read missing.yaml: no such file');
     expect(svc.stub.requests).toHaveLength(0);
   });
+
+  test('a bare name that is no file, or a folder: said so in one line, exit 2, nothing sent', async () => {
+    const cwd = files();
+    const bare = await runSvc([...argv, '--data', 'welcome'], { env: svc.env, cwd });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('--data: cannot read welcome: no such file');
+    expect(bare.stderr.trim().split('\n')).toHaveLength(1);
+    const folder = await runSvc([...argv, '--data', '.'], { env: svc.env, cwd });
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).not.toContain('invalid JSON');
+    expect(svc.stub.requests).toHaveLength(0);
+  });
 });
