@@ -108,7 +108,9 @@ export class NodeTransport {
       // (a microtask: whatever the order of the listeners) instead of at the next garbage collection,
       // which a long export that allocates little on the heap has rarely: the reads waiting for one
       // held megabytes. The listener goes at 'close', before a kept-alive socket serves another request.
-      const onData = (d: Buffer) => queueMicrotask(() => releaseBuffer(d));
+      // A guard in case a Node handed on the socket's own buffer as the body: then it is not freed.
+      const bodyBuffers = new WeakSet<ArrayBufferLike>();
+      const onData = (d: Buffer) => queueMicrotask(() => bodyBuffers.has(d.buffer) || releaseBuffer(d));
       req.on('socket', (socket) => {
         socket.on('data', onData);
         req.once('close', () => socket.off('data', onData));
@@ -149,7 +151,10 @@ export class NodeTransport {
           chunks.push(all);
           return all;
         };
-        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('data', (c: Buffer) => {
+          bodyBuffers.add(c.buffer);
+          chunks.push(c);
+        });
         r.on('end', () => finish());
         // The connection ended before the body did (Node says "aborted").
         r.on('error', (err: NodeJS.ErrnoException) =>
