@@ -168,20 +168,33 @@ async function listByStatus(
   let hasMore = false;
   let last = first;
   const shown: unknown[] = [];
-  for (let pages = 0; pages < STATUS_PAGES; pages++, page++) {
-    last = page;
-    const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number; pageSize?: number }>('listEvents', { query: { ...query, page } });
-    if (!res) return;
-    const records = res.data.data;
-    size ??= res.data.pageSize ?? records.length;
-    read += records.length;
-    if (pages === 0) await rememberIds(deps, records);
-    shown.push(...keep(records));
-    hasMore = res.data.hasMore === true;
-    if (!hasMore || shown.length >= (size || 1)) break;
+  // Ctrl-C while it looks: what matched so far is printed, and the page it was reading continues.
+  let interrupted = false;
+  try {
+    for (let pages = 0; pages < STATUS_PAGES; pages++, page++) {
+      last = page;
+      const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number; pageSize?: number }>('listEvents', { query: { ...query, page } });
+      if (!res) return;
+      const records = res.data.data;
+      size ??= res.data.pageSize ?? records.length;
+      read += records.length;
+      if (pages === 0) await rememberIds(deps, records);
+      shown.push(...keep(records));
+      hasMore = res.data.hasMore === true;
+      if (!hasMore || shown.length >= (size || 1)) break;
+    }
+  } catch (e) {
+    if (!(e instanceof InterruptedError) && !deps.signal.aborted) throw e;
+    interrupted = true;
   }
   await rememberPrintedEvents(deps, shown);
   await deps.print({ data: shown, hasMore, page: last }, { view: 'events', list: true });
+  if (interrupted) {
+    throw new InterruptedError(
+      `interrupted after looking through ${read} event${read === 1 ? '' : 's'} (${shown.length} with status ${wanted.join(' or ')}, printed)`,
+      `to continue, run the same command with --page ${last}${size ? ` --limit ${size}` : ''}`,
+    );
+  }
   const pages = last === first ? `page ${first}` : `pages ${first}–${last}`;
   const more = hasMore ? `; more with --page ${last + 1}${size ? ` --limit ${size}` : ''}, or --all to look through every page` : '';
   deps.info(`${shown.length} event${shown.length === 1 ? '' : 's'} with status ${wanted.join(' or ')} among ${read} (${pages})${more}`);

@@ -122,3 +122,19 @@ test('--all on a terminal counts the events on stderr as pages arrive, and the t
   expect(out).not.toContain('events with status');
   expect(out.match(/ failed /g)).toHaveLength(6);
 });
+
+test('--status interrupted while it looks: prints what matched so far, and names the --page that continues', async () => {
+  const ctl = new AbortController();
+  svc.stub.on('GET', '/v1/notifications', (req) => {
+    const p = Number(req.query.get('page') ?? 0);
+    if (p === 3) ctl.abort();
+    const data = p === 1 ? [event(3, 'failed'), event(4, 'completed'), event(5, 'completed')] : [0, 1, 2].map((i) => event(p * 3 + i, 'completed'));
+    return { status: 200, delayMs: p === 3 ? 200 : 0, body: { page: p, hasMore: true, pageSize: 3, data } };
+  });
+  const r = await runSvc(['events', 'list', '--status', 'failed'], { env: svc.env, signal: ctl.signal });
+  expect(r.code, r.stderr).toBe(130);
+  expect(JSON.parse(r.stdout).map((e: { transactionId: string }) => e.transactionId)).toEqual(['tx-3']);
+  expect(r.stderr).toMatch(
+    /interrupted after looking through 9 events \(1 with status failed, printed\); to continue, run the same command with --page 3 --limit 3/,
+  );
+});
