@@ -292,7 +292,9 @@ export function layout(fit: FitResult, total: number, wide = false, colour?: (co
       return colour && row >= 0 ? colour(fit.shown[k]!, padded, row) : padded;
     });
     const s = parts.join(' '.repeat(GAP)).trimEnd();
-    return wide || width(s) <= total ? s : cutAnsi(s, total);
+    // A line still wider than the terminal (an id longer than it, which is never shortened) is cut
+    // with a mark: a value copied from it must not look whole.
+    return wide || width(s) <= total ? s : `${cutAnsi(s, total - 1)}…`;
   };
   return [line(fit.headers, -1), ...fit.rows.map((r, i) => line(r, i))];
 }

@@ -60,6 +60,21 @@ describe('fitting a table to the terminal', () => {
     expect(fit.rows[0]![1]).toMatch(/…$/);
     expect(layout(fit, 50).every((l) => l.length <= 50)).toBe(true);
   });
+  it('a line still wider than the terminal (an id never shortened) is cut with a mark, not silently', () => {
+    const key = `topic-${'k'.repeat(89)}`;
+    const fit = fitTable(
+      [
+        { header: 'KEY', kind: 'key' },
+        { header: 'NAME', dropOrder: 1 },
+      ],
+      [[key, 'Name']],
+      80,
+    );
+    const [, row] = layout(fit, 80);
+    expect(row!.length).toBe(80);
+    expect(row!.endsWith('…')).toBe(true);
+    expect(layout(fit, 80, true)[1]).toContain(key);
+  });
   it('short ids: the shortest unique prefix, at least 7', () => {
     expect(shortIds(['abcdef0123', 'abcdef0199'])).toEqual(['abcdef01', 'abcdef01'].map((_, i) => ['abcdef0123', 'abcdef0199'][i]!.slice(0, 9)));
     expect(shortIds(['1234567890', 'abcdefghij'])).toEqual(['1234567', 'abcdefg']);
