@@ -3,7 +3,8 @@
 // killed part-way can be resumed without sending anyone twice.
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { localState } from '../config/local-state.js';
 import type { Deps } from '../deps.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setMaxListeners } from 'node:events';
@@ -553,12 +554,8 @@ function resumeFlags(file: string, journal: string): string {
 
 /** Where the index of runs lives (the config folder) and the service a run goes to; none without settings. */
 function runsScope(deps: Deps): { dir: string; service: string } | undefined {
-  try {
-    const s = deps.settings();
-    return { dir: dirname(s.configFile), service: s.profile.value ?? s.baseUrl.value };
-  } catch {
-    return undefined;
-  }
+  const state = localState(() => deps.settings());
+  return state && { dir: state.dir, service: state.profile };
 }
 
 /**

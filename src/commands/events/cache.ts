@@ -1,15 +1,10 @@
 // Fills the completion cache (core/completion-cache.ts) with the workflow and subscriber ids the events
 // commands have just read, so that Tab can offer them without a request. Never fails a command.
-import { dirname } from 'node:path';
+import { localState } from '../../config/local-state.js';
 import type { Deps } from '../../deps.js';
 
 export function cacheScope(deps: Deps): { dir: string; profile: string } | undefined {
-  try {
-    const s = deps.settings();
-    return { dir: dirname(s.configFile), profile: s.profile.value ?? s.baseUrl.value };
-  } catch {
-    return undefined;
-  }
+  return localState(() => deps.settings());
 }
 
 export async function rememberIds(deps: Deps, records: readonly unknown[]): Promise<void> {
@@ -26,15 +21,28 @@ export async function rememberIds(deps: Deps, records: readonly unknown[]): Prom
 
 /** Remembers the event ids a table printed (shortened there), for `events get SHORT`. */
 export async function rememberPrintedEvents(deps: Deps, records: readonly unknown[]): Promise<void> {
-  if (deps.globals.dryRun || records.length === 0 || deps.format() !== 'table') return;
+  if (deps.format() !== 'table') return;
+  await rememberShown(
+    deps,
+    records.map((r) => (r as { _id?: unknown })?._id),
+  );
+}
+
+/**
+ * Remembers the event ids `events browse` has shown so far, as one list that replaces its own earlier
+ * form as pages load (an id read off the browser resolves in `events get` however old its event).
+ */
+export async function rememberBrowsed(deps: Deps, ids: readonly string[], key: string): Promise<void> {
+  await rememberShown(deps, ids, key);
+}
+
+async function rememberShown(deps: Deps, ids: readonly unknown[], key?: string): Promise<void> {
+  if (deps.globals.dryRun || ids.length === 0) return;
   const scope = cacheScope(deps);
   if (!scope) return;
   try {
     const { rememberPrinted } = await import('../../core/completion-cache.js');
-    rememberPrinted(
-      records.map((r) => (r as { _id?: unknown })?._id),
-      scope,
-    );
+    rememberPrinted(ids, scope, key);
   } catch {
     // best effort
   }
@@ -52,20 +60,4 @@ export async function printedEventIds(deps: Deps): Promise<(short: string) => st
       return [];
     }
   };
-}
-
-/**
- * Remembers the event ids `events browse` has shown so far, as one list that replaces its own earlier
- * form as pages load (an id read off the browser resolves in `events get` however old its event).
- */
-export async function rememberBrowsed(deps: Deps, ids: readonly string[], key: string): Promise<void> {
-  if (ids.length === 0) return;
-  const scope = cacheScope(deps);
-  if (!scope) return;
-  try {
-    const { rememberPrinted } = await import('../../core/completion-cache.js');
-    rememberPrinted(ids, scope, key);
-  } catch {
-    // best effort
-  }
 }
