@@ -67,17 +67,6 @@ function nextOf(body: unknown, mode: PagingMode, currentPage: number): PageResul
   return b.hasMore === true && b.data.length > 0 ? { page: currentPage + 1 } : undefined;
 }
 
-/**
- * Frees the memory of an answer's bytes now (their page is written) rather than at the next garbage
- * collection: an export allocates so little on the heap that collections are rare, and the pages
- * waiting for one added up to megabytes. Only a buffer that is a whole ArrayBuffer is released (never
- * a slice of Node's shared pool); the bytes read empty afterwards.
- */
-function release(bytes: Buffer): void {
-  const whole = bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-  if (bytes.byteOffset === 0 && whole.byteLength === bytes.byteLength && bytes.byteLength > 0 && typeof whole.transfer === 'function') whole.transfer(0);
-}
-
 export class Api {
   /** The bare HTTP core: private, so that every request passes the rules above: one client, one set of rules. */
   private readonly http: ApiClient;
@@ -200,6 +189,9 @@ export class Api {
    */
   async *rawPages(req: SendOptions): AsyncGenerator<RawPageResult> {
     const { scanList } = await import('../core/raw-json.js');
+    // An answer's bytes are freed once their page is written, not at the next garbage collection: an
+    // export allocates so little on the heap that collections are rare (node-transport.ts).
+    const { releaseBuffer } = await import('./node-transport.js');
     let query: QueryInput = { ...req.query };
     let page = typeof query.page === 'number' ? query.page : Number(query.page ?? 0) || 0;
     for (;;) {
@@ -210,7 +202,7 @@ export class Api {
       if (list) {
         next = list.hasMore && list.count > 0 ? { page: page + 1 } : undefined;
         yield { raw: list, ...(next ? { next } : {}) };
-        release(list.bytes);
+        releaseBuffer(list.bytes);
       } else {
         const body = res.data;
         const records = Array.isArray(body) ? body : ((body as { data?: unknown[] })?.data ?? [body]);

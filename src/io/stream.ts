@@ -23,8 +23,10 @@ export interface RecordWriter {
   page(records: unknown[]): Promise<void>;
   /** Whether rawPage() writes this output from bytes: ndjson or json, no --fields, no --query. */
   readonly raw: boolean;
-  /** Writes one page from the bytes of its records (core/raw-json.ts), exactly as page() would print them parsed. */
-  /** `signal`: Ctrl-C stops the wait for a reader that has stopped reading (InterruptedError). */
+  /**
+   * Writes one page from the bytes of its records (core/raw-json.ts), exactly as page() would print
+   * them parsed. `signal`: Ctrl-C ends the wait for a reader that has stopped reading (InterruptedError).
+   */
   rawPage(list: RawList, signal?: AbortSignal): Promise<void>;
   /** Closes the output (the JSON array's bracket), or prints the held result of --query; safe to call more than once. */
   end(): Promise<void>;

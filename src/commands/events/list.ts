@@ -162,7 +162,6 @@ async function listByStatus(
   keep: (records: unknown[]) => unknown[],
 ): Promise<void> {
   const first = (query.page as number | undefined) ?? 0;
-  let page = first;
   let size: number | undefined = query.limit as number | undefined;
   let read = 0;
   let hasMore = false;
@@ -171,14 +170,14 @@ async function listByStatus(
   // Ctrl-C while it looks: what matched so far is printed, and the page it was reading continues.
   let interrupted = false;
   try {
-    for (let pages = 0; pages < STATUS_PAGES; pages++, page++) {
+    for (let page = first; page < first + STATUS_PAGES; page++) {
       last = page;
       const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number; pageSize?: number }>('listEvents', { query: { ...query, page } });
       if (!res) return;
       const records = res.data.data;
       size ??= res.data.pageSize ?? records.length;
       read += records.length;
-      if (pages === 0) await rememberIds(deps, records);
+      if (page === first) await rememberIds(deps, records);
       shown.push(...keep(records));
       hasMore = res.data.hasMore === true;
       if (!hasMore || shown.length >= (size || 1)) break;
