@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../../../src/main.js';
-import { tempConfigDir } from '../../helpers/run.js';
+import { runSvc, tempConfigDir } from '../../helpers/run.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 let server: Server;
@@ -58,3 +58,13 @@ for (const extra of [[], ['--fields', '_id']]) {
     expect(err).toMatch(/--page \d+/);
   });
 }
+
+test('an interrupt that came before the command started (while it loaded) still stops it: exit 130', async () => {
+  served = 0;
+  const r = await runSvc(['events', 'list', '--all', '-o', 'ndjson'], {
+    env: { SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY },
+    signal: AbortSignal.abort(),
+  });
+  expect(r.code).toBe(130);
+  expect(served).toBeLessThanOrEqual(1);
+});

@@ -2,8 +2,8 @@
 // savepoint: a handler that throws there rolls them all back, and each is settled again alone, so
 // that it fails by itself, the others' writes stay once, and every error is reported once.
 import { expect, it } from 'vitest';
-import { defaultRegistry, type StepHandler } from '../../../src/server/runner/index.js';
-import { testService } from '../../helpers/service.js';
+import type { StepHandler } from '../../../src/server/runner/index.js';
+import { customStepService } from './custom-step.js';
 
 it('four answers settled together, one run throwing and one prepare rejecting: each fails alone, the others complete once', async () => {
   let open = () => {};
@@ -27,11 +27,8 @@ it('four answers settled together, one run throwing and one prepare rejecting: e
       return { status: 'completed' };
     },
   };
-  const errors: string[] = [];
-  const svc = testService({ registry: defaultRegistry().register('custom', custom), onInternalError: (e: unknown) => errors.push((e as Error).message) });
-  await svc.request('POST', '/v2/workflows', {
-    body: { name: 'W', workflowId: 'w', active: true, steps: [{ name: 'C', type: 'custom', controlValues: {} }] },
-  });
+  const thrown: unknown[] = [];
+  const svc = await customStepService(custom, thrown);
   for (const n of ['one', 'bad', 'reject', 'two']) {
     await svc.request('POST', '/v1/events/trigger', { body: { name: 'w', to: 'ada', payload: { name: n }, transactionId: n } });
   }
@@ -50,7 +47,7 @@ it('four answers settled together, one run throwing and one prepare rejecting: e
   expect((await job('bad')).jobs[0].status).toBe('failed');
   const digested = async (tx: string) => svc.store.activity.notificationById((await job(tx))._id)?.doc.digestedNotificationId;
   expect([await digested('one'), await digested('bad'), await digested('two')]).toEqual(['ran-one', undefined, 'ran-two']);
-  expect(errors.sort()).toEqual(['kaboom', 'no answer']);
+  expect(thrown.map((e) => (e as Error).message).sort()).toEqual(['kaboom', 'no answer']);
   // One batch: run whole (rolled back by 'bad'), then job by job.
   expect(runs.filter((r) => r === 'one')).toHaveLength(2);
   expect(runs.filter((r) => r === 'reject')).toHaveLength(0);

@@ -1,11 +1,10 @@
 // What an asynchronous job's prepare phase records (timeline details, the provider it chose) stays
 // when the job is settled: alone, and when its batch is rolled back and settled again job by job.
 import { expect, it } from 'vitest';
-import { defaultRegistry, type StepHandler } from '../../../src/server/runner/index.js';
-import { testService } from '../../helpers/service.js';
+import type { StepHandler } from '../../../src/server/runner/index.js';
+import { customStepService, eventsByName, nameOf } from './custom-step.js';
 
 function handler(gate?: Promise<void>): StepHandler {
-  const name = (ctx: Parameters<StepHandler['run']>[0]) => (ctx.notification.doc.payload as { name: string }).name;
   return {
     needsPrepare(ctx) {
       ctx.setProviderId('prov-x');
@@ -19,58 +18,52 @@ function handler(gate?: Promise<void>): StepHandler {
     },
     run(ctx, prepared) {
       ctx.detail({ status: 'Success', detail: `ran with ${prepared}` });
-      if (name(ctx) === 'bad') throw new Error('kaboom');
+      if (nameOf(ctx) === 'bad') throw new Error('kaboom');
       return { status: 'completed' };
     },
   };
 }
 
-async function setUp(custom: StepHandler) {
-  const svc = testService({ registry: defaultRegistry().register('custom', custom), onInternalError: () => {} });
-  await svc.request('POST', '/v2/workflows', {
-    body: { name: 'W', workflowId: 'w', active: true, steps: [{ name: 'C', type: 'custom', controlValues: {} }] },
-  });
-  const job = async (tx: string) => (await svc.request('GET', `/v1/notifications?transactionId=${tx}`)).body.data[0].jobs[0];
-  return { svc, job };
-}
+const trigger = (svc: Awaited<ReturnType<typeof customStepService>>, name: string) =>
+  svc.request('POST', '/v1/events/trigger', { body: { name: 'w', to: 'ada', payload: { name }, transactionId: name } });
 
 it('a lone asynchronous job keeps the details and provider id set before and in its prepare phase', async () => {
-  const { svc, job } = await setUp(handler());
-  await svc.request('POST', '/v1/events/trigger', { body: { name: 'w', to: 'ada', payload: { name: 'one' }, transactionId: 'one' } });
+  const svc = await customStepService(handler());
+  await trigger(svc, 'one');
   await svc.runner.idle();
-  const j = await job('one');
-  const details = (j.executionDetails as { detail: string }[]).map((d) => d.detail);
+  const { job } = (await eventsByName(svc)).one!;
+  const details = job.executionDetails.map((d) => d.detail);
   expect(details).toContain('planned in needsPrepare');
   expect(details).toContain('set in prepare');
   expect(details).toContain('ran with v');
-  expect(j.providerId).toBe('prov-x');
+  expect(job.providerId).toBe('prov-x');
   await svc.close();
 });
 
 it('a batch rolled back by one job: the others settle again with what their prepare recorded, once', async () => {
   let open = () => {};
   const gate = new Promise<void>((r) => (open = r));
-  const { svc, job } = await setUp(handler(gate));
-  for (const n of ['one', 'bad', 'two']) {
-    await svc.request('POST', '/v1/events/trigger', { body: { name: 'w', to: 'ada', payload: { name: n }, transactionId: n } });
-  }
+  const svc = await customStepService(handler(gate));
+  for (const n of ['one', 'bad', 'two']) await trigger(svc, n);
+  // All three wait in prepare, then finish in one turn: one settle batch, rolled back by 'bad'.
   await svc.runner.idle({ inflight: false });
   open();
   await svc.runner.idle();
-  for (const tx of ['one', 'two']) {
-    const j = await job(tx);
-    const details = (j.executionDetails as { detail: string }[]).map((d) => d.detail);
+  const events = await eventsByName(svc);
+  for (const name of ['one', 'two']) {
+    const { job } = events[name]!;
+    const details = job.executionDetails.map((d) => d.detail);
     expect(
       details.filter((d) => d === 'set in prepare'),
-      tx,
+      name,
     ).toHaveLength(1);
     expect(
       details.filter((d) => d === 'ran with v'),
-      tx,
+      name,
     ).toHaveLength(1);
-    expect(j.providerId).toBe('prov-x');
-    expect(j.status).toBe('completed');
+    expect(job.providerId).toBe('prov-x');
+    expect(job.status).toBe('completed');
   }
-  expect((await job('bad')).status).toBe('failed');
+  expect(events.bad!.job.status).toBe('failed');
   await svc.close();
 });
