@@ -2,7 +2,7 @@
 // front-end API an app's <Inbox/> calls (/v1/inbox/*: a session for the subscriber, then its Bearer
 // token), marked read, unread, seen or all read there, with the subscriber's preferences and latest
 // activity beside it.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type ChannelSwitches, inbox as inboxApi, type InboxNotification, type Subscriber, type SubscriberPreferences } from '../api.js';
 import { InAppCard } from '../render.js';
 import { ago, Badge, CHANNEL_LABEL, clock, Empty, ErrorLine, go, html, setParams, useDebounced, useLoad } from '../ui.js';
@@ -163,11 +163,17 @@ function Preferences({ subscriberId }: { subscriberId: string }) {
   const [patched, setPatched] = useState<SubscriberPreferences | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  useEffect(() => setPatched(undefined), [prefs.value]);
+  // A read that lands while a switch's PATCH is on its way may predate it: the switch keeps what was
+  // clicked until the PATCH answers (the answer then is the newer state).
+  const inFlight = useRef(false);
+  useEffect(() => {
+    if (!inFlight.current) setPatched(undefined);
+  }, [prefs.value]);
   const view = patched ?? prefs.value;
 
   const toggle = async (channel: keyof ChannelSwitches, on: boolean, workflowId?: string) => {
     if (!view) return;
+    inFlight.current = true;
     setBusy(true);
     setError(undefined);
     setPatched({
@@ -180,6 +186,7 @@ function Preferences({ subscriberId }: { subscriberId: string }) {
       setPatched(undefined);
       setError(e);
     } finally {
+      inFlight.current = false;
       setBusy(false);
     }
   };
