@@ -270,6 +270,15 @@ interface ResolveInput {
  * still missing or a profile was named, so a script with SVC_API_KEY and SVC_BASE_URL never touches it.
  */
 export function resolveSettings({ flags, env, store }: ResolveInput): ResolvedSettings {
+  // A flag given empty (`--api-key "$UNSET"` in a script) is a mistake, not a request for the next
+  // source: falling through to the profile would quietly use someone's saved key, maybe for another service.
+  for (const [flag, value] of [
+    ['--api-key', flags.apiKey],
+    ['--base-url', flags.baseUrl],
+    ['--profile', flags.profile],
+  ] as const) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag}: empty; give a value, or leave the flag out`);
+  }
   const keyFrom: Resolved<string | undefined> = flags.apiKey
     ? { value: flags.apiKey, source: 'flag' }
     : env.SVC_API_KEY
@@ -317,6 +326,12 @@ export function requireApiKey(s: ResolvedSettings): string {
     throw new CredentialsError(
       'no API key: run `svc login`, pass --api-key or set SVC_API_KEY, or start a local service with `svc dev` and use --profile local',
     );
+  }
+  // A key is one word of printable characters: a newline or space (a key pasted with its line end)
+  // would fail in the HTTP layer and be retried as if the network had failed.
+  if (!/^[\x21-\x7e]+$/.test(s.apiKey.value)) {
+    const from = s.apiKey.source === 'flag' ? '--api-key' : s.apiKey.source === 'env' ? 'SVC_API_KEY' : `the API key of profile '${s.profile.value}'`;
+    throw new UsageError(`${from}: contains a space, a control character or a non-ASCII character; an API key is one word of printable characters`);
   }
   return s.apiKey.value;
 }

@@ -66,6 +66,15 @@ describe('deps.client()', () => {
     await expect((await runtime({}, {}, { baseUrl: 'file:///etc' })).rt.client()).rejects.toThrow("the base URL of profile 'p'");
   });
 
+  test('an empty --api-key is bad input, not a fall-through to the saved profile; a key with a line end or space is refused before sending', async () => {
+    await expect((await runtime({ apiKey: '' }, {}, {})).rt.client()).rejects.toThrow('--api-key: empty');
+    await expect((await runtime({ baseUrl: ' ' }, { SVC_API_KEY: KEY })).rt.client()).rejects.toThrow('--base-url: empty');
+    const newline = (await runtime({ apiKey: `${KEY}\n` }, { SVC_BASE_URL: 'http://127.0.0.1:1' })).rt.client();
+    await expect(newline).rejects.toThrow(UsageError);
+    await expect(newline).rejects.toThrow(/^--api-key: contains a space/);
+    await expect((await runtime({}, { SVC_API_KEY: 'sk one', SVC_BASE_URL: 'http://127.0.0.1:1' })).rt.client()).rejects.toThrow(/^SVC_API_KEY: /);
+  });
+
   test('the same client for every plain call; its own for each caller with options', async () => {
     const { rt } = await runtime({}, { SVC_API_KEY: KEY, SVC_BASE_URL: 'http://127.0.0.1:1' });
     expect(await rt.client()).toBe(await rt.client());
