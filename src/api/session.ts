@@ -3,7 +3,7 @@
 // --idempotency-key is applied; a replayed answer is noted; an answer that does not match its schema is
 // warned about (and printed as received). The dependency bag's client() is the only way to get one.
 import { ReadOnlyError } from '../core/errors.js';
-import { maskData, maskHeaders } from '../core/mask.js';
+import { hideUrlCredentials, maskData, maskHeaders } from '../core/mask.js';
 import { problemsOf } from '../core/validate.js';
 import type { RawList } from '../core/raw-json.js';
 import { ApiClient, type ApiResponse, type ClientConfig, type OperationInput, type RawReader } from './client.js';
@@ -91,7 +91,7 @@ export class Api {
     const secrets = key ? [key] : [];
     const out: Record<string, unknown> = {
       method: req.method,
-      url: joinUrl(this.http.config.baseUrl, req.path) + buildQuery(req.query),
+      url: hideUrlCredentials(joinUrl(this.http.config.baseUrl, req.path) + buildQuery(req.query)),
       headers: maskHeaders(headers, { knownSecrets: secrets }),
     };
     if (req.body !== undefined) out.body = this.policy.showSecrets ? req.body : maskData(req.body, { knownSecrets: secrets });

@@ -4,7 +4,7 @@
 // the address `svc dev` saved in the `local` profile, not a guessed port.
 import type { Deps } from '../deps.js';
 import { ApiError, CredentialsError, UsageError } from '../core/errors.js';
-import { maskKey } from '../core/mask.js';
+import { hideUrlCredentials, maskKey } from '../core/mask.js';
 import { DEFAULT_BASE_URL, validateProfileName } from '../config/profiles.js';
 import { routes } from '../api/routes.js';
 import { Command, examples, type OptsOf } from './define.js';
@@ -68,10 +68,10 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     // Send nothing and save nothing: show the check that would be made.
     await deps.print({
       method: 'GET',
-      url: `${baseUrl}${routes.listActiveIntegrations.path}`,
+      url: hideUrlCredentials(`${baseUrl}${routes.listActiveIntegrations.path}`),
       headers: { accept: 'application/json', authorization: `ApiKey ${maskKey(apiKey)}` },
     });
-    saved(deps, '', `check the key, then save profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}) as the current profile`);
+    saved(deps, '', `check the key, then save profile '${name}' (${hideUrlCredentials(baseUrl)}, key ${maskKey(apiKey)}) as the current profile`);
     return;
   }
   // The factory's client, for this service and key rather than the resolved ones.
@@ -82,7 +82,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       break;
     } catch (e) {
       if (!(e instanceof ApiError && (e.status === 401 || e.status === 403))) throw e;
-      const rejected = `the service at ${baseUrl} rejected the key ${maskKey(apiKey)} (${e.status})`;
+      const rejected = `the service at ${hideUrlCredentials(baseUrl)} rejected the key ${maskKey(apiKey)} (${e.status})`;
       // A key typed at the prompt may be mistyped or pasted incompletely: ask again.
       if (!prompt || opts.withKey || g.apiKey || attempt >= KEY_TRIES) throw new CredentialsError(`${rejected}; nothing was saved`, 'unauthorized');
       deps.io.stderr.write(`key ${maskKey(apiKey)} rejected (${e.status}); try again (${attempt + 1} of ${KEY_TRIES}, Ctrl-C stops)\n`);
@@ -93,5 +93,5 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     f.profiles[name] = { ...f.profiles[name], baseUrl, apiKey };
     f.current = name;
   });
-  deps.info(`logged in: profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}) is the current profile`);
+  deps.info(`logged in: profile '${name}' (${hideUrlCredentials(baseUrl)}, key ${maskKey(apiKey)}) is the current profile`);
 }

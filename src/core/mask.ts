@@ -121,6 +121,19 @@ export function maskHeaders(headers: Record<string, string | string[] | undefine
   return out;
 }
 
+const URL_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*)@/i;
+
+/**
+ * A URL as shown (profiles, --dry-run, --debug, messages): a password in it masked, and a user name
+ * without a password too (`https://TOKEN@host` carries a secret there).
+ */
+export function hideUrlCredentials(url: string): string {
+  return url.replace(URL_USERINFO, (_, scheme: string, info: string) => {
+    const colon = info.indexOf(':');
+    return `${scheme}${colon >= 0 ? `${info.slice(0, colon)}:•••` : '•••'}@`;
+  });
+}
+
 const PERSONAL_QUERY = new Set(['email', 'emails', 'phone']);
 
 /** A URL for a trace: personal query values masked. */
@@ -129,7 +142,7 @@ export function maskUrl(url: string, opts: MaskOptions = {}): string {
   try {
     u = new URL(url);
   } catch {
-    return scrub(url, opts.knownSecrets);
+    return hideUrlCredentials(scrub(url, opts.knownSecrets));
   }
   if (opts.personal) {
     for (const key of [...new Set(u.searchParams.keys())]) {
@@ -139,7 +152,7 @@ export function maskUrl(url: string, opts: MaskOptions = {}): string {
       for (const v of values) u.searchParams.append(key, v.includes('@') ? maskEmail(v) : '•••');
     }
   }
-  return scrub(u.toString(), opts.knownSecrets);
+  return hideUrlCredentials(scrub(u.toString(), opts.knownSecrets));
 }
 
 /** The key names (lower-case) under which maskData may change a value: a reader that copies answers as bytes (raw-json.ts) leaves those records to maskData. */

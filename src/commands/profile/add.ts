@@ -2,7 +2,7 @@
 // A profile of the same name is replaced only with --force: its key may be the only copy.
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../core/errors.js';
-import { maskKey } from '../../core/mask.js';
+import { hideUrlCredentials, maskKey } from '../../core/mask.js';
 import { validateProfileName } from '../../config/profiles.js';
 import { readKeyFromStdin, saved } from './key.js';
 import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
@@ -31,11 +31,13 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [given]: Arg
   let current: string | undefined;
   await deps.profiles().update((f) => {
     if (f.profiles[name] && !opts.force)
-      throw new UsageError(`a profile named '${name}' exists (${f.profiles[name].baseUrl}); --force replaces it, or choose another name`);
+      throw new UsageError(
+        `a profile named '${name}' exists (${hideUrlCredentials(f.profiles[name].baseUrl ?? '')}); --force replaces it, or choose another name`,
+      );
     f.profiles[name] = { baseUrl, apiKey, ...(opts.readOnly ? { readOnly: true } : {}) };
     if (opts.use || !f.current || !f.profiles[f.current]) f.current = name;
     current = f.current;
   });
-  const what = `profile '${name}' (${baseUrl}, key ${maskKey(apiKey)}${opts.readOnly ? ', read-only' : ''})`;
+  const what = `profile '${name}' (${hideUrlCredentials(baseUrl)}, key ${maskKey(apiKey)}${opts.readOnly ? ', read-only' : ''})`;
   saved(deps, `saved ${what}${current === name ? '; it is the current profile' : ''}`, `save ${what}${current === name ? ' as the current profile' : ''}`);
 }

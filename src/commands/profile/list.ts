@@ -1,5 +1,6 @@
 // svc profile list
 import type { Deps } from '../../deps.js';
+import { hideUrlCredentials } from '../../core/mask.js';
 import { Command, examples } from '../define.js';
 export const command = () => examples(new Command('list').description('list profiles'), ['svc profile list']);
 
@@ -8,7 +9,7 @@ export async function run(deps: Deps): Promise<void> {
   const rows = Object.entries(file.profiles).map(([name, p]) => ({
     name,
     current: file.current === name,
-    baseUrl: p.baseUrl ?? null,
+    baseUrl: p.baseUrl === undefined ? null : deps.globals.showSecrets ? p.baseUrl : hideUrlCredentials(p.baseUrl),
     apiKey: p.apiKey ?? null,
     readOnly: Boolean(p.readOnly),
   }));

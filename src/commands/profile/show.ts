@@ -1,6 +1,6 @@
 // svc profile show [NAME]: the resolved settings and where each came from (flag, env, profile, default).
 import type { Deps } from '../../deps.js';
-import { maskKey } from '../../core/mask.js';
+import { hideUrlCredentials, maskKey } from '../../core/mask.js';
 import { UsageError } from '../../core/errors.js';
 import { resolveSettings, validateProfileName } from '../../config/profiles.js';
 import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
@@ -51,7 +51,7 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: Ar
   const shownKey = key ? (g.showSecrets ? key : maskKey(key)) : null;
   const settings = {
     profile: { value: s.profile.value ?? null, source: s.profile.value === undefined ? 'none' : name !== undefined ? 'argument' : s.profile.source },
-    baseUrl: { value: s.baseUrl.value, source: s.baseUrl.source },
+    baseUrl: { value: g.showSecrets ? s.baseUrl.value : hideUrlCredentials(s.baseUrl.value), source: s.baseUrl.source },
     apiKey: { value: shownKey, source: s.apiKey.source },
     readOnly: s.readOnly,
     configFile: s.configFile,

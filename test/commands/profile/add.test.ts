@@ -30,6 +30,30 @@ describe('profile add', () => {
     expect(forced.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.prod).toEqual({ baseUrl: 'http://127.0.0.1:1', apiKey: KEY2 });
   });
+  test('a password in the base URL is never shown: profile add, list and show, --dry-run and the --debug trace', async () => {
+    const PW = 'hunter2-url-password';
+    const withPw = stub.url.replace('http://', `http://user:${PW}@`);
+    stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
+    // profile show asks the service for the application identifier.
+    stub.on('GET', '/v1/environments/me', { body: { data: { identifier: 'app-1' } } });
+    const outputs = [
+      await svc(['profile', 'add', 'pw', '--base-url', withPw, '--api-key', KEY, '--use']),
+      await svc(['profile', 'list', '-o', 'json']),
+      await svc(['profile', 'show', '-o', 'json']),
+      await svc(['profile', 'show', '-o', 'table']),
+      await svc(['integrations', 'active', '--dry-run']),
+      await svc(['integrations', 'active', '--debug']),
+    ];
+    for (const r of outputs) {
+      expect(r.code).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(PW);
+    }
+    expect(outputs[0]!.stderr).toContain('http://user:•••@127.0.0.1');
+    expect(JSON.parse(outputs[1]!.stdout)[0].baseUrl).toMatch(/^http:\/\/user:•••@127\.0\.0\.1:\d+$/);
+    // Saved as given: the password is what the service needs.
+    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.pw.baseUrl).toBe(withPw);
+  });
+
   test('profile remove needs --yes without a terminal; an unknown name is said first', async () => {
     await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
     const r = await svc(['profile', 'remove', 'a']);
