@@ -168,7 +168,9 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
     return;
   }
   const timeout = opts.waitTimeout ?? DEFAULT_WAIT_MS;
-  deps.info(`transaction ${result.transactionId}: waiting up to ${formatDuration(timeout)} for delivery…`);
+  // Progress, so at a terminal only: a script's stderr carries warnings and errors (with -o json, the
+  // error object alone).
+  if (deps.io.stderr.isTTY) deps.info(`transaction ${result.transactionId}: waiting up to ${formatDuration(timeout)} for delivery…`);
   const { waitForTransaction, checkOutcome } = await import('./wait.js');
   const waited = await waitForTransaction(deps, result.transactionId, expectedRecipients(valid.to as unknown[]), timeout);
   await deps.print({ trigger: shown, ...waited }, { view: 'wait' });

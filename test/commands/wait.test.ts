@@ -66,6 +66,13 @@ describe('trigger --wait', () => {
     expect(JSON.parse(r.stdout).outcome).toBe('failed');
   });
 
+  test('-o json without a terminal: stderr holds the error object alone (no progress line before it)', async () => {
+    stub.on('GET', '/v1/notifications', page([notification('u1', [job('email', 'failed', 'No active integration found for channel email')])]));
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait', '-o', 'json'], { env });
+    expect(r.code).toBe(9);
+    expect(JSON.parse(r.stderr).error.code).toBe('delivery_failed');
+  });
+
   test('steps merged into a digest already under way: outcome merged (not delivered), exit 0, and why', async () => {
     stub.on('GET', '/v1/notifications', page([notification('u1', [job('digest', 'merged', 'Digest merged'), job('in_app', 'merged', 'Step merged')])]));
     const r = await runSvc(['trigger', 'comment-digest', '--to', 'u1', '--wait'], { env });
