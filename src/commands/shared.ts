@@ -39,7 +39,7 @@ export async function contextMap(deps: Deps, flag: string, values: string[] | un
 export function contextKeys(flag: string, values: string[] | undefined): string[] | undefined {
   if (!values?.length) return undefined;
   return values.map((v) => {
-    const { type, id } = parseContextRef(flag, v);
+    const { type, id } = parseContextRef(flag, v, ':');
     return `${type}:${id}`;
   });
 }

@@ -220,10 +220,13 @@ export function checkId(label: string, value: string): string {
 
 const CONTEXT_PART_RE = /^[a-zA-Z0-9_-]{1,100}$/;
 
-/** `TYPE=ID` or `TYPE:ID` (both are accepted everywhere: neither character can appear in a part). */
-export function parseContextRef(flag: string, value: string): { type: string; id: string } {
+/**
+ * `TYPE=ID` or `TYPE:ID` (both are accepted everywhere: neither character can appear in a part);
+ * `sep` is the form the flag documents, which an error shows.
+ */
+export function parseContextRef(flag: string, value: string, sep: '=' | ':' = '='): { type: string; id: string } {
   const m = /^([^=:]*)[=:](.*)$/s.exec(value);
-  if (!m) throw new UsageError(`${flag}: expected TYPE=ID (e.g. tenant=acme), got ${quote(value)}`);
+  if (!m) throw new UsageError(`${flag}: expected TYPE${sep}ID (e.g. tenant${sep}acme), got ${quote(value)}`);
   const [type, id] = [m[1]!, m[2]!];
   for (const [what, part] of [
     ['type', type],

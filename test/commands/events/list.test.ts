@@ -71,7 +71,7 @@ refusesInput(svc, [
   [['events', 'list', '--channel', 'fax'], "--channel <channel>' argument 'fax' is invalid"],
   [['events', 'list', '--severity', 'urgent'], 'Expected one of: high, medium, low, none'],
   [['events', 'list', '--since', 'yesterday'], '--since: expected an ISO 8601 time'],
-  [['events', 'list', '--context', 'tenant'], '--context: expected TYPE=ID'],
+  [['events', 'list', '--context', 'tenant'], '--context: expected TYPE:ID (e.g. tenant:acme)'],
 ]);
 
 test('--workflow takes an identifier and looks up its id', async () => {
