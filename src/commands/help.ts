@@ -14,19 +14,20 @@ export const command = () =>
 
 const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   0    success
-  1    the service answered with an error not listed below (5xx after retries, ...),
-       or a trigger was not processed (status other than "processed")
+  1    the service answered with an error not listed below (5xx after
+       retries, ...), or a trigger was not processed (status other than
+       "processed")
   2    invalid usage or input; nothing was sent
-  3    missing or rejected credentials (no key, 401, 403), or a state change refused
-       by a read-only profile
+  3    missing or rejected credentials (no key, 401, 403), or a state change
+       refused by a read-only profile
   4    network failure or timeout after all retries
   5    not found (404); also messages mark-as when no message was changed
   6    rejected by the service as invalid or conflicting (400, 409, 422)
   7    rate limited (429) after all retries
   8    trigger --wait: some job still pending when the wait ended
   9    trigger --wait: at least one job failed
-  10   trigger --wait: every job finished but nothing was delivered (every channel
-       step skipped, throttled or canceled)
+  10   trigger --wait: every job finished but nothing was delivered (every
+       channel step skipped, throttled or canceled)
   130  interrupted (Ctrl-C)
 
 With -o json, an error is one JSON object on stderr:
@@ -37,8 +38,10 @@ const ENVIRONMENT = `Environment variables:
   SVC_API_KEY       API key (after --api-key, before the profile)
   SVC_BASE_URL      service base URL (after --base-url, before the profile)
   SVC_PROFILE       profile name (after --profile, before the current profile)
-  SVC_CONFIG_DIR    directory of the profile store (default: $XDG_CONFIG_HOME/svc or ~/.config/svc)
-  NO_COLOR          disable colour;  FORCE_COLOR  force it (FORCE_COLOR=0 disables)
+  SVC_CONFIG_DIR    directory of the profile store
+                    (default: $XDG_CONFIG_HOME/svc or ~/.config/svc)
+  NO_COLOR          disable colour
+  FORCE_COLOR       force colour (FORCE_COLOR=0 disables it)
   CI                never prompt (as --no-input)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxy settings, honoured by every request
 

@@ -49,6 +49,11 @@ describe('help at the width of the terminal', () => {
     }
   });
 
+  test.each(['exit-codes', 'environment', 'options', 'providers'])('svc help %s fits 80 columns', async (topic) => {
+    const text = await helpAt(['help', topic], 80);
+    for (const line of text.split('\n')) expect(line.length, `svc help ${topic}: ${line}`).toBeLessThanOrEqual(80);
+  });
+
   test('a long example continues on the next line with a backslash, a flag kept with its value', () => {
     const lines = exampleLines('svc connections create --integration slack --workspace-id T123 --mode shared --access-token-stdin', 60);
     expect(lines).toEqual(['  $ svc connections create --integration slack \\', '      --workspace-id T123 --mode shared \\', '      --access-token-stdin']);
