@@ -45,6 +45,16 @@ export class UsageError extends SvcError {
   }
 }
 
+/**
+ * A --query that parsed but failed on the answer (a type error of a JMESPath function): the request
+ * was sent and answered, so not exit 2 ("nothing was sent": a script retrying on 2 would send twice).
+ */
+export class QueryError extends SvcError {
+  constructor(message: string) {
+    super(message, 'query_failed', EXIT.failure, 'the request was sent and answered; run it again without --query (or -o json) to see the answer');
+  }
+}
+
 /** No key from any source, or a state change refused by a read-only profile. */
 export class CredentialsError extends SvcError {
   constructor(message: string, code = 'no_credentials') {

@@ -4,7 +4,7 @@
 // or tsv. Lists print their records; the paging state goes to stderr. Table renderers, tsv and yaml load
 // only when used.
 import { maskData } from '../core/mask.js';
-import { UsageError } from '../core/errors.js';
+import { QueryError, UsageError } from '../core/errors.js';
 import { loadJmespath, loadYaml } from '../core/lazy.js';
 import { pickFields } from './paths.js';
 import { safeDeep, safeJson } from './safe-text.js';
@@ -49,11 +49,13 @@ export async function checkQuery(expression: string): Promise<void> {
 }
 
 export async function applyQuery(value: unknown, expression: string): Promise<unknown> {
+  // A syntax error is bad usage (checkQuery already refused it before anything was sent).
+  await checkQuery(expression);
   const jmespath = await loadJmespath();
   try {
     return jmespath.search(value as Parameters<typeof jmespath.search>[0], expression);
   } catch (e) {
-    throw new UsageError(`--query: invalid JMESPath expression: ${(e as Error).message.split('\n')[0]}`);
+    throw new QueryError(`--query: evaluating it on the answer failed: ${(e as Error).message.split('\n')[0]}`);
   }
 }
 

@@ -71,6 +71,15 @@ test('a bad --query expression is a usage error, and nothing is sent', async () 
   expect(stub.requests).toHaveLength(0);
 });
 
+test('a --query that parses but fails on the answer is not exit 2 (the request was sent): exit 1, saying so', async () => {
+  stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
+  const r = await runSvc(['integrations', 'active', '--query', 'abs(@)'], { env });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('--query: evaluating it on the answer failed');
+  expect(r.stderr).toContain('the request was sent and answered');
+  expect(stub.requests).toHaveLength(1);
+});
+
 describe('secrets the service returns', () => {
   const connection = {
     identifier: 'chconn_abc',
