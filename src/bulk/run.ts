@@ -81,8 +81,17 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   const reportPath = opts.report === undefined ? undefined : resolve(deps.cwd, opts.report);
   // Checked before anything is written beside it (the journal).
   const size = file === '-' ? undefined : await checkRecipientsFile(file);
+  // A journal beside the file only for a regular file: beside a pipe or a device (/dev/null, a
+  // process substitution's /dev/fd/N) it would be written into /dev, and those rows cannot be read
+  // again to resume anyway (as stdin: --report or --journal gives one).
   const journalPath =
-    opts.journal !== undefined ? resolve(deps.cwd, opts.journal) : reportPath ? `${reportPath}.journal` : file !== '-' ? `${file}.svc-journal` : undefined;
+    opts.journal !== undefined
+      ? resolve(deps.cwd, opts.journal)
+      : reportPath
+        ? `${reportPath}.journal`
+        : isRegularFile(file)
+          ? `${file}.svc-journal`
+          : undefined;
 
   // --- the run: fresh or resumed ----------------------------------------------------------------------
   let run: RunRecord;

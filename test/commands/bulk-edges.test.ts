@@ -2,7 +2,7 @@
 // Ctrl-C (blank lines and a resumed run's sent rows are not "not sent yet"), and the index of earlier
 // runs (per service; its refusal names the flags that continue the earlier run).
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -70,6 +70,8 @@ test('a pipe as --recipients-file with stderr a terminal: it is not read ahead f
   writer.kill();
   expect(code).toBe(0);
   expect(n).toBe(50);
+  // No journal beside a pipe (nor in /dev beside /dev/null or /dev/fd/N): its rows cannot be read again.
+  expect(existsSync(`${fifo}.svc-journal`)).toBe(false);
 }, 20_000);
 
 test('interrupted: blank lines are not rows left to send', async () => {
