@@ -266,12 +266,17 @@ function announce(deps: Deps, s: Started): void {
       profile: s.profile,
       data: s.data,
       console: s.console.url,
-      consoleLink: s.console.link,
+      // The link's one-time code signs in as this environment: a secret, so not in a script's or CI
+      // log unless asked for (at a terminal a person is reading it).
+      ...(deps.globals.showSecrets ? { consoleLink: s.console.link } : {}),
       applicationIdentifier: s.applicationIdentifier,
       inbox: inboxSnippet(s),
     };
     deps.io.stdout.write(`${JSON.stringify(line)}\n`);
-    if (!deps.globals.showSecrets) deps.info(`the API key is masked: --show-secrets prints it${s.profile ? `, or use --profile ${s.profile}` : ''}`);
+    if (!deps.globals.showSecrets) {
+      deps.info(`the API key is masked: --show-secrets prints it${s.profile ? `, or use --profile ${s.profile}` : ''}`);
+      deps.info(`the console's one-time sign-in link is left out: --show-secrets or --open gives one, or sign in at ${s.console.url} with the API key`);
+    }
   } else {
     const use = s.profile ? `svc --profile ${s.profile}` : `svc --base-url ${s.baseUrl} --api-key <key>`;
     const lines = [

@@ -47,7 +47,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console: code-first workflows through a 
   const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-bridge-'));
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--quiet'] }), launch()]);
+    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
     app = await startBridgeApp([onboarding], dev.apiKey);
     const synced = await api(dev, 'POST', '/v1/bridge/sync?source=cli', { bridgeUrl: app.url });
     expect(synced.status, JSON.stringify(synced.body)).toBe(201);

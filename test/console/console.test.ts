@@ -27,7 +27,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console (headless Chromium)', () => {
   let transactionId = '';
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev(), launch()]);
+    [dev, browser] = await Promise.all([startDev({ args: ['--show-secrets'] }), launch()]);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(10_000);
   });

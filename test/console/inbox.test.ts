@@ -34,7 +34,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console: the Inbox page on the Inbox API
     );
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev(), launch()]);
+    [dev, browser] = await Promise.all([startDev({ args: ['--show-secrets'] }), launch()]);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(10_000);
     page.on('request', (r) => {

@@ -35,7 +35,7 @@ describe('svc dev --open', () => {
     const recorder = join(dir, 'browser.sh');
     writeFileSync(recorder, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
     chmodSync(recorder, 0o755);
-    const dev = await startDev({ args: ['--open'], env: { BROWSER: recorder } });
+    const dev = await startDev({ args: ['--open', '--show-secrets'], env: { BROWSER: recorder } });
     started.push(dev);
 
     expect(dev.started.console).toBe(`${dev.baseUrl}/console/`);

@@ -43,7 +43,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
       seed,
       JSON.stringify({ integrations: [{ identifier: 'ops-hook', providerId: 'chat-webhook', channel: 'chat', credentials: { webhookUrl: url } }] }),
     );
-    [dev, browser] = await Promise.all([startDev({ args: ['--seed', seed] }), launch()]);
+    [dev, browser] = await Promise.all([startDev({ args: ['--seed', seed, '--show-secrets'] }), launch()]);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(10_000);
     page.on('request', (r) => requests.push({ url: r.url(), auth: r.headers().authorization }));

@@ -29,7 +29,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
   };
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--quiet'] }), launch()]);
+    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(10_000);
     await page.goto(String(dev.started.consoleLink));

@@ -43,7 +43,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
       res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
     });
     await new Promise<void>((ok) => pixel.listen(0, '127.0.0.1', ok));
-    [dev, browser] = await Promise.all([startDev({ args: ['--quiet'] }), launch()]);
+    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(10_000);
 

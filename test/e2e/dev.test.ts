@@ -27,9 +27,17 @@ const waitFor = async <T>(fn: () => Promise<T | undefined>, what: string): Promi
 };
 
 describe('svc dev (built binary)', () => {
-  it('prints one JSON line with a masked key and saves the local profile (mode 0600)', () => {
+  it('prints one JSON line with a masked key and saves the local profile (mode 0600)', async () => {
     expect(dev.started).toMatchObject({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), profile: 'local', data: ':memory:' });
     expect(dev.started.apiKey).toBe(`sk_…${dev.apiKey.slice(-4)}`);
+    // The console's one-time sign-in link redeems for the key: left out of a script's output too.
+    expect(dev.started.console).toBe(`${dev.baseUrl}/console/`);
+    expect(dev.started).not.toHaveProperty('consoleLink');
+    expect(JSON.stringify(dev.started)).not.toContain('#code=');
+    await waitFor(
+      async () => (dev.stderr().includes("the console's one-time sign-in link is left out: --show-secrets or --open gives one") ? true : undefined),
+      'the note on stderr',
+    );
     const file = join(dev.configDir, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const config = JSON.parse(readFileSync(file, 'utf8'));
