@@ -17,7 +17,7 @@ export const command = () =>
   examples(
     new Command('trigger')
       .description(about('trigger a workflow for one or more recipients', 'triggerEvent'))
-      .argument('<workflow>', 'trigger identifier of the workflow')
+      .argument('[workflow]', 'trigger identifier of the workflow (asked for at a terminal when left out)')
       .option('--to <id>', 'recipient subscriber id (repeatable; commas separate several)', collect)
       .option('--to-json <json>', 'recipients as JSON: a subscriber object, a topic {"type":"Topic","topicKey":...}, or an array')
       .option('--payload <json>', 'payload: inline JSON, @file (.json/.yaml) or - for stdin')
@@ -124,8 +124,26 @@ function expectedRecipients(to: unknown[]): number | undefined {
   return ids.size;
 }
 
+/** The workflow left out at a terminal: chosen from the service's active workflows (or typed). */
+async function askWorkflow(deps: Deps): Promise<string> {
+  const { askChoice, askText } = await import('../io/prompt.js');
+  const api = await deps.client();
+  const res = await api.call('listWorkflows', { query: { limit: 100 } }).catch(() => undefined);
+  const all = ((res?.data as { workflows?: { workflowId?: string; name?: string; active?: boolean }[] } | undefined)?.workflows ?? []).filter(
+    (w): w is { workflowId: string; name?: string; active?: boolean } => typeof w.workflowId === 'string',
+  );
+  const active = all.filter((w) => w.active !== false);
+  if (active.length === 0) return askText(deps, 'Workflow (its trigger identifier):', { validate: (v) => (v.trim() ? true : 'give a workflow id') });
+  return askChoice(
+    deps,
+    'Workflow:',
+    active.map((w) => ({ name: w.name && w.name !== w.workflowId ? `${w.workflowId}  (${w.name})` : w.workflowId, value: w.workflowId })),
+  );
+}
+
 export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<typeof command>): Promise<void> {
-  const workflow = checkId('WORKFLOW', given);
+  if (given === undefined && !deps.interactive()) throw new UsageError("missing required argument 'workflow'; see 'svc trigger --help'");
+  const workflow = checkId('WORKFLOW', given ?? (await askWorkflow(deps)).trim());
   if (opts.recipientsFile !== undefined) {
     if (opts.wait) throw new UsageError('--wait cannot be used with --recipients-file: follow a run with svc events watch');
     return bulk(deps, workflow, opts);

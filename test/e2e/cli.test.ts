@@ -113,6 +113,42 @@ describe('svc binary', () => {
     }
   });
 
+  test.skipIf(!hasTmux)("at a terminal, a missing workflow is chosen from the service's active workflows; without one it is a usage error", async () => {
+    const wf = (workflowId: string, name: string, active: boolean) => ({
+      _id: `6761f0c2a3b4c5d6e7f8${workflowId.length}a${active ? 1 : 0}b`,
+      workflowId,
+      slug: workflowId,
+      name,
+      active,
+    });
+    stub.on('GET', '/v2/workflows', {
+      body: { data: { workflows: [wf('welcome', 'Welcome', true), wf('retired', 'Retired', false), wf('otp', 'One-time code', true)], totalCount: 3 } },
+    });
+    const cfg = tempConfigDir();
+    const before = stub.requests.length;
+    const term = openTerminal([process.execPath, BIN, 'trigger', '--to', 'user-9'], {
+      NO_COLOR: '1',
+      SVC_CONFIG_DIR: cfg,
+      SVC_API_KEY: KEY,
+      SVC_BASE_URL: stub.url,
+    });
+    try {
+      await term.waitFor('Workflow:');
+      expect(term.screen()).toContain('otp  (One-time code)');
+      expect(term.screen()).not.toContain('retired');
+      term.send('Down');
+      term.send('Enter');
+      await term.waitFor('EXIT=0');
+      const sent = stub.requests.slice(before).find((r) => r.method === 'POST');
+      expect(sent?.body).toMatchObject({ name: 'otp', to: ['user-9'] });
+    } finally {
+      term.close();
+    }
+    const piped = await svcBin(['trigger', '--to', 'user-9'], { env });
+    expect(piped.exitCode).toBe(2);
+    expect(String(piped.stderr)).toContain("missing required argument 'workflow'");
+  });
+
   test.skipIf(!hasTmux)('svc login at a terminal: prompts, masks the key as it is typed, checks it, saves the profile', async () => {
     const cfg = tempConfigDir();
     const term = openTerminal([process.execPath, BIN, 'login', '--base-url', stub.url], { NO_COLOR: '1', SVC_CONFIG_DIR: cfg });
