@@ -13,7 +13,8 @@ export interface FitColumn {
   header: string;
   /**
    * `id`: shortened git-style (the command that takes it accepts the prefix); `key`: an id the next
-   * command needs whole, never shortened or cut; `status`: never cut; `text`: cut with `…` down to `min`.
+   * command needs whole, cut (with `…`) only when wider than half the terminal; `status`: never cut;
+   * `text`: cut with `…` down to `min`.
    */
   kind?: 'id' | 'key' | 'status' | 'text';
   /** Dropped when the table does not fit, the lowest first; never dropped when absent. */
@@ -222,10 +223,28 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
       if (fits() && !flexShort(order)) break;
       shown.delete(i);
     }
-    // 3. Cut text columns, the widest first.
+    // 3. A key wider than half the terminal (a 90-character subscriber id) is cut first, as far as the
+    // table needs but not below half, then if need be further after the text: else it leaves every other column a lone `…`. A cut key ends
+    // with `…`, so it never looks whole (--wide and -o json show it).
+    const half = Math.max(24, Math.floor(total / 2));
+    const keys = () => [...shown].filter((c) => columns[c]!.kind === 'key');
+    for (const c of keys()) {
+      if (fits()) break;
+      if (colWidth(c) > half) {
+        limit[c] = Math.max(half, colWidth(c) - (used() - total));
+        shortened = true;
+      }
+    }
     const cuttable = () => [...shown].filter((c) => !columns[c]!.flex && (columns[c]!.kind ?? 'text') === 'text' && colWidth(c) > (columns[c]!.min ?? 8));
     while (!fits()) {
       const list = cuttable();
+      if (list.length === 0) break;
+      const widest = list.reduce((a, b) => (colWidth(b) > colWidth(a) ? b : a));
+      limit[widest] = colWidth(widest) - 1;
+      shortened = true;
+    }
+    while (!fits()) {
+      const list = keys().filter((c) => colWidth(c) > 12);
       if (list.length === 0) break;
       const widest = list.reduce((a, b) => (colWidth(b) > colWidth(a) ? b : a));
       limit[widest] = colWidth(widest) - 1;

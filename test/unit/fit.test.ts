@@ -60,6 +60,26 @@ describe('fitting a table to the terminal', () => {
     expect(fit.rows[0]![1]).toMatch(/…$/);
     expect(layout(fit, 50).every((l) => l.length <= 50)).toBe(true);
   });
+  it('a key wider than half the terminal is cut with `…` rather than leave the other columns a lone `…`', () => {
+    const cols: FitColumn[] = [{ header: 'SUBSCRIBER ID', kind: 'key' }, { header: 'NAME' }, { header: 'EMAIL', min: 12 }, { header: 'ONLINE', dropOrder: 1 }];
+    const long = `very-long-subscriber-identifier-${'x'.repeat(60)}`;
+    const fit = fitTable(
+      cols,
+      [
+        [long, 'Ada Lovelace', 'ada@example.com', 'true'],
+        ['grace', 'Grace Hopper', 'grace@example.com', 'false'],
+      ],
+      80,
+    );
+    const lines = layout(fit, 80);
+    expect(fit.headers).toEqual(['SUBSCRIBER ID', 'NAME', 'EMAIL']);
+    expect(fit.rows[0]![0]).toMatch(/^very-long-subscriber-identifier-x+…$/);
+    expect(fit.rows[0]!.slice(1)).toEqual(['Ada Lovelace', 'ada@example.com']);
+    expect(fit.rows[1]![0]).toBe('grace');
+    expect(fit.shortened).toBe(true);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(layout(fitTable(cols, [[long, 'Ada Lovelace', 'ada@example.com', 'true']], 80, true), 80, true)[1]).toContain(long);
+  });
   it('a line still wider than the terminal (an id never shortened) is cut with a mark, not silently', () => {
     const key = `topic-${'k'.repeat(89)}`;
     const fit = fitTable(
@@ -73,7 +93,7 @@ describe('fitting a table to the terminal', () => {
     const [, row] = layout(fit, 80);
     expect(row!.length).toBe(80);
     expect(row!.endsWith('…')).toBe(true);
-    expect(layout(fit, 80, true)[1]).toContain(key);
+    expect(layout(fitTable([{ header: 'KEY', kind: 'key' }], [[key]], 80, true), 80, true)[1]).toContain(key);
   });
   it('short ids: the shortest unique prefix, at least 7', () => {
     expect(shortIds(['abcdef0123', 'abcdef0199'])).toEqual(['abcdef01', 'abcdef01'].map((_, i) => ['abcdef0123', 'abcdef0199'][i]!.slice(0, 9)));
