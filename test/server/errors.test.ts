@@ -77,8 +77,16 @@ describe('error shape', () => {
   it('invalid path parameter → 422 "Validation failed for ..."', async () => {
     const r = await svc.request('GET', '/v1/notifications/abc');
     expect(r.status).toBe(422);
-    expect(r.body.message).toMatch(/^Validation failed for getEvent: notificationId: notificationId must be/);
-    expect(r.body.errors.notificationId.value).toBe('abc');
+    expect(r.body.message).toBe('Validation failed for getEvent: notificationId: notificationId must be a mongodb id');
+    expect(r.body.errors.notificationId).toEqual({ messages: ['notificationId must be a mongodb id'], value: 'abc' });
+  });
+
+  it('a malformed message id in a body → 422 "messageId must be a mongodb id"', async () => {
+    const one = await svc.request('POST', '/v1/subscribers/ada/messages/mark-as', { body: { messageId: 'abc', markAs: 'read' } });
+    expect(one.status).toBe(422);
+    expect(one.body.errors.messageId).toEqual({ messages: ['messageId must be a mongodb id'], value: 'abc' });
+    const many = await svc.request('POST', '/v1/subscribers/ada/messages/mark-as', { body: { messageId: ['abc'], markAs: 'read' } });
+    expect(many.body.errors['messageId.0'].messages).toEqual(['messageId.0 must be a mongodb id']);
   });
 
   it('body over the limit → 413', async () => {

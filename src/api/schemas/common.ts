@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { OBJECT_ID_RE } from '../enum-values.js';
 
 export { OBJECT_ID_RE };
-export const ObjectId = z.string().regex(OBJECT_ID_RE, 'must be a 24-character hexadecimal id');
+/** A database id: 24 hexadecimal characters, refused in the service's words ("must be a mongodb id"). */
+export const ObjectId = z.string().regex(OBJECT_ID_RE, 'must be a mongodb id');
 
 export const IsoDate = z.string();
 
