@@ -53,7 +53,14 @@ describe('error shape', () => {
     expect(r.body.message).toBe('Validation Error');
     expect(r.body.errors.type.value).toBe('bad type!');
     expect(r.body.errors.type.messages[0]).toMatch(/^type must contain only/);
-    expect(r.body.errors.id.messages[0]).toMatch(/^id must be at least 1 character/);
+    expect(r.body.errors.id).toEqual({ messages: ['id must be longer than or equal to 1 characters'], value: '' });
+  });
+
+  it('a context id over 100 characters → "id must be shorter than or equal to 100 characters"', async () => {
+    const id = 'x'.repeat(101);
+    const r = await svc.request('POST', '/v2/contexts', { body: { type: 'tenant', id } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual({ id: { messages: ['id must be shorter than or equal to 100 characters'], value: id } });
   });
 
   it('missing required field → "is required" without a value', async () => {

@@ -10,12 +10,16 @@ export const ObjectId = z.string().regex(OBJECT_ID_RE, 'must be a mongodb id');
 
 export const IsoDate = z.string();
 
-/** Context type and id: 1 to 100 characters of `[a-zA-Z0-9_-]`. */
+/**
+ * Context type and id: 1 to 100 characters of `[a-zA-Z0-9_-]`, refused in the service's words
+ * ("id must be longer than or equal to 1 characters"). An empty one gets that message alone: that it
+ * also lacks the right characters says nothing more.
+ */
 export const CONTEXT_PART_RE = /^[a-zA-Z0-9_-]+$/;
 export const ContextPart = z
   .string()
-  .min(1, 'must be at least 1 character')
-  .max(100, 'must be at most 100 characters')
+  .min(1, { error: 'must be longer than or equal to 1 characters', abort: true })
+  .max(100, 'must be shorter than or equal to 100 characters')
   .regex(CONTEXT_PART_RE, 'must contain only letters, digits, "_" and "-"');
 /** `type:id`, as contexts are referenced by notifications, messages and endpoint filters. */
 export const ContextKey = z.string().refine((s) => {
