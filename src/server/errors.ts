@@ -86,9 +86,11 @@ export function fieldErrors(error: z.ZodError, input: unknown): FieldErrors {
   for (const { issue, at } of error.issues.flatMap((i) => flatten(i, []))) {
     const path = at.map(String);
     const field = path.length ? path.join('.') : 'general';
-    const value = valueAt(input, at);
+    // A bad key of a map (a context type) is itself the offending value; the message names the map.
+    const badKey = issue.code === 'invalid_key';
+    const value = badKey ? path.at(-1) : valueAt(input, at);
     const entry = (out[field] ??= value === undefined ? { messages: [] } : { messages: [], value });
-    entry.messages.push(describe(field, issue, value));
+    entry.messages.push(describe(badKey ? path.slice(0, -1).join('.') || 'general' : field, issue, value));
   }
   return out;
 }

@@ -110,6 +110,12 @@ describe('workflows', () => {
     const noWorkflow = await svc.request('POST', '/v2/workflows/nope/step/mail/preview', { body: {} });
     expect(noWorkflow).toMatchObject({ status: 201, body: { data: empty } });
   });
+
+  it("a preview payload's context is held to the trigger's rules: a bad context type → 422 naming it", async () => {
+    const r = await svc.request('POST', '/v2/workflows/order-shipped/step/mail/preview', { body: { previewPayload: { context: { 'a b': 'x' } } } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors['previewPayload.context.a b'].messages).toEqual(['previewPayload.context type must contain only letters, digits, "_" and "-"']);
+  });
 });
 
 describe("validation in the service's words", () => {

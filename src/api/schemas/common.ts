@@ -30,7 +30,14 @@ export const ContextKey = z.string().refine((s) => {
 
 /** A trigger/connection `context` value: `{type: "id" | {id, data?}}`. */
 export const ContextValue = z.union([ContextPart, z.looseObject({ id: ContextPart, data: z.record(z.string(), z.unknown()).optional() })]);
-export const ContextPayload = z.record(z.string(), ContextValue);
+/**
+ * A `context` map: each key is a context type, held to the same rules as `POST /v2/contexts`' type, so
+ * that no request stores a context key (`type:id`) that the contextKeys filters would then refuse. A
+ * bad key's issue says "type must ...", under the key's path.
+ */
+export const ContextPayload = z.record(ContextPart, ContextValue, {
+  error: (issue) => (issue.code === 'invalid_key' ? `type ${issue.issues.map((i) => i.message).join(', ')}` : undefined),
+});
 
 export const JsonObject = z.record(z.string(), z.unknown());
 
