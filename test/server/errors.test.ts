@@ -63,6 +63,42 @@ describe('error shape', () => {
     expect(r.body.errors).toEqual({ id: { messages: ['id must be shorter than or equal to 100 characters'], value: id } });
   });
 
+  it.each([
+    ['a query number', 'GET', '/v1/notifications?limit=abc', undefined, 'limit', 'limit must be a number conforming to the specified constraints'],
+    ['a string', 'POST', '/v1/events/trigger', { name: 5, to: 'ada' }, 'name', 'name must be a string'],
+    ['a boolean', 'PATCH', '/v1/subscribers/ada/online-status', { isOnline: 'yes' }, 'isOnline', 'isOnline must be a boolean value'],
+    ['an object', 'POST', '/v1/events/trigger', { name: 'welcome', to: 'ada', payload: 'x' }, 'payload', 'payload must be an object'],
+    ['an array', 'POST', '/v2/workflows', { name: 'W', workflowId: 'w', steps: 'x' }, 'steps', 'steps must be an array'],
+    [
+      'an enum',
+      'POST',
+      '/v1/subscribers/ada/messages/mark-as',
+      { messageId: 'a'.repeat(24), markAs: 'bogus' },
+      'markAs',
+      'markAs must be one of the following values: read, seen, unread, unseen',
+    ],
+    [
+      'more than 100 recipients',
+      'POST',
+      '/v1/events/trigger',
+      { name: 'welcome', to: Array.from({ length: 101 }, (_, i) => `u${i}`) },
+      'to',
+      'to must contain no more than 100 elements',
+    ],
+    [
+      "an endpoint's missing field",
+      'POST',
+      '/v1/channel-endpoints',
+      { subscriberId: 'ada', integrationIdentifier: 'slack', type: 'slack_channel', endpoint: { userId: 'U1' } },
+      'endpoint.channelId',
+      'endpoint.channelId is required',
+    ],
+  ])("%s is refused in the service's validator's words", async (_, method, url, body, field, message) => {
+    const r = await svc.request(method, url, body === undefined ? {} : { body });
+    expect(r.status).toBe(422);
+    expect(r.body.errors[field].messages).toEqual([message]);
+  });
+
   it('missing required field → "is required" without a value', async () => {
     const r = await svc.request('POST', '/v1/events/trigger', { body: { to: 'ada' } });
     expect(r.status).toBe(422);
