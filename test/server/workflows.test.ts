@@ -206,7 +206,17 @@ describe('update, patch, delete', () => {
     expect((await svc.request('DELETE', '/v2/workflows/doomed')).status).toBe(204);
     const again = await svc.request('DELETE', '/v2/workflows/doomed');
     expect(again).toMatchObject({ status: 404, body: { ctx: { workflowId: 'doomed' } } });
-    const list = operations.listWorkflows.response.parse((await svc.request('GET', '/v2/workflows?query=doomed')).body);
-    expect(list).toEqual({ workflows: [], totalCount: 0 });
+    const list = await svc.request('GET', '/v2/workflows?query=doomed');
+    expect(list.body).toEqual({ data: { workflows: [], totalCount: 0 } });
+  });
+
+  it('the list is wrapped in {data}: its envelope holds no data of its own', async () => {
+    await create('listed');
+    const r = await svc.request('GET', '/v2/workflows?query=listed');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['data']);
+    const list = operations.listWorkflows.response.parse(r.body.data);
+    expect(list.totalCount).toBe(1);
+    expect(list.workflows.map((w) => w.workflowId)).toEqual(['listed']);
   });
 });
