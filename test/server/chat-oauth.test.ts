@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/api/operations.js';
 import { OAUTH_STATE_TTL_MS, verifyOauthState } from '../../src/server/handlers/chat-oauth.js';
 import { parseSeed } from '../../src/server/seed/load.js';
+import { haveOpenApi, openApiProblems } from '../helpers/openapi.js';
 import { testService, TEST_KEY } from '../helpers/service.js';
 
 const svc = testService({
@@ -31,6 +32,7 @@ async function urlOf(path: string, body: unknown) {
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   expect(Object.keys(r.body)).toEqual(['data']);
   const { url } = operations.generateChatOauthUrl.response.parse(r.body.data);
+  if (haveOpenApi) expect(openApiProblems('POST', path, 201, r.body.data)).toEqual([]);
   const u = new URL(url);
   const state = verifyOauthState(TEST_KEY, u.searchParams.get('state')!, svc.clock.now());
   return { u, state };
