@@ -45,6 +45,7 @@ import {
   UpdateTopicBody,
   WorkflowPreferenceView,
 } from './schemas/inbox.js';
+import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
 export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
@@ -114,6 +115,9 @@ export const operations = {
   listTopicSubscriptions: op(routes.listTopicSubscriptions, { query: ListTopicSubscriptionsQuery, response: cursorEnvelope(TopicSubscription) }),
   createTopicSubscriptions: op(routes.createTopicSubscriptions, { body: TopicSubscriptionsBody, response: TopicSubscriptionsResult }),
   deleteTopicSubscriptions: op(routes.deleteTopicSubscriptions, { body: TopicSubscriptionsBody, response: TopicSubscriptionsResult }),
+  generateChatOauthUrl: op(routes.generateChatOauthUrl, { body: ChatOauthUrlBody, response: ChatOauthUrl }),
+  generateConnectOauthUrl: op(routes.generateConnectOauthUrl, { body: ConnectOauthUrlBody, response: ChatOauthUrl }),
+  generateLinkUserOauthUrl: op(routes.generateLinkUserOauthUrl, { body: LinkUserOauthUrlBody, response: ChatOauthUrl }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -346,6 +346,30 @@ export const routes = {
     status: 200,
     category: 'configuration',
   }),
+  generateChatOauthUrl: route({
+    name: 'generateChatOauthUrl',
+    method: 'POST',
+    path: '/v1/integrations/chat/oauth',
+    summary: 'Generate chat OAuth URL (deprecated)',
+    status: 201,
+    category: 'global',
+  }),
+  generateConnectOauthUrl: route({
+    name: 'generateConnectOauthUrl',
+    method: 'POST',
+    path: '/v1/integrations/channel-connections/oauth',
+    summary: 'Generate OAuth URL for a workspace/tenant connection',
+    status: 201,
+    category: 'global',
+  }),
+  generateLinkUserOauthUrl: route({
+    name: 'generateLinkUserOauthUrl',
+    method: 'POST',
+    path: '/v1/integrations/channel-endpoints/oauth',
+    summary: 'Generate OAuth URL to link a subscriber user identity',
+    status: 201,
+    category: 'global',
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -106,7 +106,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.addHook('preHandler', (req, reply, done) => {
     const s = state.get(req);
     const key = req.headers['idempotency-key'];
-    if (!s?.env || typeof key !== 'string' || !IDEMPOTENT_METHODS.has(req.method)) return done();
+    // An empty key (the header sent with no value) asks for nothing: as one real key it would join
+    // every such request of the organisation, unrelated ones, into a single slot.
+    if (!s?.env || typeof key !== 'string' || key === '' || !IDEMPOTENT_METHODS.has(req.method)) return done();
     let outcome: ReturnType<typeof checkIdempotency>;
     try {
       outcome = checkIdempotency(store, s.env.orgId, key, req.body);

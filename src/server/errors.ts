@@ -86,9 +86,11 @@ export function fieldErrors(error: z.ZodError, input: unknown): FieldErrors {
   for (const { issue, at } of error.issues.flatMap((i) => flatten(i, []))) {
     const path = at.map(String);
     const field = path.length ? path.join('.') : 'general';
-    const value = valueAt(input, at);
+    // A bad key of a map (a context type) is itself the offending value; the message names the map.
+    const badKey = issue.code === 'invalid_key';
+    const value = badKey ? path.at(-1) : valueAt(input, at);
     const entry = (out[field] ??= value === undefined ? { messages: [] } : { messages: [], value });
-    entry.messages.push(describe(field, issue, value));
+    entry.messages.push(describe(badKey ? path.slice(0, -1).join('.') || 'general' : field, issue, value));
   }
   return out;
 }
@@ -99,9 +101,17 @@ export function fieldErrors(error: z.ZodError, input: unknown): FieldErrors {
  */
 function flatten(issue: z.core.$ZodIssue, prefix: PropertyKey[]): { issue: z.core.$ZodIssue; at: PropertyKey[] }[] {
   const at = [...prefix, ...issue.path];
-  const best = issue.code === 'invalid_union' ? pickUnionBranch(issue.errors) : undefined;
+  const best = issue.code === 'invalid_union' ? (pickUnionBranch(issue.errors) ?? sizeBranch(issue.errors)) : undefined;
   if (best) return best.flatMap((i) => flatten(i, at));
   return [{ issue, at }];
+}
+
+/**
+ * The form whose only complaint is the value's size (a list of recipients over the limit): the value
+ * has that form, so what to fix is its size, not its form.
+ */
+function sizeBranch(branches: readonly (readonly z.core.$ZodIssue[])[]): readonly z.core.$ZodIssue[] | undefined {
+  return branches.find((b) => b.length > 0 && b.every((i) => i.path.length === 0 && (i.code === 'too_big' || i.code === 'too_small')));
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -113,12 +123,30 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** `field message`, in the style of the service's validator ("id must be longer than ..."). */
+/** What the service's validator (class-validator) says of a value of the wrong type. */
+const TYPE_WORDS: Record<string, string> = {
+  number: 'must be a number conforming to the specified constraints',
+  int: 'must be an integer number',
+  string: 'must be a string',
+  boolean: 'must be a boolean value',
+  object: 'must be an object',
+  record: 'must be an object',
+  array: 'must be an array',
+  tuple: 'must be an array',
+};
+
+/** zod's own sentence for a wrong type, as a refinement that re-raises another schema's issue carries it. */
+const ZOD_TYPE_MESSAGE = /^Invalid input: expected (\w+), received (\w+)$/;
+
+/** `field message`, in the style of the service's validator, class-validator ("id must be longer than ..."). */
 function describe(field: string, issue: z.core.$ZodIssue, value: unknown): string {
   const name = field === 'general' ? 'value' : field;
-  if (issue.code === 'invalid_type' && value === undefined) return `${name} is required`;
-  if (issue.code === 'invalid_type') return `${name} must be of type ${issue.expected}`;
-  if (issue.code === 'invalid_value') return `${name} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
+  const wrongType = issue.code === 'invalid_type' ? { expected: issue.expected as string, missing: value === undefined } : retypedIssue(issue);
+  if (wrongType?.missing) return `${name} is required`;
+  if (wrongType) return `${name} ${TYPE_WORDS[wrongType.expected] ?? `must be of type ${wrongType.expected}`}`;
+  if (issue.code === 'invalid_value') return `${name} must be one of the following values: ${issue.values.map((v) => String(v)).join(', ')}`;
+  // A list over its limit says so in the validator's words, whatever the schema's own sentence.
+  if (issue.code === 'too_big' && issue.origin === 'array') return `${name} must contain no more than ${String(issue.maximum)} elements`;
   if (issue.code === 'unrecognized_keys') return `${name} has unknown keys: ${issue.keys.join(', ')}`;
   if (issue.code === 'invalid_union') return `${name} does not match any of the accepted forms`;
   const msg = issue.message;
@@ -127,4 +155,11 @@ function describe(field: string, issue: z.core.$ZodIssue, value: unknown): strin
   const last = field.split('.').pop() ?? field;
   if (issue.code === 'custom' && new RegExp(`\\b${last.replace(/[^\w]/g, '')}\\b`).test(msg)) return msg;
   return /^[a-z]/.test(msg) ? `${name} ${msg}` : `${name}: ${msg}`;
+}
+
+/** A refinement's re-raised wrong-type issue (the endpoint shape of a channel endpoint's type). */
+function retypedIssue(issue: z.core.$ZodIssue): { expected: string; missing: boolean } | undefined {
+  if (issue.code !== 'custom') return undefined;
+  const m = ZOD_TYPE_MESSAGE.exec(issue.message);
+  return m ? { expected: m[1]!, missing: m[2] === 'undefined' } : undefined;
 }

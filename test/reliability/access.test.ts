@@ -248,6 +248,19 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   deleteTopicSubscriptions: async (call, own) => [
     await call('DELETE', `/v2/topics/own-${own.transactionId}/subscriptions`, { subscriberIds: [own.subscriber] }),
   ],
+  generateChatOauthUrl: async (call, own) => [
+    await call('POST', '/v1/integrations/chat/oauth', { integrationIdentifier: 'slack', subscriberId: own.subscriber }),
+  ],
+  generateConnectOauthUrl: async (call, own) => [
+    await call('POST', '/v1/integrations/channel-connections/oauth', { integrationIdentifier: 'slack', subscriberId: own.subscriber }),
+  ],
+  generateLinkUserOauthUrl: async (call, own) => [
+    await call('POST', '/v1/integrations/channel-endpoints/oauth', {
+      integrationIdentifier: 'slack',
+      subscriberId: own.subscriber,
+      connectionIdentifier: own.connection,
+    }),
+  ],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -280,6 +293,9 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   deleteTopic: [404],
   listTopicSubscriptions: [404],
   deleteTopicSubscriptions: [404],
+  generateChatOauthUrl: [404],
+  generateConnectOauthUrl: [404],
+  generateLinkUserOauthUrl: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

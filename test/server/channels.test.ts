@@ -43,6 +43,18 @@ describe('channel connections', () => {
     expect((await create({ ...base, connectionMode: 'shared', context: { tenant: 'acme' } })).status).toBe(409);
   });
 
+  it('a bad context type → 422 naming it, and no connection is made', async () => {
+    const r = await create({ ...base, subscriberId: 'ada', identifier: 'conn-bad-type', context: { 'bad type': 'x' } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors['context.bad type']).toEqual({ messages: ['context type must contain only letters, digits, "_" and "-"'], value: 'bad type' });
+    expect((await svc.request('GET', '/v1/channel-connections/conn-bad-type')).status).toBe(404);
+    const endpoint = await svc.request('POST', '/v1/channel-endpoints', {
+      body: { subscriberId: 'ada', integrationIdentifier: 'slack', type: 'slack_user', endpoint: { userId: 'U9' }, context: { ['T'.repeat(101)]: 'x' } },
+    });
+    expect(endpoint.status).toBe(422);
+    expect(Object.keys(endpoint.body.errors)).toEqual([`context.${'T'.repeat(101)}`]);
+  });
+
   it('unknown integration or subscriber → 404', async () => {
     expect((await create({ ...base, integrationIdentifier: 'nope', subscriberId: 'ada' })).status).toBe(404);
     expect((await create({ ...base, subscriberId: 'ghost' })).status).toBe(404);

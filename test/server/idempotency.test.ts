@@ -50,6 +50,19 @@ describe('idempotency keys', () => {
     expect(r.headers['retry-after']).toBe('1');
   });
 
+  it('an empty key is no key: unrelated requests that send one are each answered on their own', async () => {
+    const first = await post('', { type: 'team', id: 'empty-1' });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotency-key']).toBeUndefined();
+    const other = await post('', { type: 'team', id: 'empty-2' });
+    expect(other.status).toBe(201);
+    expect(other.body.data.id).toBe('empty-2');
+    // Nothing was kept for it: the same body again is a second request (a duplicate), not a replay.
+    const again = await post('', { type: 'team', id: 'empty-1' });
+    expect(again.status).toBe(409);
+    expect(again.headers['idempotency-replay']).toBeUndefined();
+  });
+
   it('a key over 255 characters → 400; GET ignores keys; keys expire after 24 h', async () => {
     expect((await post('x'.repeat(256), { type: 'a', id: 'long' })).status).toBe(400);
     const g = await svc.request('GET', '/v1/integrations/active', { headers: { 'idempotency-key': 'x'.repeat(300) } });

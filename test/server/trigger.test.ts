@@ -118,6 +118,25 @@ describe('trigger', () => {
     expect((await events('?contextKeys=tenant:acme')).data).toHaveLength(0);
   });
 
+  it('a context type (a key of the context map) is held to the rules of a context type → 422 naming it, nothing stored', async () => {
+    const long = 'T'.repeat(101);
+    for (const [type, message] of [
+      ['a b!', 'context type must contain only letters, digits, "_" and "-"'],
+      [long, 'context type must be shorter than or equal to 100 characters'],
+      ['', 'context type must be longer than or equal to 1 characters'],
+    ] as const) {
+      const r = await trigger({ name: 'welcome', to: 'ada', context: { [type]: '1' }, transactionId: 'tx-bad-type' });
+      expect(r.status).toBe(422);
+      expect(r.body.errors).toEqual({ [`context.${type}`]: { messages: [message], value: type } });
+    }
+    // In a bulk trigger the event fails on its own.
+    const bulk = await svc.request('POST', '/v1/events/trigger/bulk', { body: { events: [{ name: 'welcome', to: 'ada', context: { 'a b!': '1' } }] } });
+    expect(bulk.body.data[0].status).toBe('error');
+    expect((await events('?transactionId=tx-bad-type')).data).toHaveLength(0);
+    expect((await events()).data).toHaveLength(0);
+    expect(svc.store.contexts.find(svc.environment.id, 'a b!', '1')).toBeUndefined();
+  });
+
   it('more than 5 contexts → 422', async () => {
     const context = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((t) => [t, 'x']));
     expect((await trigger({ name: 'otp', to: 'ada', context })).status).toBe(422);

@@ -110,6 +110,12 @@ describe('workflows', () => {
     const noWorkflow = await svc.request('POST', '/v2/workflows/nope/step/mail/preview', { body: {} });
     expect(noWorkflow).toMatchObject({ status: 201, body: { data: empty } });
   });
+
+  it("a preview payload's context is held to the trigger's rules: a bad context type → 422 naming it", async () => {
+    const r = await svc.request('POST', '/v2/workflows/order-shipped/step/mail/preview', { body: { previewPayload: { context: { 'a b': 'x' } } } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors['previewPayload.context.a b'].messages).toEqual(['previewPayload.context type must contain only letters, digits, "_" and "-"']);
+  });
 });
 
 describe("validation in the service's words", () => {
@@ -200,7 +206,17 @@ describe('update, patch, delete', () => {
     expect((await svc.request('DELETE', '/v2/workflows/doomed')).status).toBe(204);
     const again = await svc.request('DELETE', '/v2/workflows/doomed');
     expect(again).toMatchObject({ status: 404, body: { ctx: { workflowId: 'doomed' } } });
-    const list = operations.listWorkflows.response.parse((await svc.request('GET', '/v2/workflows?query=doomed')).body);
-    expect(list).toEqual({ workflows: [], totalCount: 0 });
+    const list = await svc.request('GET', '/v2/workflows?query=doomed');
+    expect(list.body).toEqual({ data: { workflows: [], totalCount: 0 } });
+  });
+
+  it('the list is wrapped in {data}: its envelope holds no data of its own', async () => {
+    await create('listed');
+    const r = await svc.request('GET', '/v2/workflows?query=listed');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['data']);
+    const list = operations.listWorkflows.response.parse(r.body.data);
+    expect(list.totalCount).toBe(1);
+    expect(list.workflows.map((w) => w.workflowId)).toEqual(['listed']);
   });
 });

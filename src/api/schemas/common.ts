@@ -5,16 +5,21 @@ import { z } from 'zod';
 import { OBJECT_ID_RE } from '../enum-values.js';
 
 export { OBJECT_ID_RE };
-export const ObjectId = z.string().regex(OBJECT_ID_RE, 'must be a 24-character hexadecimal id');
+/** A database id: 24 hexadecimal characters, refused in the service's words ("must be a mongodb id"). */
+export const ObjectId = z.string().regex(OBJECT_ID_RE, 'must be a mongodb id');
 
 export const IsoDate = z.string();
 
-/** Context type and id: 1 to 100 characters of `[a-zA-Z0-9_-]`. */
+/**
+ * Context type and id: 1 to 100 characters of `[a-zA-Z0-9_-]`, refused in the service's words
+ * ("id must be longer than or equal to 1 characters"). An empty one gets that message alone: that it
+ * also lacks the right characters says nothing more.
+ */
 export const CONTEXT_PART_RE = /^[a-zA-Z0-9_-]+$/;
 export const ContextPart = z
   .string()
-  .min(1, 'must be at least 1 character')
-  .max(100, 'must be at most 100 characters')
+  .min(1, { error: 'must be longer than or equal to 1 characters', abort: true })
+  .max(100, 'must be shorter than or equal to 100 characters')
   .regex(CONTEXT_PART_RE, 'must contain only letters, digits, "_" and "-"');
 /** `type:id`, as contexts are referenced by notifications, messages and endpoint filters. */
 export const ContextKey = z.string().refine((s) => {
@@ -25,7 +30,14 @@ export const ContextKey = z.string().refine((s) => {
 
 /** A trigger/connection `context` value: `{type: "id" | {id, data?}}`. */
 export const ContextValue = z.union([ContextPart, z.looseObject({ id: ContextPart, data: z.record(z.string(), z.unknown()).optional() })]);
-export const ContextPayload = z.record(z.string(), ContextValue);
+/**
+ * A `context` map: each key is a context type, held to the same rules as `POST /v2/contexts`' type, so
+ * that no request stores a context key (`type:id`) that the contextKeys filters would then refuse. A
+ * bad key's issue says "type must ...", under the key's path.
+ */
+export const ContextPayload = z.record(ContextPart, ContextValue, {
+  error: (issue) => (issue.code === 'invalid_key' ? `type ${issue.issues.map((i) => i.message).join(', ')}` : undefined),
+});
 
 export const JsonObject = z.record(z.string(), z.unknown());
 

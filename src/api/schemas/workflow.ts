@@ -13,7 +13,7 @@ import {
   TimeUnit,
   WorkflowStatus,
 } from './enums.js';
-import { ContextValue, JsonObject, queryArray, queryInt } from './common.js';
+import { ContextPayload, JsonObject, queryArray, queryInt } from './common.js';
 import { PartialSubscriber } from './resources.js';
 
 /** Workflow and step identifiers: a slug. */
@@ -310,7 +310,7 @@ export const PreviewPayload = z.looseObject({
   subscriber: PartialSubscriber.optional(),
   payload: JsonObject.optional(),
   steps: JsonObject.optional(),
-  context: z.record(z.string(), ContextValue).optional(),
+  context: ContextPayload.optional(),
   env: JsonObject.optional(),
 });
 export type PreviewPayload = z.infer<typeof PreviewPayload>;

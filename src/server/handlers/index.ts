@@ -1,5 +1,6 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
 import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './bridge.js';
+import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl } from './chat-oauth.js';
 import { createContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
@@ -80,6 +81,9 @@ export const routes: Routes = {
   listTopicSubscriptions,
   createTopicSubscriptions,
   deleteTopicSubscriptions,
+  generateChatOauthUrl,
+  generateConnectOauthUrl,
+  generateLinkUserOauthUrl,
 };
 
 export type { Service } from './types.js';

@@ -69,9 +69,13 @@ export const getWorkflow: Route<'getWorkflow'> = {
   },
 };
 
-/** GET /v2/workflows: search by name or workflowId, filter by tags and status, sort, and page by offset. */
+/**
+ * GET /v2/workflows: search by name or workflowId, filter by tags and status, sort, and page by offset.
+ * `{workflows, totalCount}` holds no `data`, so it comes wrapped like a single record (ground truth,
+ * "Response envelopes"); clients unwrap a body whose only key is `data`.
+ */
 export const listWorkflows: Route<'listWorkflows'> = {
-  envelope: 'raw',
+  envelope: 'data',
   handle({ svc, env, query: q }): ListWorkflowsResponse {
     const needle = q.query?.trim().toLowerCase();
     const rows = svc.store.workflows

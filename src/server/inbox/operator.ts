@@ -121,7 +121,7 @@ function topicOf(store: Store, env: Environment, key: string): TopicRecord {
 function subscriptionView(t: TopicRecord, r: SubscriptionRecord) {
   const s = parseDoc<Subscriber>(r.subscriberDoc);
   return {
-    _id: r.subscriberDbId,
+    _id: r._id,
     // As the service names a subscription: topic key and subscriber id.
     identifier: `tk=${t.key}:si=${r.subscriberId}`,
     topic: { _id: t._id, key: t.key, name: t.name },

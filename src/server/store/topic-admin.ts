@@ -1,6 +1,7 @@
 // Topics as the operator API manages them (list, rename, delete, subscriptions with their dates), on
 // the tables the trigger's topic fan-out reads (contexts.ts: `topics`, `topic_subscribers`), and the
 // integration update (a whole document written back), kept out of the repositories other code owns.
+import { createHash } from 'node:crypto';
 import type { Integration } from '../../api/schemas/resources.js';
 import { parseDoc, Repo } from './repo.js';
 
@@ -13,6 +14,8 @@ export interface TopicRecord {
 }
 
 export interface SubscriptionRecord {
+  /** The subscription's own id (see subscriptionId). */
+  _id: string;
   subscriberDbId: string;
   subscriberId: string;
   subscriberDoc: string;
@@ -92,16 +95,17 @@ export class TopicAdmin extends Repo {
         `SELECT s.id AS subscriberDbId, s.subscriber_id AS subscriberId, s.doc AS subscriberDoc, t.created_at AS createdAt
          FROM topic_subscribers t JOIN subscribers s ON s.id = t.subscriber_id WHERE ${where.join(' AND ')} ORDER BY s.id LIMIT ?`,
       )
-      .all(...params, q.limit + 1) as SubscriptionRecord[];
+      .all(...params, q.limit + 1) as Omit<SubscriptionRecord, '_id'>[];
     const more = rows.length > q.limit;
-    return { rows: rows.slice(0, q.limit), more, totalCount };
+    return { rows: rows.slice(0, q.limit).map((r) => withId(topicId, r)), more, totalCount };
   }
 
   subscription(topicId: string, subscriberDbId: string): SubscriptionRecord | undefined {
-    return this.stmt(
+    const row = this.stmt(
       `SELECT s.id AS subscriberDbId, s.subscriber_id AS subscriberId, s.doc AS subscriberDoc, t.created_at AS createdAt
        FROM topic_subscribers t JOIN subscribers s ON s.id = t.subscriber_id WHERE t.topic_id = ? AND t.subscriber_id = ?`,
-    ).get(topicId, subscriberDbId) as SubscriptionRecord | undefined;
+    ).get(topicId, subscriberDbId) as Omit<SubscriptionRecord, '_id'> | undefined;
+    return row && withId(topicId, row);
   }
 
   unsubscribe(topicId: string, subscriberDbId: string): boolean {
@@ -131,4 +135,21 @@ export class TopicAdmin extends Repo {
     const doc = row ? parseDoc<Integration>(row.doc) : undefined;
     return doc && !doc.deleted ? doc : undefined;
   }
+}
+
+/**
+ * A subscription's id, 24 hex characters shaped like the service's database ids: the second it was
+ * made, then 16 characters fixed by its topic and subscriber. The same for the same subscription on
+ * every read; another topic's subscription of the same subscriber has its own; a subscription made
+ * again after an unsubscribe is a new one. Derived rather than stored: the table keys a subscription
+ * by (topic, subscriber) already.
+ */
+export function subscriptionId(topicId: string, subscriberDbId: string, createdAt: string): string {
+  const seconds = Math.floor(Date.parse(createdAt) / 1000) >>> 0;
+  const pair = createHash('sha256').update(`${topicId}/${subscriberDbId}`).digest('hex').slice(0, 16);
+  return seconds.toString(16).padStart(8, '0') + pair;
+}
+
+function withId(topicId: string, row: Omit<SubscriptionRecord, '_id'>): SubscriptionRecord {
+  return { _id: subscriptionId(topicId, row.subscriberDbId, row.createdAt), ...row };
 }

@@ -19,7 +19,7 @@ sendsRequest(svc, [
 
 refusesInput(svc, [
   [['contexts', 'create', 'ten ant', 'acme'], 'TYPE: must contain only letters, digits'],
-  [['contexts', 'create', 'tenant', 'x'.repeat(101)], 'ID: must be at most 100 characters'],
+  [['contexts', 'create', 'tenant', 'x'.repeat(101)], 'ID: must be shorter than or equal to 100 characters'],
   [['contexts', 'create', 'tenant', 'acme', '--data', '{"a":1,}'], '--data: invalid JSON at line 1, column 8'],
   [['--idempotency-key', 'k'.repeat(256), 'contexts', 'create', 'a', 'b'], "--idempotency-key <key>' argument"],
 ]);

@@ -105,7 +105,7 @@ describe('registering a bridge', () => {
     expect(validSignature(discover.signature, {}, TEST_KEY)).toBe(true);
     expect(discover.xSignature).toBe(discover.signature);
     const list = await svc.request('GET', '/v2/workflows?limit=50');
-    const mine = list.body.workflows.find((w: any) => w.workflowId === 'welcome-code');
+    const mine = list.body.data.workflows.find((w: any) => w.workflowId === 'welcome-code');
     expect(mine).toMatchObject({ origin: 'external', name: 'Welcome (code)', status: 'ACTIVE', stepTypeOverviews: ['in_app', 'email'] });
     const one = await svc.request('GET', '/v2/workflows/welcome-code');
     expect(one.body.data.origin).toBe('external');
@@ -114,7 +114,7 @@ describe('registering a bridge', () => {
   });
 
   it('an unreachable URL is refused naming it, and nothing is stored', async () => {
-    const before = (await svc.request('GET', '/v2/workflows?limit=50')).body.totalCount;
+    const before = (await svc.request('GET', '/v2/workflows?limit=50')).body.data.totalCount;
     // A port that was free a moment ago: nothing listens there.
     const gone = await startBridgeApp([], TEST_KEY);
     await gone.close();
@@ -124,7 +124,7 @@ describe('registering a bridge', () => {
     expect(res.body.message).toContain(dead);
     expect(res.body.message).toMatch(/not reachable: ECONNREFUSED/);
     expect(res.body.ctx.code).toBe('BRIDGE_UNREACHABLE');
-    expect((await svc.request('GET', '/v2/workflows?limit=50')).body.totalCount).toBe(before);
+    expect((await svc.request('GET', '/v2/workflows?limit=50')).body.data.totalCount).toBe(before);
   });
 
   it('a URL that is not a framework bridge is refused with what answered', async () => {

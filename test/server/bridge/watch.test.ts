@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 const ids = async () =>
-  ((await svc.request('GET', '/v2/workflows?limit=50')).body.workflows as any[])
+  ((await svc.request('GET', '/v2/workflows?limit=50')).body.data.workflows as any[])
     .filter((w) => w.origin === 'external')
     .map((w) => w.workflowId)
     .sort();
