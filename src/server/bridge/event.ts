@@ -3,7 +3,8 @@
 // it reads that step's *result* from `state` and checks it against the step type's result schema (a
 // missing or malformed one is a 400), so each earlier job is answered, whatever its status:
 // in-app `{seen, read, lastSeenDate, lastReadDate}`, delay `{duration}`, digest `{events, eventCount}`,
-// custom (and throttle) what it returned, the other channels `{}`.
+// throttle `{throttled, executionCount, threshold, windowStart}`, custom what it returned, the other
+// channels `{}`.
 import type { BridgeEvent, BridgeState } from '../../api/schemas/bridge.js';
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { Subscriber } from '../../api/schemas/resources.js';
@@ -44,8 +45,16 @@ export function stepResult(job: Pick<JobRecord, 'type' | 'state'>): JsonObject {
       const clean = events.map((e) => ({ id: String(e.id), time: String(e.time), payload: obj(e.payload) ?? {} }));
       return { events: clean, eventCount: clean.length };
     }
-    case 'custom':
     case 'throttle':
+      // Exactly the result schema's fields ({throttled} required, nothing else allowed); a throttle
+      // skipped by its condition did not throttle.
+      return {
+        throttled: output?.throttled === true,
+        ...(typeof output?.executionCount === 'number' && { executionCount: output.executionCount }),
+        ...(typeof output?.threshold === 'number' && { threshold: output.threshold }),
+        ...(typeof output?.windowStart === 'string' && { windowStart: output.windowStart }),
+      };
+    case 'custom':
       return output ?? {};
     default:
       return {};

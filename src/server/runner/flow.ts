@@ -182,7 +182,12 @@ const throttle: StepHandler = {
     if (!decision.ok) return { status: 'failed', error: `Throttle: ${decision.error}`, source: controls.type === 'dynamic' ? 'Payload' : 'Internal' };
     const window = `the window since ${isoOf(decision.windowStart)}`;
     const key = controls.throttleKey ? ` (throttle key ${controls.throttleKey})` : '';
+    // Its result, as the service gives it (`steps.<id>` in templates; a code-first workflow's later
+    // steps are executed with it in their state, which the framework checks against this shape).
+    const result = (throttled: boolean, executionCount: number) =>
+      ctx.setOutput({ throttled, executionCount, threshold, windowStart: isoOf(decision.windowStart) });
     if (decision.allow) {
+      result(false, decision.count + 1);
       ctx.store.jobs.setGroup(ctx.job.id, group.key, now);
       ctx.detail({
         status: 'Success',
@@ -191,6 +196,7 @@ const throttle: StepHandler = {
       });
       return { status: 'completed' };
     }
+    result(true, decision.count);
     const reset = decision.resetAt !== null ? `; the next one may pass after ${isoOf(decision.resetAt)}` : '';
     ctx.detail({
       status: 'Warning',

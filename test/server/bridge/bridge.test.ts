@@ -67,6 +67,15 @@ const skipping = workflow(
   { payloadSchema: nameSchema },
 );
 
+const throttling = workflow(
+  'throttle-code',
+  async ({ step, payload }) => {
+    await step.throttle('th', async () => ({ type: 'fixed', amount: 1, unit: 'minutes', threshold: 1 }), { skip: () => payload.name === 'unthrottled' });
+    await step.inApp('after', async () => ({ body: `for ${payload.name}` }));
+  },
+  { payloadSchema: nameSchema },
+);
+
 let svc: TestService;
 let app: BridgeApp;
 
@@ -75,7 +84,7 @@ beforeEach(async () => {
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
   svc = testService();
-  app = await startBridgeApp([welcome, digestFlow, failing, skipping], TEST_KEY);
+  app = await startBridgeApp([welcome, digestFlow, failing, skipping, throttling], TEST_KEY);
 });
 afterEach(async () => {
   await svc.runner.stop();
@@ -98,7 +107,7 @@ describe('registering a bridge', () => {
   it('discovers the workflows (signed over {}) and stores them with origin external', async () => {
     const res = await sync();
     expect(res.status).toBe(201);
-    expect(res.body.data.workflows.map((w: any) => w.workflowId).sort()).toEqual(['digest-code', 'fails-code', 'skip-code', 'welcome-code']);
+    expect(res.body.data.workflows.map((w: any) => w.workflowId).sort()).toEqual(['digest-code', 'fails-code', 'skip-code', 'throttle-code', 'welcome-code']);
     expect(res.body.data.sdkVersion).toMatch(/^\d+\.\d+\.\d+/);
     const discover = app.received.find((r) => r.action === 'discover')!;
     expect(discover.status).toBe(200);
@@ -286,6 +295,30 @@ describe('running code-first workflows', () => {
     const chatMsg = (await messages('chat')).find((m) => m.templateIdentifier === 'skip-code')!;
     expect(chatMsg.content).toBe('chat for quiet');
     expect((await messages('in_app')).filter((m) => m.templateIdentifier === 'skip-code')).toHaveLength(0);
+  });
+
+  it("a throttle: the next step runs with the throttle's result in its state (the framework checks its shape), passed, skipped or throttled", async () => {
+    await sync();
+    await trigger('throttle-code', { name: 'first' });
+    await svc.runner.idle();
+    await trigger('throttle-code', { name: 'unthrottled' });
+    await svc.runner.idle();
+    await trigger('throttle-code', { name: 'second' });
+    await svc.runner.idle();
+    const after = executes().filter((c) => c.stepId === 'after');
+    // The third trigger is throttled: its in-app step is skipped, the bridge not asked.
+    expect(after.map((c) => c.status)).toEqual([200, 200]);
+    expect(after[0]!.body.state[1]).toMatchObject({
+      stepId: 'th',
+      outputs: { throttled: false, executionCount: 1, threshold: 1 },
+      state: { status: 'completed' },
+    });
+    expect(after[0]!.body.state[1].outputs.windowStart).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(after[1]!.body.state[1]).toEqual({ stepId: 'th', outputs: { throttled: false }, state: { status: 'skipped' } });
+    const contents = (await messages('in_app')).filter((m) => m.templateIdentifier === 'throttle-code').map((m) => m.content);
+    expect(contents.sort()).toEqual(['for first', 'for unthrottled']);
+    const [third] = (await events('throttle-code')).filter((n) => n.payload?.name === 'second');
+    expect(third.jobs.map((j: any) => j.status)).toEqual(['completed', 'skipped']);
   });
 
   it('the step preview of a code-first workflow is asked of the bridge', async () => {
