@@ -89,7 +89,13 @@ describe('a new store, the same activity', () => {
         advance: (ms: number) => clock.advance(ms),
         idle: () => fresh.runner.idle(),
       });
-      expect(normalized(answers)).toEqual(normalized(expected.answers));
+      // One difference on purpose: an in-app action's button now keeps where it leads (the Inbox
+      // navigates there), which the schema-3 svc dropped.
+      const withoutButtonLinks = (v: unknown): unknown =>
+        JSON.parse(JSON.stringify(v), function (this: Record<string, unknown>, k, val) {
+          return (k === 'url' || k === 'target') && (this.type === 'primary' || this.type === 'secondary') ? undefined : val;
+        });
+      expect(normalized(withoutButtonLinks(answers))).toEqual(normalized(expected.answers));
     } finally {
       await fresh.close();
     }

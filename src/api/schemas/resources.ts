@@ -195,10 +195,13 @@ export const MessageButton = z.looseObject({
   type: z.enum(['primary', 'secondary']),
   content: z.string(),
   resultContent: z.string().optional(),
+  /** Where the button leads (an in-app step's action redirect). */
+  url: z.string().optional(),
+  target: z.string().optional(),
 });
 export const MessageCTA = z.looseObject({
   type: z.enum(['redirect']).optional(),
-  data: z.looseObject({ url: z.string().optional() }).optional(),
+  data: z.looseObject({ url: z.string().optional(), target: z.string().optional() }).optional(),
   action: z
     .looseObject({
       status: z.enum(['pending', 'done']).optional(),

@@ -184,16 +184,27 @@ export function inAppMessageFields(content: InAppContent): {
   content: string;
   avatar?: string;
   data?: Record<string, unknown>;
-  cta: { type?: 'redirect'; data?: { url?: string }; action?: { status: 'pending'; buttons: Array<{ type: 'primary' | 'secondary'; content: string }> } };
+  cta: {
+    type?: 'redirect';
+    data?: { url?: string; target?: RedirectTarget };
+    action?: { status: 'pending'; buttons: Array<{ type: 'primary' | 'secondary'; content: string; url?: string; target?: RedirectTarget }> };
+  };
 } {
+  // A button keeps where it leads (the Inbox navigates there when it is clicked), as the message's
+  // own redirect keeps its target.
+  const button = (type: 'primary' | 'secondary', a: RenderedAction) => ({
+    type,
+    content: a.label,
+    ...(a.redirect && { url: a.redirect.url, ...(a.redirect.target !== undefined && { target: a.redirect.target }) }),
+  });
   const buttons = [
-    ...(content.primaryAction ? [{ type: 'primary' as const, content: content.primaryAction.label }] : []),
-    ...(content.secondaryAction ? [{ type: 'secondary' as const, content: content.secondaryAction.label }] : []),
+    ...(content.primaryAction ? [button('primary', content.primaryAction)] : []),
+    ...(content.secondaryAction ? [button('secondary', content.secondaryAction)] : []),
   ];
   const cta: ReturnType<typeof inAppMessageFields>['cta'] = {};
   if (content.redirect) {
     cta.type = 'redirect';
-    cta.data = { url: content.redirect.url };
+    cta.data = { url: content.redirect.url, ...(content.redirect.target !== undefined && { target: content.redirect.target }) };
   }
   if (buttons.length > 0) cta.action = { status: 'pending', buttons };
   const fields: ReturnType<typeof inAppMessageFields> = { content: content.body, cta };

@@ -218,7 +218,7 @@ describe('running code-first workflows', () => {
     expect(inApp.content).toBe(hello.body);
     expect(inApp.subject).toBe(hello.subject);
     expect(inApp.data).toEqual({ kind: 'greeting' });
-    expect(inApp.cta.action.buttons).toEqual([{ type: 'primary', content: 'Open' }]);
+    expect(inApp.cta.action.buttons).toEqual([{ type: 'primary', content: 'Open', url: '/inbox', target: '_self' }]);
     const email = (await messages('email')).find((m) => m.templateIdentifier === 'welcome-code')!;
     const mail = calls[1]!.answer.outputs;
     expect(mail.subject).toBe('Welcome aboard');

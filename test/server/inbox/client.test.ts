@@ -114,7 +114,12 @@ describe('the Inbox client against svc dev', () => {
           {
             name: 'Inbox',
             type: 'in_app',
-            controlValues: { body: 'Join us', primaryAction: { label: 'Accept', redirect: { url: '/accept' } }, secondaryAction: { label: 'Decline' } },
+            controlValues: {
+              body: 'Join us',
+              primaryAction: { label: 'Accept', redirect: { url: '/accept', target: '_self' } },
+              secondaryAction: { label: 'Decline' },
+              redirect: { url: 'https://app.example.com/invites', target: '_blank' },
+            },
           },
         ],
       },
@@ -123,6 +128,11 @@ describe('the Inbox client against svc dev', () => {
     await trigger('cy', {}, 'invite');
     const [n] = await list(novu);
     expect(n!.primaryAction).toMatchObject({ label: 'Accept', isCompleted: false });
+    // Where a click leads: the client navigates to an action's redirect (a button without one has none).
+    expect(n!.primaryAction?.redirect).toEqual({ url: '/accept', target: '_self' });
+    expect(n!.secondaryAction).toMatchObject({ label: 'Decline', isCompleted: false });
+    expect(n!.secondaryAction?.redirect).toBeUndefined();
+    expect(n!.redirect).toEqual({ url: 'https://app.example.com/invites', target: '_blank' });
     const done = await n!.completePrimary();
     expect(done.error).toBeUndefined();
     expect(done.data?.primaryAction?.isCompleted).toBe(true);

@@ -36,6 +36,11 @@ describe('rendered channel content', () => {
       },
     );
     const [m] = await messages(svc, `transactionId=${tx}`);
+    // A button keeps where it leads.
+    expect(m.cta.action.buttons).toEqual([
+      { type: 'primary', content: 'Open Launch', url: '/posts/7', target: '_blank' },
+      { type: 'secondary', content: 'Mute' },
+    ]);
     expect(m).toMatchObject({
       channel: 'in_app',
       subject: 'Hi Ada',
@@ -45,13 +50,7 @@ describe('rendered channel content', () => {
       cta: {
         type: 'redirect',
         data: { url: 'https://app.example.com/p/7' },
-        action: {
-          status: 'pending',
-          buttons: [
-            { type: 'primary', content: 'Open Launch' },
-            { type: 'secondary', content: 'Mute' },
-          ],
-        },
+        action: { status: 'pending' },
       },
       read: false,
       seen: false,
