@@ -4,7 +4,7 @@ import { CommanderError, type Command } from 'commander';
 import { buildProgram, type Invoke } from './cli.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import { EXIT, SvcError } from './core/errors.js';
-import { maskData } from './core/mask.js';
+import { hideUrlCredentialsIn, maskData } from './core/mask.js';
 import { escapeChar, safeJson, safeText, UNSAFE_RE } from './io/safe-text.js';
 import type { GlobalOptions, IO } from './deps.js';
 import { stoppedServiceHint } from './config/profiles.js';
@@ -129,7 +129,8 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     invoke,
     {
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // commander's own errors quote the argument given (a --base-url with a password in it).
+      writeErr: (s) => io.stderr.write(hideUrlCredentialsIn(s)),
       outWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined),
       errWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined),
     },
@@ -205,7 +206,7 @@ function typedSecrets(argv: string[], env: NodeJS.ProcessEnv): string[] {
 
 function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command, secrets: string[] = []): number {
   const json = wantsJsonErrors(argv);
-  const scrub = (s: string) => String(maskData(s, { knownSecrets: secrets }));
+  const scrub = (s: string) => hideUrlCredentialsIn(String(maskData(s, { knownSecrets: secrets })));
   const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
     // One line, always (cli.md): a hint follows the message on the same line.
     if (json) io.stderr.write(`${safeJson(scrub(JSON.stringify({ error: { code, message, ...extra, ...(hint ? { hint } : {}) } })))}\n`);

@@ -2,10 +2,11 @@
 // profile store is read only when a value is missing, the HTTP core loads with the first client (its transport
 // with the first request), renderers with the first print.
 import type { ClientOptions, Deps, GlobalOptions, IO } from './deps.js';
-import { ProfileStore, requireApiKey, requireBaseUrl, resolveSettings, type ResolvedSettings } from './config/profiles.js';
+import { checkApiKey, ProfileStore, requireApiKey, requireBaseUrl, resolveSettings, type ResolvedSettings } from './config/profiles.js';
 import { InputReader } from './core/input.js';
 import type { Api } from './api/session.js';
 import type { Output, OutputFormat, PrintOptions } from './io/types.js';
+import { hideUrlCredentialsIn } from './core/mask.js';
 import { safeText } from './io/safe-text.js';
 
 interface RuntimeInit {
@@ -56,7 +57,7 @@ export function createRuntime(init: RuntimeInit): Runtime {
     const s = own ? undefined : deps.settings();
     const given = { value: opts.baseUrl ?? '', source: globals.baseUrl !== undefined ? ('flag' as const) : ('env' as const) };
     const baseUrl = requireBaseUrl(opts.baseUrl !== undefined ? { baseUrl: given, profile: { value: undefined, source: 'none' } } : s!);
-    const apiKey = opts.apiKey ?? requireApiKey(s!);
+    const apiKey = opts.apiKey !== undefined ? checkApiKey(opts.apiKey, 'the API key') : requireApiKey(s!);
     const readOnlyProfile = s?.readOnly ? (s.profile.value ?? '?') : undefined;
     const { Api } = await import('./api/session.js');
     const api = new Api(
@@ -117,10 +118,10 @@ export function createRuntime(init: RuntimeInit): Runtime {
       })),
     info: (message) => {
       // Messages quote service text (a name, a provider's answer): shown, never acted on by the terminal.
-      if (!globals.quiet) io.stderr.write(`${safeText(message, { newlines: true })}\n`);
+      if (!globals.quiet) io.stderr.write(`${safeText(hideUrlCredentialsIn(message), { newlines: true })}\n`);
     },
     warn: (message) => {
-      io.stderr.write(`warning: ${safeText(message, { newlines: true })}\n`);
+      io.stderr.write(`warning: ${safeText(hideUrlCredentialsIn(message), { newlines: true })}\n`);
     },
     client: (opts) => {
       if (!opts) return (shared ??= makeClient({}));

@@ -16,7 +16,7 @@ const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
   0    success
   1    the service answered with an error not listed below (5xx after
        retries, ...), or a trigger was not processed (status other than
-       "processed"); also a --query that failed on the answer (it was sent)
+       "processed"); also a --query that failed on the result (the command ran)
   2    invalid usage or input; nothing was sent
   3    missing or rejected credentials (no key, 401, 403), or a state change
        refused by a read-only profile

@@ -5,7 +5,7 @@
 import type { Deps } from '../deps.js';
 import { ApiError, CredentialsError, UsageError } from '../core/errors.js';
 import { hideUrlCredentials, maskKey } from '../core/mask.js';
-import { DEFAULT_BASE_URL, validateProfileName } from '../config/profiles.js';
+import { checkApiKey, DEFAULT_BASE_URL, validateProfileName } from '../config/profiles.js';
 import { routes } from '../api/routes.js';
 import { Command, examples, type OptsOf } from './define.js';
 import { readKeyFromStdin, saved } from './profile/key.js';
@@ -43,6 +43,7 @@ function localProfileUrl(deps: Deps): string | undefined {
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
   const g = deps.globals;
   const interactive = deps.interactive();
+  if (g.apiKey !== undefined) checkApiKey(g.apiKey, '--api-key');
   if (!interactive && !opts.withKey && !g.apiKey) {
     throw new UsageError('svc login needs a terminal to ask for the key; use --with-key (reads it from stdin) or svc profile add');
   }
@@ -63,6 +64,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   if (opts.withKey) apiKey = await readKeyFromStdin(deps, '--with-key');
   if (!apiKey && prompt) apiKey = (await prompt.askSecret(deps, 'API key:', (v) => (v.trim() ? true : 'the key must not be empty'))).trim();
   if (!apiKey) throw new UsageError('missing API key');
+  checkApiKey(apiKey, opts.withKey ? '--with-key' : 'the API key');
 
   if (g.dryRun) {
     // Send nothing and save nothing: show the check that would be made.

@@ -124,14 +124,30 @@ function expectedRecipients(to: unknown[]): number | undefined {
   return ids.size;
 }
 
+interface WorkflowBrief {
+  workflowId: string;
+  name?: string;
+  active?: boolean;
+}
+
+/** The first 100 workflows' ids (a workflow without one by its trigger identifier), names and states. */
+async function workflowBriefs(api: Awaited<ReturnType<Deps['client']>>): Promise<WorkflowBrief[]> {
+  const res = await api.call<{ workflows?: { workflowId?: string; name?: string; active?: boolean; triggers?: { identifier?: string }[] }[] }>(
+    'listWorkflows',
+    { query: { limit: 100 } },
+  );
+  return (res?.data.workflows ?? []).flatMap((w) => {
+    const workflowId = w.workflowId ?? w.triggers?.[0]?.identifier;
+    return typeof workflowId === 'string'
+      ? [{ workflowId, ...(w.name !== undefined && { name: w.name }), ...(w.active !== undefined && { active: w.active }) }]
+      : [];
+  });
+}
+
 /** The workflow left out at a terminal: chosen from the service's active workflows (or typed). */
 async function askWorkflow(deps: Deps): Promise<string> {
   const { askChoice, askText } = await import('../io/prompt.js');
-  const api = await deps.client();
-  const res = await api.call('listWorkflows', { query: { limit: 100 } }).catch(() => undefined);
-  const all = ((res?.data as { workflows?: { workflowId?: string; name?: string; active?: boolean }[] } | undefined)?.workflows ?? []).filter(
-    (w): w is { workflowId: string; name?: string; active?: boolean } => typeof w.workflowId === 'string',
-  );
+  const all = await workflowBriefs(await deps.client()).catch(() => [] as WorkflowBrief[]);
   const active = all.filter((w) => w.active !== false);
   if (active.length === 0) return askText(deps, 'Workflow (its trigger identifier):', { validate: (v) => (v.trim() ? true : 'give a workflow id') });
   return askChoice(
@@ -265,8 +281,7 @@ async function unknownWorkflowHint(api: Awaited<ReturnType<Deps['client']>>, e: 
   if (!(e instanceof ApiError) || ![404, 422].includes(e.status) || !/workflow[_ ]not[_ ]found|workflow.*not found/i.test(e.message)) return e;
   let ids: string[] = [];
   try {
-    const res = await api.call<{ workflows?: { workflowId?: string; triggers?: { identifier?: string }[] }[] }>('listWorkflows', { query: { limit: 100 } });
-    ids = (res?.data.workflows ?? []).map((w) => w.workflowId ?? w.triggers?.[0]?.identifier).filter((x): x is string => typeof x === 'string');
+    ids = (await workflowBriefs(api)).map((w) => w.workflowId);
   } catch {
     return e.withHint(`no workflow '${name}': svc workflow list shows the workflow ids`);
   }

@@ -327,13 +327,20 @@ export function requireApiKey(s: ResolvedSettings): string {
       'no API key: run `svc login`, pass --api-key or set SVC_API_KEY, or start a local service with `svc dev` and use --profile local',
     );
   }
-  // A key is one word of printable characters: a newline or space (a key pasted with its line end)
-  // would fail in the HTTP layer and be retried as if the network had failed.
-  if (!/^[\x21-\x7e]+$/.test(s.apiKey.value)) {
-    const from = s.apiKey.source === 'flag' ? '--api-key' : s.apiKey.source === 'env' ? 'SVC_API_KEY' : `the API key of profile '${s.profile.value}'`;
+  const from = s.apiKey.source === 'flag' ? '--api-key' : s.apiKey.source === 'env' ? 'SVC_API_KEY' : `the API key of profile '${s.profile.value}'`;
+  return checkApiKey(s.apiKey.value, from);
+}
+
+/**
+ * A key is one word of printable characters: a newline or space (a key pasted with its line end)
+ * would fail in the HTTP layer and be retried as if the network had failed. `from` names its source.
+ */
+export function checkApiKey(key: string, from: string): string {
+  if (key === '') throw new UsageError(`${from}: empty`);
+  if (!/^[\x21-\x7e]+$/.test(key)) {
     throw new UsageError(`${from}: contains a space, a control character or a non-ASCII character; an API key is one word of printable characters`);
   }
-  return s.apiKey.value;
+  return key;
 }
 
 /**

@@ -46,12 +46,18 @@ export class UsageError extends SvcError {
 }
 
 /**
- * A --query that parsed but failed on the answer (a type error of a JMESPath function): the request
- * was sent and answered, so not exit 2 ("nothing was sent": a script retrying on 2 would send twice).
+ * A --query that parsed but failed on the result (a type error of a JMESPath function): the command
+ * has done its work by then (a request it makes was sent), so not exit 2 ("nothing was sent": a
+ * script retrying on 2 would send twice).
  */
 export class QueryError extends SvcError {
   constructor(message: string) {
-    super(message, 'query_failed', EXIT.failure, 'the request was sent and answered; run it again without --query (or -o json) to see the answer');
+    super(
+      message,
+      'query_failed',
+      EXIT.failure,
+      'the command ran (what it sends was sent); only its output could not be shaped: run it again without --query to see it',
+    );
   }
 }
 

@@ -121,17 +121,27 @@ export function maskHeaders(headers: Record<string, string | string[] | undefine
   return out;
 }
 
-const URL_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*)@/i;
+// The user info runs to the last `@` before the path, as URL parsers read it (a password may hold `@`
+// or a space); in running text, to the last `@` before a space or a quote.
+const URL_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i;
+const URL_USERINFO_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'<>`]*)@/gi;
+
+const maskInfo = (scheme: string, info: string) => {
+  const colon = info.indexOf(':');
+  return `${scheme}${colon >= 0 ? `${info.slice(0, colon)}:•••` : '•••'}@`;
+};
 
 /**
- * A URL as shown (profiles, --dry-run, --debug, messages): a password in it masked, and a user name
- * without a password too (`https://TOKEN@host` carries a secret there).
+ * A URL as shown (profiles, --dry-run, --debug): a password in it masked, and a user name without a
+ * password too (`https://TOKEN@host` carries a secret there).
  */
 export function hideUrlCredentials(url: string): string {
-  return url.replace(URL_USERINFO, (_, scheme: string, info: string) => {
-    const colon = info.indexOf(':');
-    return `${scheme}${colon >= 0 ? `${info.slice(0, colon)}:•••` : '•••'}@`;
-  });
+  return url.replace(URL_USERINFO, (_, scheme: string, info: string) => maskInfo(scheme, info));
+}
+
+/** The same for every URL inside a message (errors and notes on stderr, whoever wrote them). */
+export function hideUrlCredentialsIn(text: string): string {
+  return text.includes('@') ? text.replace(URL_USERINFO_IN_TEXT, (_, scheme: string, info: string) => maskInfo(scheme, info)) : text;
 }
 
 const PERSONAL_QUERY = new Set(['email', 'emails', 'phone']);

@@ -13,8 +13,8 @@ export interface FitColumn {
   header: string;
   /**
    * `id`: shortened git-style (the command that takes it accepts the prefix); `key`: an id the next
-   * command needs whole, cut (with `…`) only when wider than half the terminal; `status`: never cut;
-   * `text`: cut with `…` down to `min`.
+   * command needs whole, cut (with `…`) only when the table cannot fit otherwise: first down to half
+   * the terminal, after the text columns down to 12; `status`: never cut; `text`: cut with `…` down to `min`.
    */
   kind?: 'id' | 'key' | 'status' | 'text';
   /** Dropped when the table does not fit, the lowest first; never dropped when absent. */
@@ -47,6 +47,8 @@ export interface FitResult {
   levels: number[];
   /** Per shown column: the end its shortened ids were kept from (undefined when not shortened). */
   idFrom?: ('start' | 'end' | undefined)[];
+  /** Per shown column: a key column cut to its width (later pages cut theirs to it too). */
+  keyCut?: boolean[];
 }
 
 export const GAP = 2;
@@ -278,6 +280,7 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
     shortened,
     levels: order.map((c) => level[c]!),
     idFrom: order.map((c) => idFrom[c]),
+    keyCut: order.map((c) => columns[c]!.kind === 'key' && limit[c]! < Number.POSITIVE_INFINITY),
   };
 }
 
@@ -291,7 +294,10 @@ export function fitMore(columns: readonly FitColumn[], cells: readonly (readonly
       const f = forms(row[c]);
       const t = f[Math.min(first.levels[k]!, f.length - 1)]!;
       const w = first.widths[k]!;
-      if (wide || width(t) <= w || columns[c]!.kind === 'key' || (k === first.shown.length - 1 && !columns[c]!.flex)) return t;
+      if (wide || width(t) <= w) return t;
+      // A key stays whole unless the first page cut that column (then it is cut the same way).
+      if (columns[c]!.kind === 'key') return first.keyCut?.[k] ? cut(t, w) : t;
+      if (k === first.shown.length - 1 && !columns[c]!.flex) return t;
       if (columns[c]!.kind === 'id') return first.idFrom?.[k] === 'end' ? takeWidthEnd(t, w) : takeWidth(t, w);
       return cut(t, w);
     }),
@@ -311,8 +317,8 @@ export function layout(fit: FitResult, total: number, wide = false, colour?: (co
       return colour && row >= 0 ? colour(fit.shown[k]!, padded, row) : padded;
     });
     const s = parts.join(' '.repeat(GAP)).trimEnd();
-    // A line still wider than the terminal (an id longer than it, which is never shortened) is cut
-    // with a mark: a value copied from it must not look whole.
+    // A line still wider than the terminal (columns that cannot be cut further: statuses, keys at 12)
+    // is cut with a mark: a value copied from it must not look whole.
     return wide || width(s) <= total ? s : `${cutAnsi(s, total - 1)}…`;
   };
   return [line(fit.headers, -1), ...fit.rows.map((r, i) => line(r, i))];

@@ -55,7 +55,7 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
   try {
     return jmespath.search(value as Parameters<typeof jmespath.search>[0], expression);
   } catch (e) {
-    throw new QueryError(`--query: evaluating it on the answer failed: ${(e as Error).message.split('\n')[0]}`);
+    throw new QueryError(`--query: evaluating it on the result failed: ${(e as Error).message.split('\n')[0]}`);
   }
 }
 

@@ -75,8 +75,8 @@ test('a --query that parses but fails on the answer is not exit 2 (the request w
   stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
   const r = await runSvc(['integrations', 'active', '--query', 'abs(@)'], { env });
   expect(r.code).toBe(1);
-  expect(r.stderr).toContain('--query: evaluating it on the answer failed');
-  expect(r.stderr).toContain('the request was sent and answered');
+  expect(r.stderr).toContain('--query: evaluating it on the result failed');
+  expect(r.stderr).toContain('the command ran (what it sends was sent)');
   expect(stub.requests).toHaveLength(1);
 });
 

@@ -80,7 +80,7 @@ describe('fitting a table to the terminal', () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
     expect(layout(fitTable(cols, [[long, 'Ada Lovelace', 'ada@example.com', 'true']], 80, true), 80, true)[1]).toContain(long);
   });
-  it('a line still wider than the terminal (an id never shortened) is cut with a mark, not silently', () => {
+  it('a key longer than the terminal is cut with a mark, not silently; --wide keeps it whole', () => {
     const key = `topic-${'k'.repeat(89)}`;
     const fit = fitTable(
       [
@@ -94,6 +94,30 @@ describe('fitting a table to the terminal', () => {
     expect(row!.length).toBe(80);
     expect(row!.endsWith('…')).toBe(true);
     expect(layout(fitTable([{ header: 'KEY', kind: 'key' }], [[key]], 80, true), 80, true)[1]).toContain(key);
+  });
+  it('a line of columns that cannot be cut further (statuses, keys at 12) is cut at the terminal with a mark', () => {
+    const cols: FitColumn[] = [
+      { header: 'A', kind: 'key' },
+      { header: 'B', kind: 'key' },
+      { header: 'STATUS', kind: 'status' },
+    ];
+    const fit = fitTable(cols, [['aaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbb', 'completed-with-warnings']], 30);
+    expect(fit.widths.slice(0, 2)).toEqual([12, 12]);
+    const [, row] = layout(fit, 30);
+    expect(row!.length).toBe(30);
+    expect(row!.endsWith('…')).toBe(true);
+  });
+  it('later pages cut a key the first page cut, to the same width', () => {
+    const cols: FitColumn[] = [{ header: 'SUBSCRIBER ID', kind: 'key' }, { header: 'NAME' }];
+    const first = fitTable(cols, [[`long-${'x'.repeat(90)}`, 'Ada']], 60);
+    expect(first.keyCut).toEqual([true, false]);
+    const more = fitMore(cols, [[`longer-${'y'.repeat(95)}`, 'Grace']], first);
+    expect(more.rows[0]![0]).toMatch(/^longer-y+…$/);
+    expect(more.rows[0]![1]).toBe('Grace');
+    for (const l of layout(more, 60)) expect(l.length).toBeLessThanOrEqual(60);
+    // A first page that did not cut its keys leaves later ones whole.
+    const whole = fitTable(cols, [['ada', 'Ada']], 60);
+    expect(fitMore(cols, [[`z${'z'.repeat(70)}`, 'Z']], whole).rows[0]![0]).toBe(`z${'z'.repeat(70)}`);
   });
   it('short ids: the shortest unique prefix, at least 7', () => {
     expect(shortIds(['abcdef0123', 'abcdef0199'])).toEqual(['abcdef01', 'abcdef01'].map((_, i) => ['abcdef0123', 'abcdef0199'][i]!.slice(0, 9)));

@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../core/errors.js';
 import { hideUrlCredentials, maskKey } from '../../core/mask.js';
-import { validateProfileName } from '../../config/profiles.js';
+import { checkApiKey, validateProfileName } from '../../config/profiles.js';
 import { readKeyFromStdin, saved } from './key.js';
 import { type ArgsOf, Command, examples, type OptsOf } from '../define.js';
 export const command = () =>
@@ -28,6 +28,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [given]: Arg
   if (deps.globals.apiKey !== undefined && opts.withKey) throw new UsageError('--api-key and --with-key cannot be used together');
   const apiKey = opts.withKey ? await readKeyFromStdin(deps, '--with-key') : deps.globals.apiKey;
   if (!apiKey) throw new UsageError('missing API key: give --with-key (reads it from stdin) or --api-key KEY');
+  checkApiKey(apiKey, opts.withKey ? '--with-key' : '--api-key');
   let current: string | undefined;
   await deps.profiles().update((f) => {
     if (f.profiles[name] && !opts.force)

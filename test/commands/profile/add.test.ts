@@ -54,6 +54,35 @@ describe('profile add', () => {
     expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.pw.baseUrl).toBe(withPw);
   });
 
+  test('a password holding @ or a space is masked whole; a URL in an error (commander, SVC_BASE_URL) too', async () => {
+    const at = await svc(['profile', 'add', 'at', '--base-url', 'https://user:p@ss-secret@example.invalid', '--api-key', KEY]);
+    expect(at.code).toBe(0);
+    expect(at.stderr).toContain('https://user:•••@example.invalid');
+    expect(at.stderr).not.toContain('ss-secret');
+    const listed = await svc(['profile', 'list', '-o', 'json']);
+    expect(listed.stdout).not.toContain('ss-secret');
+    const bad = await svc(['integrations', 'active', '--base-url', 'ftp://user:hunter2-secret@example.invalid', '--api-key', KEY]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toContain('hunter2-secret');
+    const env = await svc(['integrations', 'active', '--api-key', KEY], { env: { SVC_BASE_URL: 'ftp://user:hunter3-secret@example.invalid' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('SVC_BASE_URL: expected an http:// or https:// URL, got "ftp://user:•••@example.invalid"');
+    expect(env.stderr).not.toContain('hunter3-secret');
+  });
+
+  test('a key with a space or a line end is refused when saved, naming the flag (exit 2)', async () => {
+    const r = await svc(['profile', 'add', 'sp', '--base-url', stub.url, '--api-key', 'sk_test one']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--api-key: contains a space');
+    const login = await svc(['login', '--base-url', stub.url, '--api-key', `${KEY}\n`]);
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('--api-key: contains a space');
+    const empty = await svc(['login', '--base-url', stub.url, '--api-key', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--api-key: empty');
+    expect(stub.requests).toHaveLength(0);
+  });
+
   test('profile remove needs --yes without a terminal; an unknown name is said first', async () => {
     await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
     const r = await svc(['profile', 'remove', 'a']);
