@@ -84,6 +84,7 @@ export const operations = {
   triggerEvent: op(routes.triggerEvent, { body: TriggerBody, response: TriggerResult }),
   listEvents: op(routes.listEvents, { query: ListEventsQuery, response: pageEnvelope(ActivityNotification) }),
   triggerBulk: op(routes.triggerBulk, { body: BulkTriggerBody, response: z.array(TriggerResult) }),
+  cancelEvent: op(routes.cancelEvent, { response: z.boolean() }),
   listChannelConnections: op(routes.listChannelConnections, { query: ListConnectionsQuery, response: cursorEnvelope(ChannelConnection) }),
   getChannelConnection: op(routes.getChannelConnection, { response: ChannelConnection }),
   deleteChannelConnection: op(routes.deleteChannelConnection, {}),

@@ -151,6 +151,14 @@ export const routes = {
     category: 'trigger',
     cost: 100,
   }),
+  cancelEvent: route({
+    name: 'cancelEvent',
+    method: 'DELETE',
+    path: '/v1/events/trigger/{transactionId}',
+    summary: 'Cancel triggered event',
+    status: 200,
+    category: 'trigger',
+  }),
   listChannelConnections: route({
     name: 'listChannelConnections',
     method: 'GET',

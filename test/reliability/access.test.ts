@@ -172,6 +172,8 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('GET', `/v1/notifications?transactionId=${own.transactionId}`),
     await call('GET', `/v1/notifications?subscriberIds=${own.subscriber}`),
   ],
+  // Answers false (nothing of that transactionId in the intruder's environment), and cancels nothing.
+  cancelEvent: async (call, own) => [await call('DELETE', `/v1/events/trigger/${own.transactionId}`)],
   triggerBulk: async (call, own) => [await call('POST', '/v1/events/trigger/bulk', { events: [{ name: own.workflow, to: own.subscriber }] })],
   listChannelConnections: async (call, own) => [
     await call('GET', '/v1/channel-connections?limit=100'),

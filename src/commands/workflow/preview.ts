@@ -45,8 +45,18 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
   if (!res) return;
   const result = (isPlainObject(res.data) && isPlainObject(res.data.result) ? res.data.result : {}) as Record<string, unknown>;
   const preview = result.preview;
+  // A code-first step whose bridge call failed: the answer's error holds the bridge's whole answer
+  // (with the app's stack) as its hint. JSON output keeps it; a terminal gets one line. Either way the
+  // preview failed, and the exit code says so.
+  if (isPlainObject(result.error) && isBridgeFailure(result.error)) {
+    if (deps.format() !== 'table') {
+      await deps.print(res.data, { view: 'preview' });
+      throw bridgePreviewError(workflowId, stepId, result.error);
+    }
+    throw bridgePreviewError(workflowId, stepId, result.error, "the bridge's whole answer is in -o json");
+  }
   // The service answers an unknown workflow or step with an empty preview (201): say which it was.
-  if (!result.error && isPlainObject(preview) && Object.keys(preview).length === 0) {
+  if (isPlainObject(preview) && Object.keys(preview).length === 0) {
     await explainEmpty(api, workflowId, stepId);
   }
   if (deps.format() !== 'table' || !isPlainObject(preview)) {
@@ -80,4 +90,46 @@ async function explainEmpty(api: Awaited<ReturnType<Deps['client']>>, workflowId
   if (known) return; // the step is there and rendered nothing: the empty preview is the answer
   const ids = steps.map((s) => s.stepId ?? s.slug ?? s._id).filter(Boolean);
   throw new SvcError(`no step ${stepId} in ${workflowId}; its steps: ${ids.length ? ids.join(', ') : '(none)'}`, 'not_found', EXIT.notFound);
+}
+
+/**
+ * The answer's error is a code-first step's bridge call that failed (svc dev's: the raw bridge answer,
+ * with its URL and action, is the hint). A template error of a step kept in the service is the answer
+ * itself, shown as such, and exits 0.
+ */
+function isBridgeFailure(error: Record<string, unknown>): boolean {
+  if (error.title === 'Bridge preview failed') return true;
+  try {
+    const raw: unknown = typeof error.hint === 'string' && error.hint.startsWith('{') ? JSON.parse(error.hint) : undefined;
+    return isPlainObject(raw) && typeof raw.url === 'string' && raw.action === 'preview';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A failed preview in one line: the step, the bridge URL and the reason (the app's error, or why
+ * nothing answered). Nothing answered at the bridge: exit 4, as `workflow sync` says it; an answer
+ * that was an error (the app threw): exit 1.
+ */
+function bridgePreviewError(workflowId: string, stepId: string, error: Record<string, unknown>, hint?: string): SvcError {
+  const message = typeof error.message === 'string' ? error.message : 'no reason given';
+  const title = typeof error.title === 'string' && error.title !== '' ? error.title.toLowerCase() : 'preview failed';
+  let raw: { url?: unknown; statusCode?: unknown } = {};
+  try {
+    const parsed: unknown = typeof error.hint === 'string' ? JSON.parse(error.hint) : undefined;
+    if (isPlainObject(parsed)) raw = parsed;
+  } catch {
+    // A hint that is not the bridge's answer: the message alone says it.
+  }
+  const url = typeof raw.url === 'string' ? raw.url.split('?')[0]! : undefined;
+  const reason = url !== undefined && message.startsWith(`${url}: `) ? message.slice(url.length + 2) : message;
+  const short = reason.length > 300 ? `${reason.slice(0, 299)}…` : reason;
+  const answered = typeof raw.statusCode === 'number';
+  return new SvcError(
+    `step ${stepId} of ${workflowId}: ${title}${url !== undefined ? ` at ${url}` : ''}: ${short}`,
+    answered ? 'bridge_preview_failed' : 'bridge_unreachable',
+    answered || url === undefined ? EXIT.failure : EXIT.network,
+    hint === undefined || answered ? hint : 'is the app running and serving its bridge there?',
+  );
 }

@@ -30,12 +30,26 @@ export class BridgeSyncError extends HttpError {
   }
 }
 
-/** `HTTP 404 (text/html: "<!doctype html>…")`: what answered, in a few words. */
+/**
+ * `HTTP 200 with "<html>hello</html>" (not JSON)`: what answered, in a few words. A JSON body of the
+ * wrong shape names the field; a body that is not JSON says so (the schema's "expected object,
+ * received undefined" named a JSON value that was never there).
+ */
 function whatAnswered(a: BridgeAnswer): string {
   if (a.status === undefined) return a.error ?? 'no answer';
   const text = (a.body ?? '').replace(/\s+/g, ' ').trim();
   const body = text === '' ? 'an empty body' : JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
-  return a.error?.startsWith('unexpected answer') ? `HTTP ${a.status} with ${body} (${a.error})` : `HTTP ${a.status} with ${body}`;
+  if (!a.error?.startsWith('unexpected answer')) return `HTTP ${a.status} with ${body}`;
+  return a.json === undefined ? `HTTP ${a.status} with ${body}${text === '' ? '' : ' (not JSON)'}` : `HTTP ${a.status} with ${body} (${a.error})`;
+}
+
+/**
+ * What is wrong with a health check's answer that answered (an HTTP status) but not as a framework
+ * bridge, after the bridge URL: `did not answer its health check as a framework bridge: HTTP 200 with ...`.
+ * `svc workflow sync` and `svc dev --bridge-url` say it in these words.
+ */
+export function notABridge(a: BridgeAnswer): string {
+  return `did not answer its health check as a framework bridge: ${whatAnswered(a)}`;
 }
 
 /** Health check, then discover; throws BridgeSyncError naming the URL and what answered. */
@@ -44,7 +58,7 @@ export async function discoverBridge(bridgeUrl: string, opts: BridgeCallOptions)
   if (!health.value) {
     const a = health.answer;
     if (a.status === undefined) throw new BridgeSyncError('unreachable', `Bridge ${bridgeUrl} is not reachable: ${whatAnswered(a)}`, bridgeUrl);
-    throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} did not answer its health check as a framework bridge: ${whatAnswered(a)}`, bridgeUrl);
+    throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} ${notABridge(a)}`, bridgeUrl);
   }
   const found = await discover(bridgeUrl, opts);
   if (!found.value) {

@@ -5,7 +5,7 @@
 // not up yet when svc dev starts is registered as soon as it answers.
 import type { Environment, Store } from '../store/index.js';
 import { healthCheck } from './client.js';
-import { BridgeSyncError, discoverBridge, storeDiscovered } from './sync.js';
+import { BridgeSyncError, discoverBridge, notABridge, storeDiscovered } from './sync.js';
 
 export interface BridgeWatchOptions {
   store: Store;
@@ -60,7 +60,10 @@ export function watchBridge(o: BridgeWatchOptions): BridgeWatch {
       const health = await healthCheck(o.bridgeUrl, call);
       if (stopped) return;
       if (!health.value) {
-        if (!down) o.log(`bridge: ${o.bridgeUrl} is not answering (${health.answer.error ?? 'no answer'}); waiting for it`);
+        // Something answered, but not as a framework bridge: say what (the words of workflow sync).
+        const a = health.answer;
+        const why = a.status === undefined ? `is not answering (${a.error ?? 'no answer'})` : notABridge(a);
+        if (!down) o.log(`bridge: ${o.bridgeUrl} ${why}; waiting for it`);
         down = true;
         return;
       }

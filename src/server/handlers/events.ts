@@ -53,6 +53,27 @@ export const triggerBulk: Route<'triggerBulk'> & { parseBody(input: unknown): un
     }),
 };
 
+/** The execution detail of a job canceled through the API. */
+export const CANCELED_BY_API = 'Step canceled: the event was canceled through the API (DELETE /v1/events/trigger/{transactionId})';
+
+/**
+ * Cancels what the transaction's events have not run yet (Jobs.cancelTransaction): true when a job
+ * was canceled, false when none was (an unknown transactionId too, as the service answers: no 404).
+ */
+export const cancelEvent: Route<'cancelEvent'> = {
+  envelope: 'data',
+  handle({ svc, env, params }) {
+    const { canceled, events } = svc.store.jobs.cancelTransaction(env.id, params.transactionId!, {
+      status: 'Warning',
+      detail: CANCELED_BY_API,
+      source: 'Internal',
+    });
+    // The events changed (their feed order and `updatedAt`), as when the runner settles a job of theirs.
+    for (const id of events) svc.store.activity.touchNotification(id);
+    return canceled > 0;
+  },
+};
+
 function dateParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
   const t = Date.parse(v);

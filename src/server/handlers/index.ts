@@ -4,7 +4,7 @@ import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl
 import { createContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
-import { getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
+import { cancelEvent, getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
 import { listActiveIntegrations, setPrimaryIntegration } from './integrations.js';
 import {
   createSubscriber,
@@ -50,6 +50,7 @@ export const routes: Routes = {
   triggerEvent: withTriggerBridge(triggerEvent),
   listEvents,
   triggerBulk: withBulkBridge(triggerBulk),
+  cancelEvent,
   listChannelConnections,
   getChannelConnection,
   deleteChannelConnection,

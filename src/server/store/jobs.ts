@@ -4,7 +4,7 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { ExecutionDetailSource, ExecutionDetailStatus, JobStatus, StepType } from '../../api/schemas/enums.js';
 import { createHash } from 'node:crypto';
 import { iso } from '../clock.js';
-import { idList, idText, isoAt, parseDoc, Repo } from './repo.js';
+import { idList, idText, isoAt, parseDoc, Repo, txKey } from './repo.js';
 import type { StoredStep } from './workflows.js';
 import type { Subscriber } from '../../api/schemas/resources.js';
 import type { NotificationRecord } from './activity.js';
@@ -168,6 +168,18 @@ function groupRef(groupKey: string): string {
   if (groupKey.startsWith('#')) return groupKey;
   return `#${createHash('sha1').update(groupKey).digest('base64url').slice(0, 16)}`;
 }
+
+/** What cancelTransaction did: how many jobs it canceled, and the digests it handed on. */
+export interface CancelOutcome {
+  canceled: number;
+  /** The events whose jobs changed: the transaction's, and those of a digest handed on. */
+  events: Set<string>;
+  /** A canceled digest that was collecting events, and the follower that now collects them. */
+  handedOver: { from: JobRecord; to: JobRecord }[];
+}
+
+/** The jobs of an event that are not run yet: cancel takes them back. */
+const NOT_RUN: ReadonlySet<JobStatus> = new Set(['pending', 'queued', 'delayed']);
 
 export class Jobs extends Repo {
   /** Step definitions by content reference; immutable, so never stale. */
@@ -348,6 +360,91 @@ export class Jobs extends Repo {
   setOutput(id: string, output: JsonObject): void {
     this.hints.delete(id);
     this.stmt("UPDATE jobs SET state = json_set(state, '$.output', json(?)) WHERE id = unhex(?)").run(JSON.stringify(output), id);
+  }
+
+  // --- cancel -------------------------------------------------------------------------------------
+
+  /**
+   * Cancels every job of the transaction's events (in this environment) that has not run yet: pending,
+   * queued, delayed (a delay, or a digest still collecting), and a digest merged into one still
+   * collecting (with its event's steps that were not run because of the merge: the event leaves that
+   * digest). Running, completed and failed jobs are left alone. Each canceled job gets `detail`.
+   * A canceled digest that was collecting hands its group to its oldest follower, which collects until
+   * the same time (the followers' events still go out; the canceled event's does not).
+   */
+  cancelTransaction(envId: string, transactionId: string, detail: DetailInput): CancelOutcome {
+    const ids = (
+      this.stmt(`SELECT ${idText('id')} FROM notifications WHERE transaction_id = ? AND env_id = unhex(?)`).all(txKey(transactionId), envId) as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+    const outcome: CancelOutcome = { canceled: 0, events: new Set(), handedOver: [] };
+    if (ids.length === 0) return outcome;
+    const leaders: JobRecord[] = [];
+    const byEvent = new Map<string, JobRecord[]>();
+    for (const job of this.jobsOf(ids)) {
+      const list = byEvent.get(job.notificationId) ?? [];
+      list.push(job);
+      byEvent.set(job.notificationId, list);
+    }
+    for (const jobs of byEvent.values()) {
+      let leftDigest = false;
+      for (const job of jobs) {
+        const mergedInto = (job.state as { mergedInto?: unknown }).mergedInto;
+        if (job.status === 'merged' && job.type === 'digest' && typeof mergedInto === 'string') {
+          // Merged into a digest that has not gone out yet: this event is taken out of it.
+          leftDigest = this.job(mergedInto)?.status === 'delayed';
+          if (!leftDigest) continue;
+        } else if (!(NOT_RUN.has(job.status) || (leftDigest && job.status === 'merged'))) continue;
+        this.settleJob(job, { status: 'canceled' }, [detail]);
+        outcome.canceled++;
+        outcome.events.add(job.notificationId);
+        if (job.type === 'digest' && job.status === 'delayed' && job.groupKey && typeof job.state.collectingUntil === 'number') leaders.push(job);
+      }
+    }
+    for (const leader of leaders) {
+      const heir = this.handOver(leader);
+      if (heir) {
+        outcome.handedOver.push({ from: leader, to: heir });
+        outcome.events.add(heir.notificationId);
+      }
+    }
+    return outcome;
+  }
+
+  /** The oldest event merged into `leader`'s digest collects the group's events in its place, if there is one. */
+  private handOver(leader: JobRecord): JobRecord | undefined {
+    const group = leader.groupKey!;
+    const row = this.stmt(
+      `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'merged' AND j.type = 'digest' AND json_extract(j.state, '$.mergedInto') = ?
+       ORDER BY j.created_at, j.id LIMIT 1`,
+    ).get(group, leader.id) as JobRow | undefined;
+    if (!row) return undefined;
+    const heir = this.toJob(row);
+    const until = leader.state.collectingUntil as number;
+    const { mergedInto: _, ...state } = heir.state;
+    this.settleJob(heir, { status: 'delayed', runAt: leader.runAt, state: { ...state, collectingUntil: until } }, [
+      {
+        status: 'Pending',
+        detail: `Step digested: the digest of notification ${leader.notificationId} was canceled, so this event collects the group's events until ${iso(until)}`,
+        source: 'Internal',
+      },
+    ]);
+    for (const later of this.jobsOf([heir.notificationId])) {
+      if (later.stepIndex <= heir.stepIndex || later.status !== 'merged') continue;
+      this.settleJob(later, { status: 'pending' }, [{ status: 'Pending', detail: "Step pending again: this event's digest now goes out", source: 'Internal' }]);
+    }
+    // The other followers are merged into the heir's digest now, and their events name its event.
+    this.stmt(
+      `UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?) WHERE id IN (SELECT notification_id FROM jobs
+       WHERE group_key = ? AND status = 'merged' AND json_extract(state, '$.mergedInto') = ?)`,
+    ).run(heir.notificationId, group, leader.id);
+    this.stmt(
+      "UPDATE jobs SET state = json_set(state, '$.mergedInto', ?) WHERE group_key = ? AND status = 'merged' AND json_extract(state, '$.mergedInto') = ?",
+    ).run(heir.id, group, leader.id);
+    this.stmt("UPDATE notifications SET doc = json_remove(doc, '$.digestedNotificationId') WHERE id = unhex(?)").run(heir.notificationId);
+    this.hints.clear();
+    return { ...heir, status: 'delayed', runAt: leader.runAt };
   }
 
   // --- digest and throttle groups ------------------------------------------------------------------
