@@ -8,10 +8,10 @@ export const command = () =>
   examples(
     cursorPaging(
       new Command('search')
-        .description(about('search subscribers; email and name match partially, phone and subscriber id exactly', 'searchSubscribers'))
+        .description(about('search subscribers; email, phone and name match partially, subscriber id exactly', 'searchSubscribers'))
         .option('--email <email>', 'email (partial, case sensitive)')
         .option('--name <name>', 'name over "first last" (partial)')
-        .option('--phone <phone>', 'phone number (exact)')
+        .option('--phone <phone>', 'phone number or a part of it')
         .option('--subscriber-id <id>', 'subscriber id (exact)'),
       SUBSCRIBER_ORDER_BY,
     ),

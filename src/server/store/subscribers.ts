@@ -134,7 +134,7 @@ export class Subscribers extends Repo {
     return true;
   }
 
-  /** Email and name ("first last") match partially, phone and subscriberId exactly; all case sensitive. */
+  /** Email, phone and name ("first last") match partially, subscriberId exactly; all case sensitive. */
   search(envId: string, q: SubscriberSearch): CursorEnvelope<Subscriber> {
     const where = ['env_id = ?'];
     const params: unknown[] = [envId];
@@ -143,9 +143,9 @@ export class Subscribers extends Repo {
       where.push('instr(email, ?) > 0');
       params.push(q.email);
     }
-    // The service matches a phone number whole: `+1555` does not find `+15551234567`.
+    // A part of the number finds it (`+1555` finds `+15551234567`), as ground-truth.md states it.
     if (q.phone !== undefined) {
-      where.push('phone = ?');
+      where.push('instr(phone, ?) > 0');
       params.push(q.phone);
     }
     if (q.name !== undefined) {
