@@ -45,6 +45,7 @@ import {
   UpdateTopicBody,
   WorkflowPreferenceView,
 } from './schemas/inbox.js';
+import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
@@ -119,6 +120,10 @@ export const operations = {
   generateChatOauthUrl: op(routes.generateChatOauthUrl, { body: ChatOauthUrlBody, response: ChatOauthUrl }),
   generateConnectOauthUrl: op(routes.generateConnectOauthUrl, { body: ConnectOauthUrlBody, response: ChatOauthUrl }),
   generateLinkUserOauthUrl: op(routes.generateLinkUserOauthUrl, { body: LinkUserOauthUrlBody, response: ChatOauthUrl }),
+  listContexts: op(routes.listContexts, { query: ListContextsQuery, response: cursorEnvelope(Context) }),
+  getContext: op(routes.getContext, { response: Context }),
+  updateContext: op(routes.updateContext, { body: UpdateContextBody, response: Context }),
+  deleteContext: op(routes.deleteContext, {}),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

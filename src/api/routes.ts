@@ -378,6 +378,25 @@ export const routes = {
     status: 201,
     category: 'global',
   }),
+  // The rest of the contexts' lifecycle (openapi.json).
+  listContexts: route({ name: 'listContexts', method: 'GET', path: '/v2/contexts', summary: 'List contexts', status: 200, category: 'global' }),
+  getContext: route({ name: 'getContext', method: 'GET', path: '/v2/contexts/{type}/{id}', summary: 'Retrieve context', status: 200, category: 'global' }),
+  updateContext: route({
+    name: 'updateContext',
+    method: 'PATCH',
+    path: '/v2/contexts/{type}/{id}',
+    summary: 'Update context',
+    status: 200,
+    category: 'global',
+  }),
+  deleteContext: route({
+    name: 'deleteContext',
+    method: 'DELETE',
+    path: '/v2/contexts/{type}/{id}',
+    summary: 'Delete context',
+    status: 204,
+    category: 'global',
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -263,6 +263,19 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
       connectionIdentifier: own.connection,
     }),
   ],
+  // The createContext attempt made the same type:id in the intruder's own namespace: removed first (not
+  // an attempt), so that the reads and changes below can reach only the other environment's context.
+  listContexts: async (call, own) => {
+    await call('DELETE', `/v2/contexts/project/p-${own.transactionId}`);
+    return [
+      await call('GET', '/v2/contexts?limit=100'),
+      await call('GET', `/v2/contexts?id=p-${own.transactionId}`),
+      await call('GET', `/v2/contexts?search=${own.transactionId}`),
+    ];
+  },
+  getContext: async (call, own) => [await call('GET', `/v2/contexts/project/p-${own.transactionId}`)],
+  updateContext: async (call, own) => [await call('PATCH', `/v2/contexts/project/p-${own.transactionId}`, { data: { stolen: true } })],
+  deleteContext: async (call, own) => [await call('DELETE', `/v2/contexts/project/p-${own.transactionId}`)],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -298,6 +311,9 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   generateChatOauthUrl: [404],
   generateConnectOauthUrl: [404],
   generateLinkUserOauthUrl: [404],
+  getContext: [404],
+  updateContext: [404],
+  deleteContext: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */
@@ -311,6 +327,7 @@ async function snapshot(call: typeof A, o: Owned) {
     connection: await read(`/v1/channel-connections/${o.connection}`),
     endpoint: await read(`/v1/channel-endpoints/${o.endpoint}`),
     contexts: await read(`/v1/notifications?subscriberIds=${o.subscriber}`),
+    context: await read(`/v2/contexts/project/p-${o.transactionId}`),
     integrations: JSON.stringify((await call('GET', '/v1/integrations/active')).body.data.filter((i: { _id: string }) => i._id === o.integrationId)),
   };
 }

@@ -242,3 +242,21 @@ export const ListMessagesQuery = z.looseObject({
 export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
 
 export const GetWorkflowQuery = z.looseObject({ environmentId: z.string().optional() });
+
+// --- contexts (list, update) -----------------------------------------------------------------------------
+
+export const CONTEXT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
+export const ListContextsQuery = z.looseObject({
+  ...cursorQuery,
+  limit: queryInt({ min: 1, max: 100 }).optional(),
+  orderBy: z.enum(CONTEXT_ORDER_BY).optional(),
+  /** Exact context id. */
+  id: z.string().optional(),
+  /** Part of the type or the id. */
+  search: z.string().optional(),
+});
+export type ListContextsQuery = z.infer<typeof ListContextsQuery>;
+
+/** `data` replaces the context's data as a whole. */
+export const UpdateContextBody = z.looseObject({ data: JsonObject });
+export type UpdateContextBody = z.infer<typeof UpdateContextBody>;

@@ -1,7 +1,7 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
 import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './bridge.js';
 import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl } from './chat-oauth.js';
-import { createContext } from './contexts.js';
+import { createContext, deleteContext, getContext, listContexts, updateContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
 import { cancelEvent, getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
@@ -85,6 +85,10 @@ export const routes: Routes = {
   generateChatOauthUrl,
   generateConnectOauthUrl,
   generateLinkUserOauthUrl,
+  listContexts,
+  getContext,
+  updateContext,
+  deleteContext,
 };
 
 export type { Service } from './types.js';

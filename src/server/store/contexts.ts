@@ -2,6 +2,7 @@
 import type { Context } from '../../api/schemas/resources.js';
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { Environment } from './environments.js';
+import { type CursorEnvelope, cursorPage } from './paging.js';
 import { parseDoc, Repo } from './repo.js';
 
 interface ContextRow {
@@ -44,6 +45,67 @@ export class Contexts extends Repo {
 
   findOrCreate(env: Environment, type: string, id: string, data?: JsonObject): Context {
     return this.find(env.id, type, id) ?? this.create(env, type, id, data);
+  }
+
+  /** A cursor page of the environment's contexts: `id` exact, `search` a part of the type or the id. */
+  list(
+    envId: string,
+    q: {
+      id?: string | undefined;
+      search?: string | undefined;
+      orderBy: 'createdAt' | 'updatedAt';
+      orderDirection: 'ASC' | 'DESC';
+      limit: number;
+      after?: string | undefined;
+      before?: string | undefined;
+      includeCursor?: boolean | undefined;
+    },
+  ): CursorEnvelope<Context> {
+    const where = ['env_id = ?'];
+    const params: unknown[] = [envId];
+    if (q.id !== undefined) {
+      where.push('ctx_id = ?');
+      params.push(q.id);
+    }
+    if (q.search !== undefined && q.search !== '') {
+      // A literal part: LIKE's wildcards in the search text match themselves.
+      const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push("(type LIKE ? ESCAPE '\\' OR ctx_id LIKE ? ESCAPE '\\')");
+      params.push(like, like);
+    }
+    return cursorPage<ContextRow & { id: string }, Context>(
+      this.db,
+      {
+        table: 'contexts',
+        where: where.join(' AND '),
+        params,
+        sortColumn: q.orderBy === 'updatedAt' ? 'updated_at' : 'created_at',
+        direction: q.orderDirection,
+        limit: q.limit,
+        after: q.after,
+        before: q.before,
+        includeCursor: q.includeCursor,
+      },
+      toContext,
+    );
+  }
+
+  /** Replaces the context's data; undefined when there is no such context. */
+  updateData(envId: string, type: string, id: string, data: JsonObject): Context | undefined {
+    const now = this.nowIso();
+    const r = this.stmt('UPDATE contexts SET data = ?, updated_at = ? WHERE env_id = ? AND type = ? AND ctx_id = ?').run(
+      JSON.stringify(data),
+      now,
+      envId,
+      type,
+      id,
+    );
+    return r.changes > 0 ? this.find(envId, type, id) : undefined;
+  }
+
+  /** Whether there was such a context to remove. */
+  remove(envId: string, type: string, id: string): boolean {
+    return this.stmt('DELETE FROM contexts WHERE env_id = ? AND type = ? AND ctx_id = ?').run(envId, type, id).changes > 0;
   }
 }
 

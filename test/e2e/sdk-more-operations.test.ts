@@ -1,0 +1,60 @@
+// Operations an app reaches through the official SDK (@novu/api) beyond the first set, against the
+// built `svc dev`: the SDK validates every answer with its own schemas, so a shape it would refuse,
+// or a route the service lacks ("Cannot …" 404), fails here.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Novu } from '@novu/api';
+import { HTTPClient } from '@novu/api/lib/http.js';
+import { startDev, type DevProcess } from '../helpers/dev.js';
+
+let dev: DevProcess;
+let novu: Novu;
+
+beforeAll(async () => {
+  dev = await startDev({ args: ['--quiet'] });
+  // As in sdk-fidelity.test.ts: values carrying the service's name are `svc` here, `novu` in the SDK.
+  const httpClient = new HTTPClient({
+    fetcher: async (input, init) => {
+      const res = await fetch(input, init);
+      if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
+      const text = (await res.text()).replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`);
+      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+    },
+  });
+  novu = new Novu({ serverURL: dev.baseUrl, secretKey: dev.apiKey, httpClient, retryConfig: { strategy: 'none' } });
+});
+afterAll(async () => {
+  await dev?.stop();
+});
+
+/** The SDK's error for a non-2xx answer: its status and parsed body. */
+async function failure(p: Promise<unknown>): Promise<{ status: number; body: any }> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { statusCode?: number; body?: string };
+    return { status: err.statusCode ?? 0, body: JSON.parse(err.body ?? 'null') };
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('contexts', () => {
+  test('list, retrieve, update and delete through the SDK', async () => {
+    await novu.contexts.create({ type: 'team', id: 'sdk-red', data: { colour: 'red' } });
+    await novu.contexts.create({ type: 'team', id: 'sdk-blue' });
+
+    const page = (await novu.contexts.list({ search: 'sdk-', limit: 1, orderDirection: 'ASC' })).result;
+    expect(page.data.map((c) => c.id)).toEqual(['sdk-red']);
+    expect(page.totalCount).toBe(2);
+    const next = (await novu.contexts.list({ search: 'sdk-', limit: 1, orderDirection: 'ASC', after: page.next! })).result;
+    expect(next.data.map((c) => c.id)).toEqual(['sdk-blue']);
+    expect(next.next).toBeNull();
+
+    expect((await novu.contexts.retrieve('sdk-red', 'team')).result).toMatchObject({ type: 'team', id: 'sdk-red', data: { colour: 'red' } });
+    const updated = (await novu.contexts.update({ type: 'team', id: 'sdk-red', updateContextRequestDto: { data: { colour: 'crimson' } } })).result;
+    expect(updated.data).toEqual({ colour: 'crimson' });
+
+    await novu.contexts.delete('sdk-red', 'team');
+    const gone = await failure(novu.contexts.retrieve('sdk-red', 'team'));
+    expect(gone).toMatchObject({ status: 404, body: { message: "Context with type 'team' and id 'sdk-red' not found" } });
+  });
+});
