@@ -46,6 +46,7 @@ import {
   WorkflowPreferenceView,
 } from './schemas/inbox.js';
 import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
+import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
@@ -124,6 +125,9 @@ export const operations = {
   getContext: op(routes.getContext, { response: Context }),
   updateContext: op(routes.updateContext, { body: UpdateContextBody, response: Context }),
   deleteContext: op(routes.deleteContext, {}),
+  listIntegrations: op(routes.listIntegrations, { response: z.array(Integration) }),
+  createIntegration: op(routes.createIntegration, { body: CreateIntegrationBody, response: Integration }),
+  deleteIntegration: op(routes.deleteIntegration, { response: z.array(Integration) }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

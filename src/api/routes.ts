@@ -397,6 +397,31 @@ export const routes = {
     status: 204,
     category: 'global',
   }),
+  // Integration management beyond the active list (openapi.json).
+  listIntegrations: route({
+    name: 'listIntegrations',
+    method: 'GET',
+    path: '/v1/integrations',
+    summary: 'List all integrations',
+    status: 200,
+    category: 'global',
+  }),
+  createIntegration: route({
+    name: 'createIntegration',
+    method: 'POST',
+    path: '/v1/integrations',
+    summary: 'Create an integration',
+    status: 201,
+    category: 'global',
+  }),
+  deleteIntegration: route({
+    name: 'deleteIntegration',
+    method: 'DELETE',
+    path: '/v1/integrations/{integrationId}',
+    summary: 'Delete an integration',
+    status: 200,
+    category: 'global',
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -58,3 +58,23 @@ describe('contexts', () => {
     expect(gone).toMatchObject({ status: 404, body: { message: "Context with type 'team' and id 'sdk-red' not found" } });
   });
 });
+
+describe('integrations', () => {
+  test('list all, create and delete through the SDK', async () => {
+    const created = (await novu.integrations.create({ providerId: 'mailgun', channel: 'email', credentials: { apiKey: 'k-1' } })).result;
+    expect(created).toMatchObject({ name: 'Mailgun', providerId: 'mailgun', active: false, primary: false });
+    expect(created.identifier).toMatch(/^mailgun-/);
+    expect(created.credentials).toBeUndefined();
+
+    const all = (await novu.integrations.list()).result;
+    expect(all.map((i) => i.id)).toContain(created.id);
+    // The active list leaves the inactive one out; the full list has it.
+    expect((await novu.integrations.listActive()).result.map((i) => i.id)).not.toContain(created.id);
+
+    const remaining = (await novu.integrations.delete(created.id!)).result;
+    expect(remaining.length).toBeGreaterThan(0);
+    expect(remaining.map((i) => i.id)).not.toContain(created.id);
+    const again = await failure(novu.integrations.delete(created.id!));
+    expect(again).toMatchObject({ status: 404, body: { message: `Entity with id ${created.id} not found` } });
+  });
+});

@@ -276,6 +276,14 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   getContext: async (call, own) => [await call('GET', `/v2/contexts/project/p-${own.transactionId}`)],
   updateContext: async (call, own) => [await call('PATCH', `/v2/contexts/project/p-${own.transactionId}`, { data: { stolen: true } })],
   deleteContext: async (call, own) => [await call('DELETE', `/v2/contexts/project/p-${own.transactionId}`)],
+  // Organisation-wide, as the service lists them (like the active list); never with credentials.
+  listIntegrations: async (call) => [await call('GET', '/v1/integrations')],
+  // Identifiers are unique in the organisation: the other environment's is taken (409), nothing is made.
+  createIntegration: async (call, own) => [
+    await call('POST', '/v1/integrations', { providerId: 'slack', channel: 'chat', identifier: own.workflow === 'welcome' ? 'slack' : 'slack-staging' }),
+  ],
+  // The service refuses an API key another environment's integration with 403.
+  deleteIntegration: async (call, own) => [await call('DELETE', `/v1/integrations/${own.integrationId}`)],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -314,6 +322,8 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   getContext: [404],
   updateContext: [404],
   deleteContext: [404],
+  createIntegration: [409],
+  deleteIntegration: [403],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

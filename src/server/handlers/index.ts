@@ -5,7 +5,7 @@ import { createContext, deleteContext, getContext, listContexts, updateContext }
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
 import { cancelEvent, getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
-import { listActiveIntegrations, setPrimaryIntegration } from './integrations.js';
+import { createIntegration, deleteIntegration, listActiveIntegrations, listIntegrations, setPrimaryIntegration } from './integrations.js';
 import {
   createSubscriber,
   deleteSubscriber,
@@ -89,6 +89,9 @@ export const routes: Routes = {
   getContext,
   updateContext,
   deleteContext,
+  listIntegrations,
+  createIntegration,
+  deleteIntegration,
 };
 
 export type { Service } from './types.js';

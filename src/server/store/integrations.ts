@@ -135,6 +135,35 @@ export class Integrations extends Repo {
     return next;
   }
 
+  /** Every integration of the organisation (active or not), across its environments, oldest first. */
+  ofOrganization(orgId: string): Integration[] {
+    const rows = this.stmt('SELECT doc FROM integrations WHERE org_id = ? ORDER BY created_at, id').all(orgId) as { doc: string }[];
+    return rows.map((r) => parseDoc<Integration>(r.doc)).filter((i) => !i.deleted);
+  }
+
+  /** By database id in any environment of the organisation (the caller checks the environment). */
+  findByIdInOrganization(orgId: string, id: string): Integration | undefined {
+    const row = this.stmt('SELECT doc FROM integrations WHERE org_id = ? AND id = ?').get(orgId, id) as { doc: string } | undefined;
+    return row ? parseDoc<Integration>(row.doc) : undefined;
+  }
+
+  /** Whether any environment of the organisation has an integration of this identifier. */
+  identifierTakenInOrganization(orgId: string, identifier: string): boolean {
+    return this.stmt('SELECT 1 FROM integrations WHERE org_id = ? AND identifier = ? LIMIT 1').get(orgId, identifier) !== undefined;
+  }
+
+  /**
+   * Removes the integration, with the channel connections and endpoints made through it (as the
+   * service's remove use case does: they could not deliver without it).
+   */
+  remove(integration: Integration): void {
+    this.forgetAll();
+    const envId = integration._environmentId;
+    this.stmt('DELETE FROM channel_endpoints WHERE env_id = ? AND integration_identifier = ?').run(envId, integration.identifier);
+    this.stmt('DELETE FROM channel_connections WHERE env_id = ? AND integration_identifier = ?').run(envId, integration.identifier);
+    this.stmt('DELETE FROM integrations WHERE env_id = ? AND id = ?').run(envId, integration._id);
+  }
+
   private save(doc: Integration): void {
     this.forgetAll();
     this.stmt('UPDATE integrations SET active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
