@@ -46,6 +46,7 @@ import {
   WorkflowPreferenceView,
 } from './schemas/inbox.js';
 import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
+import { DeleteMessageResult, DeleteMessagesByTransactionQuery } from './schemas/requests.js';
 import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
 
@@ -128,6 +129,8 @@ export const operations = {
   listIntegrations: op(routes.listIntegrations, { response: z.array(Integration) }),
   createIntegration: op(routes.createIntegration, { body: CreateIntegrationBody, response: Integration }),
   deleteIntegration: op(routes.deleteIntegration, { response: z.array(Integration) }),
+  deleteMessage: op(routes.deleteMessage, { response: DeleteMessageResult }),
+  deleteMessagesByTransaction: op(routes.deleteMessagesByTransaction, { query: DeleteMessagesByTransactionQuery }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

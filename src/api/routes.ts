@@ -422,6 +422,23 @@ export const routes = {
     status: 200,
     category: 'global',
   }),
+  // Message deletion (openapi.json).
+  deleteMessage: route({
+    name: 'deleteMessage',
+    method: 'DELETE',
+    path: '/v1/messages/{messageId}',
+    summary: 'Delete a message',
+    status: 200,
+    category: 'global',
+  }),
+  deleteMessagesByTransaction: route({
+    name: 'deleteMessagesByTransaction',
+    method: 'DELETE',
+    path: '/v1/messages/transaction/{transactionId}',
+    summary: 'Delete messages by transactionId',
+    status: 204,
+    category: 'global',
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

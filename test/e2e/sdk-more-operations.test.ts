@@ -78,3 +78,29 @@ describe('integrations', () => {
     expect(again).toMatchObject({ status: 404, body: { message: `Entity with id ${created.id} not found` } });
   });
 });
+
+describe('messages', () => {
+  test('delete one by id, then the rest of its transaction (one channel, then all), through the SDK', async () => {
+    const transactionId = `sdk-del-${Date.now()}`;
+    await novu.trigger({ workflowId: 'welcome', to: 'ada', transactionId });
+    const listed = async () => (await novu.messages.retrieve({ transactionId: [transactionId], limit: 100 })).result.data;
+    let msgs = await listed();
+    for (let i = 0; i < 100 && msgs.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      msgs = await listed();
+    }
+    expect(msgs.map((m) => m.channel).sort()).toEqual(['email', 'in_app']);
+
+    const inApp = msgs.find((m) => m.channel === 'in_app')!;
+    expect((await novu.messages.delete(inApp.id!)).result).toEqual({ acknowledged: true, status: 'deleted' });
+    expect((await listed()).map((m) => m.channel)).toEqual(['email']);
+    expect(await failure(novu.messages.delete(inApp.id!))).toMatchObject({ status: 404, body: { message: `Message with id ${inApp.id} not found` } });
+
+    expect(await failure(novu.messages.deleteByTransactionId(transactionId, 'sms'))).toMatchObject({
+      status: 404,
+      body: { message: 'Invalid transactionId or channel' },
+    });
+    await novu.messages.deleteByTransactionId(transactionId, 'email');
+    expect(await listed()).toEqual([]);
+  });
+});

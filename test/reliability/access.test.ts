@@ -284,6 +284,11 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   ],
   // The service refuses an API key another environment's integration with 403.
   deleteIntegration: async (call, own) => [await call('DELETE', `/v1/integrations/${own.integrationId}`)],
+  deleteMessage: async (call, own) => [await call('DELETE', `/v1/messages/${own.messageIds[0]}`)],
+  deleteMessagesByTransaction: async (call, own) => [
+    await call('DELETE', `/v1/messages/transaction/${own.transactionId}`),
+    await call('DELETE', `/v1/messages/transaction/${own.transactionId}?channel=in_app`),
+  ],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -324,6 +329,8 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   deleteContext: [404],
   createIntegration: [409],
   deleteIntegration: [403],
+  deleteMessage: [404],
+  deleteMessagesByTransaction: [404, 404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -260,3 +260,10 @@ export type ListContextsQuery = z.infer<typeof ListContextsQuery>;
 /** `data` replaces the context's data as a whole. */
 export const UpdateContextBody = z.looseObject({ data: JsonObject });
 export type UpdateContextBody = z.infer<typeof UpdateContextBody>;
+
+// --- messages (delete) -----------------------------------------------------------------------------------
+
+/** openapi.json DeleteMessageResponseDto. */
+export const DeleteMessageResult = z.looseObject({ acknowledged: z.boolean(), status: z.literal('deleted') });
+export const DeleteMessagesByTransactionQuery = z.looseObject({ channel: Channel.optional() });
+export type DeleteMessagesByTransactionQuery = z.infer<typeof DeleteMessagesByTransactionQuery>;

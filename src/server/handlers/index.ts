@@ -5,6 +5,7 @@ import { createContext, deleteContext, getContext, listContexts, updateContext }
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
 import { cancelEvent, getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
+import { deleteMessage, deleteMessagesByTransaction } from './messages-admin.js';
 import { createIntegration, deleteIntegration, listActiveIntegrations, listIntegrations, setPrimaryIntegration } from './integrations.js';
 import {
   createSubscriber,
@@ -92,6 +93,8 @@ export const routes: Routes = {
   listIntegrations,
   createIntegration,
   deleteIntegration,
+  deleteMessage,
+  deleteMessagesByTransaction,
 };
 
 export type { Service } from './types.js';

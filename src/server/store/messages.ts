@@ -306,6 +306,36 @@ export class Messages extends Repo {
   }
 
   /**
+   * Deletes one message of the environment; false when it has none of that id. Row by row, so the
+   * counts the triggers keep (migration 8) follow; the inbox is told its counts changed.
+   */
+  removeById(envId: string, id: string): boolean {
+    if (!/^[0-9a-f]{24}$/i.test(id)) return false;
+    const gone = this.stmt(`DELETE FROM messages WHERE id = unhex(?) AND env_id = unhex(?) RETURNING ${idText('id')}, ${idText('subscriber_id')}, channel`).all(
+      id.toLowerCase(),
+      envId,
+    ) as { id: string; subscriber_id: string; channel: string }[];
+    this.told(gone);
+    return gone.length > 0;
+  }
+
+  /** Deletes the messages of the environment's events of this transactionId (of one channel when given); how many. */
+  removeByTransaction(envId: string, transactionId: string, channel?: string): number {
+    const sql = `DELETE FROM messages WHERE notification_id IN (SELECT id FROM notifications WHERE env_id = unhex(?) AND transaction_id = ?)
+      ${channel !== undefined ? 'AND channel = ?' : ''} RETURNING ${idText('id')}, ${idText('subscriber_id')}, channel`;
+    const params: unknown[] = [envId, txKey(transactionId), ...(channel !== undefined ? [channel] : [])];
+    const gone = this.stmt(sql).all(...params) as { id: string; subscriber_id: string; channel: string }[];
+    this.told(gone);
+    return gone.length;
+  }
+
+  private told(gone: { id: string; subscriber_id: string; channel: string }[]): void {
+    for (const g of gone) {
+      for (const listener of this.listeners) listener({ kind: 'changed', subscriberDbId: g.subscriber_id, messageId: g.id, channel: g.channel });
+    }
+  }
+
+  /**
    * Told of every message written (created, or its read/seen state changed) while the write's
    * transaction is still open: a listener acts once it has committed (the inbox's realtime events).
    */
