@@ -2,32 +2,19 @@
 // spec's 14 operations and validates every answer with its own schemas. The only translation is the
 // documented one: values carrying the service's name are `svc` here and `novu` in the SDK's enums.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Novu } from '@novu/api';
-import { HTTPClient } from '@novu/api/lib/http.js';
+import type { Novu } from '@novu/api';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
+import { novuClient } from '../helpers/sdk.js';
 
 let dev: DevProcess;
 let novu: Novu;
 const requests: string[] = [];
 
-/** `svc-cloud` → `novu-cloud`, `"svc"` → `"novu"`, `svcSignature` → `novuSignature` in JSON answers. */
-function toNovuNames(json: string): string {
-  return json.replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`).replace(/"svcSignature"/g, '"novuSignature"');
-}
-
 beforeAll(async () => {
   dev = await startDev({ args: ['--quiet'] });
-  const httpClient = new HTTPClient({
-    fetcher: async (input, init) => {
-      const res = await fetch(input, init);
-      const req = input instanceof Request ? input : new Request(input, init);
-      requests.push(`${req.method} ${new URL(req.url).pathname} ${res.status} ${req.headers.get('authorization')?.split(' ')[0]}`);
-      if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
-      const text = toNovuNames(await res.text());
-      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
-    },
+  novu = novuClient(dev.baseUrl, dev.apiKey, {
+    onRequest: (req, res) => requests.push(`${req.method} ${new URL(req.url).pathname} ${res.status} ${req.headers.get('authorization')?.split(' ')[0]}`),
   });
-  novu = new Novu({ serverURL: dev.baseUrl, secretKey: dev.apiKey, httpClient, retryConfig: { strategy: 'none' } });
 });
 afterAll(async () => {
   await dev?.stop();

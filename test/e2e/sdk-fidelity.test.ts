@@ -5,19 +5,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Novu } from '@novu/api';
-import { HTTPClient } from '@novu/api/lib/http.js';
+import type { Novu } from '@novu/api';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
+import { novuClient, sdkFailure } from '../helpers/sdk.js';
 
 let dev: DevProcess;
 let novu: Novu;
 /** Set by a test to change a request's JSON body after the SDK built it (to send what the SDK would refuse). */
 let rewriteBody: ((body: Record<string, unknown>) => Record<string, unknown>) | undefined;
-
-/** As in sdk-contract.test.ts: values carrying the service's name are `svc` here, `novu` in the SDK. */
-function toNovuNames(json: string): string {
-  return json.replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`).replace(/"svcSignature"/g, '"novuSignature"');
-}
 
 // Besides the demo data: a second integration of sms, push and chat for the integrationIdentifier
 // overrides, and an email integration with conditions for set-primary.
@@ -36,34 +31,13 @@ beforeAll(async () => {
   const seed = join(mkdtempSync(join(tmpdir(), 'svc-sdk-fidelity-')), 'seed.yaml');
   writeFileSync(seed, SEED);
   dev = await startDev({ args: ['--quiet', '--seed', seed] });
-  const httpClient = new HTTPClient({
-    fetcher: async (input, init) => {
-      if (rewriteBody && input instanceof Request && input.body) {
-        const body = rewriteBody((await input.clone().json()) as Record<string, unknown>);
-        input = new Request(input, { body: JSON.stringify(body) });
-      }
-      const res = await fetch(input, init);
-      if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
-      const text = toNovuNames(await res.text());
-      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
-    },
-  });
-  novu = new Novu({ serverURL: dev.baseUrl, secretKey: dev.apiKey, httpClient, retryConfig: { strategy: 'none' } });
+  novu = novuClient(dev.baseUrl, dev.apiKey, { rewriteBody: () => rewriteBody });
 });
 afterAll(async () => {
   await dev?.stop();
 });
 
-/** The SDK's error for a non-2xx answer: its status and parsed body. */
-async function failure(p: Promise<unknown>): Promise<{ status: number; body: any }> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { statusCode?: number; body?: string; rawResponse?: Response };
-    return { status: err.statusCode ?? err.rawResponse?.status ?? 0, body: JSON.parse(err.body ?? 'null') };
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = sdkFailure;
 
 /** The event of a transaction, once every job has ended. */
 async function settled(transactionId: string) {

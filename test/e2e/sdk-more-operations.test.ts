@@ -2,40 +2,22 @@
 // built `svc dev`: the SDK validates every answer with its own schemas, so a shape it would refuse,
 // or a route the service lacks ("Cannot …" 404), fails here.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Novu } from '@novu/api';
-import { HTTPClient } from '@novu/api/lib/http.js';
+import type { Novu } from '@novu/api';
 import { startDev, type DevProcess } from '../helpers/dev.js';
+import { novuClient, sdkFailure } from '../helpers/sdk.js';
 
 let dev: DevProcess;
 let novu: Novu;
 
 beforeAll(async () => {
   dev = await startDev({ args: ['--quiet'] });
-  // As in sdk-fidelity.test.ts: values carrying the service's name are `svc` here, `novu` in the SDK.
-  const httpClient = new HTTPClient({
-    fetcher: async (input, init) => {
-      const res = await fetch(input, init);
-      if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
-      const text = (await res.text()).replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`);
-      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
-    },
-  });
-  novu = new Novu({ serverURL: dev.baseUrl, secretKey: dev.apiKey, httpClient, retryConfig: { strategy: 'none' } });
+  novu = novuClient(dev.baseUrl, dev.apiKey);
 });
 afterAll(async () => {
   await dev?.stop();
 });
 
-/** The SDK's error for a non-2xx answer: its status and parsed body. */
-async function failure(p: Promise<unknown>): Promise<{ status: number; body: any }> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { statusCode?: number; body?: string };
-    return { status: err.statusCode ?? 0, body: JSON.parse(err.body ?? 'null') };
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = sdkFailure;
 
 describe('contexts', () => {
   test('list, retrieve, update and delete through the SDK', async () => {

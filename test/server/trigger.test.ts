@@ -1,9 +1,8 @@
 // The trigger: statuses, recipients, upserts, contexts, deduplication, jobs and execution details.
-import { Novu } from '@novu/api';
-import { HTTPClient } from '@novu/api/lib/http.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { operations } from '../../src/api/operations.js';
 import { testService, type TestService } from '../helpers/service.js';
+import { novuClient } from '../helpers/sdk.js';
 
 let svc: TestService;
 beforeEach(() => {
@@ -285,16 +284,7 @@ describe('bulk trigger and attachments through the official SDK (@novu/api)', ()
   it('one bad event does not fail the call; over 100 events is a 422 the SDK reports; attachments are stripped', async () => {
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = svc.app.server.address() as { port: number };
-    // As in test/e2e/sdk-contract.test.ts: the SDK's enums say `novu` where the service says `svc`.
-    const httpClient = new HTTPClient({
-      fetcher: async (input, init) => {
-        const res = await fetch(input, init);
-        if (!(res.headers.get('content-type') ?? '').includes('json')) return res;
-        const text = (await res.text()).replace(/"svc(-[a-z0-9-]+)?"/g, (_m, rest: string | undefined) => `"novu${rest ?? ''}"`);
-        return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
-      },
-    });
-    const novu = new Novu({ serverURL: `http://127.0.0.1:${port}`, secretKey: 'sk_test_0123456789abcdef', httpClient, retryConfig: { strategy: 'none' } });
+    const novu = novuClient(`http://127.0.0.1:${port}`, 'sk_test_0123456789abcdef');
     const bulk = await novu.triggerBulk({
       events: [
         { workflowId: 'otp', to: 'ada', payload: { code: '1' } },
