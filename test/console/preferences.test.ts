@@ -5,7 +5,7 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
 import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
@@ -90,5 +90,52 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
     await page.screenshot({ path: file });
     expect(statSync(file).size).toBeGreaterThan(10_000);
     console.log(`screenshots: ${shots}`);
+  });
+
+  it('a read sent before a switch was clicked, landing after its answer, does not turn the switch back', async () => {
+    // The live stream and the preference reads are held by the test, so the order is the one that
+    // raced in CI: a change arrives, the page reads the preferences (the old state), the switch is
+    // clicked and its PATCH answers, and only then does the old read land.
+    const liveRequests: Array<() => Promise<void>> = [];
+    await page.route('**/console/live', (route) => {
+      liveRequests.push(() => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'event: change\ndata: {}\n\n' }));
+    });
+    let hold: { fetched: (request: Request) => void; release: Promise<void> } | undefined;
+    await page.route('**/v2/subscribers/ada/preferences', async (route) => {
+      const held = route.request().method() === 'GET' ? hold : undefined;
+      if (!held) return route.continue();
+      hold = undefined;
+      const response = await route.fetch(); // the state now, before the click
+      held.fetched(route.request());
+      await held.release;
+      await route.fulfill({ response });
+    });
+    try {
+      await page.reload();
+      const box = page.locator('.preferences tr[data-preference=global] input[data-channel=email]');
+      await box.waitFor();
+      expect(await box.isChecked()).toBe((await prefs()).global.channels.email !== false);
+      await box.check();
+      await expect.poll(async () => (await prefs()).global.channels.email).toBe(true);
+
+      let release!: () => void;
+      const fetched = new Promise<Request>((resolve) => {
+        hold = { fetched: resolve, release: new Promise<void>((r) => (release = r)) };
+      });
+      await expect.poll(() => liveRequests.length).toBeGreaterThan(0);
+      await liveRequests.shift()!(); // a change: the page reads the preferences again
+      const staleRead = await fetched;
+      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/preferences'));
+      await box.uncheck();
+      expect((await patched).status()).toBe(200);
+      const stale = page.waitForResponse((r) => r.request() === staleRead);
+      release();
+      await stale;
+      await page.waitForTimeout(300);
+      expect((await prefs()).global.channels.email).toBe(false);
+      expect(await box.isChecked(), 'the switch shows the old state again').toBe(false);
+    } finally {
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+    }
   });
 });

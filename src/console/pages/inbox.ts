@@ -164,7 +164,9 @@ function Preferences({ subscriberId }: { subscriberId: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   // A read that lands while a switch's PATCH is on its way may predate it: the switch keeps what was
-  // clicked until the PATCH answers (the answer then is the newer state).
+  // clicked until the PATCH answers (the answer then is the newer state). A read sent before the PATCH
+  // may also land after its answer: the answer starts a fresh read, which makes any older one stale
+  // (useLoad keeps only the newest), so the switch never jumps back to what it was before the click.
   const inFlight = useRef(false);
   useEffect(() => {
     if (!inFlight.current) setPatched(undefined);
@@ -188,6 +190,7 @@ function Preferences({ subscriberId }: { subscriberId: string }) {
     } finally {
       inFlight.current = false;
       setBusy(false);
+      prefs.reload();
     }
   };
 
