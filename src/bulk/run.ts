@@ -141,7 +141,6 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
         break;
       }
     }
-    if (state?.run && opts.again && journalPath && !deps.globals.dryRun) keepAside(deps, state.run.runId, journalPath, reportPath);
     run = {
       type: 'run',
       version: 1,
@@ -180,6 +179,9 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
     ? undefined
     : await deps.client({ writes: true, retries: 0, onAttempt: (a) => pacer.observe(a.status, a.rateLimit, a.retryAfterMs) });
   if (opts.resume && reportPath) await trimReport(reportPath, done, partial);
+  // --again: the earlier run's journal and report move aside only now, once nothing refuses the new run
+  // (--strict, a read-only profile): a refused run leaves them, and the "already sent" guard, in place.
+  if (!opts.resume && state?.run && opts.again && journalPath && !deps.globals.dryRun) keepAside(deps, state.run.runId, journalPath, reportPath);
 
   const journal = journalPath ? new Journal(journalPath) : undefined;
   if (journal && !opts.resume && !deps.globals.dryRun) {

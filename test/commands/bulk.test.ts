@@ -331,6 +331,26 @@ describe('--resume sends exactly what the file says; a finished run is not sent 
     expect(readFileSync(join(dir, `rep.ndjson.journal.${runId}`), 'utf8')).toContain('"type":"end"');
     expect(existsSync(join(dir, `rep.ndjson.${runId}`))).toBe(true);
   });
+  test('--again refused before sending (--strict, a bad row) leaves the finished run\'s journal and report, so the next run still refuses', async () => {
+    writeFileSync(join(dir, 'users.csv'), csv(3));
+    const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson'], { env, cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    const n = stub.requests.length;
+    const journalBefore = readFileSync(join(dir, 'rep.ndjson.journal'), 'utf8');
+    const reportBefore = readFileSync(join(dir, 'rep.ndjson'), 'utf8');
+    writeFileSync(join(dir, 'users.csv'), `${csv(3)}\n,no-id@example.com\n`);
+    const refused = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson', '--again', '--strict'], { env, cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('nothing was sent');
+    expect(refused.stderr).not.toContain('kept as');
+    expect(stub.requests.length).toBe(n);
+    expect(readFileSync(join(dir, 'rep.ndjson.journal'), 'utf8')).toBe(journalBefore);
+    expect(readFileSync(join(dir, 'rep.ndjson'), 'utf8')).toBe(reportBefore);
+    const plain = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson'], { env, cwd: dir });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('already sent');
+    expect(stub.requests.length).toBe(n);
+  });
   test('a finished run beside another --report (or none) still counts: refused, not sent twice', async () => {
     writeFileSync(join(dir, 'users.csv'), csv(150));
     // One config folder for the runs, as one person's machine has.
