@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runSvc, tempConfigDir } from '../helpers/run.js';
 import { startStub, type Stub } from '../helpers/stub.js';
@@ -93,7 +93,7 @@ describe('the generated bash script', () => {
       '_svc_complete',
       'printf "%s\\n" "${COMPREPLY[@]}"',
     ].join('\n');
-    return execFileSync('bash', ['-c', script], { encoding: 'utf8', cwd: opts.cwd, env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}` } })
+    return execFileSync('bash', ['-c', script], { encoding: 'utf8', cwd: opts.cwd, env: { ...process.env, ...env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}` } })
       .split('\n')
       .filter(Boolean);
   }
