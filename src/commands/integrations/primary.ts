@@ -16,8 +16,7 @@ export const command = () =>
 export async function run(deps: Deps, _opts: OptsOf<typeof command>, [given]: ArgsOf<typeof command>): Promise<void> {
   const arg = checkId('INTEGRATION', given);
   const api = await deps.client();
-  const ids = await integrationIds(api, arg);
-  if (!ids) return; // --dry-run: the look-up was printed; the set-primary request depends on its answer
+  const ids = await integrationIds(deps, api, arg);
   const res = await firstFound(ids, (integrationId) => api.call('setPrimaryIntegration', { params: { integrationId } }));
   if (res) await deps.print(res.data);
 }

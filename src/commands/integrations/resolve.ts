@@ -7,11 +7,18 @@ import type { Deps } from '../../deps.js';
 
 type Api = Awaited<ReturnType<Deps['client']>>;
 
-/** The _ids the argument may name, or undefined under --dry-run (the look-up was printed). */
-export async function integrationIds(api: Api, arg: string): Promise<string[] | undefined> {
+/**
+ * The _ids the argument may name. Under --dry-run nothing is sent, the look-up neither: the request
+ * printed names the integration `INTEGRATION_ID`, and a line on stderr says where that _id comes from.
+ */
+export async function integrationIds(deps: Deps, api: Api, arg: string): Promise<string[]> {
   if (OBJECT_ID_RE.test(arg)) return [arg];
+  if (deps.globals.dryRun) {
+    deps.info(`--dry-run: INTEGRATION_ID below is the _id of the active integration '${arg}', looked up first with GET /v1/integrations/active`);
+    return ['INTEGRATION_ID'];
+  }
   const list = await api.call('listActiveIntegrations');
-  if (!list) return undefined;
+  if (!list) return [];
   const matches = (list.data as { _id?: string; identifier: string }[]).filter((i) => i.identifier === arg && i._id !== undefined);
   if (matches.length === 0) {
     throw new SvcError(

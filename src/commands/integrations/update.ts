@@ -38,8 +38,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
   };
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give at least one of --name, --active, --credentials, --hmac');
   const api = await deps.client();
-  const ids = await integrationIds(api, integrationId);
-  if (!ids) return; // --dry-run: the look-up was printed; the update depends on its answer
+  const ids = await integrationIds(deps, api, integrationId);
   const res = await firstFound(ids, (id) => api.call('updateIntegration', { params: { integrationId: id }, body }));
   if (res) await deps.print(res.data);
 }

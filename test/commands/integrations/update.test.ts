@@ -67,3 +67,18 @@ test('an identifier no active integration has: exit 5, nothing updated', async (
   expect(r.stderr).toContain("no active integration has the identifier 'nope'");
   expect(svc.stub.requests).toHaveLength(1);
 });
+
+test('--dry-run with an identifier prints the PUT it would send (its _id looked up first, as stderr says); nothing sent', async () => {
+  const r = await runSvc(['integrations', 'update', 'postmark', '--credentials', '{"apiKey":"SG.secret-value-1234"}', '--dry-run'], { env: svc.env });
+  expect(r.code, r.stderr).toBe(0);
+  const printed = JSON.parse(r.stdout);
+  expect(printed).toMatchObject({ method: 'PUT', url: `${svc.stub.url}/v1/integrations/INTEGRATION_ID` });
+  expect(Object.keys(printed.body)).toEqual(['credentials']);
+  expect(JSON.stringify(printed.body)).not.toContain('secret-value');
+  expect(r.stderr).toContain("INTEGRATION_ID below is the _id of the active integration 'postmark'");
+  expect(svc.stub.requests).toHaveLength(0);
+  // With an _id, the request is exact.
+  const exact = await runSvc(['integrations', 'update', ID, '--name', 'x', '--dry-run'], { env: svc.env });
+  expect(JSON.parse(exact.stdout)).toMatchObject({ method: 'PUT', url: `${svc.stub.url}${path}`, body: { name: 'x' } });
+  expect(exact.stderr).toBe('');
+});
