@@ -126,7 +126,8 @@ export function renderWaitReport(c: ChalkInstance, w: Rec, opts: LayoutOptions =
     `${ok ? c.green('✓') : c.red('✗')} ${paint(c, String(trigger.status ?? ''))}${trigger.transactionId ? `  transaction ${String(trigger.transactionId)}` : ''}`,
   );
   if (Array.isArray(trigger.error)) for (const e of trigger.error) lines.push(...block(`  ${String(e)}`, width, 2, c.red));
-  if (typeof trigger.activityFeedLink === 'string') lines.push(...block(`  activity: ${trigger.activityFeedLink}`, width, 12, c.dim));
+  // A link is never wrapped: a line break (and indent) inside it would make it open another page.
+  if (typeof trigger.activityFeedLink === 'string') lines.push(`  ${c.dim('activity:')} ${safeText(trigger.activityFeedLink)}`);
   const recipients = (Array.isArray(w.recipients) ? w.recipients : []) as Rec[];
   const outcome = String(w.outcome);
   const label = outcome === 'skipped' || outcome === 'throttled' ? `nothing delivered (${outcome})` : outcome;
