@@ -70,7 +70,7 @@ try {
     '--to-json',
     '{"subscriberId":"demo-user","firstName":"Ada","email":"ada@example.com"}',
     '--payload',
-    '{"company":"Acme"}',
+    '{"appName":"Acme Rockets"}',
     '--transaction-id',
     txn,
     '--wait',
