@@ -13,7 +13,8 @@ export const command = () =>
   );
 
 const EXIT_CODES = `Exit codes (stable; scripts may rely on them):
-  0    success
+  0    success; for trigger --wait, delivered, or merged into a digest already
+       under way (outcome "merged": sent with that digest when it closes)
   1    the service answered with an error not listed below (5xx after
        retries, ...), or a trigger was not processed (status other than
        "processed"); also a --query that failed on the result (the command ran)
