@@ -331,7 +331,7 @@ describe('--resume sends exactly what the file says; a finished run is not sent 
     expect(readFileSync(join(dir, `rep.ndjson.journal.${runId}`), 'utf8')).toContain('"type":"end"');
     expect(existsSync(join(dir, `rep.ndjson.${runId}`))).toBe(true);
   });
-  test('--again refused before sending (--strict, a bad row) leaves the finished run\'s journal and report, so the next run still refuses', async () => {
+  test("--again refused before sending (--strict, a bad row) leaves the finished run's journal and report, so the next run still refuses", async () => {
     writeFileSync(join(dir, 'users.csv'), csv(3));
     const first = await runSvc(['trigger', 'welcome', '--recipients-file', 'users.csv', '--report', 'rep.ndjson'], { env, cwd: dir });
     expect(first.code, first.stderr).toBe(0);

@@ -93,7 +93,11 @@ describe('the generated bash script', () => {
       '_svc_complete',
       'printf "%s\\n" "${COMPREPLY[@]}"',
     ].join('\n');
-    return execFileSync('bash', ['-c', script], { encoding: 'utf8', cwd: opts.cwd, env: { ...process.env, ...env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}` } })
+    return execFileSync('bash', ['-c', script], {
+      encoding: 'utf8',
+      cwd: opts.cwd,
+      env: { ...process.env, ...env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}` },
+    })
       .split('\n')
       .filter(Boolean);
   }
