@@ -111,13 +111,20 @@ export const ErrorLine = ({ error }: { error: unknown }) =>
  * Loads with `fn` now, again when its inputs change, and again whenever the live stream reports a
  * change (unless `live` is false). Keeps the last good value while reloading.
  */
-export function useLoad<T>(fn: () => Promise<T>, deps: unknown[], live = true): { value: T | undefined; error: unknown; reload: () => void; loading: boolean } {
+export function useLoad<T>(
+  fn: () => Promise<T>,
+  deps: unknown[],
+  live = true,
+): { value: T | undefined; error: unknown; reload: () => number; loading: boolean; valueSeq: number } {
   const [value, setValue] = useState<T | undefined>(undefined);
+  // Which read `value` came from (reads are numbered as they start; only the newest one lands).
+  const [valueSeq, setValueSeq] = useState(0);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(true);
   const seq = useRef(0);
   const fnRef = useRef(fn);
   fnRef.current = fn;
+  /** Starts a read; returns its number, which `valueSeq` takes when it lands. */
   const reload = () => {
     const mine = ++seq.current;
     setLoading(true);
@@ -125,6 +132,7 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[], live = true): 
       (v) => {
         if (mine !== seq.current) return;
         setValue(v);
+        setValueSeq(mine);
         setError(undefined);
         setLoading(false);
       },
@@ -134,10 +142,11 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[], live = true): 
         setLoading(false);
       },
     );
+    return mine;
   };
-  useEffect(reload, deps);
-  useEffect(() => (live ? onChange(reload) : undefined), [live]);
-  return { value, error, reload, loading };
+  useEffect(() => void reload(), deps);
+  useEffect(() => (live ? onChange(() => void reload()) : undefined), [live]);
+  return { value, error, reload, loading, valueSeq };
 }
 
 /** The hash route: `#/page?k=v`. Pages keep their state (selection, filters) in it, so links work. */

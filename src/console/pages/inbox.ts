@@ -2,7 +2,7 @@
 // front-end API an app's <Inbox/> calls (/v1/inbox/*: a session for the subscriber, then its Bearer
 // token), marked read, unread, seen or all read there, with the subscriber's preferences and latest
 // activity beside it.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, type ChannelSwitches, inbox as inboxApi, type InboxNotification, type Subscriber, type SubscriberPreferences } from '../api.js';
 import { InAppCard } from '../render.js';
 import { ago, Badge, CHANNEL_LABEL, clock, Empty, ErrorLine, go, html, setParams, useDebounced, useLoad } from '../ui.js';
@@ -158,39 +158,35 @@ const channelsOf = (c: ChannelSwitches) => Object.keys(CHANNEL_LABEL).filter((k)
  */
 function Preferences({ subscriberId }: { subscriberId: string }) {
   const prefs = useLoad(() => api.getPreferences(subscriberId), [subscriberId]);
-  // What the last switch showed, until the service's answer (or a later read) replaces it: the box
-  // moves as soon as it is clicked, and moves back if the service refuses.
-  const [patched, setPatched] = useState<SubscriberPreferences | undefined>(undefined);
+  // What the last switch showed, until a read started after its PATCH answered lands: the box moves
+  // as soon as it is clicked, and keeps the service's answer while older reads (a live refresh sent
+  // before the click, landing after it) are still arriving. Decided at render time from the reads'
+  // order, so no late effect can put the old state back.
+  const [patched, setPatched] = useState<{ state: SubscriberPreferences; until: number } | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  // A read that lands while a switch's PATCH is on its way may predate it: the switch keeps what was
-  // clicked until the PATCH answers (the answer then is the newer state). A read sent before the PATCH
-  // may also land after its answer: the answer starts a fresh read, which makes any older one stale
-  // (useLoad keeps only the newest), so the switch never jumps back to what it was before the click.
-  const inFlight = useRef(false);
-  useEffect(() => {
-    if (!inFlight.current) setPatched(undefined);
-  }, [prefs.value]);
-  const view = patched ?? prefs.value;
+  const view = patched && prefs.valueSeq < patched.until ? patched.state : prefs.value;
 
   const toggle = async (channel: keyof ChannelSwitches, on: boolean, workflowId?: string) => {
     if (!view) return;
-    inFlight.current = true;
     setBusy(true);
     setError(undefined);
     setPatched({
-      global: workflowId === undefined ? { ...view.global, channels: { ...view.global.channels, [channel]: on } } : view.global,
-      workflows: view.workflows.map((w) => (w.workflow.identifier === workflowId ? { ...w, channels: { ...w.channels, [channel]: on } } : w)),
+      state: {
+        global: workflowId === undefined ? { ...view.global, channels: { ...view.global.channels, [channel]: on } } : view.global,
+        workflows: view.workflows.map((w) => (w.workflow.identifier === workflowId ? { ...w, channels: { ...w.channels, [channel]: on } } : w)),
+      },
+      until: Number.POSITIVE_INFINITY,
     });
     try {
-      setPatched(await api.setPreference(subscriberId, { [channel]: on }, workflowId));
+      const answer = await api.setPreference(subscriberId, { [channel]: on }, workflowId);
+      setPatched({ state: answer, until: prefs.reload() });
     } catch (e) {
       setPatched(undefined);
       setError(e);
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
       prefs.reload();
+    } finally {
+      setBusy(false);
     }
   };
 
