@@ -149,7 +149,7 @@ describe('job runner', () => {
     expect(await status('slow-2')).toEqual(['running', 'pending']);
     await s.request('POST', '/v1/events/trigger', { body: { name: 'once', to: 'ada', transactionId: 'once-1' } });
     // The batch that threw is rolled back and tried again a second later, on the clock.
-    await vi.waitFor(() => expect(thrown).toBe(true));
+    await vi.waitFor(() => expect(thrown).toBe(true), { timeout: 10_000 });
     release();
     s.clock.advance(2_000);
     await s.runner.idle();

@@ -33,7 +33,7 @@ it('30 events of a code-first workflow: all 30 first steps are in the app at onc
   app = await startBridgeApp([held], TEST_KEY);
   expect((await svc.request('POST', '/v1/bridge/sync?source=cli', { body: { bridgeUrl: app.url } })).status).toBe(201);
   for (let i = 0; i < 30; i++) await svc.request('POST', '/v1/events/trigger', { body: { name: 'held-code', to: `u${i}`, payload: {} } });
-  await vi.waitFor(() => expect(inApp).toBe(30), { timeout: 3000 });
+  await vi.waitFor(() => expect(inApp).toBe(30), { timeout: 10_000 });
   release();
   await svc.runner.idle();
   const feed = (await svc.request('GET', '/v1/notifications?limit=50')).body.data as any[];

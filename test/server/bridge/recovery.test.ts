@@ -45,7 +45,7 @@ it('a next step whose call was in flight when svc dev died is queued again at th
   const t = await a.request('POST', '/v1/events/trigger', { body: { name: 'recover-code', to: 'ada', payload: { name: 'Ada' } } });
   expect(t.status).toBe(201);
   // The email step is in the app; its `running` status went out with the in-app step's outcome.
-  await vi.waitFor(() => expect(calls).toBe(1));
+  await vi.waitFor(() => expect(calls).toBe(1), { timeout: 10_000 });
   await new Promise<void>((r) => a.store.afterCommit(r));
   // Dies: the store is gone before the answer comes back (the answer then finds nothing to write to).
   a.store.db.close();

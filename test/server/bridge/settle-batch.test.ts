@@ -46,7 +46,7 @@ it('100 events: all first steps in the app at once; answers settled in groups le
       expect((await svc.request('POST', '/v1/events/trigger', { body: { name: 'paced-code', to: s, payload: { n: i } } })).status).toBe(201);
     }
     // 100 calls in flight at once: more than the shared slots and the code-first ones before (16 + 48).
-    await vi.waitFor(() => expect(inApp).toBe(EVENTS), { timeout: 3000 });
+    await vi.waitFor(() => expect(inApp).toBe(EVENTS), { timeout: 10_000 });
     release();
     await svc.runner.idle();
 

@@ -46,9 +46,9 @@ describe('svc dev --bridge-url', () => {
     expect(await ids()).toEqual(['first-code']);
     expect(lines[0]).toBe(`bridge: 1 workflow from ${app.url} (first-code)`);
     await app.close();
-    await vi.waitFor(() => expect(lines.some((l) => l.includes('is not answering'))).toBe(true));
+    await vi.waitFor(() => expect(lines.some((l) => l.includes('is not answering'))).toBe(true), { timeout: 10_000 });
     app = await startBridgeApp([second], TEST_KEY, '/api/novu', port);
-    await vi.waitFor(async () => expect(await ids()).toEqual(['second-code']));
+    await vi.waitFor(async () => expect(await ids()).toEqual(['second-code']), { timeout: 10_000 });
     expect(lines.at(-1)).toBe(`bridge: 1 workflow from ${app.url} (second-code); removed first-code`);
   });
 
@@ -61,6 +61,6 @@ describe('svc dev --bridge-url', () => {
     expect(watch.syncs).toBe(0);
     expect(lines[0]).toMatch(/is not answering \(ECONNREFUSED\); waiting for it/);
     app = await startBridgeApp([first, second], TEST_KEY, '/api/novu', port);
-    await vi.waitFor(async () => expect(await ids()).toEqual(['first-code', 'second-code']));
+    await vi.waitFor(async () => expect(await ids()).toEqual(['first-code', 'second-code']), { timeout: 10_000 });
   });
 });

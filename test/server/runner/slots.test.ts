@@ -32,9 +32,9 @@ it('20 asynchronous jobs for 16 slots: a synchronous job due behind them runs me
   for (let i = 0; i < 20; i++) await s.request('POST', '/v1/events/trigger', { body: { name: 'slow', to: 'ada', transactionId: `slow-${i}` } });
   const status = async (tx: string) => (await s.request('GET', `/v1/notifications?transactionId=${tx}`)).body.data[0].jobs[0].status;
   // Jobs waiting for a slot stay due, so idle() would wait for them: wait for what must happen instead.
-  await vi.waitFor(() => expect(prepared).toBe(16));
+  await vi.waitFor(() => expect(prepared).toBe(16), { timeout: 10_000 });
   await s.request('POST', '/v1/events/trigger', { body: { name: 'fast', to: 'ada', transactionId: 'fast-1' } });
-  await vi.waitFor(async () => expect(await status('fast-1')).toBe('completed'));
+  await vi.waitFor(async () => expect(await status('fast-1')).toBe('completed'), { timeout: 10_000 });
   expect(prepared).toBe(16);
   expect(await status('slow-19')).toBe('queued');
   release();
