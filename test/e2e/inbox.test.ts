@@ -45,8 +45,10 @@ describe('svc dev and the Inbox', () => {
   it('delivers a trigger from the CLI to the listening client', async () => {
     const { novu, list } = await inbox('ada');
     expect(list).toEqual([]);
+    const connected = new Promise<any>((resolve) => novu.on('socket.connect.resolved' as never, resolve as never));
     const received = new Promise<any>((resolve) => novu.on('notifications.notification_received', (e) => resolve(e.result)));
-    await new Promise((r) => setTimeout(r, 300));
+    // The trigger waits for the socket's handshake (the service joins the subscriber's room as it accepts it).
+    expect((await connected)?.error).toBeUndefined();
     const t = await svc('trigger', 'welcome', '--to', 'ada', '-o', 'json');
     expect(t.exitCode, t.stderr).toBe(0);
     const n = await received;
@@ -69,8 +71,7 @@ describe('svc dev and the Inbox', () => {
 
     const t = await api('POST', '/v1/events/trigger', { name: 'welcome', to: [{ type: 'Topic', topicKey: 'ops' }] });
     expect(t.status).toBe(201);
-    await new Promise((r) => setTimeout(r, 500));
-    expect((await inbox('grace')).list).toHaveLength(1);
+    await expect.poll(async () => (await inbox('grace')).list.length).toBe(1);
     expect((await inbox('alan')).list).toHaveLength(0);
 
     const badKey = await svc('topics', 'create', 'ops team!');

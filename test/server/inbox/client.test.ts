@@ -40,10 +40,12 @@ describe('the Inbox client against svc dev', () => {
   it('receives a notification triggered while listening, through the socket, with the unread count', async () => {
     const novu = s.client('ada');
     expect(await list(novu)).toEqual([]);
+    // The socket connects once something listens; the trigger waits for its handshake (the service
+    // joins the subscriber's room as it accepts the connection).
+    const connected = new Promise<any>((resolve) => novu.on('socket.connect.resolved' as never, resolve as never));
     const received = nextEvent(novu, 'notifications.notification_received');
     const unread = nextEvent(novu, 'notifications.unread_count_changed');
-    // The socket connects once something listens; give the handshake a moment.
-    await new Promise((r) => setTimeout(r, 300));
+    expect((await connected)?.error).toBeUndefined();
     await trigger('ada', { name: 'Ada' });
     const n = await received;
     expect(n.subject).toBe('Welcome to Acme');
