@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Records every output and secret of the suite and fails the run if a secret was printed.
-    setupFiles: ['test/helpers/fast-check-seed.ts'],
+    setupFiles: ['test/helpers/fast-check-seed.ts', 'test/helpers/no-proxy.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -85,6 +85,8 @@ describe.skipIf(!hasTmux)('CJK, emoji and combining marks at 80 columns', () => 
       const screen = openScreen([process.execPath, BIN, ...argv], env(), { columns: 80, rows: 40 }, { raw: true });
       try {
         await screen.waitFor('EXIT=0');
+        // The raw copy is written by another process (tmux pipe-pane): wait until it has the end too.
+        await expect.poll(() => screen.raw()).toContain('EXIT=0');
         const written = screen
           .raw()
           .replace(/\r\n/g, '\n')
@@ -115,6 +117,7 @@ describe.skipIf(!hasTmux)('CJK, emoji and combining marks at 80 columns', () => 
       for (const l of screen.joined()) expect(stringWidth(l), l).toBeLessThanOrEqual(80);
       screen.keys('q');
       await screen.waitFor('EXIT=0');
+      await expect.poll(() => screen.raw()).toContain('EXIT=0');
       expect(screen.raw()).not.toMatch(/\ufffd/);
     } finally {
       screen.close();
