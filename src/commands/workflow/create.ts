@@ -15,5 +15,14 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const { CreateWorkflowBody } = await import('../../api/schemas/workflow.js');
   const body = parseOrUsage(CreateWorkflowBody, data, (p) => `--data ${p}`.trim());
   const res = await (await deps.client()).call('createWorkflow', { body });
-  if (res) await deps.print(res.data, { view: 'workflow' });
+  if (!res) return;
+  await deps.print(res.data, { view: 'workflow' });
+  // The service gives a workflowId already taken a suffix rather than refusing it: a re-run of the
+  // same file makes a second workflow, which a person should hear about.
+  const made = (res.data as { workflowId?: unknown } | undefined)?.workflowId;
+  if (typeof made === 'string' && made !== body.workflowId) {
+    deps.warn(
+      `workflowId '${body.workflowId}' was already taken: the service created '${made}' (to change the existing one: svc workflow update ${body.workflowId} --data FILE)`,
+    );
+  }
 }
