@@ -99,6 +99,9 @@ export function csvRecordToRow(record: Record<string, string>, row: number): Row
 async function* csvRows(input: Readable): AsyncGenerator<Row> {
   const { parse } = await import('csv-parse');
   const skipped: Row[] = [];
+  // The line the last record ended on (the parser's own count, in step with its errors): a quote that
+  // is never closed swallows every line after it, and the row to name is where it opened.
+  let lastEnd = 1;
   const parser = parse({
     bom: true,
     columns: (header: string[]) => {
@@ -109,15 +112,29 @@ async function* csvRows(input: Readable): AsyncGenerator<Row> {
     info: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
-    on_skip: (err: (Error & { lines?: number }) | undefined) => {
-      if (err) skipped.push({ kind: 'bad', row: err.lines ?? 0, error: `malformed CSV: ${err.message.replace(/^Invalid Record Length: /, '')}` });
+    on_record: (record: Record<string, string>, context: { lines: number }) => {
+      lastEnd = context.lines;
+      return record;
+    },
+    on_skip: (err: (Error & { lines?: number; code?: string }) | undefined) => {
+      if (!err) return;
+      const end = err.lines ?? 0;
+      if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
+        const start = Math.min(lastEnd + 1, end);
+        const span = start < end ? ` (lines ${start}–${end} were read as one row)` : '';
+        skipped.push({ kind: 'bad', row: start, error: `malformed CSV: a quote opened on line ${start} is never closed${span}` });
+      } else {
+        skipped.push({ kind: 'bad', row: end, error: `malformed CSV: ${err.message.replace(/^Invalid Record Length: /, '')}` });
+      }
+      lastEnd = end;
     },
   });
   input.on('error', (e) => parser.destroy(e));
   input.pipe(parser);
   try {
     for await (const item of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      while (skipped.length) yield skipped.shift()!;
+      // In file order: the parser may have run ahead of this loop and already skipped later records.
+      while (skipped.length && skipped[0]!.row < item.info.lines) yield skipped.shift()!;
       yield csvRecordToRow(item.record, item.info.lines);
     }
   } catch (e) {
@@ -210,11 +227,15 @@ export async function openRecipients(path: string, stdin: Readable, sizeOf: (p: 
     }
     input = createReadStream(path);
   }
-  // Peek at the first chunk to tell NDJSON from CSV when the name does not say.
+  // Peek at the first chunk to tell NDJSON from CSV when the name does not say. It goes back at once,
+  // in the same tick: a stream that has all its data and its end (a short pipe, a buffer) would
+  // otherwise emit 'end' before the chunk is back, and the rows would be lost.
   const first: Buffer | string | undefined = await new Promise((resolve, reject) => {
     const onReadable = () => {
       cleanup();
-      resolve((input.read() as Buffer | null) ?? undefined);
+      const chunk = (input.read() as Buffer | null) ?? undefined;
+      if (chunk !== undefined) input.unshift(chunk);
+      resolve(chunk);
     };
     const onEnd = () => {
       cleanup();
@@ -238,7 +259,6 @@ export async function openRecipients(path: string, stdin: Readable, sizeOf: (p: 
     input.once('end', onEnd);
     input.once('error', onError);
   });
-  if (first !== undefined) input.unshift(first);
   const firstChar =
     first === undefined
       ? undefined
