@@ -52,6 +52,8 @@ export interface BrowseSource {
   get(id: string): Promise<BrowseEvent>;
   /** Triggers the event's workflow again for the same subscriber and payload; returns its transaction id. */
   retrigger(event: BrowseEvent): Promise<string>;
+  /** The ids of the events on the screen (rows, or the timeline open), each time they change. */
+  shown?(ids: string[]): void;
 }
 
 export interface BrowseOptions {
@@ -131,6 +133,15 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
   const inflight = useRef<string | undefined>(undefined);
   // The columns' layout for this screen: kept while the cursor moves (see listFit).
   const fitted = useRef<{ key: string; fit: FitResult; rows: number } | undefined>(undefined);
+  // The ids the screen drawn last shows, told to the source once drawn (for `events get SHORT` later).
+  const onScreen = useRef<string[]>([]);
+  const told = useRef('');
+  useEffect(() => {
+    const key = onScreen.current.join(' ');
+    if (key === told.current || onScreen.current.length === 0) return;
+    told.current = key;
+    source.shown?.(onScreen.current);
+  });
   // Ink writes a frame a line shorter than the terminal: a full frame would scroll it.
   const width = Math.max(20, columns - 1);
   const pageRows = Math.max(3, rows - 5);
@@ -282,6 +293,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
 
   const lines: React.ReactElement[] = [];
   const shownMode = state.mode.kind === 'help' ? state.mode.back : state.mode;
+  onScreen.current = [];
   const list = visibleEvents(state);
   const updated = state.updatedAt ? formatTime(new Date(state.updatedAt).toISOString(), 'clock', time) : '…';
   const filter = filterText(state.filter);
@@ -295,6 +307,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     lines.push(h(Text, { key: 'help', dimColor: true }, oneLine('any key closes this help', width)));
   } else if (shownMode.kind === 'detail' || (shownMode.kind === 'confirm' && shownMode.back.kind === 'detail')) {
     const id = shownMode.id;
+    onScreen.current = [id];
     const e = state.details[id] ?? state.events.find((x) => x._id === id) ?? {};
     const all = timelineLines(e, width, time);
     const scroll = shownMode.kind === 'detail' ? shownMode.scroll : shownMode.back.kind === 'detail' ? shownMode.back.scroll : 0;
@@ -321,6 +334,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     if (!fitted.current || fitted.current.key !== fitKey || (fitted.current.rows < pageRows && list.length > fitted.current.rows)) {
       fitted.current = list.length ? { key: fitKey, fit: listFit(list, width, time, now()), rows: list.length } : undefined;
     }
+    onScreen.current = page.flatMap((e) => (e._id ? [e._id] : []));
     const table = listLines(page, width, time, now(), fitted.current?.fit);
     lines.push(h(Text, { key: 'head', dimColor: true }, table.header || ' '));
     page.forEach((e, i) => {

@@ -11,17 +11,23 @@ import { hasTmux, openScreen, type Screen } from './terminal.js';
 let dev: DevProcess;
 const env = () => ({ SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey, SVC_CONFIG_DIR: dev.configDir, TZ: 'UTC' });
 const trigger = (to: string) => api(dev, 'POST', '/v1/events/trigger', { name: 'welcome', to, payload: {} });
-const OTHERS = 130;
+// More events than `events get` looks through (the newest 500) and than browse remembers (200 ids).
+const OTHERS = 830;
+const ALL = 7 + OTHERS + 1;
 
 beforeAll(async () => {
   dev = await startDev();
   // ada's events first (the oldest), then many for others, then one to a subscriber whose id is the key.
   for (let i = 0; i < 7; i++) await trigger('ada');
-  for (let i = 0; i < OTHERS; i += 10) await Promise.all(Array.from({ length: 10 }, (_, k) => trigger(`user-${i + k}`)));
+  for (let i = 0; i < OTHERS; i += 100) {
+    const events = Array.from({ length: Math.min(100, OTHERS - i) }, (_, k) => ({ name: 'welcome', to: `user-${i + k}`, payload: {} }));
+    expect((await api(dev, 'POST', '/v1/events/trigger/bulk', { events })).status).toBe(201);
+  }
   await trigger(dev.apiKey);
-  for (let i = 0; i < 200; i++) {
-    const r = await api(dev, 'GET', '/v1/notifications?limit=50&page=2');
-    if ((r.body.data as unknown[]).length >= 7 + OTHERS + 1 - 100) break;
+  const last = Math.floor((ALL - 1) / 50);
+  for (let i = 0; i < 300; i++) {
+    const r = await api(dev, 'GET', `/v1/notifications?limit=50&page=${last}`);
+    if ((r.body.data as unknown[]).length >= ALL - last * 50) break;
     await new Promise((r) => setTimeout(r, 100));
   }
 }, 120_000);
@@ -52,7 +58,7 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
     // To the end: every page loaded, and the count is the service's, exact once it has no more.
     // G again until the last page has come: a page that lands after a G leaves the cursor short of
     // the rows that ask for the next one.
-    const all = `svc events browse  ${7 + OTHERS + 1} events`;
+    const all = `svc events browse  ${ALL} events`;
     const deadline = Date.now() + 20_000;
     while (!screen.lines()[0]?.includes(all) && Date.now() < deadline) {
       screen.keys('G');
@@ -118,5 +124,39 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
     expect(shown).toMatch(/welcome → [a-z]{1,4}[_-]?…[0-9A-Za-z]{4}/);
     screen.keys('q');
     await screen.waitFor('EXIT=0');
+  });
+
+  it('an id shown on the screen resolves in events get, though older than the newest 500 and 200 more were loaded after it', async () => {
+    const mine = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());
+    const G = async (until: (title: string) => boolean) => {
+      const deadline = Date.now() + 30_000;
+      while (!until(mine.lines()[0] ?? '') && Date.now() < deadline) {
+        mine.keys('G');
+        await new Promise((r) => setTimeout(r, 400));
+      }
+    };
+    const loaded = (title: string) => Number(/browse +(\d+)\+? events/.exec(title)?.[1] ?? 0);
+    try {
+      await mine.waitFor(/svc events browse +\d+\+ events/);
+      // Down past the newest 500: the cursor's row, on the screen, is older than what events get looks through.
+      await G((t) => loaded(t) >= 600);
+      const row = mine
+        .lines()
+        .filter((l) => /^\S+ ago +[0-9a-f]{8} /.test(l.trim()))
+        .at(-1)!;
+      const short = row.trim().split(/\s+/)[2]!;
+      expect(short).toMatch(/^[0-9a-f]{8}$/);
+      // Then every older page: 238 more ids loaded after it was shown.
+      await G((t) => t.includes(`svc events browse  ${ALL} events`));
+      await mine.waitFor(`svc events browse  ${ALL} events`);
+      mine.keys('q');
+      await mine.waitFor('EXIT=0');
+      const { execa } = await import('execa');
+      const got = await execa(process.execPath, [BIN, 'events', 'get', short, '-o', 'json'], { env: { ...process.env, ...env() }, reject: false });
+      expect(got.exitCode, got.stderr).toBe(0);
+      expect(JSON.parse(got.stdout)._id.endsWith(short)).toBe(true);
+    } finally {
+      mine.close();
+    }
   });
 });

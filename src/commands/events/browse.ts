@@ -52,8 +52,22 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   };
   // Each loaded event's payload as the service sent it, for a re-trigger.
   const payloads = new Map<string, Ev['payload']>();
+  // The ids `events get SHORT` resolves later: those the screen showed first (most recent first), then
+  // those loaded; one list of at most 200 that replaces its own earlier form.
   let browsed: string[] = [];
   const browseKey = `browse:${process.pid}:${Date.now()}`;
+  let saveTimer: NodeJS.Timeout | undefined;
+  const save = () => {
+    saveTimer = undefined;
+    return rememberBrowsed(deps, browsed, browseKey);
+  };
+  const keep = (first: readonly string[], then: readonly string[]) => {
+    const next = [...new Set([...first, ...then])].slice(0, 200);
+    if (next.length === browsed.length && next.every((x, i) => x === browsed[i])) return;
+    browsed = next;
+    // At most one write of the cache a quarter second while the person scrolls.
+    saveTimer ??= setTimeout(() => void save(), 250);
+  };
   // A single --subscriber or --workflow is the browser's own filter (shown, changed with /, cleared
   // with Esc); every other flag stays in the query for the session and is named in the header.
   const initial = {
@@ -74,49 +88,57 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     ['--until', opts.until],
   ];
   const scope = fixed.flatMap(([flag, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => `${flag} ${x}`))).join(' ');
-  await runBrowse(
-    {
-      async page(filter, page) {
-        const q = { ...query };
-        if (filter.subscriber) q.subscriberIds = [filter.subscriber];
-        else if (initial.subscriber) delete q.subscriberIds;
-        if (filter.workflow) q.templates = await templatesFor(filter.workflow);
-        else if (initial.workflow) delete q.templates;
-        const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
-        const data = res?.data.data ?? [];
-        for (const e of data) if (e._id) payloads.set(e._id, e.payload);
-        // The ids the browser has shown, the latest loaded first (the cache keeps the first 200), for
-        // `events get SHORT` later.
-        const fresh = data.flatMap((e) => (e._id && !browsed.includes(e._id) ? [e._id] : []));
-        if (fresh.length) {
-          browsed = [...fresh, ...browsed].slice(0, 200);
-          await rememberBrowsed(deps, browsed, browseKey);
-        }
-        return { data: shown(data), hasMore: res?.data.hasMore === true };
+  try {
+    await runBrowse(
+      {
+        async page(filter, page) {
+          const q = { ...query };
+          if (filter.subscriber) q.subscriberIds = [filter.subscriber];
+          else if (initial.subscriber) delete q.subscriberIds;
+          if (filter.workflow) q.templates = await templatesFor(filter.workflow);
+          else if (initial.workflow) delete q.templates;
+          const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
+          const data = res?.data.data ?? [];
+          for (const e of data) if (e._id) payloads.set(e._id, e.payload);
+          keep(
+            browsed,
+            data.flatMap((e) => (e._id ? [e._id] : [])),
+          );
+          return { data: shown(data), hasMore: res?.data.hasMore === true };
+        },
+        async get(id) {
+          const res = await api.call<Ev>('getEvent', { params: { notificationId: id } });
+          return shown(res?.data ?? {});
+        },
+        async retrigger(e) {
+          const name = e.template?.triggers?.[0]?.identifier;
+          const to = e.subscriber?.subscriberId;
+          if (!name || !to) throw new Error('this event has no workflow identifier or subscriber id to trigger again');
+          // The payload as the service holds it, not as shown (a masked value would be sent masked).
+          const payload = (e._id ? payloads.get(e._id) : undefined) ?? {};
+          const res = await api.call<{ transactionId?: string; status?: string }>('triggerEvent', { body: { name, to, payload } });
+          if (res?.data.status && res.data.status !== 'processed') throw new Error(`not processed: ${res.data.status}`);
+          return res?.data.transactionId ?? '?';
+        },
+        shown(ids) {
+          keep(ids, browsed);
+        },
       },
-      async get(id) {
-        const res = await api.call<Ev>('getEvent', { params: { notificationId: id } });
-        return shown(res?.data ?? {});
+      {
+        // A single --subscriber is the filter / shows and Esc clears; several stay in the query.
+        filter: { ...(opts.status ? { status: opts.status } : {}), ...initial },
+        time: { utc: deps.globals.utc === true },
+        refreshMs: opts.interval ?? 3000,
+        ...(scope ? { scope: safeText(scope) } : {}),
+        stdin: stdin as NodeJS.ReadStream,
+        stdout: stdout as NodeJS.WriteStream,
       },
-      async retrigger(e) {
-        const name = e.template?.triggers?.[0]?.identifier;
-        const to = e.subscriber?.subscriberId;
-        if (!name || !to) throw new Error('this event has no workflow identifier or subscriber id to trigger again');
-        // The payload as the service holds it, not as shown (a masked value would be sent masked).
-        const payload = (e._id ? payloads.get(e._id) : undefined) ?? {};
-        const res = await api.call<{ transactionId?: string; status?: string }>('triggerEvent', { body: { name, to, payload } });
-        if (res?.data.status && res.data.status !== 'processed') throw new Error(`not processed: ${res.data.status}`);
-        return res?.data.transactionId ?? '?';
-      },
-    },
-    {
-      // A single --subscriber is the filter / shows and Esc clears; several stay in the query.
-      filter: { ...(opts.status ? { status: opts.status } : {}), ...initial },
-      time: { utc: deps.globals.utc === true },
-      refreshMs: opts.interval ?? 3000,
-      ...(scope ? { scope: safeText(scope) } : {}),
-      stdin: stdin as NodeJS.ReadStream,
-      stdout: stdout as NodeJS.WriteStream,
-    },
-  );
+    );
+  } finally {
+    // What the screen showed last is remembered even when the browser ends at once after it.
+    if (saveTimer) {
+      clearTimeout(saveTimer);
+      await save();
+    }
+  }
 }
