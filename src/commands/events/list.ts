@@ -23,7 +23,7 @@ export const command = () =>
     eventFilters(new Command('list').description(about('list triggered events', 'listEvents')))
       .option('--status <status>', `overall status (repeatable or comma list): ${STATUS_FILTERS.join(', ')}`, statusList)
       .option('--page <n>', 'page number, from 0', intArg(0))
-      .option('--limit <n>', `events per page, 1 to ${EVENTS_MAX_LIMIT}`, intArg(1, EVENTS_MAX_LIMIT))
+      .option('--limit <n>', `events per page, 1 to ${EVENTS_MAX_LIMIT} (with --status: of the pages looked through)`, intArg(1, EVENTS_MAX_LIMIT))
       .option('--all', 'follow every page to the end, streaming records'),
     [
       'svc events list --subscriber ada --since 2h',
