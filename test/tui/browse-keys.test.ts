@@ -128,7 +128,7 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
 
   it('an id shown on the screen resolves in events get, though older than the newest 500 and 200 more were loaded after it', async () => {
     const mine = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());
-    const G = async (until: (title: string) => boolean) => {
+    const pressG = async (until: (title: string) => boolean) => {
       const deadline = Date.now() + 30_000;
       while (!until(mine.lines()[0] ?? '') && Date.now() < deadline) {
         mine.keys('G');
@@ -139,7 +139,7 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
     try {
       await mine.waitFor(/svc events browse +\d+\+ events/);
       // Down past the newest 500: the cursor's row, on the screen, is older than what events get looks through.
-      await G((t) => loaded(t) >= 600);
+      await pressG((t) => loaded(t) >= 600);
       const row = mine
         .lines()
         .filter((l) => /^\S+ ago +[0-9a-f]{8} /.test(l.trim()))
@@ -147,7 +147,7 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
       const short = row.trim().split(/\s+/)[2]!;
       expect(short).toMatch(/^[0-9a-f]{8}$/);
       // Then every older page: 238 more ids loaded after it was shown.
-      await G((t) => t.includes(`svc events browse  ${ALL} events`));
+      await pressG((t) => t.includes(`svc events browse  ${ALL} events`));
       await mine.waitFor(`svc events browse  ${ALL} events`);
       mine.keys('q');
       await mine.waitFor('EXIT=0');
