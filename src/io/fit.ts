@@ -24,6 +24,11 @@ export interface FitColumn {
   /** The narrowest a text column is cut to (default 8; a flexible column's default is 12). */
   min?: number;
   /**
+   * When the table does not fit, a text column wider than this is cut to it before any column is
+   * dropped (one long subscriber id does not cost every row its id and reason).
+   */
+  max?: number;
+  /**
    * A flexible column worth more than the columns with a drop order up to this: they are left out
    * rather than this column cut (the failure reason over the channels and the transaction id).
    */
@@ -210,6 +215,14 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
     for (let step = 1; step < maxForms && !fits(); step++) {
       for (let c = 0; c < n && !fits(); c++) {
         if (cells.some((row) => forms(row[c]).length > step)) level[c] = step;
+      }
+    }
+    // 1b. Text columns with a `max` are cut to it before anything is dropped.
+    for (let c = 0; c < n && !fits(); c++) {
+      const max = columns[c]!.max;
+      if (max !== undefined && (columns[c]!.kind ?? 'text') === 'text' && !columns[c]!.flex && colWidth(c) > max) {
+        limit[c] = max;
+        shortened = true;
       }
     }
     // 2. Drop low-value columns.

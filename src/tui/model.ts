@@ -213,8 +213,8 @@ export const selectedEvent = (s: State): BrowseEvent | undefined => visibleEvent
 const COLUMNS: FitColumn[] = [
   { header: 'CREATED' },
   { header: 'ID', kind: 'id', dropOrder: 2 },
-  { header: 'WORKFLOW', min: 10 },
-  { header: 'SUBSCRIBER', min: 8 },
+  { header: 'WORKFLOW', min: 10, max: 16 },
+  { header: 'SUBSCRIBER', min: 8, max: 10 },
   { header: 'STATUS', kind: 'status' },
   { header: 'REASON', flex: true, min: 20, dropOrder: 3 },
   { header: 'TRANSACTION', kind: 'id', dropOrder: 1 },

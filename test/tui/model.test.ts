@@ -77,6 +77,15 @@ describe('events browse model', () => {
     expect(rows[0]).toMatch(/failed\s+chat: Subscriber has/);
     expect(rows[2]).toMatch(/merged/);
   });
+  it('one very long subscriber id is cut, not the id and reason of every row', () => {
+    const long = ev('6b057651a5d94bd2f7aa2999', 'comment-digest', `long-${'x'.repeat(290)}`, failed.jobs);
+    const { header, rows } = listLines([failed, sent, merged, long], 79, { utc: true }, NOW);
+    for (const l of [header, ...rows]) expect(l.length).toBeLessThanOrEqual(79);
+    expect(header).toMatch(/\bID\b.*SUBSCRIBER.*STATUS\s+REASON/);
+    expect(rows[3]).toContain(long._id!.slice(-8));
+    expect(rows[3]).toMatch(/long-x+…\s+failed\s+chat: Subscriber/);
+    expect(rows[0]).toMatch(/failed\s+chat: Subscriber/);
+  });
   it('timeline lines fit and wrapped details stay indented', () => {
     const lines = timelineLines(failed, 79, { utc: true });
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(79);
