@@ -111,6 +111,9 @@ async function* csvRows(input: Readable): AsyncGenerator<Row> {
     },
     info: true,
     skip_empty_lines: true,
+    // Any line ending, mixed in one file too (an LF header above CRLF rows): the parser's own guess
+    // takes the first it sees, and a \r left at the end of each row made every subscriberId invalid.
+    record_delimiter: ['\r\n', '\n', '\r'],
     skip_records_with_error: true,
     on_record: (record: Record<string, string>, context: { lines: number }) => {
       lastEnd = context.lines;

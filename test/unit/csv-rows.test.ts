@@ -51,3 +51,12 @@ it('a stream that already holds all its data and its end (a short pipe): every r
     expect(rows.filter((r) => r.kind === 'row')).toHaveLength(n);
   }
 });
+
+it('line endings mixed in one file (an LF header, CRLF rows): every row read, no \\r left in a value', async () => {
+  const rows = await rowsOf('subscriberId,email\nbulk1,a@x.io\r\nbulk2,b@x.io\r\nbulk3,c@x.io\n');
+  expect(rows.map((r) => (r.kind === 'row' ? `${r.row} ${r.subscriberId} ${JSON.stringify(r.recipient)}` : `${r.row} bad`))).toEqual([
+    '2 bulk1 {"subscriberId":"bulk1","email":"a@x.io"}',
+    '3 bulk2 {"subscriberId":"bulk2","email":"b@x.io"}',
+    '4 bulk3 {"subscriberId":"bulk3","email":"c@x.io"}',
+  ]);
+});
