@@ -87,6 +87,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     const { pagingHint } = await import('../../io/output.js');
     const hint = pagingHint(res.data);
     if (hint) deps.info(hint);
+    if (res.data.data.length === 0 && !query.page) await noSuchSubscribers(deps, api, opts.subscriber);
     return;
   }
   const writer = await deps.records({ view: 'events' });
@@ -131,6 +132,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       }
     await writer.end();
     await rememberPrintedEvents(deps, printed);
+    if (seen === 0 && !query.page) await noSuchSubscribers(deps, api, opts.subscriber);
     if (tty) progress(true);
     else if (!deps.globals.dryRun) deps.info(`${writer.count} record${writer.count === 1 ? '' : 's'}${wanted?.length ? ` of ${seen}` : ''}`);
   } catch (err) {
@@ -143,6 +145,25 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       );
     }
     throw err;
+  }
+}
+
+/**
+ * No events for --subscriber: says which of the ids (the first three) name no subscriber at all, so a
+ * typo is not read as "they got nothing". One read each, only when the list is empty.
+ */
+async function noSuchSubscribers(deps: Deps, api: Awaited<ReturnType<Deps['client']>>, ids: readonly string[] | undefined): Promise<void> {
+  if (!ids?.length || deps.globals.dryRun) return;
+  const { ApiError } = await import('../../core/errors.js');
+  for (const subscriberId of ids.slice(0, 3)) {
+    try {
+      await api.call('getSubscriber', { params: { subscriberId } });
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        deps.info(`no subscriber has the id '${subscriberId}' (svc subscribers search --name, --email or --phone finds one)`);
+      } else if (deps.signal.aborted) return;
+      // Anything else (a refused key, the network): the list stands as it is, without the hint.
+    }
   }
 }
 

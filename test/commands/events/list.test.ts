@@ -81,3 +81,21 @@ test('--workflow takes an identifier and looks up its id', async () => {
   expect(r.code).toBe(0);
   expect(svc.stub.requests[1]!.query.getAll('templates')).toEqual([ID, ID2]);
 });
+
+test('no events for a --subscriber that names no subscriber: a line on stderr says so (exit 0); one that exists gets none', async () => {
+  svc.stub.on('GET', '/v1/notifications', { body: activityPage });
+  svc.stub.on('GET', '/v2/subscribers/nobody-here', { status: 404, body: { statusCode: 404, message: "Subscriber 'nobody-here' was not found" } });
+  svc.stub.on('GET', '/v2/subscribers/ada', { body: { data: { _id: ID, subscriberId: 'ada' } } });
+  const typo = await runSvc(['events', 'list', '--subscriber', 'nobody-here', '-o', 'json'], { env: svc.env });
+  expect(typo.code, typo.stderr).toBe(0);
+  expect(JSON.parse(typo.stdout)).toEqual([]);
+  expect(typo.stderr).toContain("no subscriber has the id 'nobody-here'");
+  const real = await runSvc(['events', 'list', '--subscriber', 'ada', '-o', 'json'], { env: svc.env });
+  expect(real.code, real.stderr).toBe(0);
+  expect(real.stderr).not.toContain('no subscriber has the id');
+  // Events found: nothing more is asked.
+  const before = svc.stub.requests.length;
+  svc.stub.on('GET', '/v1/notifications', { body: { ...activityPage, data: [{ _id: ID2, subscriber: { subscriberId: 'nobody-here' }, jobs: [] }] } });
+  await runSvc(['events', 'list', '--subscriber', 'nobody-here', '-o', 'json'], { env: svc.env });
+  expect(svc.stub.requests.slice(before).map((r) => r.path)).toEqual(['/v1/notifications']);
+});
