@@ -14,8 +14,9 @@
 //   that is an array index (those come first in any object), no `__proto__`;
 // - masking changes nothing: no key whose value masking may hide (mask.ts), matched as maskData
 //   matches it (lower-cased);
-// - terminal escaping changes nothing: no DEL, C1 control (U+0080–U+009F) or bidi control
-//   (U+202A–U+202E, U+2066–U+2069), which safeJson writes as \u escapes.
+// - terminal escaping changes nothing: no DEL, C1 control (U+0080–U+009F), bidi control
+//   (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or hidden character (U+200B, U+2060,
+//   U+FEFF), which safeJson writes as \u escapes (io/safe-text.ts has the same set).
 // Known secret strings (the API key) are looked for by the writer, which knows them.
 // An element that is not clean is still valid JSON; its writer parses it and prints it the usual way.
 // An answer that is not valid JSON, not an object with a `data` array, nested deeper than
@@ -365,7 +366,8 @@ function string(): void {
         continue;
       }
       p++;
-      if (c === 0xc2 && c1! <= 0x9f) dirty = true;
+      // C1 controls; U+061C (the Arabic letter mark).
+      if ((c === 0xc2 && c1! <= 0x9f) || (c === 0xd8 && c1 === 0x9c)) dirty = true;
       continue;
     }
     if (c >= 0xe0 && c <= 0xef) {
@@ -376,7 +378,14 @@ function string(): void {
         continue;
       }
       p += 2;
-      if (c === 0xe2 && ((c1 === 0x80 && c2! >= 0xaa && c2! <= 0xae) || (c1 === 0x81 && c2! >= 0xa6 && c2! <= 0xa9))) dirty = true;
+      // U+202A–U+202E, U+2066–U+2069; U+200B, U+200E, U+200F, U+2060; U+FEFF.
+      if (
+        (c === 0xe2 &&
+          ((c1 === 0x80 && ((c2! >= 0xaa && c2! <= 0xae) || c2 === 0x8b || c2 === 0x8e || c2 === 0x8f)) ||
+            (c1 === 0x81 && ((c2! >= 0xa6 && c2! <= 0xa9) || c2 === 0xa0)))) ||
+        (c === 0xef && c1 === 0xbb && c2 === 0xbf)
+      )
+        dirty = true;
       continue;
     }
     if (c >= 0xf0 && c <= 0xf4) {

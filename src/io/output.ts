@@ -7,7 +7,7 @@ import { maskData } from '../core/mask.js';
 import { QueryError, UsageError } from '../core/errors.js';
 import { loadJmespath, loadYaml } from '../core/lazy.js';
 import { pickFields } from './paths.js';
-import { safeDeep, safeJson } from './safe-text.js';
+import { chars, safeDeep, safeJson } from './safe-text.js';
 import type { Output, PrintOptions } from './types.js';
 
 export { getPath, pickFields } from './paths.js';
@@ -102,7 +102,8 @@ export async function print(out: Output, raw: unknown, opts: PrintOptions = {}):
   }
 }
 
-const YAML_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const YAML_UNSAFE = chars('');
+const YAML_QUOTED = chars('\\u0000-\\u0008\\u000b-\\u001f');
 
 /**
  * YAML for a terminal, still exact: the yaml package escapes C0 controls in double-quoted scalars but
@@ -114,7 +115,7 @@ export function yamlText(yaml: typeof import('yaml'), value: unknown): string {
   let quoted = false;
   yaml.visit(doc, {
     Scalar(_, node) {
-      if (typeof node.value === 'string' && /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(node.value)) {
+      if (typeof node.value === 'string' && YAML_QUOTED.test(node.value)) {
         node.type = 'QUOTE_DOUBLE';
         quoted = true;
       }
@@ -122,8 +123,8 @@ export function yamlText(yaml: typeof import('yaml'), value: unknown): string {
   });
   const text = doc.toString();
   if (!quoted || !YAML_UNSAFE.test(text)) return text;
-  return text.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) =>
-    ch.charCodeAt(0) <= 0xff ? `\\x${ch.charCodeAt(0).toString(16)}` : `\\u${ch.charCodeAt(0).toString(16)}`,
+  return text.replace(chars('', 'g'), (ch) =>
+    ch.charCodeAt(0) <= 0xff ? `\\x${ch.charCodeAt(0).toString(16)}` : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 

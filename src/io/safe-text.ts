@@ -8,10 +8,21 @@
 // the renderers after this, so our own SGR codes still work. JSON and NDJSON are exact (JSON escapes
 // the C0 controls itself) and do not come through here.
 
-/** What a terminal may act on: C0, DEL, C1, and the bidi embeddings, overrides and isolates. */
-export const UNSAFE_RE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_TEST = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-const UNSAFE_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Beyond C0, DEL and C1: the bidi embeddings, overrides, isolates and marks (U+202A–U+202E,
+ * U+2066–U+2069, U+200E, U+200F, U+061C), which reorder what is shown, and what hides in plain sight:
+ * the zero-width space, the word joiner and the BOM (an id holding one looks like another). The joiners
+ * U+200C/U+200D stay: scripts and emoji need them. Every form below (terminal text, TSV, JSON) takes
+ * the same set.
+ */
+const BIDI_AND_HIDDEN = '\\u061c\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
+/** A character class of these, DEL and C1, with the C0 range given (other forms keep some of C0). */
+export const chars = (c0: string, flags = '') => new RegExp(`[${c0}\\u007f-\\u009f${BIDI_AND_HIDDEN}]`, flags);
+
+/** What a terminal may act on, or what would mislead a reader (see above). */
+export const UNSAFE_RE = chars('\\u0000-\\u001f', 'g');
+const UNSAFE_TEST = chars('\\u0000-\\u001f');
+const UNSAFE_BUT_NEWLINE = chars('\\u0000-\\u0009\\u000b-\\u001f', 'g');
 
 const NAMED: Record<string, string> = {
   '\u0000': '\\0',
@@ -56,7 +67,7 @@ export function safeDeep<T>(value: T): T {
   return clean(value, 0) as T;
 }
 
-const WHITESPACE_KEPT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const WHITESPACE_KEPT = chars('\\u0000-\\u0008\\u000b-\\u001f', 'g');
 
 function clean(v: unknown, depth: number): unknown {
   if (typeof v === 'string') return UNSAFE_TEST.test(v) ? v.replace(WHITESPACE_KEPT, escapeChar) : v;
@@ -90,8 +101,10 @@ function clean(v: unknown, depth: number): unknown {
  * by name, other C0 controls and DEL as `\xNN`, and C1 controls and bidi overrides as the `\xNN`
  * bytes of their UTF-8 form, so a reader that decodes COPY escapes gets the exact value back.
  */
+const TSV_ESCAPED = chars('\\u0000-\\u001f\\\\', 'g');
+
 export function tsvEscape(s: string): string {
-  return s.replace(/[\u0000-\u001f\\\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
+  return s.replace(TSV_ESCAPED, (ch) => {
     if (ch === '\\') return '\\\\';
     if (ch === '\t') return '\\t';
     if (ch === '\n') return '\\n';
@@ -103,7 +116,7 @@ export function tsvEscape(s: string): string {
   });
 }
 
-const JSON_RAW = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const JSON_RAW = chars('', 'g');
 
 /**
  * JSON text safe for a terminal and still exact: JSON.stringify escapes C0 controls but writes DEL,

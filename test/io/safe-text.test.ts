@@ -16,6 +16,14 @@ describe('safeText', () => {
     expect(s).not.toMatch(RAW);
     expect(s).toBe('Eve\\e]0;PWNED\\a\\e[31mred\\e[2Jwipe\\u009bcsi\\u202eevil\\u2066iso\\x7fdel\\0nul\\rcr\\bbs\\u0085nel');
   });
+  it('bidi marks and invisible characters too (zero-width space, word joiner, BOM); the joiners emoji and scripts need stay', () => {
+    expect(safeText('zw\u200bjoin\u2060x\ufeffy\u200el\u200fr\u061ca')).toBe('zw\\u200bjoin\\u2060x\\ufeffy\\u200el\\u200fr\\u061ca');
+    expect(safeText('👩\u200d👩\u200d👧 می\u200cخواهم')).toBe('👩\u200d👩\u200d👧 می\u200cخواهم');
+    const hidden = 'zw\u200bjoin\u2060\ufeff\u200e';
+    expect(JSON.parse(safeJson(JSON.stringify({ v: hidden }))).v).toBe(hidden);
+    expect(safeJson(JSON.stringify({ v: hidden }))).not.toMatch(/[\u200b\u2060\ufeff\u200e]/);
+    expect(tsvEscape(hidden)).not.toMatch(/[\u200b\u2060\ufeff\u200e]/);
+  });
   it('keeps line feeds when asked, and text without controls as it is (the same string)', () => {
     expect(safeText('a\nb\u001b', { newlines: true })).toBe('a\nb\\e');
     const clean = '日本語 👩‍👩‍👧 é';

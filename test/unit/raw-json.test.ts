@@ -62,7 +62,10 @@ describe('scanList', () => {
   });
 
   test('copies what JSON.stringify prints: strings', () => {
-    expect(copied(JSON.stringify('a"b\\c\n\t\b\f\r\u0000\u001f é 😀 \u2028 \ufeff /'))).toBe(true);
+    expect(copied(JSON.stringify('a"b\\c\n\t\b\f\r\u0000\u001f é 😀 \u2028 \u200d /'))).toBe(true);
+    // What safeJson escapes for a terminal is never copied raw: bidi marks, hidden characters.
+    for (const ch of ['\u202e', '\u2066', '\u200e', '\u061c', '\u200b', '\u2060', '\ufeff', '\u009b'])
+      expect(copied(JSON.stringify(`a${ch}b`)), ch).toBe(false);
     expect(copied('"\\u001F"')).toBe(false); // upper-case hex
     expect(copied('"\\u000a"')).toBe(false); // JSON.stringify writes \n
     expect(copied('"\\u0041"')).toBe(false);
