@@ -136,6 +136,8 @@ function usePagedFeed(
     running.current = null;
     queued.current = null;
     run('more');
+    // Reads still under way for these filters (or after the page closed) land nowhere.
+    return () => void gen.current++;
   }, [key]);
   useEffect(() => onChange(() => run('refresh')), []);
   return { value, error, busy, more: () => run('more') };
