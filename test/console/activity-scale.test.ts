@@ -86,6 +86,7 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
     const ids = await rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event')));
     expect(new Set(ids).size).toBe(65);
     expect(await page.getByRole('button', { name: 'Load older events' }).count()).toBe(0);
+    await page.getByText('No older events: the whole feed is loaded.').scrollIntoViewIfNeeded();
     await shot('activity-pager-all');
     // A live change reloads the pages loaded, not only the first: the 65 rows stay.
     await bulk([{ name: 'otp', to: 'pager', payload: { code: '999999' } }]);
