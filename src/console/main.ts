@@ -3,6 +3,8 @@
 // The svc dev web console: a shell (sign-in, navigation, live indicator) around five pages. Routes
 // live in the URL fragment (`#/activity?event=...`); so does the one-time sign-in code of the link
 // `svc dev` prints (`#code=...`), which is removed from the address bar before anything else runs.
+// First: every vnode made after this passes the display sanitiser (control and bidi characters).
+import './safe.js';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { checkKey, onLiveState, redeemCode, session, setUnauthorizedHandler, startLive, stopLive } from './api.js';

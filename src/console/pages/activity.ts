@@ -1,8 +1,8 @@
 // Activity: the feed (GET /v1/notifications) with filters, refreshed live, and the selected event's
 // timeline of jobs and execution details (GET /v1/notifications/{id}).
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { OBJECT_ID_RE } from '../../core/object-id.js';
-import { api, type ActivityNotification } from '../api.js';
+import { type ActivityNotification, api, onChange, type Page } from '../api.js';
 import {
   ago,
   Badge,
@@ -23,6 +23,125 @@ import {
   useLoad,
   useParam,
 } from '../ui.js';
+
+/** Events per request, as the feed pages them. */
+const PAGE_SIZE = 50;
+/** With a status filter, one step looks through at most this many pages (400 events) for matches. */
+const STEP_PAGES = 8;
+
+interface Loaded {
+  /** Every event of the pages loaded, newest first, each once. */
+  rows: ActivityNotification[];
+  /** How many pages of the feed that is. */
+  pages: number;
+  hasMore: boolean;
+}
+
+/**
+ * The feed, page after page. `more()` loads the next page and appends it; with a status filter
+ * (`searching`), it goes on, up to STEP_PAGES pages, until a page brings a match or the feed ends, so
+ * the list never says "nothing" after looking at one page. The first load is such a step too. When
+ * the live stream reports a change, the same number of pages is read again from the top, so rows
+ * loaded stay loaded and their status stays current. One read at a time; a change of filters (`key`)
+ * starts over and drops whatever the old filters were still reading.
+ */
+function usePagedFeed(
+  fetchPage: (page: number) => Promise<Page<ActivityNotification>>,
+  keep: (n: ActivityNotification) => boolean,
+  key: string,
+  searching: boolean,
+): { value: Loaded | undefined; error: unknown; busy: boolean; more: () => void } {
+  const [value, setValue] = useState<Loaded | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const latest = useRef({ fetchPage, keep, searching });
+  latest.current = { fetchPage, keep, searching };
+  const gen = useRef(0);
+  const state = useRef<Loaded | undefined>(undefined);
+  const running = useRef<'more' | 'refresh' | null>(null);
+  const queued = useRef<'more' | 'refresh' | null>(null);
+
+  const land = (mine: number, v: Loaded) => {
+    if (mine !== gen.current) return false;
+    state.current = v;
+    setValue(v);
+    setError(undefined);
+    return true;
+  };
+
+  /** Appends pages from where the loaded ones end: one, or with a status filter until a match. */
+  const step = async (mine: number) => {
+    const start = state.current ?? { rows: [], pages: 0, hasMore: true };
+    const ids = new Set(start.rows.map((n) => n._id));
+    let cur = start;
+    for (let i = 0; i < STEP_PAGES && cur.hasMore; i++) {
+      const r = await latest.current.fetchPage(cur.pages);
+      // Events that arrived meanwhile push older ones down a page: those already here are not repeated.
+      const added = r.data.filter((n) => !ids.has(n._id));
+      for (const n of added) ids.add(n._id);
+      cur = { rows: [...cur.rows, ...added], pages: cur.pages + 1, hasMore: r.hasMore && r.data.length > 0 };
+      if (!land(mine, cur)) return;
+      if (!latest.current.searching || added.some(latest.current.keep)) return;
+    }
+  };
+
+  /** Reads the pages loaded so far again, from the top. */
+  const refresh = async (mine: number) => {
+    const pages = Math.max(1, state.current?.pages ?? 1);
+    const answers = await Promise.all(Array.from({ length: pages }, (_, p) => latest.current.fetchPage(p)));
+    const ids = new Set<string | undefined>();
+    const rows: ActivityNotification[] = [];
+    for (const r of answers) {
+      for (const n of r.data) {
+        if (ids.has(n._id)) continue;
+        ids.add(n._id);
+        rows.push(n);
+      }
+    }
+    const last = answers[answers.length - 1];
+    land(mine, { rows, pages, hasMore: !!last?.hasMore && (last?.data.length ?? 0) > 0 });
+  };
+
+  const run = (what: 'more' | 'refresh') => {
+    if (running.current) {
+      // After the read under way: a refresh is worth one more read; "more" is kept over a refresh,
+      // and a second "more" while one is under way is the same click twice.
+      if (what === 'more' && running.current === 'more') return;
+      if (queued.current !== 'more') queued.current = what;
+      if (what === 'more') setBusy(true);
+      return;
+    }
+    const mine = gen.current;
+    running.current = what;
+    // Only looking further shows as busy: a live refresh happens behind the rows already shown.
+    if (what === 'more') setBusy(true);
+    // Nothing loaded yet (the first read failed or is still to land): a refresh is the first step.
+    (what === 'more' || !state.current ? step(mine) : refresh(mine))
+      .catch((e) => {
+        if (mine === gen.current) setError(e);
+      })
+      .finally(() => {
+        if (mine !== gen.current) return;
+        running.current = null;
+        const next = queued.current;
+        queued.current = null;
+        if (next !== 'more') setBusy(false);
+        if (next) run(next);
+      });
+  };
+
+  useEffect(() => {
+    gen.current++;
+    state.current = undefined;
+    running.current = null;
+    queued.current = null;
+    run('more');
+    // Reads still under way for these filters (or after the page closed) land nowhere.
+    return () => void gen.current++;
+  }, [key]);
+  useEffect(() => onChange(() => run('refresh')), []);
+  return { value, error, busy, more: () => run('more') };
+}
 
 /** The statuses of `svc events list --status`, with what each means. */
 const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
@@ -75,7 +194,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
   const subscriber = useDebounced(f.subscriber);
   const email = useDebounced(f.email);
   const workflow = useDebounced(f.workflow);
-  const feed = useLoad(async () => {
+  const fetchPage = async (page: number) => {
     let templates: string[] | undefined;
     if (workflow.trim()) {
       const w = workflow.trim();
@@ -87,8 +206,9 @@ export function Activity({ params }: { params: URLSearchParams }) {
       templates = [id];
     }
     const since = SINCE[f.since];
-    const r = await api.listEvents({
-      limit: 50,
+    return api.listEvents({
+      page,
+      limit: PAGE_SIZE,
       subscriberIds: subscriber.trim() ? [subscriber.trim()] : undefined,
       emails: email.trim() ? [email.trim()] : undefined,
       templates,
@@ -96,27 +216,33 @@ export function Activity({ params }: { params: URLSearchParams }) {
       after: since ? new Date(Date.now() - since).toISOString() : undefined,
       transactionId: transactionId || undefined,
     });
-    // The feed has no status filter: it is computed from the jobs, as `svc events list --status` does
-    // (`completed`: every step finished, whatever went out).
-    return f.status ? { ...r, data: r.data.filter((n) => matchesStatus(eventStatus(n), f.status)) } : r;
-  }, [subscriber, email, workflow, f.channel, f.since, f.status, transactionId]);
+  };
+  // The feed has no status filter: it is computed from the jobs, as `svc events list --status` does
+  // (`completed`: every step finished, whatever went out), over the pages loaded so far.
+  const keep = (n: ActivityNotification) => !f.status || matchesStatus(eventStatus(n), f.status);
+  const feed = usePagedFeed(fetchPage, keep, JSON.stringify([subscriber, email, workflow, f.channel, f.since, f.status, transactionId]), !!f.status);
+  const loaded = feed.value?.rows ?? [];
+  const rows = f.status ? loaded.filter(keep) : loaded;
 
   // Rows that arrived since the page opened are marked for a moment.
   const seen = useRef<Set<string> | null>(null);
   const fresh = new Set<string>();
   if (feed.value) {
-    if (!seen.current) seen.current = new Set(feed.value.data.map((n) => n._id!));
-    for (const n of feed.value.data) if (!seen.current.has(n._id!)) fresh.add(n._id!);
+    if (!seen.current) seen.current = new Set(loaded.map((n) => n._id!));
+    // New arrivals come in at the top; rows an older page brought are not new.
+    for (const n of loaded) {
+      if (seen.current.has(n._id!)) break;
+      fresh.add(n._id!);
+    }
   }
   useEffect(() => {
     if (!feed.value || !seen.current) return;
     const t = setTimeout(() => {
-      for (const n of feed.value!.data) seen.current!.add(n._id!);
+      for (const n of feed.value!.rows) seen.current!.add(n._id!);
     }, 2500);
     return () => clearTimeout(t);
   }, [feed.value]);
 
-  const rows = feed.value?.data ?? [];
   // A transaction's link opens on its event's timeline.
   const selected = chosen || (transactionId && rows[0]?._id) || '';
   return html`<div class="split activity-page">
@@ -142,7 +268,8 @@ export function Activity({ params }: { params: URLSearchParams }) {
         html`<div class="note">Transaction <code>${transactionId}</code> <button class="link" onClick=${() => go('activity', { ...f })}>show all</button></div>`
       }
       <${ErrorLine} error=${feed.error} />
-      ${feed.value && rows.length === 0 && html`<${Empty}>No events match. Trigger one from the <a href="#/trigger">Trigger</a> page or with <code>svc trigger</code>.<//>`}
+      ${feed.value && html`<div class="feed-count muted small" aria-live="polite">${countLine(feed.value, rows.length, f.status, feed.busy)}</div>`}
+      ${feed.value && rows.length === 0 && !feed.value.hasMore && html`<${Empty}>No events match. Trigger one from the <a href="#/trigger">Trigger</a> page or with <code>svc trigger</code>.<//>`}
       <table class="feed" aria-label="Activity feed">
         <colgroup><col class="c-when" /><col class="c-wf" /><col class="c-sub" /><col class="c-chans" /><col class="c-status" /><col class="c-reason" /></colgroup>
         <thead><tr><th>When</th><th>Workflow</th><th>Subscriber</th><th>Channels</th><th>Status</th><th>Reason</th></tr></thead>
@@ -165,11 +292,30 @@ export function Activity({ params }: { params: URLSearchParams }) {
           })}
         </tbody>
       </table>
+      ${
+        feed.value?.hasMore
+          ? html`<div class="feed-more"><button type="button" class="more" aria-busy=${feed.busy} onClick=${feed.more}>${
+              feed.busy ? 'Loading…' : f.status ? `Look further (up to ${STEP_PAGES * PAGE_SIZE} older events)` : 'Load older events'
+            }</button></div>`
+          : feed.value && feed.value.rows.length > PAGE_SIZE && html`<div class="feed-more muted small">No older events: the whole feed is loaded.</div>`
+      }
     </section>
     <section class="pane detail-pane">
       ${selected ? html`<${EventDetail} id=${selected} />` : html`<${Empty}>Select an event to see its timeline.<//>`}
     </section>
   </div>`;
+}
+
+/** What the list holds: "50 events shown · more older", "3 merged among the newest 400 events". */
+function countLine(v: Loaded, shown: number, status: string, busy: boolean): string {
+  const events = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
+  const looked = v.rows.length;
+  if (!status) {
+    if (v.hasMore) return `${events(shown)} shown · more older${busy ? ' · loading…' : ''}`;
+    return shown === 0 ? '' : `${events(shown)}, all shown`;
+  }
+  if (v.hasMore) return `${shown} ${status} among the newest ${events(looked)}${busy ? ' · looking further…' : ' · more older not looked at yet'}`;
+  return `${shown} ${status} among all ${events(looked)}`;
 }
 
 export function EventDetail({ id }: { id: string }) {

@@ -1,0 +1,133 @@
+// The Activity page past its first page, in a real browser (headless Chromium) against the built
+// `svc dev`: a subscriber with more events than one page sees the first 50, is told more exist, and
+// loads the rest; a status filter whose matches are all older than the newest page keeps looking
+// instead of saying "No events match"; and text from the service is shown neutralised (a bidi
+// override or ESC as the CLI shows it, `\u202e`, `\e`), so a name cannot read as another word.
+// Screenshots go to SVC_SCREENSHOTS_DIR (or a temporary folder, printed).
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type DevProcess, startDev } from '../helpers/dev.js';
+import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+
+if (!CHROMIUM) console.warn(`test/console/activity-scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
+
+const HOSTILE_FIRST = '\u202eevil\u202c مرحبا';
+const HOSTILE_LAST = 'Bell\u001b[2J\u0007 👩\u200d💻';
+
+describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and hostile text (headless Chromium)', () => {
+  let dev: DevProcess;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-activity-'));
+  const shot = async (name: string) => {
+    const file = join(shots, `${name}.png`);
+    await page.screenshot({ path: file });
+    expect(statSync(file).size).toBeGreaterThan(10_000);
+    console.log(`screenshot: ${file}`);
+  };
+  const bulk = async (events: unknown[]) => {
+    const r = await api(dev, 'POST', '/v1/events/trigger/bulk', { events });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  };
+  const rows = () => page.locator('table.feed tbody tr');
+  /** The subscriber of every row shown (the filter from the address applies after a short pause). */
+  const subscribersShown = () => rows().evaluateAll((trs) => [...new Set(trs.map((tr) => tr.querySelector('td:nth-child(3) .cut')?.textContent))]);
+
+  beforeAll(async () => {
+    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    page.setDefaultTimeout(15_000);
+    const sub = await api(dev, 'POST', '/v2/subscribers', {
+      subscriberId: 'rtl-user',
+      firstName: HOSTILE_FIRST,
+      lastName: HOSTILE_LAST,
+      email: 'rtl@example.com',
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+    // Oldest: 60 events of another subscriber, then 20 comments on one post, digested into its first
+    // event (the others are merged into it).
+    await bulk(Array.from({ length: 60 }, (_, i) => ({ name: 'otp', to: 'filler', payload: { code: String(200000 + i) } })));
+    await bulk(
+      Array.from({ length: 20 }, (_, i) => ({ name: 'comment-digest', to: 'digester', payload: { postId: 'p1', author: `a${i}`, comment: `c${i}` } })),
+    );
+    for (let i = 0; ; i++) {
+      const r = await api(dev, 'GET', '/v1/notifications?limit=50&subscriberIds=digester');
+      const merged = (r.body.data as Array<{ jobs: Array<{ status: string }> }>).filter((n) => n.jobs.some((j) => j.status === 'merged'));
+      if (merged.length === 19) break;
+      if (i === 100) throw new Error(`the digest did not merge 19 events within 10 s (${merged.length})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Then one subscriber with 65 events, more than one page: the newest 50 of the feed are hers.
+    await bulk(Array.from({ length: 65 }, (_, i) => ({ name: 'otp', to: 'pager', payload: { code: String(100000 + i) } })));
+    await bulk([{ name: 'welcome', to: 'rtl-user' }]);
+    await page.goto(String(dev.started.consoleLink));
+    await page.locator('.live.live').waitFor();
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+  });
+
+  it('shows the first page of a subscriber, says more exist, and loads the rest', async () => {
+    await page.goto(`${dev.baseUrl}/console/#/activity?subscriber=pager`);
+    const count = page.locator('.feed-count');
+    await expect.poll(subscribersShown).toEqual(['pager']);
+    await count.getByText('50 events shown · more older').waitFor();
+    expect(await rows().count()).toBe(50);
+    await page.getByRole('button', { name: 'Load older events' }).scrollIntoViewIfNeeded();
+    await shot('activity-pager-first-page');
+    await page.getByRole('button', { name: 'Load older events' }).click();
+    await expect.poll(() => count.innerText(), { timeout: 10_000 }).toBe('65 events, all shown');
+    expect(await rows().count()).toBe(65);
+    // Every event once.
+    const ids = await rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event')));
+    expect(new Set(ids).size).toBe(65);
+    expect(await page.getByRole('button', { name: 'Load older events' }).count()).toBe(0);
+    await page.getByText('No older events: the whole feed is loaded.').scrollIntoViewIfNeeded();
+    await shot('activity-pager-all');
+    // A live change reloads the pages loaded, not only the first: the 65 rows stay.
+    await bulk([{ name: 'otp', to: 'pager', payload: { code: '999999' } }]);
+    await expect.poll(() => count.innerText(), { timeout: 10_000 }).toBe('66 events, all shown');
+    expect(await rows().count()).toBe(66);
+  });
+
+  it('a status filter whose matches are all older than the newest page keeps looking and says how far', async () => {
+    await page.goto(`${dev.baseUrl}/console/#/activity?status=merged`);
+    const count = page.locator('.feed-count');
+    // The newest 67 events are otp and welcome (pager's 66, rtl-user's): the 19 merged are on the
+    // second page, the 60 older ones after them are not looked at yet.
+    await expect.poll(() => count.innerText()).toBe('19 merged among the newest 100 events · more older not looked at yet');
+    expect(await rows().count()).toBe(19);
+    expect(await page.getByText('No events match').count()).toBe(0);
+    for (const badge of await page.locator('table.feed tbody .badge').allInnerTexts()) expect(badge).toBe('merged');
+    await shot('activity-merged-older');
+    // Looking further reads on to the end of the feed; nothing else is merged.
+    await page.getByRole('button', { name: /^Look further/ }).click();
+    await expect.poll(() => count.innerText()).toBe('19 merged among all 147 events');
+    expect(await rows().count()).toBe(19);
+    expect(await page.getByRole('button', { name: /^Look further/ }).count()).toBe(0);
+    await shot('activity-merged-all');
+  });
+
+  it('shows bidi overrides and control characters from the service as escapes, not as themselves', async () => {
+    await page.goto(`${dev.baseUrl}/console/#/activity?subscriber=rtl-user`);
+    await expect.poll(subscribersShown).toEqual(['rtl-user']);
+    const row = rows().first();
+    const name = row.locator('.sub-name');
+    expect(await name.innerText()).toBe('\\u202eevil\\u202c مرحبا Bell\\e[2J\\a 👩\u200d💻');
+    // The tooltip too; the emoji's joiner (U+200D) is kept, or the sequence would fall apart.
+    expect(await name.getAttribute('title')).toBe('\\u202eevil\\u202c مرحبا Bell\\e[2J\\a 👩\u200d💻');
+    await row.click();
+    const full = page.locator('[data-event-detail] .sub-full-name');
+    await full.waitFor();
+    expect(await full.innerText()).toContain('\\u202eevil\\u202c');
+    const text = await page.locator('body').innerText();
+    for (const ch of ['\u202e', '\u202c', '\u001b', '\u0007']) expect(text).not.toContain(ch);
+    // What is sent back is the value itself: the filter keeps the id, the link the event's id.
+    expect(await page.getByLabel('Subscriber', { exact: true }).inputValue()).toBe('rtl-user');
+    await shot('activity-hostile-name');
+  });
+});
