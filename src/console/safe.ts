@@ -6,30 +6,14 @@
 // Values the console sends back (ids in links and queries, form values, `data-*`) are not touched,
 // nor is a joiner (U+200D), which emoji sequences need.
 import { options, type VNode } from 'preact';
+import { chars, escapeChar } from '../io/safe-text.js';
 
 /**
- * C0 (but tab and line feed, which lay text out), DEL, C1, and the bidi marks, embeddings,
- * overrides and isolates: U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069.
+ * The CLI's set (io/safe-text.ts: C0, DEL, C1, the bidi controls and marks, the hidden characters)
+ * with its escapes, but tab and line feed, which lay text out on a page.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
-
-const NAMED: Record<string, string> = {
-  '\u0000': '\\0',
-  '\u0007': '\\a',
-  '\b': '\\b',
-  '\u000b': '\\v',
-  '\f': '\\f',
-  '\r': '\\r',
-  '\u001b': '\\e',
-};
-
-function escapeChar(ch: string): string {
-  const named = NAMED[ch];
-  if (named) return named;
-  const code = ch.charCodeAt(0);
-  return code <= 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-}
+const UNSAFE = chars('\\u0000-\\u0008\\u000b-\\u001f');
+const UNSAFE_ALL = chars('\\u0000-\\u0008\\u000b-\\u001f', 'g');
 
 /** `s` with every control character and bidi control shown as a visible escape (`\u202e`, `\e`). */
 export function safeDisplay(s: string): string {
