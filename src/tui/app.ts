@@ -350,7 +350,17 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
         h(
           Text,
           { key: 'empty', dimColor: true },
-          state.loading ? 'loading…' : state.events.length || state.hasMore ? 'no event matches the filter (/ to change it, Esc to clear it)' : 'no events',
+          oneLine(
+            state.loading
+              ? 'loading…'
+              : state.events.length || state.hasMore
+                ? // A lone word is most often a subscriber id: the service can look for that among all events.
+                  state.filter.text && !/\s/.test(state.filter.text) && !state.filter.subscriber
+                  ? `no loaded event matches ${safeText(state.filter.text)}; a subscriber id? try /subscriber:${safeText(state.filter.text)}`
+                  : 'no event matches the filter (/ to change it, Esc to clear it)'
+                : 'no events',
+            width,
+          ),
         ),
       );
     for (let i = Math.max(1, page.length); i < pageRows; i++) lines.push(h(Text, { key: `p${i}` }, ' '));

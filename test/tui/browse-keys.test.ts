@@ -68,6 +68,15 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
     for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
   });
 
+  it('a lone word that matches no loaded event: the line suggests asking the service for it as a subscriber id', async () => {
+    screen.keys('/');
+    screen.keys('C-u');
+    screen.type('nobody-x');
+    screen.keys('Enter');
+    await screen.waitFor('no loaded event matches nobody-x; a subscriber id? try /subscriber:nobody-x', 30_000);
+    for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
+  });
+
   it('/subscriber:ada asks the service: all 7 of hers, though they are older than the newest 100', async () => {
     screen.keys('/');
     screen.keys('C-u');
