@@ -19,6 +19,8 @@ export interface ListColumn {
   dropOrder?: number;
   flex?: boolean;
   min?: number;
+  /** When the table does not fit, a text column is cut to this before any column is dropped. */
+  max?: number;
   dropFor?: number;
 }
 
@@ -50,6 +52,7 @@ export function fitColumnOf(col: ListColumn): FitColumn {
     ...(col.dropOrder !== undefined ? { dropOrder: col.dropOrder } : {}),
     ...(col.flex ? { flex: true } : {}),
     ...(col.min !== undefined ? { min: col.min } : {}),
+    ...(col.max !== undefined ? { max: col.max } : {}),
     ...(col.dropFor !== undefined ? { dropFor: col.dropFor } : {}),
   };
 }

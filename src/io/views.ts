@@ -44,6 +44,8 @@ export interface Column {
   flex?: boolean;
   /** The narrowest a text column is cut to. */
   min?: number;
+  /** When the table does not fit, a text column is cut to this before any column is dropped. */
+  max?: number;
   /** A flexible column: columns with a drop order up to this are left out rather than it cut. */
   dropFor?: number;
 }
@@ -59,8 +61,10 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
       header: 'WORKFLOW',
       value: (r) => getPath(r, 'template.triggers.0.identifier') ?? getPath(r, 'template.name') ?? r._templateId,
       min: 10,
+      max: 16,
     },
-    { header: 'SUBSCRIBER', value: 'subscriber.subscriberId', min: 8 },
+    // One very long subscriber id is cut before the time of every row is left out.
+    { header: 'SUBSCRIBER', value: 'subscriber.subscriberId', min: 8, max: 16 },
     { header: 'CHANNELS', value: (r) => channelsOf(r).join(', '), dropOrder: 2 },
     { header: 'STATUS', value: (r) => (Array.isArray(r.jobs) ? eventStatus(r.jobs as never) : '-'), status: true },
     // The reason matters more than the channels and the transaction id (--wide shows them).

@@ -74,3 +74,16 @@ test('events list fits 80 columns: short ids from the end, a time, the status an
   expect(lines[2]).toMatch(/^71df1aac /);
   expect(r.stderr).toMatch(/\(.*left out.*--wide shows/);
 });
+
+test('one very long subscriber id is cut, not the time of every row', async () => {
+  const long = { ...event('1ab0', 'failed', 'Subscriber does not have an email address'), subscriber: { _id: S, subscriberId: `long-${'x'.repeat(290)}` } };
+  stub.on('GET', '/v1/notifications', {
+    body: { page: 0, hasMore: false, pageSize: 10, data: [event('1aa8', 'failed', 'Subscriber does not have an email address'), long] },
+  });
+  const r = await at(80, ['events', 'list']);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trimEnd().split('\n');
+  for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
+  expect(lines[0]).toMatch(/^ID +CREATED +WORKFLOW +SUBSCRIBER +STATUS +REASON$/);
+  expect(lines[2]).toMatch(/^71df1ab0 +5m ago +welcome +long-x+… +failed +email: Subscriber/);
+});
