@@ -162,10 +162,9 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
   deps.signal.addEventListener('abort', onAbort, { once: true });
   const deadline = opts.maxTimeMs !== undefined ? started + opts.maxTimeMs : undefined;
   const counts = { sent: 0, failed: 0, skipped: 0, alreadySent: 0, notSent: 0, requests: 0, failedRequests: 0, networkFailures: 0, answered: 0, replayed: 0 };
-  const showProgress = Boolean(deps.io.stderr.isTTY) && !deps.globals.quiet;
-  // A pipe (a FIFO named as the file) is not read ahead for a total: that would wait for its writer.
-  const total = !showProgress || !isRegularFile(file) ? undefined : await countRows(file);
-  const progress = await startProgress(deps, counts, total);
+  // The bar is drawn once the run is under way (below): what refuses it before (a read-only profile,
+  // an unreadable file) or is said before it (--again's files kept aside) is a line of its own.
+  let progress: Awaited<ReturnType<typeof startProgress>>;
   const pacer = new Pacer({
     ...(opts.concurrency !== undefined ? { fixed: opts.concurrency } : {}),
     signal: stop.signal,
@@ -400,6 +399,10 @@ export async function runBulk(deps: Deps, opts: BulkOptions): Promise<void> {
 
   const opened = await openRecipients(file, deps.io.stdin, async (p) => statSync(p).size);
   const chunker = new Chunker(opts.chunkSize);
+  const showProgress = Boolean(deps.io.stderr.isTTY) && !deps.globals.quiet;
+  // A pipe (a FIFO named as the file) is not read ahead for a total: that would wait for its writer.
+  const total = !showProgress || !isRegularFile(file) ? undefined : await countRows(file);
+  progress = await startProgress(deps, counts, total);
   try {
     for await (const row of opened.rows) {
       if (stop.signal.aborted) throw new InterruptedError();

@@ -43,4 +43,27 @@ describe.skipIf(!hasTmux)('a finished run sent again at a terminal', () => {
     expect(stub.requests.length).toBe(sent);
     expect(readFileSync(`${file}.svc-journal`, 'utf8')).toBe(journal);
   });
+
+  test('--again: the lines on the files kept aside are lines of their own, not drawn into the progress bar', { timeout: 30_000 }, async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'users.csv');
+    writeFileSync(file, 'subscriberId\nada\ngrace\n');
+    const env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url, SVC_CONFIG_DIR: dir };
+    expect((await runSvc(['trigger', 'welcome', '--recipients-file', file, '--report', join(dir, 'rep.ndjson')], { env, cwd: dir })).code).toBe(0);
+    term = openTerminal([process.execPath, BIN, 'trigger', 'welcome', '--recipients-file', file, '--report', join(dir, 'rep.ndjson'), '--again'], {
+      ...env,
+      NO_COLOR: '1',
+    });
+    await term.waitFor('EXIT=');
+    expect(term.screen()).toContain('EXIT=0');
+    const lines = term.screen().split('\n');
+    expect(
+      lines.some((l) => l.startsWith("the earlier run's journal is kept as")),
+      term.screen(),
+    ).toBe(true);
+    expect(
+      lines.some((l) => l.startsWith("the earlier run's report is kept as")),
+      term.screen(),
+    ).toBe(true);
+  });
 });
