@@ -87,7 +87,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     const { pagingHint } = await import('../../io/output.js');
     const hint = pagingHint(res.data);
     if (hint) deps.info(hint);
-    if (res.data.data.length === 0 && !query.page) await noSuchSubscribers(deps, api, opts.subscriber);
+    if (res.data.data.length === 0 && !query.page) await noSuchSubscribers(deps, opts.subscriber);
     return;
   }
   const writer = await deps.records({ view: 'events' });
@@ -132,9 +132,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       }
     await writer.end();
     await rememberPrintedEvents(deps, printed);
-    if (seen === 0 && !query.page) await noSuchSubscribers(deps, api, opts.subscriber);
     if (tty) progress(true);
     else if (!deps.globals.dryRun) deps.info(`${writer.count} record${writer.count === 1 ? '' : 's'}${wanted?.length ? ` of ${seen}` : ''}`);
+    if (seen === 0 && !query.page) await noSuchSubscribers(deps, opts.subscriber);
   } catch (err) {
     await writer.end();
     if (tty) deps.io.stderr.write('\n');
@@ -152,19 +152,23 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
  * No events for --subscriber: says which of the ids (the first three) name no subscriber at all, so a
  * typo is not read as "they got nothing". One read each, only when the list is empty.
  */
-async function noSuchSubscribers(deps: Deps, api: Awaited<ReturnType<Deps['client']>>, ids: readonly string[] | undefined): Promise<void> {
-  if (!ids?.length || deps.globals.dryRun) return;
+async function noSuchSubscribers(deps: Deps, ids: readonly string[] | undefined): Promise<void> {
+  if (!ids?.length || deps.globals.dryRun || deps.globals.quiet) return;
   const { ApiError } = await import('../../core/errors.js');
-  for (const subscriberId of ids.slice(0, 3)) {
-    try {
-      await api.call('getSubscriber', { params: { subscriberId } });
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 404) {
-        deps.info(`no subscriber has the id '${subscriberId}' (svc subscribers search --name, --email or --phone finds one)`);
-      } else if (deps.signal.aborted) return;
-      // Anything else (a refused key, the network): the list stands as it is, without the hint.
-    }
-  }
+  // A hint is not worth waiting for: one attempt each, a few seconds at most, side by side.
+  const api = await deps.client({ retries: 0, timeoutMs: Math.min(deps.globals.timeout, 5000) });
+  const missing = await Promise.all(
+    ids.slice(0, 3).map(async (subscriberId) => {
+      try {
+        await api.call('getSubscriber', { params: { subscriberId } });
+        return undefined;
+      } catch (e) {
+        // Anything but a 404 (a refused key, the network): the list stands as it is, without the hint.
+        return e instanceof ApiError && e.status === 404 ? subscriberId : undefined;
+      }
+    }),
+  );
+  for (const id of missing) if (id !== undefined) deps.info(`no subscriber has the id '${id}' (svc subscribers search --name, --email or --phone finds one)`);
 }
 
 /** Pages `events list --status` reads, at most, looking for a page's worth of matches. */

@@ -99,3 +99,16 @@ test('no events for a --subscriber that names no subscriber: a line on stderr sa
   await runSvc(['events', 'list', '--subscriber', 'nobody-here', '-o', 'json'], { env: svc.env });
   expect(svc.stub.requests.slice(before).map((r) => r.path)).toEqual(['/v1/notifications']);
 });
+
+test('the look-up behind that line waits for nothing: one attempt each, none under -q', async () => {
+  svc.stub.on('GET', '/v1/notifications', { body: activityPage });
+  svc.stub.on('GET', '/v2/subscribers/slow', { status: 503, body: { statusCode: 503, message: 'busy' } });
+  const r = await runSvc(['events', 'list', '--subscriber', 'slow', '-o', 'json'], { env: svc.env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).not.toContain('no subscriber has the id');
+  expect(svc.stub.requests.filter((q) => q.path === '/v2/subscribers/slow')).toHaveLength(1);
+  const before = svc.stub.requests.length;
+  const quiet = await runSvc(['events', 'list', '--subscriber', 'slow', '-o', 'json', '-q'], { env: svc.env });
+  expect(quiet.code).toBe(0);
+  expect(svc.stub.requests.slice(before).map((q) => q.path)).toEqual(['/v1/notifications']);
+});
