@@ -123,9 +123,13 @@ async function* csvRows(input: Readable): AsyncGenerator<Row> {
       if (!err) return;
       const end = err.lines ?? 0;
       if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
-        const start = Math.min(lastEnd + 1, end);
-        const span = start < end ? ` (lines ${start}–${end} were read as one row)` : '';
-        skipped.push({ kind: 'bad', row: start, error: `malformed CSV: a quote opened on line ${start} is never closed${span}` });
+        // Where it opened is known only as "after the last record read" (blank lines may come first).
+        const row = Math.min(lastEnd + 1, end);
+        skipped.push({
+          kind: 'bad',
+          row,
+          error: `malformed CSV: a quote opened after line ${lastEnd} is never closed: the rest of the file was read as one row`,
+        });
       } else {
         skipped.push({ kind: 'bad', row: end, error: `malformed CSV: ${err.message.replace(/^Invalid Record Length: /, '')}` });
       }

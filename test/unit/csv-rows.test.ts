@@ -1,5 +1,5 @@
 // Rows of a CSV recipients file as the bulk run reads them: a quote that is never closed swallows the
-// rest of the file into one record; the row named is where the quote opened, and the lines it took.
+// rest of the file into one record; the message says after which line it opened and that the rest was taken.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,18 +17,22 @@ async function rowsOf(text: string): Promise<Row[]> {
   return out;
 }
 
-it('an unclosed quote on line 4: the row is 4, and it says lines 4–6 were read as one row', async () => {
+it('an unclosed quote on line 4: the row is 4, and it says the rest of the file was read as one row', async () => {
   const rows = await rowsOf('subscriberId,email\nbulk1,a@x.io\n,b@x.io\n"bulk-broken,c@x.io\nbulk2,d@x.io\nbulk3,e@x.io\n');
   expect(rows.map((r) => (r.kind === 'row' ? `${r.row} ${r.subscriberId}` : `${r.row} bad: ${r.error}`))).toEqual([
     '2 bulk1',
     '3 bad: missing subscriberId',
-    '4 bad: malformed CSV: a quote opened on line 4 is never closed (lines 4–6 were read as one row)',
+    '4 bad: malformed CSV: a quote opened after line 3 is never closed: the rest of the file was read as one row',
   ]);
 });
 
-it('an unclosed quote on the last line names that line alone', async () => {
+it('an unclosed quote on the last line', async () => {
   const rows = await rowsOf('subscriberId,email\nbulk1,a@x.io\n"bulk-broken,c@x.io\n');
-  expect(rows.at(-1)).toEqual({ kind: 'bad', row: 3, error: 'malformed CSV: a quote opened on line 3 is never closed' });
+  expect(rows.at(-1)).toEqual({
+    kind: 'bad',
+    row: 3,
+    error: 'malformed CSV: a quote opened after line 2 is never closed: the rest of the file was read as one row',
+  });
 });
 
 it("other malformed records keep the parser's words and their line", async () => {
