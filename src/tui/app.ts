@@ -19,6 +19,7 @@ import {
   initialState,
   listFit,
   listLines,
+  matches,
   move,
   narrowsLocally,
   parseFilter,
@@ -355,7 +356,10 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
               ? 'loading…'
               : state.events.length || state.hasMore
                 ? // A lone word is most often a subscriber id: the service can look for that among all events.
-                  state.filter.text && !/\s/.test(state.filter.text) && !state.filter.subscriber
+                  state.filter.text &&
+                  !/\s/.test(state.filter.text) &&
+                  !state.filter.subscriber &&
+                  !state.events.some((e) => matches(e, { text: state.filter.text }))
                   ? `no loaded event matches ${safeText(state.filter.text)}; a subscriber id? try /subscriber:${safeText(state.filter.text)}`
                   : 'no event matches the filter (/ to change it, Esc to clear it)'
                 : 'no events',

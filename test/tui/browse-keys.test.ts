@@ -68,13 +68,20 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
     for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
   });
 
-  it('a lone word that matches no loaded event: the line suggests asking the service for it as a subscriber id', async () => {
+  it('a lone word that matches no loaded event: the line suggests asking the service for it as a subscriber id', { timeout: 60_000 }, async () => {
     screen.keys('/');
     screen.keys('C-u');
     screen.type('nobody-x');
     screen.keys('Enter');
     await screen.waitFor('no loaded event matches nobody-x; a subscriber id? try /subscriber:nobody-x', 30_000);
     for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
+    // A word that matches, with a status that leaves none: not a subscriber id to look for.
+    screen.keys('/');
+    screen.keys('C-u');
+    screen.type('status:delivered user-5');
+    screen.keys('Enter');
+    await screen.waitFor('no event matches the filter', 30_000);
+    expect(screen.text()).not.toContain('a subscriber id?');
   });
 
   it('/subscriber:ada asks the service: all 7 of hers, though they are older than the newest 100', async () => {
