@@ -221,7 +221,7 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
     for (let c = 0; c < n && !fits(); c++) {
       const max = columns[c]!.max;
       if (max !== undefined && (columns[c]!.kind ?? 'text') === 'text' && !columns[c]!.flex && colWidth(c) > max) {
-        limit[c] = max;
+        limit[c] = Math.max(max, colWidth(c) - (used() - total));
         shortened = true;
       }
     }

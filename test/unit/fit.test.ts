@@ -38,6 +38,18 @@ describe('fitting a table to the terminal', () => {
     expect(fit.rows[1]!.join(' ')).toMatch(/chat: Subscriber/);
     expect(fit.shortened).toBe(true);
   });
+  it('a text column with a max is cut, when the table does not fit, no further than needed and not below its max, before any column is dropped', () => {
+    const cols: FitColumn[] = [{ header: 'A' }, { header: 'NAME', max: 10 }, { header: 'B', dropOrder: 1 }];
+    const cells = [['aaaa', 'n'.repeat(30), 'bbbb']];
+    // Over by 2: cut by 2 only.
+    const near = fitTable(cols, cells, 4 + 2 + 28 + 2 + 4);
+    expect(near.widths).toEqual([4, 28, 4]);
+    expect(near.dropped).toEqual([]);
+    // Far over: cut to its max, B kept.
+    const far = fitTable(cols, cells, 4 + 2 + 10 + 2 + 4);
+    expect(far.widths).toEqual([4, 10, 4]);
+    expect(far.dropped).toEqual([]);
+  });
   it('--wide shows every column whole', () => {
     const fit = fitTable(columns, cells, 80, true);
     expect(fit.headers).toHaveLength(columns.length);
