@@ -10,10 +10,11 @@ import { chars, escapeChar } from '../io/safe-text.js';
 
 /**
  * The CLI's set (io/safe-text.ts: C0, DEL, C1, the bidi controls and marks, the hidden characters)
- * with its escapes, but tab and line feed, which lay text out on a page.
+ * with its escapes, but tab, line feed and carriage return, which a page lays out as white space.
  */
-const UNSAFE = chars('\\u0000-\\u0008\\u000b-\\u001f');
-const UNSAFE_ALL = chars('\\u0000-\\u0008\\u000b-\\u001f', 'g');
+const C0_SHOWN = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f';
+const UNSAFE = chars(C0_SHOWN);
+const UNSAFE_ALL = chars(C0_SHOWN, 'g');
 
 /** `s` with every control character and bidi control shown as a visible escape (`\u202e`, `\e`). */
 export function safeDisplay(s: string): string {

@@ -88,7 +88,13 @@ function usePagedFeed(
   /** Reads the pages loaded so far again, from the top. */
   const refresh = async (mine: number) => {
     const pages = Math.max(1, state.current?.pages ?? 1);
-    const answers = await Promise.all(Array.from({ length: pages }, (_, p) => latest.current.fetchPage(p)));
+    // Four at a time: many pages loaded must not become a burst of requests at every live change.
+    const answers: Awaited<ReturnType<typeof latest.current.fetchPage>>[] = [];
+    for (let p = 0; p < pages; p += 4) {
+      const group = Array.from({ length: Math.min(4, pages - p) }, (_, k) => latest.current.fetchPage(p + k));
+      answers.push(...(await Promise.all(group)));
+      if (mine !== gen.current) return;
+    }
     const ids = new Set<string | undefined>();
     const rows: ActivityNotification[] = [];
     for (const r of answers) {
