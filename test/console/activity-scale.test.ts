@@ -4,13 +4,10 @@
 // instead of saying "No events match"; and text from the service is shown neutralised (a bidi
 // override or ESC as the CLI shows it, `\u202e`, `\e`), so a name cannot read as another word.
 // Screenshots go to SVC_SCREENSHOTS_DIR (or a temporary folder, printed).
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type DevProcess, startDev } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/activity-scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -21,13 +18,7 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
   let dev: DevProcess;
   let browser: Awaited<ReturnType<typeof launch>>;
   let page: Page;
-  const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-activity-'));
-  const shot = async (name: string) => {
-    const file = join(shots, `${name}.png`);
-    await page.screenshot({ path: file });
-    expect(statSync(file).size).toBeGreaterThan(10_000);
-    console.log(`screenshot: ${file}`);
-  };
+  const { shot } = screenshots('activity', () => page);
   const bulk = async (events: unknown[]) => {
     const r = await api(dev, 'POST', '/v1/events/trigger/bulk', { events });
     expect(r.status, JSON.stringify(r.body)).toBe(201);

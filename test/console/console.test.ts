@@ -2,14 +2,11 @@
 // asks for the key, shows a triggered event live, triggers from its form and follows the delivery,
 // renders the e-mail in a sandboxed frame, and marks an in-app message read through the Inbox API.
 // One browser for the file; every wait is bounded.
-import { statSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/console.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -17,13 +14,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console (headless Chromium)', () => {
   let dev: DevProcess;
   let browser: Awaited<ReturnType<typeof launch>>;
   let page: Page;
-  const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-shots-'));
-  const shot = async (name: string) => {
-    const file = join(shots, `${name}.png`);
-    await page.screenshot({ path: file });
-    // A blank page compresses to a few hundred bytes; a rendered one does not.
-    expect(statSync(file).size).toBeGreaterThan(10_000);
-  };
+  const { dir: shots, shot } = screenshots('shots', () => page);
   let transactionId = '';
 
   beforeAll(async () => {

@@ -4,15 +4,12 @@
 // transaction has a link of its own that opens on its timeline; the Inbox finds any subscriber through
 // the subscribers search, not only the first 100; and an e-mail shown in the console fetches no remote
 // image. Screenshots go to SVC_SCREENSHOTS_DIR (or a temporary folder, printed).
-import { mkdtempSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -29,13 +26,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
   let pixelHits = 0;
   const tx = { long: '', noMail: '', ada: '', pixel: '' };
   let adaEmail = '';
-  const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-scale-'));
-  const shot = async (name: string) => {
-    const file = join(shots, `${name}.png`);
-    await page.screenshot({ path: file });
-    expect(statSync(file).size).toBeGreaterThan(10_000);
-    console.log(`screenshot: ${file}`);
-  };
+  const { shot } = screenshots('scale', () => page);
 
   beforeAll(async () => {
     pixel = createServer((_req, res) => {
