@@ -4,7 +4,7 @@
 import type { Channel, ProviderId } from '../../api/schemas/enums.js';
 import type { ChannelConnection, ChannelEndpoint } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
-import { cursorPage, type CursorEnvelope } from './paging.js';
+import { cursorOptions, cursorPage, type CursorEnvelope } from './paging.js';
 import { contextKeySet, parseDoc, Repo } from './repo.js';
 
 export interface ChannelListQuery {
@@ -75,12 +75,7 @@ abstract class ChannelRepo<T extends ChannelConnection | ChannelEndpoint> extend
         table: this.table,
         where: where.join(' AND '),
         params,
-        sortColumn: q.orderBy === 'updatedAt' ? 'updated_at' : 'created_at',
-        direction: q.orderDirection,
-        limit: q.limit,
-        after: q.after,
-        before: q.before,
-        includeCursor: q.includeCursor,
+        ...cursorOptions(q, 'created_at'),
       },
       (r) => publicView(parseDoc<Stored<T>>(r.doc)),
     );

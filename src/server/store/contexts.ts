@@ -2,7 +2,7 @@
 import type { Context } from '../../api/schemas/resources.js';
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { Environment } from './environments.js';
-import { type CursorEnvelope, cursorPage } from './paging.js';
+import { type CursorEnvelope, cursorOptions, cursorPage } from './paging.js';
 import { parseDoc, Repo } from './repo.js';
 
 interface ContextRow {
@@ -79,12 +79,7 @@ export class Contexts extends Repo {
         table: 'contexts',
         where: where.join(' AND '),
         params,
-        sortColumn: q.orderBy === 'updatedAt' ? 'updated_at' : 'created_at',
-        direction: q.orderDirection,
-        limit: q.limit,
-        after: q.after,
-        before: q.before,
-        includeCursor: q.includeCursor,
+        ...cursorOptions(q, 'created_at'),
       },
       toContext,
     );

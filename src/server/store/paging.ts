@@ -27,6 +27,28 @@ export interface CursorRequest {
   includeCursor?: boolean | undefined;
 }
 
+/** The paging half of a list operation's query, as every cursor-paged list takes it. */
+export interface CursorQuery {
+  orderBy: string;
+  orderDirection: 'ASC' | 'DESC';
+  limit: number;
+  after?: string | undefined;
+  before?: string | undefined;
+  includeCursor?: boolean | undefined;
+}
+
+/** The request's sort and cursor fields from the query: `updatedAt` sorts by `updated_at`, any other order by `byDefault`. */
+export function cursorOptions(q: CursorQuery, byDefault: string): Omit<CursorRequest, 'table' | 'where' | 'params'> {
+  return {
+    sortColumn: q.orderBy === 'updatedAt' ? 'updated_at' : byDefault,
+    direction: q.orderDirection,
+    limit: q.limit,
+    after: q.after,
+    before: q.before,
+    includeCursor: q.includeCursor,
+  };
+}
+
 interface Row {
   id: string;
   __sort: unknown;

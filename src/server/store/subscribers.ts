@@ -2,7 +2,7 @@
 // because search filters on them.
 import type { Subscriber } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
-import { cursorPage, type CursorEnvelope } from './paging.js';
+import { cursorOptions, cursorPage, type CursorEnvelope } from './paging.js';
 import { parseDoc, Repo } from './repo.js';
 
 export type SubscriberFields = Partial<
@@ -162,12 +162,7 @@ export class Subscribers extends Repo {
         table: 'subscribers',
         where: where.join(' AND '),
         params,
-        sortColumn: q.orderBy === 'updatedAt' ? 'updated_at' : 'id',
-        direction: q.orderDirection,
-        limit: q.limit,
-        after: q.after,
-        before: q.before,
-        includeCursor: q.includeCursor,
+        ...cursorOptions(q, 'id'),
       },
       (r) => parseDoc<Subscriber>(r.doc),
     );
