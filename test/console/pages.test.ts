@@ -208,7 +208,19 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     expect(created.status).toBe(201);
     expect(JSON.stringify(created.body.data.steps[0].issues)).toContain('Subject is required');
 
+    // The payload editor must hold the example payload from the frame it appears in: were it filled by a
+    // later effect, what is typed in between would be appended to the example (invalid JSON).
+    await page.evaluate(() => {
+      const w = window as unknown as { firstPayloadText?: string };
+      new MutationObserver((_, observer) => {
+        const editor = document.querySelector<HTMLTextAreaElement>('#preview-payload');
+        if (!editor) return;
+        w.firstPayloadText = editor.value;
+        observer.disconnect();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await page.goto(`${dev.baseUrl}/console/#/workflows?workflow=broken-reminder`);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { firstPayloadText?: string }).firstPayloadText)).toMatch(/^\{\s*"payload"/);
     // The list is the service's (GET /v2/workflows): a workflow never triggered is in it.
     await page.getByRole('list', { name: 'Workflows' }).getByText('comment-digest').waitFor();
     const wf = page.locator('[data-workflow="broken-reminder"]');

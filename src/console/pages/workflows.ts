@@ -53,14 +53,13 @@ export function Workflows({ params }: { params: URLSearchParams }) {
 function WorkflowDetail({ id }: { id: string }) {
   const wf = useLoad(() => api.getWorkflow(id), [id], false);
   const w: Workflow | undefined = wf.value;
-  const [text, setText] = useState<string | null>(null);
+  // What was typed, or null until something is. The editor shows the workflow's example payload from
+  // its first frame: were the example set by a later effect, text typed in between would be appended
+  // to it (the editor changing under the cursor).
+  const [typed, setText] = useState<string | null>(null);
+  const text = typed ?? (w ? JSON.stringify({ payload: (w as any).payloadExample ?? {} }, null, 2) : null);
   const [previews, setPreviews] = useState<Record<string, PreviewResponse | { error: string }>>({});
   const [parseError, setParseError] = useState<string | null>(null);
-
-  useEffect(() => {
-    // Only while nothing was typed: what a person typed as the page appeared is not replaced.
-    if (w) setText((t) => t ?? JSON.stringify({ payload: (w as any).payloadExample ?? {} }, null, 2));
-  }, [w]);
 
   // Every step re-renders for the edited payload, a moment after typing stops.
   useEffect(() => {
