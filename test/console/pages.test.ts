@@ -243,6 +243,35 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     expect(new Set(previews).size).toBe(2);
   });
 
+  it("keeps a payload typed in the Trigger form while the workflow's example payload is on its way", async () => {
+    const path = /\/v2\/workflows\/incident$/;
+    let asked!: () => void;
+    const reading = new Promise<void>((ok) => (asked = ok));
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    await page.route(path, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${dev.baseUrl}/console/#/trigger`);
+      await page.getByLabel('Workflow', { exact: true }).fill('incident');
+      await reading;
+      const typed = JSON.stringify({ service: 'typed while the example was loading' });
+      await page.getByLabel('Payload (JSON)').fill(typed);
+      const answered = page.waitForResponse(path);
+      release();
+      await (await answered).finished();
+      // The answer has been read and rendered by now (a timer and two frames later).
+      await page.evaluate(() => new Promise((ok) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(ok)), 50)));
+      expect(await page.getByLabel('Payload (JSON)').inputValue()).toBe(typed);
+    } finally {
+      release();
+      await page.unroute(path);
+    }
+  });
+
   it('calls only svc dev itself (no CDN): its own assets, and the public API under the same key', () => {
     expect(requests.length).toBeGreaterThan(20);
     const paths = new Set<string>();

@@ -1,6 +1,6 @@
 // Trigger: a workflow to a subscriber with a payload (POST /v1/events/trigger), then the transaction
 // followed live: its events and their timelines as the jobs run.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Empty, ErrorLine, go, html, setParams, useDebounced, useLoad, useParam } from '../ui.js';
 import { EventDetail } from './activity.js';
@@ -10,7 +10,9 @@ export function Trigger({ params }: { params: URLSearchParams }) {
   const [workflow, setWorkflow] = useParam(params, 'workflow');
   const [to, setTo] = useParam(params, 'to');
   const [payload, setPayload] = useState('{}');
-  const [payloadTouched, setPayloadTouched] = useState(false);
+  // Set by the first keystroke in the payload; read when the example arrives (a read in flight while
+  // the user types must not replace what they typed).
+  const payloadTouched = useRef(false);
   const [error, setError] = useState<unknown>(undefined);
   const [sending, setSending] = useState(false);
   const transactionId = params.get('transaction') ?? '';
@@ -21,10 +23,10 @@ export function Trigger({ params }: { params: URLSearchParams }) {
   // The workflow's example payload fills the editor until the user has typed in it.
   const workflowQ = useDebounced(workflow);
   useEffect(() => {
-    if (!workflowQ.trim() || payloadTouched) return;
+    if (!workflowQ.trim() || payloadTouched.current) return;
     let stale = false;
     api.getWorkflow(workflowQ.trim()).then(
-      (w) => !stale && setPayload(JSON.stringify((w as any).payloadExample ?? {}, null, 2)),
+      (w) => !stale && !payloadTouched.current && setPayload(JSON.stringify((w as any).payloadExample ?? {}, null, 2)),
       () => undefined,
     );
     return () => {
@@ -69,7 +71,7 @@ export function Trigger({ params }: { params: URLSearchParams }) {
         <label>Payload (JSON)
           <textarea name="payload" rows="10" spellcheck="false" value=${payload} onInput=${(e: any) => {
             setPayload(e.currentTarget.value);
-            setPayloadTouched(true);
+            payloadTouched.current = true;
           }}></textarea></label>
         <div class="form-actions">
           <button class="primary" type="submit" disabled=${sending}>${sending ? 'Triggering…' : 'Trigger'}</button>
