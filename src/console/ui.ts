@@ -2,7 +2,7 @@
 // Everything rendered goes through preact, which escapes text and attributes; nothing here sets HTML.
 import { html } from 'htm/preact';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { maskData } from '../core/mask.js';
 import { type EventStatus, eventStatus as statusOfJobs, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
 import { onChange, session } from './api.js';
@@ -181,12 +181,21 @@ export function setParams(page: string, params: Record<string, string | undefine
   dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
-/** Local state that follows a route parameter when the route changes (links, back, forward). */
+/**
+ * Local state that follows a route parameter when the route changes (links, back, forward). Which one
+ * shows is decided while rendering: an effect copying the route in would run a frame late, after a
+ * faster keystroke, and put the older text back into the box.
+ */
 export function useParam(params: URLSearchParams, name: string): [string, (v: string) => void] {
   const fromRoute = params.get(name) ?? '';
-  const [v, setV] = useState(fromRoute);
-  useEffect(() => setV(fromRoute), [fromRoute]);
-  return [v, setV];
+  const state = useRef({ value: fromRoute, route: fromRoute });
+  if (state.current.route !== fromRoute) state.current = { value: fromRoute, route: fromRoute };
+  const [, rendered] = useState(0);
+  const set = useCallback((v: string) => {
+    state.current.value = v;
+    rendered((n) => n + 1);
+  }, []);
+  return [state.current.value, set];
 }
 
 /** `value`, once it has stopped changing for `ms` (typing in a filter reloads once, not per key). */

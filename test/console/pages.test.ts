@@ -100,6 +100,37 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     expect(page.url()).toContain('since=15m');
   });
 
+  it('keeps every character typed fast into a filter box (two keystrokes inside one frame)', async () => {
+    await page.goto(`${dev.baseUrl}/console/#/activity`);
+    await page.locator('tr[data-transaction]').first().waitFor();
+    // Each keystroke renders (a task later) before the next frame, as on a busy machine: the box must hold
+    // the newest text, never the route's older value put back by an effect still waiting for that frame.
+    const seen = await page.evaluate(async () => {
+      const box = document.querySelector<HTMLInputElement>('input[aria-label="Subscriber"]')!;
+      const tick = () => new Promise((ok) => setTimeout(ok, 0));
+      const raf = window.requestAnimationFrame;
+      window.requestAnimationFrame = () => 0;
+      const values: string[] = [];
+      try {
+        for (const text of ['g', 'gr', 'gra', 'grac', 'grace']) {
+          box.value = text;
+          box.dispatchEvent(new InputEvent('input', { bubbles: true }));
+          await tick();
+          values.push(box.value);
+        }
+      } finally {
+        window.requestAnimationFrame = raf;
+      }
+      return values;
+    });
+    expect(seen).toEqual(['g', 'gr', 'gra', 'grac', 'grace']);
+    await expect.poll(() => page.getByLabel('Subscriber', { exact: true }).inputValue()).toBe('grace');
+    expect(page.url()).toContain('subscriber=grace');
+    await page.locator(`tr[data-transaction="${tx.incident}"]`).waitFor({ state: 'detached' });
+    await page.getByLabel('Subscriber', { exact: true }).fill('');
+    await page.locator(`tr[data-transaction="${tx.incident}"]`).waitFor();
+  });
+
   it("says when nothing went out (skipped), as svc events list does, not 'completed'; the status filter knows it", async () => {
     const wf = await api(dev, 'POST', '/v2/workflows', {
       name: 'Always skipped',
