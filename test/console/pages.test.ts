@@ -131,6 +131,67 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     await page.locator(`tr[data-transaction="${tx.incident}"]`).waitFor();
   });
 
+  it("shows an event's timeline only once it is that event's: never the previous one's, never a row of the filters before", async () => {
+    await page.goto(`${dev.baseUrl}/console/#/activity`);
+    const rowOf = (k: string) => page.locator(`tr[data-transaction="${tx[k]}"]`);
+    await rowOf('incident').waitFor();
+    const top = (await page.locator('tr[data-event]').first().getAttribute('data-event'))!;
+    const eventOf = async (k: string) => (await rowOf(k).getAttribute('data-event'))!;
+    const [otp, incident] = [await eventOf('otp'), await eventOf('incident')];
+    expect(new Set([top, otp, incident]).size).toBe(3);
+    const asked: string[] = [];
+    const log = (r: Request) => void asked.push(r.url());
+    page.on('request', log);
+    const hold = async (path: RegExp, during: () => Promise<void>) => {
+      let started!: () => void;
+      const reading = new Promise<void>((ok) => (started = ok));
+      let release!: () => void;
+      const held = new Promise<void>((ok) => (release = ok));
+      let passed: Promise<void> = Promise.resolve();
+      await page.route(path, (route) => {
+        started();
+        passed = held.then(() => route.continue());
+        return passed;
+      });
+      try {
+        await reading;
+        await during();
+      } finally {
+        release();
+        await passed;
+        await page.unroute(path);
+      }
+    };
+    try {
+      // One event open, then another clicked while its read is held: the pane must not show the first.
+      await rowOf('otp').click();
+      await page.locator(`[data-event-detail="${otp}"]`).waitFor();
+      const detailOfIncident = new RegExp(`/v1/notifications/${incident}$`);
+      const clicked = hold(detailOfIncident, async () => {
+        expect(await page.locator('[data-event-detail]').count()).toBe(0);
+      });
+      await rowOf('incident').click();
+      await clicked;
+      await page.locator(`[data-event-detail="${incident}"]`).waitFor();
+
+      // The link to a transaction, opened from the unfiltered list: while the transaction's own read is
+      // held, the list's top row (another transaction) must not be opened.
+      await page.goto(`${dev.baseUrl}/console/#/activity`);
+      await page.locator('[data-event-detail]').waitFor({ state: 'detached' });
+      asked.length = 0;
+      const feedOfOtp = new RegExp(`/v1/notifications\\?.*transactionId=${tx.otp}`);
+      const linked = hold(feedOfOtp, async () => {
+        expect(await page.locator('[data-event-detail]').count()).toBe(0);
+      });
+      await page.goto(`${dev.baseUrl}/console/#/activity?transaction=${tx.otp}`);
+      await linked;
+      await page.locator(`[data-event-detail="${otp}"]`).waitFor();
+      expect(asked.filter((u) => u.endsWith(`/v1/notifications/${top}`))).toEqual([]);
+    } finally {
+      page.off('request', log);
+    }
+  });
+
   it("says when nothing went out (skipped), as svc events list does, not 'completed'; the status filter knows it", async () => {
     const wf = await api(dev, 'POST', '/v2/workflows', {
       name: 'Always skipped',

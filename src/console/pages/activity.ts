@@ -50,8 +50,12 @@ function usePagedFeed(
   keep: (n: ActivityNotification) => boolean,
   key: string,
   searching: boolean,
-): { value: Loaded | undefined; error: unknown; busy: boolean; more: () => void } {
+): { value: Loaded | undefined; current: boolean; error: unknown; busy: boolean; more: () => void } {
   const [value, setValue] = useState<Loaded | undefined>(undefined);
+  // The filters `value` was read for: after a change of filters the old rows stay on screen until the
+  // new ones land, but nothing may be chosen from them (`current` is false meanwhile).
+  const keyNow = useRef(key);
+  const landedKey = useRef<string | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   const latest = useRef({ fetchPage, keep, searching });
@@ -59,11 +63,13 @@ function usePagedFeed(
   const gen = useRef(0);
   const state = useRef<Loaded | undefined>(undefined);
   const running = useRef<'more' | 'refresh' | null>(null);
-  const queued = useRef<'more' | 'refresh' | null>(null);
+  // What to do once the read under way is done: look further, read again from the top, or both.
+  const queued = useRef({ more: false, refresh: false });
 
   const land = (mine: number, v: Loaded) => {
     if (mine !== gen.current) return false;
     state.current = v;
+    landedKey.current = keyNow.current;
     setValue(v);
     setError(undefined);
     return true;
@@ -110,10 +116,10 @@ function usePagedFeed(
 
   const run = (what: 'more' | 'refresh') => {
     if (running.current) {
-      // After the read under way: a refresh is worth one more read; "more" is kept over a refresh,
-      // and a second "more" while one is under way is the same click twice.
+      // After the read under way: a refresh is worth one more read, and so is "more" (a second "more"
+      // while one is under way is the same click twice). Both may wait: neither drops the other.
       if (what === 'more' && running.current === 'more') return;
-      if (queued.current !== 'more') queued.current = what;
+      queued.current[what] = true;
       if (what === 'more') setBusy(true);
       return;
     }
@@ -129,8 +135,9 @@ function usePagedFeed(
       .finally(() => {
         if (mine !== gen.current) return;
         running.current = null;
-        const next = queued.current;
-        queued.current = null;
+        // Looking further first (the click is waiting for it), then the refresh a live change asked for.
+        const next = queued.current.more ? 'more' : queued.current.refresh ? 'refresh' : null;
+        if (next) queued.current[next] = false;
         if (next !== 'more') setBusy(false);
         if (next) run(next);
       });
@@ -138,15 +145,16 @@ function usePagedFeed(
 
   useEffect(() => {
     gen.current++;
+    keyNow.current = key;
     state.current = undefined;
     running.current = null;
-    queued.current = null;
+    queued.current = { more: false, refresh: false };
     run('more');
     // Reads still under way for these filters (or after the page closed) land nowhere.
     return () => void gen.current++;
   }, [key]);
   useEffect(() => onChange(() => run('refresh')), []);
-  return { value, error, busy, more: () => run('more') };
+  return { value, current: landedKey.current === key, error, busy, more: () => run('more') };
 }
 
 /** The statuses of `svc events list --status`, with what each means. */
@@ -249,8 +257,14 @@ export function Activity({ params }: { params: URLSearchParams }) {
     return () => clearTimeout(t);
   }, [feed.value]);
 
-  // A transaction's link opens on its event's timeline.
-  const selected = chosen || (transactionId && rows[0]?._id) || '';
+  // A transaction's link opens on its event's timeline: the first one listed for it, kept while more
+  // events of the transaction arrive above it (the timeline being read does not switch), and never a
+  // row of the filters before.
+  const opened = useRef<{ transactionId: string; id: string } | null>(null);
+  if (!chosen && transactionId && feed.current && rows[0] && opened.current?.transactionId !== transactionId) {
+    opened.current = { transactionId, id: rows[0]._id! };
+  }
+  const selected = chosen || (transactionId && opened.current?.transactionId === transactionId ? opened.current.id : '');
   return html`<div class="split activity-page">
     <section class="pane list-pane">
       <form class="filters even" onSubmit=${(e: Event) => e.preventDefault()} aria-label="Filters">
@@ -307,7 +321,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
       }
     </section>
     <section class="pane detail-pane">
-      ${selected ? html`<${EventDetail} id=${selected} />` : html`<${Empty}>Select an event to see its timeline.<//>`}
+      ${selected ? html`<${EventDetail} key=${selected} id=${selected} />` : html`<${Empty}>Select an event to see its timeline.<//>`}
     </section>
   </div>`;
 }

@@ -55,7 +55,7 @@ export function Messages({ params }: { params: URLSearchParams }) {
     <section class="pane detail-pane">
       ${
         current
-          ? html`<${MessageDetail} message=${current} integrations=${integrations.value ?? []} />`
+          ? html`<${MessageDetail} key=${current._id} message=${current} integrations=${integrations.value ?? []} />`
           : html`<${Empty}>${selected && list.value ? 'This message is not in the list above (filters?).' : 'Select a message to see it as its recipient does.'}<//>`
       }
     </section>

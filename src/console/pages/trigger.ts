@@ -81,7 +81,7 @@ export function Trigger({ params }: { params: URLSearchParams }) {
       </form>
     </section>
     <section class="pane detail-pane">
-      ${transactionId ? html`<${Follow} transactionId=${transactionId} />` : html`<${Empty}>Trigger a workflow to follow its delivery here, live.<//>`}
+      ${transactionId ? html`<${Follow} key=${transactionId} transactionId=${transactionId} />` : html`<${Empty}>Trigger a workflow to follow its delivery here, live.<//>`}
     </section>
   </div>`;
 }
