@@ -364,6 +364,38 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     }
   });
 
+  it('keeps the Trigger form read-only while the trigger is on its way, so nothing typed then is replaced by its answer', async () => {
+    await page.goto(`${dev.baseUrl}/console/#/trigger`);
+    await page.getByLabel('Workflow', { exact: true }).fill('welcome');
+    await page.getByLabel('Subscriber', { exact: true }).fill('grace');
+    await page.getByLabel('Payload (JSON)').fill('{"appName":"Held Co"}');
+    const path = /\/v1\/events\/trigger$/;
+    let asked!: () => void;
+    const sending = new Promise<void>((ok) => (asked = ok));
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    let passed: Promise<void> = Promise.resolve();
+    await page.route(path, (route) => {
+      asked();
+      passed = held.then(() => route.continue());
+      return passed;
+    });
+    try {
+      await page.getByRole('button', { name: 'Trigger', exact: true }).click();
+      await sending;
+      for (const field of [page.getByLabel('Workflow', { exact: true }), page.getByLabel('Subscriber', { exact: true }), page.getByLabel('Payload (JSON)')]) {
+        expect(await field.isEditable()).toBe(false);
+      }
+    } finally {
+      release();
+      await passed;
+      await page.unroute(path);
+    }
+    await page.locator('.follow').waitFor();
+    expect(await page.getByLabel('Workflow', { exact: true }).isEditable()).toBe(true);
+    expect(await page.getByLabel('Workflow', { exact: true }).inputValue()).toBe('welcome');
+  });
+
   it('calls only svc dev itself (no CDN): its own assets, and the public API under the same key', () => {
     expect(requests.length).toBeGreaterThan(20);
     const paths = new Set<string>();

@@ -59,17 +59,19 @@ export function Trigger({ params }: { params: URLSearchParams }) {
     }
   };
 
+  // While the trigger is on its way the fields are read-only: its answer writes what was sent into the
+  // route, which would replace anything typed meanwhile.
   return html`<div class="split">
     <section class="pane list-pane">
       <form class="trigger-form" onSubmit=${submit} aria-label="Trigger a workflow">
         <label>Workflow
-          <input name="workflow" list="wf-options" required placeholder="welcome" value=${workflow} onInput=${(e: any) => setWorkflow(e.currentTarget.value)} /></label>
+          <input name="workflow" list="wf-options" required placeholder="welcome" readOnly=${sending} value=${workflow} onInput=${(e: any) => setWorkflow(e.currentTarget.value)} /></label>
         <datalist id="wf-options">${(workflows.value?.list ?? []).map((w) => html`<option value=${w.workflowId}>${w.name}</option>`)}</datalist>
         <label>Subscriber
-          <input name="to" list="sub-options" required placeholder="subscriber ID" value=${to} onInput=${(e: any) => setTo(e.currentTarget.value)} /></label>
+          <input name="to" list="sub-options" required placeholder="subscriber ID" readOnly=${sending} value=${to} onInput=${(e: any) => setTo(e.currentTarget.value)} /></label>
         <datalist id="sub-options">${(subscribers.value?.data ?? []).map((s) => html`<option value=${s.subscriberId}>${[s.firstName, s.lastName].filter(Boolean).join(' ')}</option>`)}</datalist>
         <label>Payload (JSON)
-          <textarea name="payload" rows="10" spellcheck="false" value=${payload} onInput=${(e: any) => {
+          <textarea name="payload" rows="10" spellcheck="false" readOnly=${sending} value=${payload} onInput=${(e: any) => {
             setPayload(e.currentTarget.value);
             payloadTouched.current = true;
           }}></textarea></label>
