@@ -71,7 +71,8 @@ export async function call<T = unknown>(method: string, path: string, opts: { qu
     body = undefined;
   }
   if (!res.ok) {
-    if (res.status === 401 && opts.key === undefined && opts.bearer === undefined) onUnauthorized();
+    // The saved key refused (not a key being tried, not a read that went out after signing out).
+    if (res.status === 401 && key && opts.key === undefined && opts.bearer === undefined) onUnauthorized();
     const message = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`;
     throw new ApiError(res.status, message);
   }
@@ -277,6 +278,9 @@ export function startLive(): void {
 }
 
 export function stopLive(): void {
+  // A refresh still due would read with no key, after signing out.
+  clearTimeout(pending);
+  pending = undefined;
   controller?.abort();
   controller = undefined;
   setLive('off');
