@@ -147,20 +147,41 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
   const width = Math.max(20, columns - 1);
   const pageRows = Math.max(3, rows - 5);
 
+  // Reads of the first page (refreshes): only the newest one asked for may land, and a timed refresh
+  // does not start while one for the same filter is on its way (a slow service is not asked twice).
+  const first = useRef<{ seq: number; key?: string }>({ seq: 0 });
+  // Bumped when a later page's read ends without drawing anything (its filter changed meanwhile), so
+  // that the next page for the new filter is asked for without waiting for a key or a refresh.
+  const [, readEnded] = useState(0);
+
   const loadPage = useCallback(
-    async (page: number) => {
+    async (page: number, timed = false) => {
       const filter = current.current.filter;
-      const key = `${serviceKey(filter)}:${page}`;
+      const filterKey = serviceKey(filter);
+      const key = `${filterKey}:${page}`;
       if (page > 0 && inflight.current === key) return;
+      let mine = 0;
+      if (page === 0) {
+        if (timed && first.current.key === filterKey) return;
+        mine = ++first.current.seq;
+        first.current.key = filterKey;
+      }
       if (page > 0) inflight.current = key;
+      const superseded = () => page === 0 && mine !== first.current.seq;
       try {
         const res = await source.page(serviceFilter(filter), page);
-        // A page for a filter since changed is dropped.
-        if (alive.current && serviceKey(current.current.filter) === serviceKey(filter)) update((s) => withPage(s, page, res.data, res.hasMore, now()));
+        // A first page read before a newer one was asked for, or a page for a filter since changed, is dropped.
+        if (superseded()) return;
+        if (alive.current && serviceKey(current.current.filter) === filterKey) update((s) => withPage(s, page, res.data, res.hasMore, now()));
       } catch (e) {
+        if (superseded()) return;
         if (alive.current) update((s) => ({ ...s, loading: false, hasMore: false, message: `${page ? 'loading more' : 'refresh'} failed: ${errorText(e)}` }));
       } finally {
-        if (inflight.current === key) inflight.current = undefined;
+        if (page === 0 && mine === first.current.seq) first.current.key = undefined;
+        if (inflight.current === key) {
+          inflight.current = undefined;
+          if (alive.current) readEnded((n) => n + 1);
+        }
       }
     },
     [source],
@@ -168,7 +189,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
 
   useEffect(() => {
     void loadPage(0);
-    const t = setInterval(() => void loadPage(0), options.refreshMs ?? 3000);
+    const t = setInterval(() => void loadPage(0, true), options.refreshMs ?? 3000);
     return () => {
       alive.current = false;
       clearInterval(t);
@@ -178,7 +199,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
   // More pages as the cursor nears the end, or while a narrowed list does not fill the screen.
   useEffect(() => {
     if (wantsMore(state, pageRows) && inflight.current === undefined) void loadPage(state.pages);
-  }, [state, pageRows, loadPage]);
+  });
 
   const applyFilter = (f: Filter) => {
     const reload = serviceKey(f) !== serviceKey(current.current.filter);
