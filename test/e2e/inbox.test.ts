@@ -91,8 +91,9 @@ describe('svc dev and the Inbox', () => {
     expect(set.exitCode, set.stderr).toBe(0);
     expect(set.stdout).toMatch(/welcome\s+off\s+on/);
     const before = (await inbox('ada')).list.length;
-    await svc('trigger', 'welcome', '--to', 'ada');
-    await new Promise((r) => setTimeout(r, 500));
+    // --wait: every job of the trigger has finished before the Inbox is read again.
+    const sent = await svc('trigger', 'welcome', '--to', 'ada', '--wait', '--wait-timeout', '20s');
+    expect(sent.exitCode, sent.stderr).toBe(0);
     expect((await inbox('ada')).list.length).toBe(before);
   });
 

@@ -63,7 +63,11 @@ beforeAll(async () => {
     });
     await api(dev, 'POST', '/v1/events/trigger', { name: 'welcome', to: id, payload: { city } });
   }
-  await new Promise((r) => setTimeout(r, 1500));
+  // Deliveries are asynchronous: wait until each trigger has left at least one message (bounded).
+  for (let i = 0; (await api(dev, 'GET', '/v1/messages?limit=100')).body.data.length < NAMES.length; i++) {
+    if (i === 100) throw new Error(`the ${NAMES.length} triggers left no messages within 10 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 });
 afterAll(async () => {
   await dev?.stop();
