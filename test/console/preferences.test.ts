@@ -117,6 +117,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
       expect(await box.isChecked()).toBe((await prefs()).global.channels.email !== false);
       await box.check();
       await expect.poll(async () => (await prefs()).global.channels.email).toBe(true);
+      expect(await box.isChecked()).toBe(true);
 
       let release!: () => void;
       const fetched = new Promise<Request>((resolve) => {
@@ -130,8 +131,9 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
       expect((await patched).status()).toBe(200);
       const stale = page.waitForResponse((r) => r.request() === staleRead);
       release();
-      await stale;
-      await page.waitForTimeout(300);
+      await (await stale).finished();
+      // The page has read that answer and drawn what it decided (a timer and two frames later).
+      await page.evaluate(() => new Promise((ok) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(ok)), 50)));
       expect((await prefs()).global.channels.email).toBe(false);
       expect(await box.isChecked(), 'the switch shows the old state again').toBe(false);
     } finally {
