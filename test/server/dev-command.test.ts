@@ -37,7 +37,15 @@ function fakeDeps(format: OutputFormat, globals: Partial<GlobalOptions> = {}) {
 /** Runs the command until it has printed, then stops it. */
 async function startAndStop(f: ReturnType<typeof fakeDeps>, opts: DevOptions) {
   const done = run(f.deps, { port: 0, inMemory: true, ...opts });
-  for (let i = 0; i < 200 && f.out.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  let ended = false;
+  done.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  // A deadline, not a count of turns: the first run loads the whole service, which on a loaded machine
+  // takes seconds.
+  const deadline = Date.now() + 20_000;
+  while (f.out.length === 0 && !ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   f.stop();
   await done;
   return f.out.join('');
