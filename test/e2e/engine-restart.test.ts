@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { svcBin } from '../helpers/bin.js';
-import { startDev, type DevProcess } from '../helpers/dev.js';
+import { api, startDev, type DevProcess } from '../helpers/dev.js';
 
 const args = ['--time-scale', '600', '--no-save-profile', '--quiet'];
 
@@ -17,12 +17,13 @@ async function svc(dev: DevProcess, cli: string[]) {
 }
 
 describe('svc dev restarted in the middle of a delay', () => {
-  it('resumes the delay from the store and delivers once', async () => {
+  it('resumes the delay from the store and delivers once', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-restart-'));
     const dataFile = join(dir, 'dev.sqlite');
     const apiKey = 'sk_e2e_restart_delay_key';
     const workflow = join(dir, 'wf.json');
-    // 30 minutes of service time: 3 s of real time at --time-scale 600.
+    // 60 minutes of service time: 6 s of real time at --time-scale 600, long enough that the check before
+    // the kill cannot come after the delay on a loaded machine.
     writeFileSync(
       workflow,
       JSON.stringify({
@@ -30,7 +31,7 @@ describe('svc dev restarted in the middle of a delay', () => {
         workflowId: 'later',
         active: true,
         steps: [
-          { name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'minutes' } },
+          { name: 'Wait', type: 'delay', controlValues: { amount: 60, unit: 'minutes' } },
           { name: 'Note', type: 'in_app', controlValues: { body: 'after the delay, {{ subscriber.firstName }}' } },
         ],
       }),
@@ -39,9 +40,12 @@ describe('svc dev restarted in the middle of a delay', () => {
     const first = await startDev({ dataFile, apiKey, args });
     try {
       await svc(first, ['workflow', 'create', '--data', `@${workflow}`]);
-      await svc(first, ['trigger', 'later', '--to', 'ada', '--transaction-id', 'restart-1']);
-      const [e] = await svc(first, ['events', 'list', '--transaction-id', 'restart-1']);
-      expect(e.jobs.map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+      // The trigger and the check go straight to the API: no CLI start-up inside the delay's window.
+      const sent = await api(first, 'POST', '/v1/events/trigger', { name: 'later', to: 'ada', transactionId: 'restart-1' });
+      expect(sent.status).toBe(201);
+      await expect
+        .poll(async () => (await api(first, 'GET', '/v1/notifications?transactionId=restart-1')).body.data[0]?.jobs.map((j: any) => j.status))
+        .toEqual(['delayed', 'pending']);
     } finally {
       await first.kill9();
     }
