@@ -70,9 +70,14 @@ describe.skipIf(!CHROMIUM)(`@novu/react <Inbox/> in Chromium${CHROMIUM ? '' : ` 
       const tab = await browser.context.newPage();
       const failures: string[] = [];
       tab.on('requestfailed', (r) => failures.push(`${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+      // The socket.io CONNECT answer ("40…"): the server joins the subscriber's room before it sends it,
+      // so a notification created after it reaches this page.
+      const joined = new Promise<void>((ok) =>
+        tab.on('websocket', (ws) => ws.on('framereceived', (frame) => void (String(frame.payload).startsWith('40') && ok()))),
+      );
       await tab.goto(pageUrl);
       await tab.getByText('Welcome Ada! Your workspace is ready.').waitFor({ timeout: 20_000 });
-      await tab.waitForTimeout(500);
+      await Promise.race([joined, new Promise((_, no) => setTimeout(() => no(new Error('the Inbox socket did not connect within 20 s')), 20_000).unref())]);
       await s.svc.request('POST', '/v2/workflows', {
         body: {
           workflowId: 'deploy',
