@@ -215,10 +215,12 @@ describe('reads through a faulty network', () => {
       ['api', 'GET', '/v1/notifications', '-f', 'limit=3'],
     ];
     // Two faults before every answer, cycling through every kind of fault.
-    const p = await proxy({ schedule: firstAttemptsFail(ALL_FAULTS, 2), delayMs: 1500 });
+    // A clean attempt is forwarded to svc dev and must be answered within --timeout: 3 s leaves a loaded
+    // machine room; the delay fault holds its answer longer than that.
+    const p = await proxy({ schedule: firstAttemptsFail(ALL_FAULTS, 2), delayMs: 5000 });
     const env = { SVC_API_KEY: dev.apiKey, SVC_BASE_URL: dev.baseUrl };
     const clean = await Promise.all(reads.map((argv) => runSvc([...argv, '-o', 'json'], { env })));
-    const faulty = await Promise.all(reads.map((argv) => runSvc([...argv, '-o', 'json', '--retries', '3', '--timeout', '700ms'], { env: svcVia(p) })));
+    const faulty = await Promise.all(reads.map((argv) => runSvc([...argv, '-o', 'json', '--retries', '3', '--timeout', '3s'], { env: svcVia(p) })));
     for (const [i, argv] of reads.entries()) {
       expect(faulty[i]!.code, `${argv.join(' ')}: ${faulty[i]!.stderr}`).toBe(0);
       expect(faulty[i]!.stdout, argv.join(' ')).toBe(clean[i]!.stdout);
@@ -269,14 +271,14 @@ describe('after the retries run out', () => {
       'delay',
       ['integrations', 'active'],
       4,
-      new RegExp(`^error: GET /v1/integrations/active: no answer from ${HOST} within 500ms \\(3 attempts\\)$`),
+      new RegExp(`^error: GET /v1/integrations/active: no answer from ${HOST} within 2.0s \\(3 attempts\\)$`),
       { code: 'timeout', hint: false },
     ],
     [
       'delay',
       ['trigger', 'welcome', '--to', 'out-delay'],
       4,
-      new RegExp(`^error: POST /v1/events/trigger: no answer from ${HOST} within 500ms \\(3 attempts\\)$`),
+      new RegExp(`^error: POST /v1/events/trigger: no answer from ${HOST} within 2.0s \\(3 attempts\\)$`),
       { code: 'timeout', hint: true },
     ],
     [
@@ -331,8 +333,10 @@ describe('after the retries run out', () => {
   afterAll(() => figures('retries exhausted', { cases: ran.length, faultsInjected: ran.reduce((a, r) => a + r.attempts, 0), exitCodesAsCliMd: ran.length }));
 
   it.concurrent.each(cases)('%s on every attempt of %j → exit %i, and the error says what happened', async (fault, argv, code, message, json) => {
-    const p = await proxy({ schedule: always(fault), delayMs: 1500 });
-    const r = await runSvc([...argv, '--retries', '2', '--timeout', '500ms'], { env: svcVia(p) });
+    // Forwarding faults need svc dev to answer each attempt within --timeout (2 s, room for a loaded
+    // machine); the delay fault holds its answer longer than that.
+    const p = await proxy({ schedule: always(fault), delayMs: 5000 });
+    const r = await runSvc([...argv, '--retries', '2', '--timeout', '2s'], { env: svcVia(p) });
     expect(r.code, r.stderr).toBe(code);
     // One line: the message, then the hint (when there is one) after '; '.
     const lines = r.stderr.trimEnd().split('\n');
@@ -361,7 +365,7 @@ describe('after the retries run out', () => {
       const to = argv[argv.indexOf('--to') + 1];
       expect((await allNotifications(dev)).filter((n) => n.subscriber?.subscriberId === to)).toHaveLength(1);
     }
-    const j = await runSvc([...argv, '--retries', '0', '--timeout', '500ms', '-o', 'json'], { env: svcVia(p) });
+    const j = await runSvc([...argv, '--retries', '0', '--timeout', '2s', '-o', 'json'], { env: svcVia(p) });
     expect(j.code).toBe(code);
     const err = JSON.parse(j.stderr).error;
     expect(err.code).toBe(json.code);
