@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 const waitFor = async <T>(fn: () => Promise<T | undefined>, what: string): Promise<T> => {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const v = await fn();
     if (v !== undefined) return v;

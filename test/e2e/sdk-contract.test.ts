@@ -33,7 +33,10 @@ describe('the official SDK against svc dev', () => {
 
     // 14. List events (poll until the runner has delivered)
     let events = await novu.notifications.list({ transactionId: txn, limit: 10, page: 0 });
-    for (let i = 0; i < 50 && events.result.data[0]?.jobs?.some((j) => !['completed', 'failed', 'skipped'].includes(j.status)); i++) {
+    for (
+      const deadline = Date.now() + 20_000;
+      Date.now() < deadline && events.result.data[0]?.jobs?.some((j) => !['completed', 'failed', 'skipped'].includes(j.status));
+    ) {
       await new Promise((r) => setTimeout(r, 100));
       events = await novu.notifications.list({ transactionId: txn, limit: 10, page: 0 });
     }

@@ -41,7 +41,8 @@ const failure = sdkFailure;
 
 /** The event of a transaction, once every job has ended. */
 async function settled(transactionId: string) {
-  for (let i = 0; i < 100; i++) {
+  // A deadline (20 s), not a count of turns: a loaded machine runs the jobs late.
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
     const list = await novu.notifications.list({ transactionId, limit: 10, page: 0 });
     const n = list.result.data[0];
     if (n?.jobs?.length && n.jobs.every((j) => ['completed', 'failed', 'skipped', 'canceled'].includes(j.status))) {

@@ -67,7 +67,7 @@ describe('messages', () => {
     await novu.trigger({ workflowId: 'welcome', to: 'ada', transactionId });
     const listed = async () => (await novu.messages.retrieve({ transactionId: [transactionId], limit: 100 })).result.data;
     let msgs = await listed();
-    for (let i = 0; i < 100 && msgs.length < 2; i++) {
+    for (const deadline = Date.now() + 20_000; msgs.length < 2 && Date.now() < deadline; ) {
       await new Promise((r) => setTimeout(r, 50));
       msgs = await listed();
     }

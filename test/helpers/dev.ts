@@ -49,7 +49,11 @@ export async function startDev(opts: { args?: string[]; env?: Record<string, str
   );
   const started = await new Promise<Record<string, unknown>>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`svc dev did not start within 15 s; stderr: ${err}`)), 15_000);
+    // Not started in time: the process is killed, so a failed start leaves nothing running.
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`svc dev did not start within 30 s; stderr: ${err}`));
+    }, 30_000);
     proc.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf('\n');
@@ -58,6 +62,7 @@ export async function startDev(opts: { args?: string[]; env?: Record<string, str
         try {
           resolve(JSON.parse(out.slice(0, nl)) as Record<string, unknown>);
         } catch (_e) {
+          proc.kill('SIGKILL');
           reject(new Error(`svc dev printed something other than one JSON line: ${out}`));
         }
       }
