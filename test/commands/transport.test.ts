@@ -43,7 +43,7 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   '/slow': (_req, res) => {
     setTimeout(() => {
       if (!res.destroyed) res.end('{}');
-    }, 2000).unref();
+    }, 10_000).unref();
   },
   // Headers at once, the body never.
   '/slow-body': (_req, res) => {
@@ -77,13 +77,14 @@ afterAll(
     }),
 );
 
-const OPTS = { headersTimeout: 300, bodyTimeout: 300, connectTimeout: 300 };
+// Long enough that a stall of a loaded machine does not turn a closed connection into a timeout.
+const OPTS = { headersTimeout: 1500, bodyTimeout: 1500, connectTimeout: 1500 };
 
 /** A client whose every request goes through one transport. */
 function clientOver(kind: 'node:http' | 'undici', baseUrl = base) {
   const dispatcher = kind === 'undici' ? new Agent({ ...OPTS, keepAliveTimeout: 10_000 }) : (new NodeTransport() as unknown as Dispatcher);
   return {
-    client: new ApiClient({ baseUrl, apiKey: 'sk_test_0123456789abcdef', timeoutMs: 300, retries: 0, userAgent: 'svc-test', dispatcher }),
+    client: new ApiClient({ baseUrl, apiKey: 'sk_test_0123456789abcdef', timeoutMs: 1500, retries: 0, userAgent: 'svc-test', dispatcher }),
     close: () => dispatcher.close(),
   };
 }
@@ -105,8 +106,8 @@ describe('node:http and undici say the same', () => {
     ['GET', '/drop', /^GET \/drop: lost the connection to 127\.0\.0\.1:\d+ before an answer: connection closed by the server \(1 attempt\)$/],
     ['POST', '/drop', /^POST \/drop: lost the connection to .* before an answer: connection closed by the server \(1 attempt\)$/],
     ['GET', '/cut', /^GET \/cut: the answer from 127\.0\.0\.1:\d+ \(HTTP 200\) was cut short: connection closed by the server \(1 attempt\)$/],
-    ['GET', '/slow', /^GET \/slow: no answer from 127\.0\.0\.1:\d+ within 300ms \(1 attempt\)$/],
-    ['GET', '/slow-body', /^GET \/slow-body: no answer from 127\.0\.0\.1:\d+ within 300ms \(1 attempt\)$/],
+    ['GET', '/slow', /^GET \/slow: no answer from 127\.0\.0\.1:\d+ within 1\.5s \(1 attempt\)$/],
+    ['GET', '/slow-body', /^GET \/slow-body: no answer from 127\.0\.0\.1:\d+ within 1\.5s \(1 attempt\)$/],
     ['GET', '/error', /^GET \/error failed: 503 Service Unavailable$/],
   ])('%s %s', async (method, path, expected) => {
     const viaNode = await failureOf('node:http', method, path);

@@ -80,12 +80,13 @@ describe('completion cache', () => {
           signal.addEventListener('abort', () => {
             aborted = true;
           });
-          setTimeout(() => resolve(['late']), 2000);
+          setTimeout(() => resolve(['late']), 10_000).unref();
         }),
     });
     expect(got).toEqual([]);
     expect(aborted).toBe(true);
-    expect(Date.now() - t).toBeLessThan(1000);
+    // Far below the fetch's 10 s (room for a loaded machine; the limit itself is 300 ms).
+    expect(Date.now() - t).toBeLessThan(5000);
   });
 });
 
