@@ -12,8 +12,9 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // expect.poll and vi.waitFor give up after 1 s by default: too short for a browser or a service on
-    // a loaded 2-core CI machine. A poll that passes returns at once, so a longer limit costs nothing.
+    // expect.poll gives up after 1 s by default: too short for a browser or a service on a loaded 2-core
+    // CI machine. A poll that passes returns at once, so a longer limit costs nothing. (vi.waitFor has
+    // no setting here: each call passes its own timeout.)
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // End-to-end tests spawn the built binary and servers; two cores do not gain from more workers.
