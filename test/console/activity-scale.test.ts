@@ -121,4 +121,45 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
     expect(await page.getByLabel('Subscriber', { exact: true }).inputValue()).toBe('rtl-user');
     await shot('activity-hostile-name');
   });
+
+  it('a live change that comes while "Load older" waits behind a refresh is read, not dropped', async () => {
+    // The live stream is the test's: each connection is held until the test sends one change on it.
+    const live: Array<() => Promise<void>> = [];
+    await page.route('**/console/live', (route) => {
+      live.push(() => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'event: change\ndata: {}\n\n' }));
+    });
+    // The next read of the feed's first page is answered as the feed was when it was asked, but late.
+    let armed = false;
+    let started!: () => void;
+    const reading = new Promise<void>((ok) => (started = ok));
+    let release!: () => void;
+    const released = new Promise<void>((ok) => (release = ok));
+    await page.route(/\/v1\/notifications\?/, async (route) => {
+      if (!armed || new URL(route.request().url()).searchParams.get('page') !== '0') return route.continue();
+      armed = false;
+      const response = await route.fetch();
+      started();
+      await released;
+      await route.fulfill({ response });
+    });
+    try {
+      await page.goto(`${dev.baseUrl}/console/#/activity`);
+      await page.reload();
+      await page.getByRole('button', { name: 'Load older events' }).waitFor();
+      await expect.poll(() => live.length).toBeGreaterThan(0);
+      armed = true;
+      await live.shift()!(); // a change: the page reads its pages again, from the top (held)
+      await reading;
+      await page.getByRole('button', { name: 'Load older events' }).click(); // waits behind that read
+      await bulk([{ name: 'otp', to: 'late-comer', payload: { code: '555555' } }]);
+      await expect.poll(() => live.length).toBeGreaterThan(0); // the stream reconnected
+      await live.shift()!(); // the change of that event, while the first read is still held
+      await page.evaluate(() => new Promise((ok) => setTimeout(ok, 300))); // past the page's 60 ms debounce
+      release();
+      await rows().filter({ hasText: 'late-comer' }).first().waitFor();
+    } finally {
+      release();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+    }
+  });
 });
