@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type DevProcess, startDev } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
+import { CHROMIUM, holdNext, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/activity-scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -130,17 +130,9 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
     });
     // The next read of the feed's first page is answered as the feed was when it was asked, but late.
     let armed = false;
-    let started!: () => void;
-    const reading = new Promise<void>((ok) => (started = ok));
-    let release!: () => void;
-    const released = new Promise<void>((ok) => (release = ok));
-    await page.route(/\/v1\/notifications\?/, async (route) => {
-      if (!armed || new URL(route.request().url()).searchParams.get('page') !== '0') return route.continue();
-      armed = false;
-      const response = await route.fetch();
-      started();
-      await released;
-      await route.fulfill({ response });
+    const firstPage = await holdNext(page, /\/v1\/notifications\?/, {
+      snapshot: true,
+      when: (r) => armed && new URL(r.url()).searchParams.get('page') === '0',
     });
     try {
       await page.goto(`${dev.baseUrl}/console/#/activity`);
@@ -149,16 +141,16 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
       await expect.poll(() => live.length).toBeGreaterThan(0);
       armed = true;
       await live.shift()!(); // a change: the page reads its pages again, from the top (held)
-      await reading;
+      await firstPage.asked;
       await page.getByRole('button', { name: 'Load older events' }).click(); // waits behind that read
       await bulk([{ name: 'otp', to: 'late-comer', payload: { code: '555555' } }]);
       await expect.poll(() => live.length).toBeGreaterThan(0); // the stream reconnected
       await live.shift()!(); // the change of that event, while the first read is still held
       await page.evaluate(() => new Promise((ok) => setTimeout(ok, 300))); // past the page's 60 ms debounce
-      release();
+      firstPage.release();
       await rows().filter({ hasText: 'late-comer' }).first().waitFor();
     } finally {
-      release();
+      await firstPage.end();
       await page.unrouteAll({ behavior: 'ignoreErrors' });
     }
   });

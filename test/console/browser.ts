@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Request, type Route } from 'playwright-core';
 import { expect } from 'vitest';
 import { toolOrFailInCi } from '../helpers/ci.js';
 
@@ -56,6 +56,47 @@ export function screenshots(prefix: string, page: () => Page): { dir: string; sh
       expect(statSync(file).size).toBeGreaterThan(10_000);
       console.log(`screenshot: ${file}`);
       return file;
+    },
+  };
+}
+
+/**
+ * Holds the next request of the page matching `path` (and `when`) until `release()`, to force an order
+ * of events the page must survive. `asked` resolves once the page has sent it. With `snapshot`, the
+ * service is asked at once and its answer (the state before anything the test does next) is delivered
+ * at release; otherwise the request goes on at release. `end()` releases, waits until the answer has
+ * been passed on, and removes the route.
+ */
+export async function holdNext(
+  page: Page,
+  path: RegExp,
+  opts: { snapshot?: boolean; when?: (request: Request) => boolean } = {},
+): Promise<{ asked: Promise<void>; release(): void; end(): Promise<void> }> {
+  let asked!: () => void;
+  const askedP = new Promise<void>((ok) => (asked = ok));
+  let release!: () => void;
+  const released = new Promise<void>((ok) => (release = ok));
+  let passed: Promise<void> = Promise.resolve();
+  let armed = true;
+  const handler = (route: Route) => {
+    if (!armed || (opts.when && !opts.when(route.request()))) return route.fallback();
+    armed = false;
+    passed = (async () => {
+      const response = opts.snapshot ? await route.fetch() : undefined;
+      asked();
+      await released;
+      await (response ? route.fulfill({ response }) : route.continue());
+    })();
+    return passed;
+  };
+  await page.route(path, handler);
+  return {
+    asked: askedP,
+    release,
+    async end() {
+      release();
+      await passed;
+      await page.unroute(path, handler);
     },
   };
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+import { CHROMIUM, holdNext, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/pages.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -143,23 +143,12 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     const log = (r: Request) => void asked.push(r.url());
     page.on('request', log);
     const hold = async (path: RegExp, during: () => Promise<void>) => {
-      let started!: () => void;
-      const reading = new Promise<void>((ok) => (started = ok));
-      let release!: () => void;
-      const held = new Promise<void>((ok) => (release = ok));
-      let passed: Promise<void> = Promise.resolve();
-      await page.route(path, (route) => {
-        started();
-        passed = held.then(() => route.continue());
-        return passed;
-      });
+      const held = await holdNext(page, path);
       try {
-        await reading;
+        await held.asked;
         await during();
       } finally {
-        release();
-        await passed;
-        await page.unroute(path);
+        await held.end();
       }
     };
     try {
@@ -337,30 +326,21 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
 
   it("keeps a payload typed in the Trigger form while the workflow's example payload is on its way", async () => {
     const path = /\/v2\/workflows\/incident$/;
-    let asked!: () => void;
-    const reading = new Promise<void>((ok) => (asked = ok));
-    let release!: () => void;
-    const held = new Promise<void>((ok) => (release = ok));
-    await page.route(path, async (route) => {
-      asked();
-      await held;
-      await route.continue();
-    });
+    const held = await holdNext(page, path);
     try {
       await page.goto(`${dev.baseUrl}/console/#/trigger`);
       await page.getByLabel('Workflow', { exact: true }).fill('incident');
-      await reading;
+      await held.asked;
       const typed = JSON.stringify({ service: 'typed while the example was loading' });
       await page.getByLabel('Payload (JSON)').fill(typed);
       const answered = page.waitForResponse(path);
-      release();
+      held.release();
       await (await answered).finished();
       // The answer has been read and rendered by now (a timer and two frames later).
       await page.evaluate(() => new Promise((ok) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(ok)), 50)));
       expect(await page.getByLabel('Payload (JSON)').inputValue()).toBe(typed);
     } finally {
-      release();
-      await page.unroute(path);
+      await held.end();
     }
   });
 
@@ -369,27 +349,15 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     await page.getByLabel('Workflow', { exact: true }).fill('welcome');
     await page.getByLabel('Subscriber', { exact: true }).fill('grace');
     await page.getByLabel('Payload (JSON)').fill('{"appName":"Held Co"}');
-    const path = /\/v1\/events\/trigger$/;
-    let asked!: () => void;
-    const sending = new Promise<void>((ok) => (asked = ok));
-    let release!: () => void;
-    const held = new Promise<void>((ok) => (release = ok));
-    let passed: Promise<void> = Promise.resolve();
-    await page.route(path, (route) => {
-      asked();
-      passed = held.then(() => route.continue());
-      return passed;
-    });
+    const held = await holdNext(page, /\/v1\/events\/trigger$/);
     try {
       await page.getByRole('button', { name: 'Trigger', exact: true }).click();
-      await sending;
+      await held.asked;
       for (const field of [page.getByLabel('Workflow', { exact: true }), page.getByLabel('Subscriber', { exact: true }), page.getByLabel('Payload (JSON)')]) {
         expect(await field.isEditable()).toBe(false);
       }
     } finally {
-      release();
-      await passed;
-      await page.unroute(path);
+      await held.end();
     }
     await page.locator('.follow').waitFor();
     expect(await page.getByLabel('Workflow', { exact: true }).isEditable()).toBe(true);
