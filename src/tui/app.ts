@@ -148,10 +148,12 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
   const pageRows = Math.max(3, rows - 5);
 
   // Reads of the first page (refreshes): only the newest one asked for may land, and a timed refresh
-  // does not start while one for the same filter is on its way (a slow service is not asked twice).
-  const first = useRef<{ seq: number; key?: string }>({ seq: 0 });
-  // Bumped when a later page's read ends without drawing anything (its filter changed meanwhile), so
-  // that the next page for the new filter is asked for without waiting for a key or a refresh.
+  // does not start while one for the same filter has been on its way for less than three intervals (a
+  // slow service is not asked twice; one stuck answer does not stop the refreshes for long).
+  const refreshMs = options.refreshMs ?? 3000;
+  const first = useRef<{ seq: number; key?: string; since: number }>({ seq: 0, since: 0 });
+  // Bumped whenever a later page's read ends, so that the next page is considered again: when the
+  // filter changed meanwhile, nothing was drawn and no other render would ask for it.
   const [, readEnded] = useState(0);
 
   const loadPage = useCallback(
@@ -162,20 +164,21 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
       if (page > 0 && inflight.current === key) return;
       let mine = 0;
       if (page === 0) {
-        if (timed && first.current.key === filterKey) return;
+        if (timed && first.current.key === filterKey && now() - first.current.since < 3 * refreshMs) return;
         mine = ++first.current.seq;
         first.current.key = filterKey;
+        first.current.since = now();
       }
       if (page > 0) inflight.current = key;
-      const superseded = () => page === 0 && mine !== first.current.seq;
+      // A first page read before a newer one was asked for, or a page for a filter since changed, lands
+      // nowhere: neither its rows nor its failure.
+      const stale = () => (page === 0 && mine !== first.current.seq) || serviceKey(current.current.filter) !== filterKey;
       try {
         const res = await source.page(serviceFilter(filter), page);
-        // A first page read before a newer one was asked for, or a page for a filter since changed, is dropped.
-        if (superseded()) return;
-        if (alive.current && serviceKey(current.current.filter) === filterKey) update((s) => withPage(s, page, res.data, res.hasMore, now()));
+        if (alive.current && !stale()) update((s) => withPage(s, page, res.data, res.hasMore, now()));
       } catch (e) {
-        if (superseded()) return;
-        if (alive.current) update((s) => ({ ...s, loading: false, hasMore: false, message: `${page ? 'loading more' : 'refresh'} failed: ${errorText(e)}` }));
+        if (alive.current && !stale())
+          update((s) => ({ ...s, loading: false, hasMore: false, message: `${page ? 'loading more' : 'refresh'} failed: ${errorText(e)}` }));
       } finally {
         if (page === 0 && mine === first.current.seq) first.current.key = undefined;
         if (inflight.current === key) {
@@ -184,17 +187,17 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
         }
       }
     },
-    [source],
+    [source, refreshMs],
   );
 
   useEffect(() => {
     void loadPage(0);
-    const t = setInterval(() => void loadPage(0, true), options.refreshMs ?? 3000);
+    const t = setInterval(() => void loadPage(0, true), refreshMs);
     return () => {
       alive.current = false;
       clearInterval(t);
     };
-  }, [loadPage]);
+  }, [loadPage, refreshMs]);
 
   // More pages as the cursor nears the end, or while a narrowed list does not fill the screen.
   useEffect(() => {
