@@ -364,6 +364,33 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     expect(await page.getByLabel('Workflow', { exact: true }).inputValue()).toBe('welcome');
   });
 
+  it("opens another event of a transaction's link when a status filter hides the one it opened", async () => {
+    const wf = await api(dev, 'POST', '/v2/workflows', {
+      name: 'Skipped for Ada',
+      workflowId: 'skipped-for-ada',
+      active: true,
+      steps: [{ name: 'Note', type: 'in_app', controlValues: { body: 'hi', skip: { '==': [{ var: 'subscriber.subscriberId' }, 'ada'] } } }],
+    });
+    expect(wf.status).toBe(201);
+    const t = await api(dev, 'POST', '/v1/events/trigger', { name: 'skipped-for-ada', to: ['ada', 'grace'] });
+    expect(t.status).toBe(201);
+    const transactionId = t.body.data.transactionId as string;
+    const events = async () =>
+      (await api(dev, 'GET', `/v1/notifications?transactionId=${transactionId}`)).body.data as Array<{ _id: string; jobs: Array<{ status: string }> }>;
+    await expect.poll(async () => (await events()).map((e) => e.jobs.map((j) => j.status).join()).sort()).toEqual(['completed', 'skipped']);
+    const all = await events();
+    const ids = {
+      skipped: all.find((e) => e.jobs[0]!.status === 'skipped')!._id,
+      delivered: all.find((e) => e.jobs[0]!.status === 'completed')!._id,
+    };
+    await page.goto(`${dev.baseUrl}/console/#/activity?transaction=${transactionId}`);
+    const opened = (await page.locator('[data-event-detail]').getAttribute('data-event-detail'))!;
+    const other = opened === ids.skipped ? 'delivered' : 'skipped';
+    await page.getByLabel('Status').selectOption(other);
+    await page.locator(`[data-event-detail="${ids[other]}"]`).waitFor();
+    expect(await page.locator('tr.sel').getAttribute('data-event')).toBe(ids[other]);
+  });
+
   it('calls only svc dev itself (no CDN): its own assets, and the public API under the same key', () => {
     expect(requests.length).toBeGreaterThan(20);
     const paths = new Set<string>();

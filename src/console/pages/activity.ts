@@ -259,10 +259,11 @@ export function Activity({ params }: { params: URLSearchParams }) {
 
   // A transaction's link opens on its event's timeline: the first one listed for it, kept while more
   // events of the transaction arrive above it (the timeline being read does not switch), and never a
-  // row of the filters before.
+  // row of the filters before. Another filter (a status) that hides it opens the first row it shows.
   const opened = useRef<{ transactionId: string; id: string } | null>(null);
-  if (!chosen && transactionId && feed.current && rows[0] && opened.current?.transactionId !== transactionId) {
-    opened.current = { transactionId, id: rows[0]._id! };
+  if (!chosen && transactionId && feed.current && rows[0]) {
+    const kept = opened.current?.transactionId === transactionId && rows.some((n) => n._id === opened.current!.id);
+    if (!kept) opened.current = { transactionId, id: rows[0]._id! };
   }
   const selected = chosen || (transactionId && opened.current?.transactionId === transactionId ? opened.current.id : '');
   return html`<div class="split activity-page">
