@@ -71,8 +71,9 @@ export async function call<T = unknown>(method: string, path: string, opts: { qu
     body = undefined;
   }
   if (!res.ok) {
-    // The saved key refused (not a key being tried, not a read that went out after signing out).
-    if (res.status === 401 && key && opts.key === undefined && opts.bearer === undefined) onUnauthorized();
+    // The saved key refused: not a key being tried, not a read that went out with a key since replaced
+    // or signed out of.
+    if (res.status === 401 && key && key === session.get() && opts.key === undefined && opts.bearer === undefined) onUnauthorized();
     const message = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`;
     throw new ApiError(res.status, message);
   }
