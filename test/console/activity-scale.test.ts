@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type DevProcess, startDev } from '../helpers/dev.js';
-import { CHROMIUM, holdNext, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
+import { CHROMIUM, heldLive, holdNext, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/activity-scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -124,10 +124,7 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
 
   it('a live change that comes while "Load older" waits behind a refresh is read, not dropped', async () => {
     // The live stream is the test's: each connection is held until the test sends one change on it.
-    const live: Array<() => Promise<void>> = [];
-    await page.route('**/console/live', (route) => {
-      live.push(() => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'event: change\ndata: {}\n\n' }));
-    });
+    const live = await heldLive(page);
     // The next read of the feed's first page is answered as the feed was when it was asked, but late.
     let armed = false;
     const firstPage = await holdNext(page, /\/v1\/notifications\?/, {
@@ -138,14 +135,12 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
       await page.goto(`${dev.baseUrl}/console/#/activity`);
       await page.reload();
       await page.getByRole('button', { name: 'Load older events' }).waitFor();
-      await expect.poll(() => live.length).toBeGreaterThan(0);
       armed = true;
-      await live.shift()!(); // a change: the page reads its pages again, from the top (held)
+      await live.send(); // a change: the page reads its pages again, from the top (held)
       await firstPage.asked;
       await page.getByRole('button', { name: 'Load older events' }).click(); // waits behind that read
       await bulk([{ name: 'otp', to: 'late-comer', payload: { code: '555555' } }]);
-      await expect.poll(() => live.length).toBeGreaterThan(0); // the stream reconnected
-      await live.shift()!(); // the change of that event, while the first read is still held
+      await live.send(); // the change of that event (once the stream has reconnected), while the first read is held
       await page.evaluate(() => new Promise((ok) => setTimeout(ok, 300))); // past the page's 60 ms debounce
       firstPage.release();
       await rows().filter({ hasText: 'late-comer' }).first().waitFor();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, holdNext, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+import { CHROMIUM, holdNext, launch, NO_CHROMIUM_MESSAGE, watchReads } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/pages.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -103,11 +103,15 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
   it('keeps every character typed fast into a filter box (two keystrokes inside one frame)', async () => {
     await page.goto(`${dev.baseUrl}/console/#/activity`);
     await page.locator('tr[data-transaction]').first().waitFor();
-    // Each keystroke renders (a task later) before the next frame, as on a busy machine: the box must hold
+    // Each keystroke renders (microtasks later) before the next frame, as on a busy machine: the box must hold
     // the newest text, never the route's older value put back by an effect still waiting for that frame.
     const seen = await page.evaluate(async () => {
       const box = document.querySelector<HTMLInputElement>('input[aria-label="Subscriber"]')!;
-      const tick = () => new Promise((ok) => setTimeout(ok, 0));
+      // Preact renders in a microtask; its effects wait for a frame (stopped here) or a 35 ms timer: a few
+      // microtask turns let a keystroke render while its effects still wait, whatever the machine's load.
+      const tick = async () => {
+        for (let i = 0; i < 20; i++) await null;
+      };
       const raf = window.requestAnimationFrame;
       window.requestAnimationFrame = () => 0;
       const values: string[] = [];
@@ -142,25 +146,18 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     const asked: string[] = [];
     const log = (r: Request) => void asked.push(r.url());
     page.on('request', log);
-    const hold = async (path: RegExp, during: () => Promise<void>) => {
-      const held = await holdNext(page, path);
-      try {
-        await held.asked;
-        await during();
-      } finally {
-        await held.end();
-      }
-    };
     try {
       // One event open, then another clicked while its read is held: the pane must not show the first.
       await rowOf('otp').click();
       await page.locator(`[data-event-detail="${otp}"]`).waitFor();
-      const detailOfIncident = new RegExp(`/v1/notifications/${incident}$`);
-      const clicked = hold(detailOfIncident, async () => {
+      const detailHeld = await holdNext(page, new RegExp(`/v1/notifications/${incident}$`));
+      try {
+        await rowOf('incident').click();
+        await detailHeld.asked;
         expect(await page.locator('[data-event-detail]').count()).toBe(0);
-      });
-      await rowOf('incident').click();
-      await clicked;
+      } finally {
+        await detailHeld.end();
+      }
       await page.locator(`[data-event-detail="${incident}"]`).waitFor();
 
       // The link to a transaction, opened from the unfiltered list: while the transaction's own read is
@@ -168,12 +165,14 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
       await page.goto(`${dev.baseUrl}/console/#/activity`);
       await page.locator('[data-event-detail]').waitFor({ state: 'detached' });
       asked.length = 0;
-      const feedOfOtp = new RegExp(`/v1/notifications\\?.*transactionId=${tx.otp}`);
-      const linked = hold(feedOfOtp, async () => {
+      const feedHeld = await holdNext(page, new RegExp(`/v1/notifications\\?.*transactionId=${tx.otp}`));
+      try {
+        await page.goto(`${dev.baseUrl}/console/#/activity?transaction=${tx.otp}`);
+        await feedHeld.asked;
         expect(await page.locator('[data-event-detail]').count()).toBe(0);
-      });
-      await page.goto(`${dev.baseUrl}/console/#/activity?transaction=${tx.otp}`);
-      await linked;
+      } finally {
+        await feedHeld.end();
+      }
       await page.locator(`[data-event-detail="${otp}"]`).waitFor();
       expect(asked.filter((u) => u.endsWith(`/v1/notifications/${top}`))).toEqual([]);
     } finally {
@@ -326,6 +325,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
 
   it("keeps a payload typed in the Trigger form while the workflow's example payload is on its way", async () => {
     const path = /\/v2\/workflows\/incident$/;
+    const reads = await watchReads(page);
     const held = await holdNext(page, path);
     try {
       await page.goto(`${dev.baseUrl}/console/#/trigger`);
@@ -333,11 +333,9 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
       await held.asked;
       const typed = JSON.stringify({ service: 'typed while the example was loading' });
       await page.getByLabel('Payload (JSON)').fill(typed);
-      const answered = page.waitForResponse(path);
       held.release();
-      await (await answered).finished();
-      // The answer has been read and rendered by now (a timer and two frames later).
-      await page.evaluate(() => new Promise((ok) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(ok)), 50)));
+      // The console has read the example (and, in the same task, done what it does with it).
+      await expect.poll(() => reads.read('GET', path)).toBe(1);
       expect(await page.getByLabel('Payload (JSON)').inputValue()).toBe(typed);
     } finally {
       await held.end();

@@ -5,10 +5,10 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
+import { CHROMIUM, heldLive, holdNext, launch, NO_CHROMIUM_MESSAGE, watchReads } from './browser.js';
 
 if (!CHROMIUM) console.warn(`test/console/preferences.test.ts ${NO_CHROMIUM_MESSAGE}`);
 
@@ -96,22 +96,14 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
     // The live stream and the preference reads are held by the test, so the order is the one that
     // raced in CI: a change arrives, the page reads the preferences (the old state), the switch is
     // clicked and its PATCH answers, and only then does the old read land.
-    const liveRequests: Array<() => Promise<void>> = [];
-    await page.route('**/console/live', (route) => {
-      liveRequests.push(() => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'event: change\ndata: {}\n\n' }));
-    });
-    let hold: { fetched: (request: Request) => void; release: Promise<void> } | undefined;
-    await page.route('**/v2/subscribers/ada/preferences', async (route) => {
-      const held = route.request().method() === 'GET' ? hold : undefined;
-      if (!held) return route.continue();
-      hold = undefined;
-      const response = await route.fetch(); // the state now, before the click
-      held.fetched(route.request());
-      await held.release;
-      await route.fulfill({ response });
-    });
+    const live = await heldLive(page);
+    const path = /\/v2\/subscribers\/ada\/preferences(\?|$)/;
+    let armed = false;
+    // The next read, once armed: answered with the state when it was asked (before the click), late.
+    const staleRead = await holdNext(page, path, { snapshot: true, when: (r) => armed && r.method() === 'GET' });
     try {
       await page.reload();
+      const reads = await watchReads(page);
       const box = page.locator('.preferences tr[data-preference=global] input[data-channel=email]');
       await box.waitFor();
       expect(await box.isChecked()).toBe((await prefs()).global.channels.email !== false);
@@ -119,24 +111,20 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
       await expect.poll(async () => (await prefs()).global.channels.email).toBe(true);
       expect(await box.isChecked()).toBe(true);
 
-      let release!: () => void;
-      const fetched = new Promise<Request>((resolve) => {
-        hold = { fetched: resolve, release: new Promise<void>((r) => (release = r)) };
-      });
-      await expect.poll(() => liveRequests.length).toBeGreaterThan(0);
-      await liveRequests.shift()!(); // a change: the page reads the preferences again
-      const staleRead = await fetched;
-      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/preferences'));
+      armed = true;
+      await live.send(); // a change: the page reads the preferences again
+      await staleRead.asked;
+      const before = await reads.read('GET', path);
+      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && path.test(r.url()));
       await box.uncheck();
       expect((await patched).status()).toBe(200);
-      const stale = page.waitForResponse((r) => r.request() === staleRead);
-      release();
-      await (await stale).finished();
-      // The page has read that answer and drawn what it decided (a timer and two frames later).
-      await page.evaluate(() => new Promise((ok) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(ok)), 50)));
+      staleRead.release();
+      // Both reads taken in by the page: the one the PATCH's answer started, and the old one.
+      await expect.poll(() => reads.read('GET', path)).toBeGreaterThanOrEqual(before + 2);
       expect((await prefs()).global.channels.email).toBe(false);
       expect(await box.isChecked(), 'the switch shows the old state again').toBe(false);
     } finally {
+      await staleRead.end();
       await page.unrouteAll({ behavior: 'ignoreErrors' });
     }
   });
