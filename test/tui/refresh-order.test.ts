@@ -38,18 +38,24 @@ const until = async (what: () => boolean, label: string) => {
   }
 };
 
+/** A feed the test answers: every read waits in `reads` until the test answers or fails it. */
+function heldFeed() {
+  const reads: Array<{ filter: { subscriber?: string; workflow?: string }; page: number; answer: (p: BrowsePage) => void; fail: (e: Error) => void }> = [];
+  const shown: string[][] = [];
+  const source: BrowseSource = {
+    page: (filter, page) => new Promise<BrowsePage>((answer, fail) => reads.push({ filter, page, answer, fail })),
+    get: async (id) => ({ _id: id }),
+    retrigger: async () => 'tx',
+    shown: (ids) => void shown.push([...ids]),
+  };
+  return { source, reads, shown };
+}
+
 describe('events browse: first-page reads', () => {
   it('keeps the newest view when an older read of the first page answers last', async () => {
     const older = event('6a0000000000000000000001', 'ada');
     const newer = event('6a0000000000000000000002', 'grace');
-    const reads: Array<{ answer: (p: BrowsePage) => void }> = [];
-    const shown: string[][] = [];
-    const source: BrowseSource = {
-      page: () => new Promise<BrowsePage>((answer) => reads.push({ answer })),
-      get: async (id) => ({ _id: id }),
-      retrigger: async () => 'tx',
-      shown: (ids) => void shown.push([...ids]),
-    };
+    const { source, reads, shown } = heldFeed();
     const t = terminal();
     const done = runBrowse(source, { refreshMs: 60_000, stdin: t.stdin, stdout: t.stdout });
     await until(() => reads.length === 1, 'the first read');
@@ -78,14 +84,9 @@ describe('events browse: first-page reads', () => {
   });
 
   it('skips timed refreshes while a read of the first page is on its way, then refreshes again', async () => {
-    const reads: Array<(p: BrowsePage) => void> = [];
+    const { source, reads } = heldFeed();
     // The browser's clock, stopped: how long a read has been out is measured by it.
     let clock = Date.UTC(2026, 10, 26, 12, 0, 0);
-    const source: BrowseSource = {
-      page: () => new Promise<BrowsePage>((answer) => reads.push(answer)),
-      get: async (id) => ({ _id: id }),
-      retrigger: async () => 'tx',
-    };
     const t = terminal();
     const done = runBrowse(source, { refreshMs: 20, now: () => clock, stdin: t.stdin, stdout: t.stdout });
     await until(() => reads.length === 1, 'the first read');
@@ -93,7 +94,7 @@ describe('events browse: first-page reads', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(reads.length).toBe(1);
     // Answered: the timer refreshes again.
-    reads[0]!({ data: [], hasMore: false });
+    reads[0]!.answer({ data: [], hasMore: false });
     await until(() => reads.length === 2, 'a timed refresh after the answer');
     // A read out for three intervals (an answer that is stuck) no longer holds the next one back.
     await new Promise((r) => setTimeout(r, 100));
@@ -105,14 +106,7 @@ describe('events browse: first-page reads', () => {
   });
 
   it('draws nothing of an older page that failed after the filter changed', async () => {
-    const reads: Array<{ filter: { subscriber?: string }; page: number; answer: (p: BrowsePage) => void; fail: (e: Error) => void }> = [];
-    const shown: string[][] = [];
-    const source: BrowseSource = {
-      page: (filter, page) => new Promise<BrowsePage>((answer, fail) => reads.push({ filter, page, answer, fail })),
-      get: async (id) => ({ _id: id }),
-      retrigger: async () => 'tx',
-      shown: (ids) => void shown.push([...ids]),
-    };
+    const { source, reads, shown } = heldFeed();
     const t = terminal();
     const done = runBrowse(source, { refreshMs: 60_000, stdin: t.stdin, stdout: t.stdout });
     await until(() => reads.length === 1, 'the first read');
