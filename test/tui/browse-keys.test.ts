@@ -6,6 +6,7 @@
 // is masked as every other output is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
+import { svcBin } from '../helpers/bin.js';
 import { hasTmux, openScreen, type Screen } from './terminal.js';
 
 let dev: DevProcess;
@@ -167,10 +168,10 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
       await mine.waitFor(`svc events browse  ${ALL} events`);
       mine.keys('q');
       await mine.waitFor('EXIT=0');
-      const { execa } = await import('execa');
-      const got = await execa(process.execPath, [BIN, 'events', 'get', short, '-o', 'json'], { env: { ...process.env, ...env() }, reject: false });
-      expect(got.exitCode, got.stderr).toBe(0);
-      expect(JSON.parse(got.stdout)._id.endsWith(short)).toBe(true);
+      // Through the suite's spawner, so its output is audited for secrets like every other.
+      const got = await svcBin(['events', 'get', short, '-o', 'json'], { env: env() });
+      expect(got.exitCode, String(got.stderr)).toBe(0);
+      expect(JSON.parse(String(got.stdout))._id.endsWith(short)).toBe(true);
     } finally {
       mine.close();
     }
