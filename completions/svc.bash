@@ -458,7 +458,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'dev')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --log --no-log --no-save-profile --open --bridge-url -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --log --no-log --no-save-profile --open --bridge-url --allow-remote-bridge -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'completion')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -454,4 +454,5 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-log -d 'log no reques
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-save-profile -d 'do not save the "local" profile'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l open -d 'open the web console in the browser (signed in by a one-time link)'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l bridge-url -r -F -a '(__svc_at_files)' -d 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l allow-remote-bridge -d 'let bridge URLs (--bridge-url, workflow sync, a trigger'\''s bridgeUrl) be non-loopback addresses'
 complete -c svc -n 'test (__svc_node) = '\''completion'\''' -a 'bash zsh fish'

@@ -29,7 +29,8 @@ export const command = () =>
       .option('--no-log', 'log no requests')
       .option('--no-save-profile', 'do not save the "local" profile')
       .option('--open', 'open the web console in the browser (signed in by a one-time link)')
-      .option('--bridge-url <url>', 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'),
+      .option('--bridge-url <url>', 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts')
+      .option('--allow-remote-bridge', "let bridge URLs (--bridge-url, workflow sync, a trigger's bridgeUrl) be non-loopback addresses"),
     [
       'svc dev',
       'svc dev --open',
@@ -62,6 +63,8 @@ export interface DevOptions {
   open?: boolean;
   /** An app serving code-first workflows: registered at start and when it restarts. */
   bridgeUrl?: string;
+  /** Bridge URLs may be other than loopback. */
+  allowRemoteBridge?: boolean;
   /** Log requests: --log / --no-log; by default only when stderr is not a terminal (where the log would scroll the banner away). */
   log?: boolean;
 }
@@ -127,6 +130,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     timeScale,
     rateLimits,
     allowRemoteWebhooks: opts.allowRemoteWebhooks,
+    allowRemoteBridge: opts.allowRemoteBridge,
     log: logsRequests(deps, opts) ? (line) => deps.io.stderr.write(`${line}\n`) : undefined,
     onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),
   });
@@ -172,7 +176,13 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     if (opts.bridgeUrl !== undefined) {
       const { watchBridge, bridgeEnvLines } = await import('../server/bridge/watch.js');
       for (const line of bridgeEnvLines(baseUrl, apiKey, deps.globals.showSecrets === true)) deps.io.stderr.write(`${line}\n`);
-      const watch = watchBridge({ store: service.store, environment: service.environment, bridgeUrl: opts.bridgeUrl, log: (l) => deps.info(l) });
+      const watch = watchBridge({
+        store: service.store,
+        environment: service.environment,
+        bridgeUrl: opts.bridgeUrl,
+        allowRemote: opts.allowRemoteBridge === true,
+        log: (l) => deps.info(l),
+      });
       bridge = watch;
       await watch.ready;
     }

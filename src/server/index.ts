@@ -32,6 +32,8 @@ export interface LocalServiceOptions {
   retentionMs?: number | undefined;
   bodyLimit?: number | undefined;
   allowRemoteWebhooks?: boolean | undefined;
+  /** `--allow-remote-bridge`: bridge URLs may be other than loopback. */
+  allowRemoteBridge?: boolean | undefined;
   /** Step handlers; the default registry runs every step kind through the workflow engine. */
   registry?: StepRegistry | undefined;
   log?: ((line: string) => void) | undefined;
@@ -59,7 +61,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       store,
       clock,
       registry: opts.registry ?? defaultRegistry(),
-      settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false },
+      settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false, allowRemoteBridge: opts.allowRemoteBridge ?? false },
       onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),
     });
     const service = { store, clock, runner };

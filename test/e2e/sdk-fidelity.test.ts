@@ -352,7 +352,7 @@ describe('preview', () => {
       email: 'user@example.com',
       phone: '+1234567890',
       avatar: 'https://example.com/avatar.png',
-      locale: 'en-US',
+      locale: 'en_US',
       timezone: 'America/New_York',
       data: {},
     });

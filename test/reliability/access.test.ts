@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationList, type OperationName } from '../../src/api/operations.js';
 import { ErrorBody } from '../../src/api/schemas/common.js';
-import { checkTarget } from '../../src/server/engine/webhook.js';
+import { checkTarget } from '../../src/server/outbound/index.js';
 import { parseSeed } from '../../src/server/seed/load.js';
 import { runSvc } from '../helpers/run.js';
 import { testService, TEST_KEY } from '../helpers/service.js';
@@ -435,7 +435,7 @@ describe('bodies over the size limit', () => {
 });
 
 describe('webhook targets', () => {
-  // The engine's guard (src/server/engine/webhook.ts), tested directly: the runner does not yet run
+  // The outbound module's guard (src/server/outbound/guard.ts), tested directly: the runner does not yet run
   // http_request steps (they pass over with a Warning), so there is no route to a webhook to test.
   const refused = [
     'http://10.0.0.1/hook',

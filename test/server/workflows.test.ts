@@ -146,7 +146,7 @@ describe('preview as delivery', () => {
       email: 'user@example.com',
       phone: '+1234567890',
       avatar: 'https://example.com/avatar.png',
-      locale: 'en-US',
+      locale: 'en_US',
       timezone: 'America/New_York',
       data: {},
     });

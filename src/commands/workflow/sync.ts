@@ -1,7 +1,8 @@
 // svc workflow sync --bridge-url URL → POST /v1/bridge/sync?source=cli {bridgeUrl}
 // Registers the app that serves code-first workflows (its bridge): the service discovers them and
 // stores them with origin `external`. Nothing answered at the URL: exit 4; something answered that is
-// not a framework bridge (or refused the signature): exit 6; one line each.
+// not a framework bridge (or refused the signature), or a URL svc dev may not call (not loopback,
+// without `svc dev --allow-remote-bridge`): exit 6; one line each.
 import { ApiError, EXIT, NetworkError, SvcError, UsageError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
@@ -32,7 +33,8 @@ function bridgeError(e: unknown): unknown {
   const body = (e.body ?? {}) as { message?: unknown; ctx?: { code?: unknown } };
   const message = typeof body.message === 'string' ? body.message : e.message;
   if (body.ctx?.code === 'BRIDGE_UNREACHABLE') return new NetworkError(message);
-  if (body.ctx?.code === 'BRIDGE_INVALID' || body.ctx?.code === 'BRIDGE_CONFLICT') return new SvcError(message, 'bridge_rejected', EXIT.rejected);
+  if (body.ctx?.code === 'BRIDGE_INVALID' || body.ctx?.code === 'BRIDGE_CONFLICT' || body.ctx?.code === 'BRIDGE_NOT_ALLOWED')
+    return new SvcError(message, 'bridge_rejected', EXIT.rejected);
   return e;
 }
 

@@ -1,7 +1,9 @@
 // Workflows: a workflow's steps and their issues (GET /v2/workflows/{id}), and every step rendered
-// for an editable preview payload (POST /v2/workflows/{id}/step/{stepId}/preview).
+// for an editable preview payload (POST /v2/workflows/{id}/step/{stepId}/preview), starting from the
+// service's own example values. A code-first workflow's steps also show their control values, which
+// are edited here and stored as the dashboard stores them (PUT /v2/workflows/{id}).
 import { useEffect, useState } from 'preact/hooks';
-import { api, type PreviewResponse, type Workflow } from '../api.js';
+import { api, call, type PreviewResponse, type Workflow } from '../api.js';
 import { PreviewView } from '../render.js';
 import { Badge, channelLabel, Empty, ErrorLine, go, html, useLoad } from '../ui.js';
 
@@ -50,60 +52,105 @@ export function Workflows({ params }: { params: URLSearchParams }) {
   </div>`;
 }
 
+/** Merges the previews' example payloads: what each step reads, the service's example values. */
+function examplePayload(previews: Record<string, PreviewResponse | { error: string }>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of Object.values(previews)) {
+    const payload = 'error' in p ? undefined : (p.previewPayloadExample as { payload?: unknown } | undefined)?.payload;
+    if (payload && typeof payload === 'object' && !Array.isArray(payload)) Object.assign(out, payload);
+  }
+  return out;
+}
+
+type Previews = Record<string, PreviewResponse | { error: string }>;
+
+/** Every step previewed with `body` (none: the service's own example values); per step, its typed controls. */
+async function previewAll(id: string, steps: Array<{ stepId: string }>, body: unknown, controls: Record<string, unknown>): Promise<Previews> {
+  const results = await Promise.all(
+    steps.map((s) => {
+      const request = { ...(body !== undefined && { previewPayload: body }), ...(controls[s.stepId] !== undefined && { controlValues: controls[s.stepId] }) };
+      return api.preview(id, s.stepId, request).then(
+        (r) => [s.stepId, r] as const,
+        (e: Error) => [s.stepId, { error: e.message }] as const,
+      );
+    }),
+  );
+  return Object.fromEntries(results);
+}
+
 function WorkflowDetail({ id }: { id: string }) {
   const wf = useLoad(() => api.getWorkflow(id), [id], false);
   const w: Workflow | undefined = wf.value;
-  // What was typed, or null until something is. The editor shows the workflow's example payload from
-  // its first frame: were the example set by a later effect, text typed in between would be appended
-  // to it (the editor changing under the cursor).
+  // What was typed, or null until something is. Until then the previews are asked with no payload, so
+  // they show the service's own example values (a `default` filter's text, not a placeholder), and the
+  // editor shows those values once they are in.
   const [typed, setText] = useState<string | null>(null);
-  const text = typed ?? (w ? JSON.stringify({ payload: (w as any).payloadExample ?? {} }, null, 2) : null);
-  const [previews, setPreviews] = useState<Record<string, PreviewResponse | { error: string }>>({});
+  const [previews, setPreviews] = useState<Previews>({});
+  const [example, setExample] = useState<string | null>(null);
   const [parseError, setParseError] = useState<string | null>(null);
+  // Code-first steps: control values as typed (JSON text by stepId), before they are saved.
+  const [controlsText, setControlsText] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState<string | null>(null);
+  const external = (w as any)?.origin === 'external';
+  const controls = parsedControls(controlsText);
 
-  // Every step re-renders for the edited payload, a moment after typing stops.
+  // Every step re-renders for the edited payload or controls, a moment after typing stops.
   useEffect(() => {
-    if (!w || text === null) return;
+    if (!w) return;
     let body: unknown;
-    try {
-      body = JSON.parse(text);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('expected a JSON object like {"payload": {...}}');
-      setParseError(null);
-    } catch (e) {
-      setParseError(`Preview payload: ${(e as Error).message}`);
-      return;
+    if (typed !== null) {
+      try {
+        body = JSON.parse(typed);
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('expected a JSON object like {"payload": {...}}');
+        setParseError(null);
+      } catch (e) {
+        setParseError(`Preview payload: ${(e as Error).message}`);
+        return;
+      }
     }
+    if (controls.error) return;
     let stale = false;
-    const t = setTimeout(async () => {
-      const steps = (w.steps ?? []) as Array<{ stepId: string }>;
-      const results = await Promise.all(
-        steps.map((s) =>
-          api.preview(id, s.stepId, { previewPayload: body }).then(
-            (r) => [s.stepId, r] as const,
-            (e: Error) => [s.stepId, { error: e.message }] as const,
-          ),
-        ),
-      );
-      if (!stale) setPreviews(Object.fromEntries(results));
-    }, 250);
+    const t = setTimeout(
+      async () => {
+        const results = await previewAll(id, (w.steps ?? []) as Array<{ stepId: string }>, body, controls.values);
+        if (stale) return;
+        setPreviews(results);
+        if (typed === null) setExample(JSON.stringify({ payload: examplePayload(results) }, null, 2));
+      },
+      typed === null && Object.keys(controlsText).length === 0 ? 0 : 250,
+    );
     return () => {
       stale = true;
       clearTimeout(t);
     };
-  }, [w, text]);
+  }, [w, typed, JSON.stringify(controlsText)]);
+
+  const save = async () => {
+    if (!w || controls.error) return;
+    setSaved('Saving…');
+    try {
+      await call('PUT', `/v2/workflows/${encodeURIComponent(w.workflowId)}`, { body: updateBody(w, controls.values) });
+      setSaved('Saved: executions and previews send these values to the app.');
+      setControlsText({});
+      wf.reload();
+    } catch (e) {
+      setSaved(`Not saved: ${(e as Error).message}`);
+    }
+  };
 
   if (wf.error) return html`<${ErrorLine} error=${wf.error} />`;
   if (!w) return html`<div class="muted">Loading…</div>`;
   const steps = (w.steps ?? []) as Array<Record<string, any>>;
+  const text = typed ?? example;
   return html`<div class="workflow" data-workflow=${w.workflowId}>
     <header>
       <h2>${w.name} <${Badge} value=${(w as any).status ?? (w.active ? 'active' : 'inactive')} /></h2>
       <div class="muted small">${w.workflowId}${(w as any).description ? ` · ${(w as any).description}` : ''}${(w.tags ?? []).length ? ` · ${(w.tags ?? []).join(', ')}` : ''}</div>
       ${
-        (w as any).origin === 'external' &&
+        external &&
         html`<div class="bridge-origin small">
           <span class="chip origin">external</span> Code-first: its steps run in the app, through the bridge at
-          <code class="bridge-url">${(w as any).bridgeUrl ?? 'an unknown URL'}</code>; previews are rendered by the bridge.
+          <code class="bridge-url">${(w as any).bridgeUrl ?? 'an unknown URL'}</code>; previews are rendered by the bridge, with the control values below.
         </div>`
       }
       <div class="wf-actions"><a href=${`#/trigger?workflow=${encodeURIComponent(w.workflowId)}`}>Trigger it</a> · <a href=${`#/activity?workflow=${encodeURIComponent(w.workflowId)}`}>its activity</a></div>
@@ -112,33 +159,93 @@ function WorkflowDetail({ id }: { id: string }) {
     <div class="wf-body">
       <div class="payload-editor">
         <label for="preview-payload"><strong>Preview payload</strong> <span class="muted small">(payload, subscriber, steps, context)</span></label>
-        <textarea id="preview-payload" spellcheck="false" rows="12" value=${text ?? ''} onInput=${(e: any) => setText(e.currentTarget.value)}></textarea>
+        <textarea id="preview-payload" spellcheck="false" rows="12" disabled=${text === null} value=${text ?? ''} onInput=${(e: any) => setText(e.currentTarget.value)}></textarea>
         ${parseError && html`<div class="error">${parseError}</div>`}
+        ${
+          external &&
+          html`<div class="controls-actions">
+            <button type="button" class="save-controls" disabled=${Object.keys(controlsText).length === 0 || controls.error !== null} onClick=${save}>Save control values</button>
+            ${controls.error && html`<div class="error">${controls.error}</div>`}
+            ${saved && html`<div class="muted small saved">${saved}</div>`}
+          </div>`
+        }
       </div>
       <ol class="steps">
-        ${steps.map((s, i) => {
-          const p = previews[s.stepId];
-          return html`<li class="step" data-step=${s.stepId}>
-            <div class="step-head"><span class="num">${i + 1}</span> <span class="chip">${channelLabel(s.type)}</span> <strong>${s.name}</strong> <span class="muted small">${s.stepId}</span></div>
-            ${s.issues && Object.keys(s.issues).length > 0 && html`<div class="issues"><${Issues} issues=${s.issues} /></div>`}
-            <div class="step-preview">
-              ${
-                !p
-                  ? html`<div class="muted small">Rendering…</div>`
-                  : 'error' in p
-                    ? html`<div class="error">${p.error}</div>`
-                    : p.result.error
-                      ? html`<div class="error">${p.result.error.title}: ${p.result.error.message}</div>`
-                      : p.result.preview
-                        ? html`<${PreviewView} type=${p.result.type} preview=${p.result.preview} />`
-                        : html`<div class="muted small">${['digest', 'delay', 'throttle', 'custom', 'http_request'].includes(s.type) ? `${channelLabel(s.type)} step: nothing to render` : 'No preview'}</div>`
-              }
-            </div>
-          </li>`;
-        })}
+        ${steps.map(
+          (s, i) => html`<${StepItem} key=${s.stepId} step=${s} index=${i} preview=${previews[s.stepId]} external=${external}
+          controlsText=${controlsText[s.stepId] ?? JSON.stringify(s.controls?.values ?? {}, null, 2)}
+          onControls=${(v: string) => setControlsText({ ...controlsText, [s.stepId]: v })} />`,
+        )}
       </ol>
     </div>
   </div>`;
+}
+
+/** The typed control values, parsed: by stepId, or the first one that is not a JSON object. */
+function parsedControls(texts: Record<string, string>): { values: Record<string, unknown>; error: string | null } {
+  const values: Record<string, unknown> = {};
+  for (const [stepId, text] of Object.entries(texts)) {
+    try {
+      const v = JSON.parse(text);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('expected a JSON object');
+      values[stepId] = v;
+    } catch (e) {
+      return { values, error: `Control values of ${stepId}: ${(e as Error).message}` };
+    }
+  }
+  return { values, error: null };
+}
+
+/** PUT /v2/workflows/{id} as the dashboard sends it: the workflow as it is, with the steps' new control values. */
+function updateBody(w: Workflow, values: Record<string, unknown>): Record<string, unknown> {
+  const any = w as any;
+  return {
+    name: w.name,
+    ...(any.description !== undefined && { description: any.description }),
+    tags: w.tags ?? [],
+    active: w.active,
+    ...(any.validatePayload !== undefined && { validatePayload: any.validatePayload }),
+    steps: (w.steps ?? []).map((s: any) => ({
+      _id: s._id,
+      stepId: s.stepId,
+      name: s.name,
+      type: s.type,
+      controlValues: values[s.stepId] ?? s.controls?.values ?? {},
+    })),
+  };
+}
+
+function StepItem(props: {
+  step: Record<string, any>;
+  index: number;
+  preview: PreviewResponse | { error: string } | undefined;
+  external: boolean;
+  controlsText: string;
+  onControls: (text: string) => void;
+}) {
+  const { step: s, preview: p } = props;
+  return html`<li class="step" data-step=${s.stepId}>
+    <div class="step-head"><span class="num">${props.index + 1}</span> <span class="chip">${channelLabel(s.type)}</span> <strong>${s.name}</strong> <span class="muted small">${s.stepId}</span></div>
+    ${s.issues && Object.keys(s.issues).length > 0 && html`<div class="issues"><${Issues} issues=${s.issues} /></div>`}
+    ${
+      props.external &&
+      html`<label class="step-controls small"><span class="muted">Control values</span>
+        <textarea spellcheck="false" rows="3" aria-label=${`Control values of ${s.stepId}`} value=${props.controlsText} onInput=${(e: any) => props.onControls(e.currentTarget.value)}></textarea></label>`
+    }
+    <div class="step-preview">
+      ${
+        !p
+          ? html`<div class="muted small">Rendering…</div>`
+          : 'error' in p
+            ? html`<div class="error">${p.error}</div>`
+            : p.result.error
+              ? html`<div class="error">${p.result.error.title}: ${p.result.error.message}</div>`
+              : p.result.preview
+                ? html`<${PreviewView} type=${p.result.type} preview=${p.result.preview} />`
+                : html`<div class="muted small">${['digest', 'delay', 'throttle', 'custom', 'http_request'].includes(s.type) ? `${channelLabel(s.type)} step: nothing to render` : 'No preview'}</div>`
+      }
+    </div>
+  </li>`;
 }
 
 function Issues({ issues }: { issues: Record<string, unknown> }) {

@@ -1,13 +1,13 @@
 // The caller's side of the bridge protocol: the team's app serves its code-first workflows at one URL,
 // and this service asks it for its health, its workflows (discover) and each step's outputs (execute,
-// preview). Every action but the health check is signed the way the framework checks it: headers
-// `novu-signature` and `x-novu-signature` (the framework reads these two names; they are not ours to
-// rename), `t=<ms>,v1=<hex HMAC-SHA256(secret, t + "." + JSON body)>`, a GET being signed over `{}`.
-// Each attempt times out after 5 s; 408, 429, 5xx and connection errors are tried again, 3 times.
-import { createHmac } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent } from 'undici';
+// preview), through the outbound module (the loopback guard, retries, the shared connections). Every
+// action but the health check is signed the way the framework checks it: headers `novu-signature` and
+// `x-novu-signature` (the framework reads these two names; they are not ours to rename), `t=<ms>,v1=…`
+// over the JSON body, a GET being signed over `{}`. Each attempt times out after 5 s; 408, 429, 5xx
+// and connection errors are tried again, 3 times.
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import { ALLOW_REMOTE_BRIDGE, send, signature } from '../outbound/index.js';
 import { safeCheck } from './shapes.js';
 import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
 
@@ -20,6 +20,8 @@ export type BridgeAction = 'health-check' | 'discover' | 'execute' | 'preview';
 export interface BridgeCallOptions {
   /** The environment's secret key: what the app's framework client was given as its secret. */
   secret: string;
+  /** `svc dev --allow-remote-bridge`: a bridge URL may be other than loopback. */
+  allowRemote: boolean;
   timeoutMs?: number;
   retries?: number;
   /** Pause before retry n (1-based), in ms; short by default: the bridge is usually on loopback. */
@@ -35,23 +37,24 @@ export interface BridgeAnswer {
   action: BridgeAction;
   /** HTTP status of the last attempt; absent when none answered. */
   status?: number;
+  /** The last answer's content type, as it said. */
+  contentType?: string;
   /** The last answer's body as text (cut to 4 KiB). */
   body?: string;
   /** Parsed JSON body, when it was JSON. */
   json?: unknown;
-  /** Why it failed: a network error, a timeout, an HTTP status or a shape problem. */
+  /** A discover's whole answer, hashed (SHA-256, hex): what the app declares, in one comparable value. */
+  bodyHash?: string;
+  /** Why it failed: a network error, a timeout, an HTTP status, a shape problem, the loopback guard. */
   error?: string;
+  /** The loopback guard refused the URL: nothing was sent. */
+  refused?: true;
   attempts: number;
   durationMs: number;
 }
 
 export function bridgeSignature(secret: string, body: unknown, t: number): string {
-  return signText(secret, JSON.stringify(body), t);
-}
-
-/** The signature over a body already serialised: the request's own text, so it is serialised once. */
-function signText(secret: string, text: string, t: number): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${text}`).digest('hex')}`;
+  return signature(secret, JSON.stringify(body), t);
 }
 
 /** The action's URL: the bridge URL with `action` (and `workflowId`, `stepId`) in its query. */
@@ -62,113 +65,8 @@ export function bridgeActionUrl(bridgeUrl: string, action: BridgeAction, params:
   return url.toString();
 }
 
-/** A bridge URL taken apart once (each step of each event goes to the same few URLs). */
-interface Target {
-  origin: string;
-  /** Path and query to which `action=…` is appended; undefined when the query already has one of our parameters. */
-  prefix: string | undefined;
-}
-const targets = new Map<string, Target | null>();
-const OUR_PARAMS = /[?&](action|workflowId|stepId)=/;
-
-function target(bridgeUrl: string): Target | null {
-  let t = targets.get(bridgeUrl);
-  if (t !== undefined) return t;
-  try {
-    const url = new URL(bridgeUrl);
-    const join = url.search === '' ? '?' : url.search === '?' ? '' : '&';
-    t = { origin: url.origin, prefix: OUR_PARAMS.test(url.search) ? undefined : `${url.pathname}${url.search}${join}` };
-  } catch {
-    t = null;
-  }
-  if (targets.size >= 1000) targets.clear();
-  targets.set(bridgeUrl, t);
-  return t;
-}
-
-/** The path and query of an action: by hand for the usual URL, through the URL API when its query has our parameters. */
-function actionPath(bridgeUrl: string, t: Target, action: BridgeAction, params: Record<string, string> | undefined): string {
-  if (t.prefix === undefined) {
-    const url = new URL(bridgeActionUrl(bridgeUrl, action, params));
-    return `${url.pathname}${url.search}`;
-  }
-  let path = `${t.prefix}action=${action}`;
-  if (params) for (const k of Object.keys(params)) path += `&${k}=${encodeURIComponent(params[k]!)}`;
-  return path;
-}
-
-// One pool of keep-alive connections for every bridge: a step is one round trip on an open socket.
-// Each job in flight has its own connection (the runner keeps about a hundred in flight at most:
-// its code-first slots and its shared ones).
-let pool: Agent | undefined;
-const agent = () => (pool ??= new Agent({ keepAliveTimeout: 10_000, connections: 112 }));
-
 /** An answer past this size is cut off and counts as a failed attempt, before it is all held in memory. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-
-/**
- * One request on the keep-alive pool, its answer's status and body as text. Through undici's
- * dispatcher with a handler of its own: the answer's headers are not needed, and the stream and
- * header object undici's `request` builds for each answer were most of the client's cost per step.
- * After `timeoutMs` the attempt ends (`limit.timedOut` says so), also while the connection is still
- * being made: a timer of its own, cleared with the answer, rather than an AbortSignal per attempt.
- */
-function send(
-  origin: string,
-  path: string,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body: string | undefined,
-  limit: { timeoutMs: number; timedOut: boolean },
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    let size = 0;
-    let settled = false;
-    let abortRequest: ((e?: Error) => void) | undefined;
-    const chunks: Buffer[] = [];
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-    };
-    // Before the connection exists there is nothing to abort: the attempt ends here, and the
-    // connection, when it comes, is aborted at once (onConnect).
-    const timer = setTimeout(() => {
-      limit.timedOut = true;
-      const e = new Error(`no answer within ${limit.timeoutMs} ms`);
-      if (abortRequest) abortRequest(e);
-      else settle(() => reject(e));
-    }, limit.timeoutMs);
-    agent().dispatch(
-      { origin, path, method, headers, body },
-      {
-        onConnect(abort: (e?: Error) => void) {
-          abortRequest = abort;
-          if (limit.timedOut) abort(new Error(`no answer within ${limit.timeoutMs} ms`));
-        },
-        onHeaders(statusCode: number) {
-          status = statusCode;
-          return true;
-        },
-        onData(chunk: Buffer) {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
-            abortRequest?.(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
-            return false;
-          }
-          chunks.push(chunk);
-          return true;
-        },
-        onComplete: () => settle(() => resolve({ status, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') })),
-        onError: (e: Error) => settle(() => reject(e)),
-      },
-    );
-  });
-}
-
-const RETRY_STATUS = (s: number) => s === 408 || s === 429 || s >= 500;
 const MAX_BODY_TEXT = 4096;
 
 /** One action, with its retries. Never throws: failures are in the answer. */
@@ -177,63 +75,96 @@ export async function callBridge(
   action: BridgeAction,
   opts: BridgeCallOptions & { params?: Record<string, string>; body?: BridgeEvent },
 ): Promise<BridgeAnswer> {
-  const started = performance.now();
-  const t = target(bridgeUrl);
-  if (t === null) return { ok: false, url: bridgeUrl, action, error: 'not a valid URL', attempts: 0, durationMs: 0 };
-  const path = actionPath(bridgeUrl, t, action, opts.params);
-  const url = t.origin + path;
-  const post = action === 'execute' || action === 'preview';
-  // Serialised once: the request's body is the very text that is signed.
-  const text = post ? JSON.stringify(opts.body ?? {}) : '{}';
-  const retries = opts.retries ?? BRIDGE_RETRIES;
-  const timeoutMs = opts.timeoutMs ?? BRIDGE_TIMEOUT_MS;
-  const backoff = opts.backoffMs ?? ((n: number) => 100 * 2 ** (n - 1));
-  let last: BridgeAnswer = { ok: false, url, action, attempts: 0, durationMs: 0 };
-  for (let attempt = 1; attempt <= retries + 1; attempt++) {
-    if (attempt > 1) await sleep(backoff(attempt - 1));
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (post) headers['content-type'] = 'application/json';
-    if (action !== 'health-check') {
-      const signature = signText(opts.secret, text, (opts.now ?? Date.now)());
-      for (const h of BRIDGE_SIGNATURE_HEADERS) headers[h] = signature;
-    }
-    const limit = { timeoutMs, timedOut: false };
-    try {
-      const { status, body } = await send(t.origin, path, post ? 'POST' : 'GET', headers, post ? text : undefined, limit);
-      let json: unknown;
-      try {
-        json = body === '' ? undefined : JSON.parse(body);
-      } catch {
-        json = undefined;
-      }
-      last = {
-        ok: status >= 200 && status < 300,
-        url,
-        action,
-        status,
-        body: body.length > MAX_BODY_TEXT ? `${body.slice(0, MAX_BODY_TEXT)}…` : body,
-        json,
-        attempts: attempt,
-        durationMs: 0,
-      };
-      if (!last.ok) last.error = `HTTP ${status}${errorText(json)}`;
-      if (last.ok || !RETRY_STATUS(status)) break;
-    } catch (e) {
-      const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-      const why = limit.timedOut ? `no answer within ${timeoutMs} ms` : (err.code ?? err.cause?.code ?? err.cause?.message ?? err.message);
-      last = { ok: false, url, action, error: why, attempts: attempt, durationMs: 0 };
-    }
+  let url: string;
+  try {
+    url = bridgeActionUrl(bridgeUrl, action, opts.params);
+  } catch {
+    return { ok: false, url: bridgeUrl, action, error: 'not a valid URL', attempts: 0, durationMs: 0 };
   }
-  last.durationMs = Math.round(performance.now() - started);
-  return last;
+  const post = action === 'execute' || action === 'preview';
+  const r = await send({
+    url,
+    method: post ? 'POST' : 'GET',
+    headers: post ? { accept: 'application/json', 'content-type': 'application/json' } : { accept: 'application/json' },
+    // Serialised once: the request's body is the very text that is signed.
+    ...(post && { body: JSON.stringify(opts.body ?? {}) }),
+    ...(action !== 'health-check' && { sign: { secret: opts.secret, headers: BRIDGE_SIGNATURE_HEADERS, emptyBody: '{}', ...(opts.now && { now: opts.now }) } }),
+    allowRemote: opts.allowRemote,
+    allowFlag: ALLOW_REMOTE_BRIDGE,
+    timeoutMs: opts.timeoutMs ?? BRIDGE_TIMEOUT_MS,
+    retries: opts.retries ?? BRIDGE_RETRIES,
+    backoffMs: opts.backoffMs ?? ((n: number) => 100 * 2 ** (n - 1)),
+    maxAnswerBytes: MAX_ANSWER_BYTES,
+  });
+  const answer: BridgeAnswer = { ok: r.ok, url, action, attempts: r.attempts, durationMs: r.durationMs };
+  if (r.refused) answer.refused = true;
+  if (r.status === undefined) {
+    answer.error = r.error ?? 'no answer';
+    return answer;
+  }
+  const body = r.body ?? '';
+  answer.status = r.status;
+  if (r.contentType !== undefined) answer.contentType = r.contentType;
+  answer.body = body.length > MAX_BODY_TEXT ? `${body.slice(0, MAX_BODY_TEXT)}…` : body;
+  if (action === 'discover') answer.bodyHash = createHash('sha256').update(body).digest('hex');
+  try {
+    if (body !== '') answer.json = JSON.parse(body);
+  } catch {
+    // Not JSON: the shape check says so.
+  }
+  if (!r.ok) answer.error = `HTTP ${r.status}${errorText(answer.json)}`;
+  return answer;
 }
 
-/** `: StepExecutionFailedError: Failed to execute Step with id: x` from the framework's error body. */
+/** The framework's own error codes: an error answer naming one of these is the framework's words. */
+const FRAMEWORK_ERRORS = new Set([
+  'BridgeError',
+  'ExecutionEventControlInvalidError',
+  'ExecutionEventPayloadInvalidError',
+  'ExecutionProviderOutputInvalidError',
+  'ExecutionStateControlInvalidError',
+  'ExecutionStateCorruptError',
+  'ExecutionStateOutputInvalidError',
+  'ExecutionStateResultInvalidError',
+  'InvalidActionError',
+  'MethodNotAllowedError',
+  'MissingDependencyError',
+  'MissingSecretKeyError',
+  'ProviderExecutionFailedError',
+  'ProviderNotFoundError',
+  'SignatureExpiredError',
+  'SignatureInvalidError',
+  'SignatureMismatchError',
+  'SignatureNotFoundError',
+  'SignatureVersionInvalidError',
+  'SigningKeyNotFoundError',
+  'StepAlreadyExistsError',
+  'StepControlCompilationFailedError',
+  'StepExecutionFailedError',
+  'StepNotFoundError',
+  'WorkflowAlreadyExistsError',
+  'WorkflowNotFoundError',
+  'WorkflowPayloadInvalidError',
+]);
+
+/** The codes of a payload the framework refused (at the trigger's schema, or an execute's event). */
+export const PAYLOAD_ERRORS = new Set(['WorkflowPayloadInvalidError', 'ExecutionEventPayloadInvalidError']);
+
+/** The framework error code of an answer, when it is one. */
+export function frameworkCode(json: unknown): string | undefined {
+  const code = json !== null && typeof json === 'object' ? (json as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && FRAMEWORK_ERRORS.has(code) ? code : undefined;
+}
+
+/**
+ * `: StepExecutionFailedError: Failed to execute Step with id: x` from the framework's error body: its
+ * code and message only when the code is one of the framework's (any other answer is not echoed).
+ */
 function errorText(json: unknown): string {
-  if (json === null || typeof json !== 'object') return '';
-  const { code, message } = json as { code?: unknown; message?: unknown };
-  const parts = [typeof code === 'string' ? code : undefined, typeof message === 'string' ? message : undefined].filter(Boolean);
-  return parts.length > 0 ? `: ${parts.join(': ')}` : '';
+  const code = frameworkCode(json);
+  if (code === undefined) return '';
+  const message = (json as { message?: unknown }).message;
+  return typeof message === 'string' ? `: ${code}: ${message.slice(0, 300)}` : `: ${code}`;
 }
 
 /** The answer checked against a schema; a bad shape becomes the answer's error, naming the field. */
@@ -277,6 +208,7 @@ export function bridgeRaw(a: BridgeAnswer): string {
     url: a.url,
     action: a.action,
     ...(a.status !== undefined && { statusCode: a.status }),
+    ...(a.contentType !== undefined && { contentType: a.contentType }),
     ...(a.json !== undefined ? { body: a.json } : a.body !== undefined && a.body !== '' ? { body: a.body } : {}),
     ...(a.error !== undefined && { error: a.error }),
     attempts: a.attempts,

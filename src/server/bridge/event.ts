@@ -1,4 +1,5 @@
-// The body of an execute request for one job: the event's payload, the subscriber, and the state so
+// The body of an execute request for one job: the event's payload, the subscriber, the step's control
+// values stored here (the dashboard's; `{}` when none, so the app's defaults apply), and the state so
 // far. The framework replays the workflow's code up to the step asked for, and for every earlier step
 // it reads that step's *result* from `state` and checks it against the step type's result schema (a
 // missing or malformed one is a 400), so each earlier job is answered, whatever its status:
@@ -61,11 +62,11 @@ export function stepResult(job: Pick<JobRecord, 'type' | 'state'>): JsonObject {
   }
 }
 
-/** The execute body of `job`: the trigger, then every earlier step of its event, in order. */
-export function bridgeEvent(store: Store, n: NotificationRecord, subscriber: Subscriber, job: JobRecord): BridgeEvent {
+/** The execute body of `job`: its controls, the trigger, then every earlier step of its event, in order. */
+export function bridgeEvent(store: Store, n: NotificationRecord, subscriber: Subscriber, job: JobRecord, controls: JsonObject): BridgeEvent {
   const state: BridgeState[] = [{ stepId: 'trigger', outputs: n.doc.payload, state: { status: 'completed' } }];
   if (job.stepIndex > 0) {
     for (const j of store.jobs.earlierSteps(n.id, job.stepIndex)) state.push({ stepId: j.stepId, outputs: stepResult(j), state: { status: j.status } });
   }
-  return { payload: n.doc.payload, controls: {}, subscriber: bridgeSubscriber(subscriber), state };
+  return { payload: n.doc.payload, controls, subscriber: bridgeSubscriber(subscriber), state };
 }

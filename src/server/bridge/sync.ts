@@ -9,7 +9,8 @@ import { SEVERITIES } from '../../api/enum-values.js';
 import { HttpError } from '../errors.js';
 import type { Environment, Store } from '../store/index.js';
 import { DEFAULT_PREFERENCES, type NewWorkflow, type WorkflowPreferences } from '../store/workflows.js';
-import { type BridgeAnswer, type BridgeCallOptions, discover, healthCheck } from './client.js';
+import { whatAnswered as describeAnswer } from '../outbound/index.js';
+import { type BridgeAnswer, type BridgeCallOptions, discover, frameworkCode, healthCheck } from './client.js';
 
 export interface Discovered {
   bridgeUrl: string;
@@ -17,35 +18,47 @@ export interface Discovered {
   workflows: BridgeWorkflow[];
 }
 
-/** Why a bridge could not be registered: `unreachable` (nothing answered) or not a framework bridge. */
+const SYNC_ERRORS = {
+  unreachable: { status: 400, code: 'BRIDGE_UNREACHABLE' },
+  invalid: { status: 422, code: 'BRIDGE_INVALID' },
+  conflict: { status: 409, code: 'BRIDGE_CONFLICT' },
+  refused: { status: 422, code: 'BRIDGE_NOT_ALLOWED' },
+} as const;
+
+/**
+ * Why a bridge could not be registered: nothing answered (`unreachable`), not a framework bridge
+ * (`invalid`), a workflow id taken (`conflict`), or a URL the loopback guard refuses (`refused`).
+ */
 export class BridgeSyncError extends HttpError {
   constructor(
-    readonly kind: 'unreachable' | 'invalid' | 'conflict',
+    readonly kind: keyof typeof SYNC_ERRORS,
     message: string,
     bridgeUrl: string,
   ) {
-    super(kind === 'conflict' ? 409 : kind === 'unreachable' ? 400 : 422, message, {
-      ctx: { code: kind === 'unreachable' ? 'BRIDGE_UNREACHABLE' : kind === 'conflict' ? 'BRIDGE_CONFLICT' : 'BRIDGE_INVALID', bridgeUrl },
-    });
+    super(SYNC_ERRORS[kind].status, message, { ctx: { code: SYNC_ERRORS[kind].code, bridgeUrl } });
   }
 }
 
+/** A call that got no answer: refused by the guard, or unreachable. */
+function noAnswer(bridgeUrl: string, a: BridgeAnswer): BridgeSyncError {
+  if (a.refused) return new BridgeSyncError('refused', `Bridge ${bridgeUrl}: ${a.error}`, bridgeUrl);
+  return new BridgeSyncError('unreachable', `Bridge ${bridgeUrl} is not reachable: ${whatAnswered(a)}`, bridgeUrl);
+}
+
 /**
- * `HTTP 200 with "<html>hello</html>" (not JSON)`: what answered, in a few words. A JSON body of the
- * wrong shape names the field; a body that is not JSON says so (the schema's "expected object,
- * received undefined" named a JSON value that was never there).
+ * What answered, in a few words, never its body (an answer is anyone's text): `HTTP 404 (text/html,
+ * 38 bytes)`; a JSON answer of the wrong shape names the field (`... whose workflows.0.type: ...`).
  */
 function whatAnswered(a: BridgeAnswer): string {
-  if (a.status === undefined) return a.error ?? 'no answer';
-  const text = (a.body ?? '').replace(/\s+/g, ' ').trim();
-  const body = text === '' ? 'an empty body' : JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
-  if (!a.error?.startsWith('unexpected answer')) return `HTTP ${a.status} with ${body}`;
-  return a.json === undefined ? `HTTP ${a.status} with ${body}${text === '' ? '' : ' (not JSON)'}` : `HTTP ${a.status} with ${body} (${a.error})`;
+  const code = frameworkCode(a.json);
+  const what = `${describeAnswer(a)}${code ? `: ${code}` : ''}`;
+  if (a.status === undefined || !a.error?.startsWith('unexpected answer')) return what;
+  return a.json === undefined ? `${what}, not JSON` : `${what} whose ${a.error.slice('unexpected answer: '.length)}`;
 }
 
 /**
  * What is wrong with a health check's answer that answered (an HTTP status) but not as a framework
- * bridge, after the bridge URL: `did not answer its health check as a framework bridge: HTTP 200 with ...`.
+ * bridge, after the bridge URL: `did not answer its health check as a framework bridge: HTTP 200 (text/html, ...)`.
  * `svc workflow sync` and `svc dev --bridge-url` say it in these words.
  */
 export function notABridge(a: BridgeAnswer): string {
@@ -57,20 +70,25 @@ export async function discoverBridge(bridgeUrl: string, opts: BridgeCallOptions)
   const health = await healthCheck(bridgeUrl, opts);
   if (!health.value) {
     const a = health.answer;
-    if (a.status === undefined) throw new BridgeSyncError('unreachable', `Bridge ${bridgeUrl} is not reachable: ${whatAnswered(a)}`, bridgeUrl);
+    if (a.status === undefined) throw noAnswer(bridgeUrl, a);
     throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} ${notABridge(a)}`, bridgeUrl);
   }
   const found = await discover(bridgeUrl, opts);
   if (!found.value) {
     const a = found.answer;
-    if (a.status === undefined) throw new BridgeSyncError('unreachable', `Bridge ${bridgeUrl} is not reachable: ${whatAnswered(a)}`, bridgeUrl);
+    if (a.status === undefined) throw noAnswer(bridgeUrl, a);
     const hint = a.status === 401 ? " (is the app started with NOVU_SECRET_KEY set to this environment's API key?)" : '';
     throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} refused or broke discovery: ${whatAnswered(a)}${hint}`, bridgeUrl);
   }
-  const ids = found.value.workflows.map((w) => w.workflowId);
+  return discovered(bridgeUrl, health.value, found.value.workflows);
+}
+
+/** What a bridge declared, once checked: a workflow id declared twice is refused. */
+export function discovered(bridgeUrl: string, health: BridgeHealth | undefined, workflows: BridgeWorkflow[]): Discovered {
+  const ids = workflows.map((w) => w.workflowId);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup !== undefined) throw new BridgeSyncError('invalid', `Bridge ${bridgeUrl} declared workflow '${dup}' twice`, bridgeUrl);
-  return { bridgeUrl, health: health.value, workflows: found.value.workflows };
+  return { bridgeUrl, health, workflows };
 }
 
 const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
@@ -101,8 +119,9 @@ export function toNewWorkflow(w: BridgeWorkflow): NewWorkflow {
     name: w.name ?? w.workflowId,
     ...(w.description !== undefined && { description: w.description }),
     tags: w.tags ?? [],
-    // The app's framework checks the payload against its own schema when it executes a step.
-    validatePayload: false,
+    // Not set by a discovery (as the service's sync leaves it): a new workflow's payload is checked
+    // at trigger time only once `validatePayload` is turned on; the app's framework checks it anyway
+    // when it executes a step.
     payloadSchema: w.payload.schema,
     preferences: { user: null, workflow: preferencesOf(w.preferences) },
     ...(severity && { severity }),

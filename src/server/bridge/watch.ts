@@ -1,16 +1,18 @@
 // `svc dev --bridge-url URL`: the app's code-first workflows are registered when svc dev starts, and
-// again when the app comes back or declares something else. A health check every `intervalMs` (cheap,
-// unsigned) notices: the app stopped answering and answers again (a restart), or the numbers of
-// workflows and steps it reports changed; then a discover stores what it now declares. An app that is
-// not up yet when svc dev starts is registered as soon as it answers.
+// again whenever what the app declares changes. Every `intervalMs` (1 s) the app is asked for its
+// workflows (discover, one signed GET) and the answer's text is hashed: a different hash (a restart
+// that changed a payload schema, a step, a control) is stored at once; the same hash costs nothing
+// more. An app that is not up yet when svc dev starts is registered as soon as it answers.
 import type { Environment, Store } from '../store/index.js';
-import { healthCheck } from './client.js';
-import { BridgeSyncError, discoverBridge, notABridge, storeDiscovered } from './sync.js';
+import { discover } from './client.js';
+import { BridgeSyncError, discoverBridge, discovered, storeDiscovered } from './sync.js';
 
 export interface BridgeWatchOptions {
   store: Store;
   environment: Environment;
   bridgeUrl: string;
+  /** `svc dev --allow-remote-bridge`: the URL may be other than loopback. */
+  allowRemote?: boolean;
   intervalMs?: number;
   /** One line per registration or change of state (the app down, back, refused). */
   log: (line: string) => void;
@@ -25,31 +27,31 @@ export interface BridgeWatch {
 }
 
 export function watchBridge(o: BridgeWatchOptions): BridgeWatch {
-  const secret = o.environment.apiKey;
   // One quick attempt per check: the next check is the retry.
-  const call = { secret, retries: 0, timeoutMs: 2_000 };
-  let seen: string | undefined;
-  let down = false;
+  const call = { secret: o.environment.apiKey, allowRemote: o.allowRemote === true, retries: 0, timeoutMs: 2_000 };
+  /** The hash of the discover answer last stored. */
+  let stored: string | undefined;
+  /** Why the app cannot be used, as last logged (said once, until it changes). */
+  let trouble: string | undefined;
   let stopped = false;
   let busy = false;
   let syncs = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  async function sync(): Promise<boolean> {
+  const say = (why: string) => {
+    if (trouble !== why) o.log(`bridge: ${why}`);
+    trouble = why;
+  };
+
+  /** The same words `svc workflow sync` would use for an app that does not answer as a bridge. */
+  async function whyNot(): Promise<string> {
     try {
-      const found = await discoverBridge(o.bridgeUrl, call);
-      if (stopped) return false;
-      const result = storeDiscovered(o.store, o.environment, found);
-      syncs++;
-      const names = result.workflows.map((w) => w.workflowId).join(', ');
-      const removed = result.removed.length > 0 ? `; removed ${result.removed.join(', ')}` : '';
-      o.log(
-        `bridge: ${result.workflows.length} workflow${result.workflows.length === 1 ? '' : 's'} from ${o.bridgeUrl}${names ? ` (${names})` : ''}${removed}`,
-      );
-      return true;
+      await discoverBridge(o.bridgeUrl, call);
+      return `${o.bridgeUrl} changed while it was asked; asking again`;
     } catch (e) {
-      o.log(`bridge: ${e instanceof BridgeSyncError ? e.message : `${o.bridgeUrl}: ${(e as Error).message}`}`);
-      return false;
+      if (!(e instanceof BridgeSyncError)) return `${o.bridgeUrl}: ${(e as Error).message}`;
+      if (e.kind === 'unreachable') return `${o.bridgeUrl} is not answering (${e.message.replace(/^.*is not reachable: /, '')}); waiting for it`;
+      return `${e.message.replace(/^Bridge /, '')}; waiting for it`;
     }
   }
 
@@ -57,23 +59,33 @@ export function watchBridge(o: BridgeWatchOptions): BridgeWatch {
     if (busy || stopped) return;
     busy = true;
     try {
-      const health = await healthCheck(o.bridgeUrl, call);
+      const found = await discover(o.bridgeUrl, call);
       if (stopped) return;
-      if (!health.value) {
-        // Something answered, but not as a framework bridge: say what (the words of workflow sync).
-        const a = health.answer;
-        const why = a.status === undefined ? `is not answering (${a.error ?? 'no answer'})` : notABridge(a);
-        if (!down) o.log(`bridge: ${o.bridgeUrl} ${why}; waiting for it`);
-        down = true;
+      const a = found.answer;
+      if (!found.value) {
+        if (a.refused) return say(`${o.bridgeUrl}: ${a.error}`);
+        if (a.status === undefined) return say(`${o.bridgeUrl} is not answering (${a.error ?? 'no answer'}); waiting for it`);
+        const why = await whyNot();
+        if (!stopped) say(why);
         return;
       }
-      const now = `${health.value.discovered.workflows}/${health.value.discovered.steps}`;
-      if (down || now !== seen) {
-        if (await sync()) {
-          seen = now;
-          down = false;
-        }
+      const hash = a.bodyHash;
+      if (hash === stored) {
+        if (trouble !== undefined) o.log(`bridge: ${o.bridgeUrl} answers again; its workflows are unchanged`);
+        trouble = undefined;
+        return;
       }
+      const result = storeDiscovered(o.store, o.environment, discovered(o.bridgeUrl, undefined, found.value.workflows));
+      stored = hash;
+      trouble = undefined;
+      syncs++;
+      const names = result.workflows.map((w) => w.workflowId).join(', ');
+      const removed = result.removed.length > 0 ? `; removed ${result.removed.join(', ')}` : '';
+      o.log(
+        `bridge: ${result.workflows.length} workflow${result.workflows.length === 1 ? '' : 's'} from ${o.bridgeUrl}${names ? ` (${names})` : ''}${removed}`,
+      );
+    } catch (e) {
+      say(e instanceof BridgeSyncError ? e.message.replace(/^Bridge /, '') : `${o.bridgeUrl}: ${(e as Error).message}`);
     } finally {
       busy = false;
     }
@@ -82,7 +94,7 @@ export function watchBridge(o: BridgeWatchOptions): BridgeWatch {
   const ready = check();
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => void check().finally(schedule), o.intervalMs ?? 2_000);
+    timer = setTimeout(() => void check().finally(schedule), o.intervalMs ?? 1_000);
     timer.unref();
   };
   void ready.finally(schedule);

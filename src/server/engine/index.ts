@@ -1,5 +1,5 @@
 // The workflow engine's public API: pure functions over plain data (workflow definitions, subscribers,
-// integrations, `now` in ms), plus webhook delivery. See README.md beside this file.
+// integrations, `now` in ms): no network, no timers, no store. See README.md beside this file.
 export type { ChannelKind, JsonRecord, ScopeRoot, StepDefinition, StepKind, TemplateScope, WorkflowDefinition } from './types.js';
 export { CHANNEL_KINDS, SCOPE_ROOTS, isChannelKind } from './types.js';
 
@@ -99,6 +99,7 @@ export {
   renderCustomOutput,
   renderHttpRequest,
   renderStep,
+  requestBodyText,
   type ChannelContent,
   type ChatContent,
   type EmailContent,
@@ -113,7 +114,7 @@ export {
   type RenderedRequest,
   type SmsContent,
 } from './render-step.js';
-export { StepNotFoundError, generatePreview, type PreviewInput } from './preview.js';
+export { EXAMPLE_SUBSCRIBER, EXAMPLE_SUBSCRIBER_ID, StepNotFoundError, earlierStepExample, generatePreview, type PreviewInput } from './preview.js';
 export { buildScope, contextScope, type ScopeInput } from './scope.js';
 
 export {
@@ -160,18 +161,5 @@ export {
   type ThrottleControlsInput,
   type ThrottleDecision,
 } from './timing.js';
-export {
-  SIGNATURE_HEADER,
-  checkTarget,
-  deliverWebhook,
-  isLoopbackAddress,
-  rawBodyOf,
-  signPayload,
-  signatureSample,
-  verifySignature,
-  webhookRaw,
-  type SignatureCheck,
-  type WebhookRequest,
-  type WebhookResult,
-} from './webhook.js';
 export { deliveryOverrides, integrationByOverride, type DeliveryOverrides, type OverrideChoice } from './overrides.js';
+export { minutesOf, nextScheduledTime, wallClockText, withinSchedule, type DeliverySchedule, type TimeRange, type Weekday } from './schedule.js';

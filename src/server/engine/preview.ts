@@ -5,13 +5,12 @@ import type { PreviewPayload, PreviewResponse } from '../../api/schemas/workflow
 import { analyzeTemplate, controlTemplates, type Segment } from './analysis.js';
 import { withControlDefaults } from './controls-meta.js';
 import { exampleFromPaths, payloadExampleFromSchema, schemaFromPaths, type JsonSchema } from './payload.js';
-import { renderCustomOutput, renderHttpRequest, renderStep, type RenderStepOptions } from './render-step.js';
+import { renderCustomOutput, renderHttpRequest, renderStep, requestBodyText, type RenderStepOptions } from './render-step.js';
 import type { TemplateError } from './template.js';
 import { nextCronTime } from './timing.js';
 import { buildScope } from './scope.js';
 import { isChannelKind, type TemplateScope, type WorkflowDefinition } from './types.js';
 import { findStep, resolveSteps, workflowPayloadPaths, type ResolvedStep } from './variables.js';
-import { signatureSample } from './webhook.js';
 
 export class StepNotFoundError extends Error {
   constructor(
@@ -31,8 +30,11 @@ export interface PreviewInput {
   controlValues?: Record<string, unknown>;
   previewPayload?: PreviewPayload;
   now: number;
-  /** Signs the http_request sample (`svcSignature`); the service uses the environment's secret key. */
-  signingSecret?: string;
+  /**
+   * Signs the http_request sample (`svcSignature`) over the text the body would be sent as; the
+   * service signs with the environment's secret key. The caller signs: the engine holds no keys.
+   */
+  sign?: (text: string) => string;
   layouts?: RenderStepOptions['layouts'];
 }
 
@@ -41,17 +43,17 @@ export interface PreviewInput {
  * order), less its `subscriberId`, which the spec's partial subscriber (the fields `_id` through
  * `timezone`) does not have; templates still read `subscriber.subscriberId` from the scope.
  */
-const EXAMPLE_SUBSCRIBER = {
+export const EXAMPLE_SUBSCRIBER = {
   firstName: 'John',
   lastName: 'Doe',
   email: 'user@example.com',
   phone: '+1234567890',
   avatar: 'https://example.com/avatar.png',
-  locale: 'en-US',
+  locale: 'en_US',
   timezone: 'America/New_York',
   data: {},
 };
-const EXAMPLE_SUBSCRIBER_ID = '123456';
+export const EXAMPLE_SUBSCRIBER_ID = '123456';
 
 /** A JSON Schema describing an example value (for `schema` of the preview answer). */
 function schemaOf(value: unknown): JsonSchema {
@@ -117,7 +119,8 @@ function stepPaths(controls: Record<string, unknown>): Segment[][] {
   return paths;
 }
 
-function earlierStepExample(step: ResolvedStep, eventPayload: Record<string, unknown>, now: number): Record<string, unknown> | null {
+/** An earlier step's example output (a digest's events carry `eventPayload`), or null when it has none. */
+export function earlierStepExample(step: { type: string }, eventPayload: Record<string, unknown>, now: number): Record<string, unknown> | null {
   if (step.type === 'digest') {
     // As the service's: yesterday at noon, then five minutes earlier for each further event.
     const noon = new Date(now - 86_400_000);
@@ -279,7 +282,7 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
       }
       const { method, url, headers, body } = rendered.request;
       response.result = { type: 'http_request', preview: defined({ method, url, headers, body }) };
-      if (input.signingSecret) response.svcSignature = signatureSample(input.signingSecret, body, input.now);
+      if (input.sign) response.svcSignature = input.sign(requestBodyText(body) ?? '');
       break;
     }
     default:

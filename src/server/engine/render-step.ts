@@ -226,6 +226,12 @@ export interface RenderedRequest {
   continueOnFailure: boolean;
 }
 
+/** The exact text a rendered body is sent (and signed) as: text as it is, anything else as JSON. */
+export function requestBodyText(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
 export type RenderRequestResult = { ok: true; request: RenderedRequest; undefinedVariables: UndefinedVariable[] } | { ok: false; errors: TemplateError[] };
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);

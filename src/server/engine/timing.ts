@@ -156,6 +156,8 @@ export interface DelayControlsInput {
   cron?: string;
   dynamicKey?: string;
   delayPath?: string;
+  /** Held until the subscriber's delivery schedule when released outside it. */
+  extendToSchedule?: boolean;
 }
 
 /**
@@ -208,6 +210,8 @@ export interface DigestControlsInput {
   cron?: string;
   digestKey?: string;
   lookBackWindow?: { amount?: number; unit?: string };
+  /** Held until the subscriber's delivery schedule when its window ends outside it. */
+  extendToSchedule?: boolean;
 }
 
 export type DigestKeyValue = { ok: true; value: string; missing: boolean } | { ok: false; error: string };

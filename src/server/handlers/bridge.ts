@@ -5,13 +5,17 @@
 // Each has an asynchronous `prepare` (the network calls), run before the request's transaction, whose
 // result `handle` stores or answers; nothing is written when the bridge cannot be used.
 import type { TriggerResult } from '../../api/schemas/requests.js';
+import type { BridgeState } from '../../api/schemas/bridge.js';
+import type { JsonObject } from '../../api/schemas/common.js';
 import type { PreviewResponse } from '../../api/schemas/workflow.js';
+import { EXAMPLE_SUBSCRIBER, EXAMPLE_SUBSCRIBER_ID, earlierStepExample, payloadExampleFromSchema, type JsonSchema } from '../engine/index.js';
 import { bridgeRaw, executeStep } from '../bridge/client.js';
 import { bridgeSubscriber } from '../bridge/event.js';
 import { type Discovered, discoverBridge, storeDiscovered } from '../bridge/sync.js';
 import { HttpError } from '../errors.js';
+import type { Environment } from '../store/index.js';
 import type { StoredWorkflow } from '../store/workflows.js';
-import type { Call, Route } from './types.js';
+import type { Call, Route, Service } from './types.js';
 import type { OperationName } from '../../api/operations.js';
 
 /** A route with network work to do before its transaction: `prepare`'s result is `call.prepared`. */
@@ -20,9 +24,14 @@ export interface PreparedRoute<K extends OperationName, P> extends Route<K> {
   handle(call: Call<K> & { prepared?: P }): unknown;
 }
 
+/** How this service calls a bridge: signed with the environment's key, loopback only unless allowed. */
+export function bridgeCall(svc: Service, env: Environment) {
+  return { secret: env.apiKey, allowRemote: svc.runner.settings.allowRemoteBridge };
+}
+
 export const bridgeSync: PreparedRoute<'bridgeSync', Discovered> = {
   envelope: 'data',
-  prepare: ({ body, env }) => discoverBridge(body.bridgeUrl, { secret: env.apiKey }),
+  prepare: ({ svc, body, env }) => discoverBridge(body.bridgeUrl, bridgeCall(svc, env)),
   handle({ svc, env, prepared }) {
     return storeDiscovered(svc.store, env, prepared!);
   },
@@ -35,7 +44,38 @@ function stepOf(wf: StoredWorkflow, key: string) {
 
 type PreviewPrepared = { response: PreviewResponse } | undefined;
 
-/** The step preview: a code-first workflow's step is previewed by its bridge; any other by `inner`. */
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The caller's values over the example's: objects merge, anything else replaces. */
+function over(base: Record<string, unknown>, given: unknown): Record<string, unknown> {
+  if (!isObject(given)) return base;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(given)) out[k] = isObject(v) && isObject(base[k]) ? over(base[k] as Record<string, unknown>, v) : v;
+  return out;
+}
+
+/**
+ * The state a step's preview is asked with: each earlier step's example result (a digest's events
+ * carry the preview's payload, so a step after it shows them), over which the caller's `steps` go.
+ * The framework mocks only what the state leaves out, from each step's result schema.
+ */
+function previewState(wf: StoredWorkflow, index: number, payload: Record<string, unknown>, given: unknown, now: number): BridgeState[] {
+  const state: BridgeState[] = [{ stepId: 'trigger', outputs: payload, state: { status: 'completed' } }];
+  for (const earlier of wf.steps.slice(0, index)) {
+    const example = earlierStepExample(earlier, payload, now) ?? {};
+    const outputs = over(example, isObject(given) ? given[earlier.stepId] : undefined);
+    if (Array.isArray(outputs.events)) outputs.eventCount = outputs.events.length;
+    state.push({ stepId: earlier.stepId, outputs: outputs as JsonObject, state: { status: 'completed' } });
+  }
+  return state;
+}
+
+/**
+ * The step preview: a code-first workflow's step is previewed by its bridge; any other by `inner`. The
+ * bridge is sent the workflow's example payload (from its schema) under the caller's, the service's
+ * example subscriber under the caller's fields, the step's stored control values unless the caller
+ * gives others, and example results of the steps before it.
+ */
 export function withBridgePreview(inner: Route<'previewStep'>): PreparedRoute<'previewStep', PreviewPrepared> {
   return {
     envelope: inner.envelope,
@@ -45,15 +85,19 @@ export function withBridgePreview(inner: Route<'previewStep'>): PreparedRoute<'p
       const step = stepOf(wf, params.stepId!);
       if (!step) return { response: { result: { preview: {} }, previewPayloadExample: {}, schema: null } };
       const given = body.previewPayload ?? {};
-      const payload = (given.payload as Record<string, unknown> | undefined) ?? {};
-      const subscriber = (given.subscriber as Record<string, unknown> | undefined) ?? {};
+      const now = svc.clock.now();
+      const payload = over(wf.payloadSchema ? payloadExampleFromSchema(wf.payloadSchema as JsonSchema, now) : {}, given.payload);
+      const subscriber = over({ ...EXAMPLE_SUBSCRIBER }, given.subscriber);
+      const index = wf.steps.indexOf(step);
+      const state = previewState(wf, index, payload, given.steps, now);
       const event = {
-        payload,
-        controls: body.controlValues ?? {},
-        subscriber: bridgeSubscriber({ subscriberId: 'preview', ...subscriber } as never),
-        state: [],
+        payload: payload as JsonObject,
+        controls: body.controlValues ?? step.controlValues,
+        subscriber: bridgeSubscriber({ subscriberId: EXAMPLE_SUBSCRIBER_ID, ...subscriber } as never),
+        state,
       };
-      const { answer, value } = await executeStep(wf.bridge.url, 'preview', wf.workflowId, step.stepId, event, { secret: env.apiKey });
+      const example = { payload, subscriber, ...(index > 0 && { steps: Object.fromEntries(state.slice(1).map((s) => [s.stepId, s.outputs])) }) };
+      const { answer, value } = await executeStep(wf.bridge.url, 'preview', wf.workflowId, step.stepId, event, bridgeCall(svc, env));
       if (!value) {
         return {
           response: {
@@ -61,7 +105,7 @@ export function withBridgePreview(inner: Route<'previewStep'>): PreparedRoute<'p
               type: step.type,
               error: { title: 'Bridge preview failed', message: `${answer.url.split('?')[0]}: ${answer.error ?? 'no answer'}`, hint: bridgeRaw(answer) },
             },
-            previewPayloadExample: { payload, subscriber },
+            previewPayloadExample: example,
             schema: null,
           },
         };
@@ -69,7 +113,7 @@ export function withBridgePreview(inner: Route<'previewStep'>): PreparedRoute<'p
       return {
         response: {
           result: { type: step.type, preview: value.outputs },
-          previewPayloadExample: { payload, subscriber },
+          previewPayloadExample: example,
           schema: wf.payloadSchema ? { type: 'object', properties: { payload: wf.payloadSchema } } : null,
         },
       };
@@ -95,7 +139,7 @@ export function withTriggerBridge(inner: Route<'triggerEvent'>): PreparedRoute<'
         throw new HttpError(422, 'bridgeUrl must be a URL', { errors: { bridgeUrl: { messages: ['must be a URL'], value: bridgeUrl } } });
       const wf = svc.store.workflows.findByTrigger(env.id, body.name);
       if (wf?.origin === 'external' && wf.bridge?.url === bridgeUrl) return undefined;
-      return discoverBridge(bridgeUrl, { secret: env.apiKey });
+      return discoverBridge(bridgeUrl, bridgeCall(svc, env));
     },
     handle(call) {
       if (call.prepared) storeDiscovered(call.svc.store, call.env, call.prepared);
@@ -134,7 +178,7 @@ export function withBulkBridge(inner: BulkRoute): PreparedRoute<'triggerBulk', B
       const answers = await Promise.all(
         [...urls].map(async (url): Promise<Discovered | string> => {
           try {
-            return await discoverBridge(url, { secret: env.apiKey });
+            return await discoverBridge(url, bridgeCall(svc, env));
           } catch (e) {
             if (!(e instanceof HttpError)) throw e;
             return e.message;

@@ -4,12 +4,14 @@
 import { z } from 'zod';
 import { StepFilter } from '../../api/schemas/resources.js';
 import type { ListWorkflowsResponse, PreviewResponse, Workflow, WorkflowListItem } from '../../api/schemas/workflow.js';
-import { StepNotFoundError, generatePreview } from '../engine/index.js';
+import type { JsonObject } from '../../api/schemas/common.js';
+import { StepNotFoundError, generatePreview, validatePayload, type JsonSchema } from '../engine/index.js';
 import { badRequest, fieldErrors, HttpError, notFound, reason, unprocessable } from '../errors.js';
 import { shortId } from '../ids.js';
+import { signature } from '../outbound/index.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { workflowResponse, workflowRuntime } from '../workflow/runtime.js';
-import type { Route, Service } from './types.js';
+import type { Call, Route, Service } from './types.js';
 
 const StepFilters = z.array(StepFilter);
 
@@ -117,13 +119,48 @@ function listItem(w: Workflow): WorkflowListItem {
 export const updateWorkflow: Route<'updateWorkflow'> = {
   envelope: 'data',
   handle({ svc, env, params, body }) {
-    const steps = checkedSteps(body.steps);
     return svc.store.tx(() => {
       const wf = findWorkflow(svc, env.id, params.workflowId!);
+      if (wf.origin === 'external') return workflowResponse(svc.store, updateCodeFirst(svc, wf, body));
+      const steps = checkedSteps(body.steps);
       return workflowResponse(svc.store, svc.store.workflows.replace(wf, { ...body, steps }));
     });
   },
 };
+
+/**
+ * PUT of a code-first workflow, as the dashboard sends it: the steps are the app's (found by `_id`,
+ * `stepId` or slug, of the same type), and what changes is each step's `controlValues` (checked
+ * against the control schema the app declared: the app refuses values that break it), and whether
+ * the workflow is active and its payload checked at trigger time. The rest is the app's code, stored
+ * again at its next discovery.
+ */
+function updateCodeFirst(svc: Service, wf: StoredWorkflow, body: Call<'updateWorkflow'>['body']): StoredWorkflow {
+  const values = new Map<string, JsonObject>();
+  const errors: Record<string, { messages: string[]; value?: unknown }> = {};
+  body.steps.forEach((given, i) => {
+    const step = wf.steps.find((s) => s._id === given._id || s.stepId === given.stepId || s.slug === given._id);
+    if (!step || step.type !== given.type) {
+      errors[`steps.${i}`] = {
+        messages: [
+          `is not a ${given.type} step of code-first workflow '${wf.workflowId}': its steps are defined in the app's code (${wf.steps.map((s) => s.stepId).join(', ')})`,
+        ],
+        value: given.stepId ?? given._id ?? given.name,
+      };
+      return;
+    }
+    if (given.controlValues === undefined) return;
+    const schema = wf.bridge?.controlSchemas[step.stepId];
+    const check = schema ? validatePayload(schema as JsonSchema, given.controlValues) : { valid: true as const };
+    if (!check.valid) {
+      for (const e of check.errors) errors[`steps.${i}.controlValues${e.field ? `.${e.field}` : ''}`] = { messages: [e.message], value: e.value };
+      return;
+    }
+    values.set(step.stepId, given.controlValues);
+  });
+  if (Object.keys(errors).length > 0) throw unprocessable('Validation Error', errors);
+  return svc.store.workflows.setControlValues(wf, values, { active: body.active, validatePayload: body.validatePayload });
+}
 
 /** PATCH: activate or deactivate, rename, retag; only the fields sent change. */
 export const patchWorkflow: Route<'patchWorkflow'> = {
@@ -172,8 +209,8 @@ export const previewStep: Route<'previewStep'> = {
         ...(body.previewPayload !== undefined && { previewPayload: body.previewPayload }),
         now: svc.clock.now(),
         // The service signs http_request steps with the environment's secret key; the sample shows
-        // the header such a request would carry.
-        signingSecret: env.apiKey,
+        // the header such a request would carry, sent now (wall-clock, as every signature).
+        sign: (text) => signature(env.apiKey, text, Date.now()),
       });
     } catch (e) {
       if (e instanceof StepNotFoundError) return empty;

@@ -1,20 +1,27 @@
 // Steps of code-first workflows (origin `external`): the app that serves them (its bridge) is asked for
-// the step's outputs with the state so far, from `prepare`, outside any transaction. What it answers
-// then goes through the same engine as a step defined here: a channel step's outputs are the message
-// (integration, destination, webhook providers, timeline as for any message), a delay's or digest's
-// outputs are its controls, a custom step's outputs are `steps.<id>`, and `options.skip` skips it.
+// the step's outputs with the step's stored control values and the state so far, from `prepare`,
+// outside any transaction. What it answers then goes through the same engine as a step defined here: a
+// channel step's outputs are the message (integration, destination, webhook providers, timeline as for
+// any message), a delay's or digest's outputs are its controls (a digest's `digestKey` is the value its
+// events are grouped by), a custom step's outputs are `steps.<id>`, and `options.skip` skips it.
+// Before a channel step's app is called, what svc dev decides alone is decided: the subscriber's
+// delivery schedule, the step's filters and the channel preferences; a step they skip is not executed.
 // A failed call (network error, timeout, non-2xx, a shape the step type cannot use) fails the job with
-// the bridge's answer as the detail's raw, after the client's retries.
+// the bridge's answer as the detail's raw, after the client's retries; a payload the app's framework
+// refuses fails the first step, once, and the event's other steps are not run (each would be refused
+// the same way).
 import type { JsonObject } from '../../api/schemas/common.js';
 import { BridgeOutputs, type BridgeExecuteResult, type BridgeStepType } from '../../api/schemas/bridge.js';
-import { deliverWebhook, isChannelKind, type ChannelContent, type ChannelKind, type WebhookResult } from '../engine/index.js';
-import { bridgeRaw, executeStep, zodProblem, type BridgeAnswer } from '../bridge/client.js';
+import { isChannelKind, type ChannelContent, type ChannelKind } from '../engine/index.js';
+import { bridgeRaw, executeStep, frameworkCode, PAYLOAD_ERRORS, zodProblem, type BridgeAnswer } from '../bridge/client.js';
 import { bridgeEvent } from '../bridge/event.js';
 import { safeCheck } from '../bridge/shapes.js';
 import { channelPlan, deliver } from './channels.js';
 import { jsonText } from './describe.js';
 import { delayHandler, digestHandler, throttleHandler } from './flow.js';
+import { prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepResult } from './types.js';
+import { deliverWebhook, type WebhookResult } from './webhook.js';
 
 interface Executed {
   answer: BridgeAnswer;
@@ -34,8 +41,24 @@ function resumed(ctx: StepContext): boolean {
   return (ctx.job.type === 'delay' && s.until !== undefined) || (ctx.job.type === 'digest' && (s.collectingUntil !== undefined || s.mergedInto !== undefined));
 }
 
-/** The same step, with the controls the bridge answered (delay, digest and throttle read them). */
-function withControls(ctx: StepContext, controls: JsonObject): StepContext {
+/** A channel step svc dev skips before asking the app (schedule, filters, preferences), or undefined. */
+function skippedHere(ctx: StepContext): StepResult | undefined {
+  return isChannelKind(ctx.job.type) ? prelude(ctx, ctx.job.type) : undefined;
+}
+
+/** The step's control values stored here (the dashboard's), sent to the app. */
+function storedControls(ctx: StepContext): JsonObject {
+  return ctx.workflow.steps[ctx.job.stepIndex]?.controlValues ?? {};
+}
+
+/**
+ * The same step, with the controls the bridge answered (delay, digest and throttle read them). A
+ * digest's `digestKey` output is the group's value itself (the app computed it from the payload), not
+ * a path to read it from.
+ */
+function withControls(ctx: StepContext, outputs: JsonObject): StepContext {
+  const { digestKey, ...rest } = outputs;
+  const controls = ctx.job.type === 'digest' && digestKey !== undefined ? { ...rest, digestValue: digestKey } : outputs;
   return { ...ctx, step: { ...ctx.step, controls } };
 }
 
@@ -54,14 +77,43 @@ function failure(ctx: StepContext, answer: BridgeAnswer, why: string): StepResul
   };
 }
 
+/** `/name: must have required property 'name'; /count: must be number`: what the framework found wrong. */
+function payloadProblems(json: unknown): string {
+  const data = (json as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data)) return '';
+  const items = data
+    .filter((d): d is { path?: unknown; message?: unknown } => d !== null && typeof d === 'object')
+    .map((d) => `${typeof d.path === 'string' && d.path !== '' ? d.path : '(payload)'}: ${typeof d.message === 'string' ? d.message : 'invalid'}`);
+  const shown = items.slice(0, 5).join('; ');
+  return items.length > 5 ? `${shown}; and ${items.length - 5} more` : shown;
+}
+
+/**
+ * The app's framework refused the event's payload: said once, on this step, naming the fields; the
+ * event's other steps are not run, since each would be refused the same way.
+ */
+function payloadRefused(ctx: StepContext, answer: BridgeAnswer): StepResult {
+  const problems = payloadProblems(answer.json);
+  const id = ctx.workflow.workflowId;
+  return {
+    status: 'failed',
+    error: `Payload refused by the app's payload schema for '${id}'${problems ? `: ${problems}` : ''} (${frameworkCode(answer.json)}; svc workflow get ${id} shows the schema)`,
+    source: 'Payload',
+    raw: bridgeRaw(answer),
+    stop: true,
+    rest: { status: 'canceled', detail: `Step not run: the app refused this event's payload at step '${ctx.step.stepId}'` },
+  };
+}
+
 export const bridgeHandler: StepHandler = {
-  needsPrepare: (ctx) => !resumed(ctx),
+  needsPrepare: (ctx) => !resumed(ctx) && skippedHere(ctx) === undefined,
 
   async prepare(ctx): Promise<Executed | undefined> {
     const url = bridgeUrlOf(ctx);
-    if (url === undefined) return undefined;
-    const event = bridgeEvent(ctx.store, ctx.notification, ctx.subscriber, ctx.job);
-    const { answer, value } = await executeStep(url, 'execute', ctx.workflow.workflowId, ctx.step.stepId, event, { secret: ctx.environment.apiKey });
+    if (url === undefined || skippedHere(ctx) !== undefined) return undefined;
+    const event = bridgeEvent(ctx.store, ctx.notification, ctx.subscriber, ctx.job, storedControls(ctx));
+    const call = { secret: ctx.environment.apiKey, allowRemote: ctx.settings.allowRemoteBridge };
+    const { answer, value } = await executeStep(url, 'execute', ctx.workflow.workflowId, ctx.step.stepId, event, call);
     const executed: Executed = { answer, ...(value && { result: value }) };
     // A channel message through a webhook provider is sent here too, outside the transaction.
     const kind = ctx.job.type;
@@ -79,12 +131,15 @@ export const bridgeHandler: StepHandler = {
     const type = ctx.job.type;
     if (prepared === undefined) {
       if (resumed(ctx)) return type === 'delay' ? delayHandler.run(ctx, undefined) : digestHandler.run(ctx, undefined);
+      const skipped = skippedHere(ctx);
+      if (skipped) return skipped;
       return {
         status: 'failed',
         error: `Workflow '${ctx.workflow.workflowId}' is a code-first workflow with no bridge URL: run svc workflow sync --bridge-url URL`,
       };
     }
     const { answer, result } = prepared as Executed;
+    if (!answer.ok && answer.status === 400 && PAYLOAD_ERRORS.has(frameworkCode(answer.json) ?? '')) return payloadRefused(ctx, answer);
     if (!answer.ok || !result) return failure(ctx, answer, answer.error ?? 'no answer');
     const where = answer.url.split('?')[0];
     if (result.options?.skip === true) {

@@ -8,24 +8,21 @@ import type { Integration, Message } from '../../api/schemas/resources.js';
 import {
   WEBHOOK_PROVIDERS,
   chooseIntegration,
-  deliverWebhook,
   deliveryOverrides,
   integrationByOverride,
   inAppMessageFields,
   renderStep,
   subscriberCredentials,
-  webhookRaw,
   webhookTarget,
   type ChannelContent,
   type ChannelKind,
   type UndefinedVariable,
-  type WebhookRequest,
-  type WebhookResult,
 } from '../engine/index.js';
 import { isoAt } from '../store/repo.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
+import { deliverWebhook, webhookRaw, type WebhookRequest, type WebhookResult } from './webhook.js';
 
 export interface Delivery {
   integration: Integration;
@@ -208,10 +205,7 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
         secret: dest.secret ?? ctx.environment.apiKey,
         timeoutMs: 5_000,
         retries: 2,
-        allowNonLoopback: ctx.settings.allowRemoteWebhooks,
-        // The signature's timestamp is wall-clock time, not service time: receivers check it against
-        // their own clock, whatever --time-scale says.
-        now: Date.now(),
+        allowRemote: ctx.settings.allowRemoteWebhooks,
       };
     }
     return { delivery };
@@ -266,7 +260,7 @@ export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: 
     ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'error', why), ctx.job.step._id);
     return {
       status: 'failed',
-      error: `Message not delivered: ${providerId} webhook ${targetText(sent.url)} ${sent.status !== undefined ? `answered ${why}` : `failed: ${why}`} after ${sent.attempts} attempt${sent.attempts === 1 ? '' : 's'}`,
+      error: `Message not delivered: ${providerId} webhook ${targetText(sent.url)} ${sent.status !== undefined ? `answered ${why}` : `failed: ${why}`}${sent.attempts === 0 ? '' : ` after ${sent.attempts} attempt${sent.attempts === 1 ? '' : 's'}`}`,
       source: 'Webhook',
       raw: webhookRaw({ ...sent, url: targetText(sent.url) }),
     };

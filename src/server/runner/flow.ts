@@ -15,6 +15,7 @@ import {
   digestKeyValue,
   digestOutput,
   digestWindow,
+  nextScheduledTime,
   renderCustomOutput,
   throttleDecision,
   throttleGroupKey,
@@ -24,7 +25,7 @@ import {
   type ThrottleControlsInput,
 } from '../engine/index.js';
 import { durationText, isoOf, jsonText, templateErrorsText } from './describe.js';
-import { prelude } from './prelude.js';
+import { deliverySchedule, outsideSchedule, prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -34,6 +35,43 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 interface DelayState {
   until?: number;
   durationMs?: number;
+  /** The step asked to be extended to the subscriber's delivery schedule (`extendToSchedule`). */
+  extendToSchedule?: boolean;
+  /** How many times its release was held for the schedule. */
+  scheduleExtensions?: number;
+}
+
+/** The most times a release is held for the schedule; then it goes out as it is. */
+const MAX_SCHEDULE_EXTENSIONS = 3;
+
+/**
+ * A delay or digest released outside the subscriber's delivery schedule, which asked to be extended
+ * to it: held until the schedule's next time, at most MAX_SCHEDULE_EXTENSIONS times (as the service).
+ */
+function extendToSchedule(ctx: StepContext, state: DelayState): StepResult | undefined {
+  if (state.extendToSchedule !== true) return undefined;
+  const when = outsideSchedule(ctx);
+  if (when === undefined) return undefined;
+  const done = state.scheduleExtensions ?? 0;
+  if (done >= MAX_SCHEDULE_EXTENSIONS) {
+    ctx.detail({
+      status: 'Success',
+      detail: `Step not held again: it was extended to the subscriber's delivery schedule ${done} times, the most there are`,
+      source: 'Internal',
+    });
+    return undefined;
+  }
+  const timezone = typeof ctx.subscriber.timezone === 'string' ? ctx.subscriber.timezone : null;
+  const until = nextScheduledTime(deliverySchedule(ctx), ctx.clock.now(), timezone);
+  if (until <= ctx.clock.now()) return undefined;
+  const next = ctx.job.state.collectingUntil !== undefined ? { collectingUntil: until } : { until };
+  ctx.setState({ ...ctx.job.state, ...next, scheduleExtensions: done + 1 });
+  ctx.detail({
+    status: 'Pending',
+    detail: `Step extended to the subscriber's delivery schedule: it is ${when}, held until ${isoOf(until)} (extension ${done + 1} of ${MAX_SCHEDULE_EXTENSIONS})`,
+    source: 'Internal',
+  });
+  return { status: 'delayed', until };
 }
 
 const delay: StepHandler = {
@@ -42,6 +80,8 @@ const delay: StepHandler = {
     const now = ctx.clock.now();
     if (num(state.until) !== undefined) {
       if (now < state.until!) return { status: 'delayed', until: state.until! };
+      const held = extendToSchedule(ctx, state);
+      if (held) return held;
       ctx.setOutput({ duration: state.durationMs ?? 0 });
       ctx.detail({ status: 'Success', detail: `Delay finished: waited ${durationText(state.durationMs ?? 0)}`, source: 'Internal' });
       return { status: 'completed' };
@@ -54,7 +94,12 @@ const delay: StepHandler = {
       const dynamic = controls.type === 'dynamic' || controls.type === 'scheduled';
       return { status: 'failed', error: `Delay: ${decision.error}`, source: dynamic ? 'Payload' : 'Internal' };
     }
-    ctx.setState({ ...ctx.job.state, until: decision.until, durationMs: decision.durationMs });
+    ctx.setState({
+      ...ctx.job.state,
+      until: decision.until,
+      durationMs: decision.durationMs,
+      ...(ctx.step.controls.extendToSchedule === true && { extendToSchedule: true }),
+    });
     if (decision.until <= now) {
       ctx.setOutput({ duration: 0 });
       ctx.detail({
@@ -77,7 +122,7 @@ const delay: StepHandler = {
 
 // --- digest --------------------------------------------------------------------------------------
 
-interface DigestState {
+interface DigestState extends Pick<DelayState, 'extendToSchedule' | 'scheduleExtensions'> {
   /** Set on the group's first job while it collects events. */
   collectingUntil?: number;
   /** Set on a job merged into another one's digest: that job's id. */
@@ -103,20 +148,39 @@ function closeDigest(ctx: StepContext): StepResult {
   return { status: 'completed' };
 }
 
+/**
+ * The value a digest groups events by. A code-first step's app computes it (the framework's digest
+ * output `digestKey` is the value, e.g. the order id, as the service takes it); a step defined here
+ * names a payload path or template whose value it is.
+ */
+function groupValue(ctx: StepContext, controls: DigestControlsInput & { digestValue?: unknown }) {
+  if (controls.digestValue !== undefined) {
+    const v = controls.digestValue;
+    return { ok: true as const, value: typeof v === 'string' ? v : JSON.stringify(v), missing: false };
+  }
+  return digestKeyValue(controls, ctx.scope());
+}
+
 const digest: StepHandler = {
   run(ctx) {
     const state = ctx.job.state as DigestState;
     const now = ctx.clock.now();
     const until = num(state.collectingUntil);
-    if (until !== undefined) return now < until ? { status: 'delayed', until } : closeDigest(ctx);
+    if (until !== undefined) {
+      if (now < until) return { status: 'delayed', until };
+      return extendToSchedule(ctx, state) ?? closeDigest(ctx);
+    }
     const pre = prelude(ctx);
     if (pre) return pre;
-    const controls = ctx.step.controls as DigestControlsInput;
-    const key = digestKeyValue(controls, ctx.scope());
+    const controls = ctx.step.controls as DigestControlsInput & { digestValue?: unknown };
+    const key = groupValue(ctx, controls);
     if (!key.ok) return { status: 'failed', error: `Digest: ${key.error}`, source: 'Payload' };
-    const keyText = controls.digestKey
-      ? ` for digest key ${controls.digestKey} = ${JSON.stringify(key.value)}${key.missing ? ' (no value in this event)' : ''}`
-      : '';
+    const keyText =
+      controls.digestValue !== undefined
+        ? ` for digest key ${JSON.stringify(key.value)} (computed by the app's code)`
+        : controls.digestKey
+          ? ` for digest key ${controls.digestKey} = ${JSON.stringify(key.value)}${key.missing ? ' (no value in this event)' : ''}`
+          : '';
     const group = digestGroupKey({ workflowId: ctx.workflow._id, stepId: ctx.step.stepId, subscriberId: ctx.subscriber._id!, keyValue: key.value });
     const { jobs } = ctx.store;
     const open = jobs.openDigest(group, ctx.job.id);
@@ -152,7 +216,7 @@ const digest: StepHandler = {
       });
       return { status: 'completed' };
     }
-    ctx.setState({ ...ctx.job.state, collectingUntil: window.until });
+    ctx.setState({ ...ctx.job.state, collectingUntil: window.until, ...(controls.extendToSchedule === true && { extendToSchedule: true }) });
     const how =
       window.type === 'timed'
         ? `next time of cron "${controls.cron}"`

@@ -4,19 +4,11 @@
 // step's output (`steps.<id>.status`, `steps.<id>.body`) and the execution detail's `raw`. A failure
 // stops the workflow unless `continueOnFailure`.
 import type { JsonObject } from '../../api/schemas/common.js';
-import {
-  deliverWebhook,
-  renderHttpRequest,
-  validatePayload,
-  webhookRaw,
-  type JsonSchema,
-  type RenderedRequest,
-  type WebhookRequest,
-  type WebhookResult,
-} from '../engine/index.js';
+import { renderHttpRequest, validatePayload, type JsonSchema, type RenderedRequest } from '../engine/index.js';
 import { templateErrorsText } from './describe.js';
 import { prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepResult } from './types.js';
+import { deliverWebhook, webhookRaw, type WebhookRequest, type WebhookResult } from './webhook.js';
 
 type Plan = { result: StepResult } | { request: RenderedRequest; send: WebhookRequest };
 
@@ -37,13 +29,14 @@ function plan(ctx: StepContext): Plan {
         secret: ctx.environment.apiKey,
         timeoutMs: r.timeoutMs,
         retries: 2,
-        allowNonLoopback: ctx.settings.allowRemoteWebhooks,
-        // Wall-clock time: the receiver checks the signature's age against its own clock.
-        now: Date.now(),
+        allowRemote: ctx.settings.allowRemoteWebhooks,
       },
     };
   });
 }
+
+/** ` after 3 attempts`; nothing when none was made (the guard refused the target). */
+const attemptsText = (n: number) => (n === 0 ? '' : ` after ${n} attempt${n === 1 ? '' : 's'}`);
 
 const continues = (ctx: StepContext) => ctx.step.controls.continueOnFailure === true;
 
@@ -69,7 +62,7 @@ function run(ctx: StepContext, sent: WebhookResult): StepResult {
     const why = sent.status !== undefined ? `answered ${sent.error ?? `HTTP ${sent.status}`}` : `failed: ${sent.error ?? 'no answer'}`;
     return {
       status: 'failed',
-      error: `HTTP request ${target} ${why} after ${sent.attempts} attempt${sent.attempts === 1 ? '' : 's'}${goOn}`,
+      error: `HTTP request ${target} ${why}${attemptsText(sent.attempts)}${goOn}`,
       source: 'Webhook',
       raw,
       stop: !continues(ctx),

@@ -1,8 +1,21 @@
-// What every step of the engine checks before doing its own work, in the service's order: the `skip`
-// condition, the step filters, the workflow's channel preferences (channel steps), and the step's
-// control issues. Each outcome is a StepResult with an execution detail that names the reason.
-import { channelPreference, describeIssues, hasIssues, matchesFilters, shouldSkip, type ChannelKind } from '../engine/index.js';
+// What every step of the engine checks before doing its own work, in the service's order: the
+// subscriber's delivery schedule (channel steps but in-app, as the service's job runner checks it
+// first), the `skip` condition, the step filters, the workflow's channel preferences (channel steps),
+// and the step's control issues. Each outcome is a StepResult with an execution detail that names the
+// reason. A code-first step is checked the same way before its app is called (runner/bridge.ts).
+import {
+  channelPreference,
+  describeIssues,
+  hasIssues,
+  matchesFilters,
+  shouldSkip,
+  wallClockText,
+  withinSchedule,
+  type ChannelKind,
+  type DeliverySchedule,
+} from '../engine/index.js';
 import { subscriberChoice } from '../inbox/preferences.js';
+import { GLOBAL } from '../store/preferences.js';
 import { filtersText, jsonText } from './describe.js';
 import type { StepContext, StepResult } from './types.js';
 
@@ -11,8 +24,40 @@ export function prelude(ctx: StepContext, channel?: ChannelKind): StepResult | u
   return ctx.memo('prelude', () => check(ctx, channel));
 }
 
+/** The subscriber's delivery schedule (their global preference's), when they have an enabled one. */
+export function deliverySchedule(ctx: StepContext): DeliverySchedule | undefined {
+  return ctx.memo('schedule', () => {
+    if (ctx.workflow.critical || ctx.subscriber._id === undefined) return undefined;
+    const schedule = ctx.store.preferences.get(ctx.subscriber._id, GLOBAL)?.schedule as DeliverySchedule | undefined;
+    return schedule?.isEnabled ? schedule : undefined;
+  });
+}
+
+const timezoneOf = (ctx: StepContext) => (typeof ctx.subscriber.timezone === 'string' ? ctx.subscriber.timezone : null);
+
+/** Outside the schedule now: the words that say so (`Saturday 10:12 in Europe/Paris`), else undefined. */
+export function outsideSchedule(ctx: StepContext): string | undefined {
+  const schedule = deliverySchedule(ctx);
+  const now = ctx.clock.now();
+  if (!schedule || withinSchedule(schedule, now, timezoneOf(ctx))) return undefined;
+  return wallClockText(now, timezoneOf(ctx));
+}
+
 function check(ctx: StepContext, channel: ChannelKind | undefined): StepResult | undefined {
   const { step } = ctx;
+  // In-app messages wait in the Inbox and are always delivered; a critical workflow ignores schedules.
+  if (channel !== undefined && channel !== 'in_app') {
+    const when = outsideSchedule(ctx);
+    if (when !== undefined) {
+      ctx.detail({
+        status: 'Success',
+        detail: `Step skipped: outside the subscriber's delivery schedule (it is ${when})`,
+        source: 'Internal',
+        raw: JSON.stringify({ schedule: deliverySchedule(ctx), timezone: timezoneOf(ctx) }),
+      });
+      return { status: 'skipped' };
+    }
+  }
   const scope = ctx.scope();
   const skip = shouldSkip(step.controls.skip, scope);
   if (skip.error) return { status: 'failed', error: `Skip condition of step '${step.stepId}': ${skip.error}`, source: 'Payload', raw: skip.raw };

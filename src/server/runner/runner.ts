@@ -37,7 +37,8 @@ export class JobRunner {
   private readonly batchSize: number;
   /** Workflows read during one pump (a batch holds many jobs of the same few workflows). */
   private workflowMemo: Map<string, ReturnType<Store['workflows']['findById']>> | undefined;
-  private readonly settings: RunnerSettings;
+  /** What the one who started svc dev allowed (the routes read it too). */
+  readonly settings: RunnerSettings;
   private readonly inflight = new Map<string, Promise<void>>();
   /** Jobs of code-first workflows in flight in slots of their own (EXTERNAL_SLOTS). */
   private externalInflight = 0;
@@ -65,7 +66,7 @@ export class JobRunner {
     this.clock = opts.clock;
     this.concurrency = opts.concurrency ?? 16;
     this.batchSize = opts.batchSize ?? 64;
-    this.settings = { allowRemoteWebhooks: false, ...opts.settings };
+    this.settings = { allowRemoteWebhooks: false, allowRemoteBridge: false, ...opts.settings };
   }
 
   start(): void {
@@ -529,7 +530,11 @@ export class JobRunner {
         });
         jobs.settleJob(job, { status: 'failed', ...common }, details);
         const stop = result.stop === true || (job.step as { shouldStopOnFail?: boolean }).shouldStopOnFail === true;
-        if (stop) this.endRest(job, { status: 'canceled', detail: `Step canceled: step '${job.step.stepId}' failed, and its failure stops the workflow` });
+        if (stop)
+          this.endRest(
+            job,
+            result.rest ?? { status: 'canceled', detail: `Step canceled: step '${job.step.stepId}' failed, and its failure stops the workflow` },
+          );
         else this.queueNext(job, built);
         break;
       }

@@ -54,9 +54,10 @@ export type StepResult =
   | { status: 'skipped' }
   /**
    * `error` becomes a Failed execution detail. The workflow goes on with its next step unless `stop`
-   * (or the step's `shouldStopOnFail`): then the remaining steps are canceled.
+   * (or the step's `shouldStopOnFail`): then the remaining steps are canceled, each with `rest`'s
+   * detail when given.
    */
-  | { status: 'failed'; error: string; stop?: boolean; source?: ExecutionDetailSource; raw?: string }
+  | { status: 'failed'; error: string; stop?: boolean; source?: ExecutionDetailSource; raw?: string; rest?: RestOutcome }
   /** Run the handler again at `until` (service time), e.g. a delay that has not elapsed. */
   | { status: 'delayed'; until: number }
   /** Ends this notification's run here; its remaining steps take the same status. */
@@ -82,6 +83,8 @@ export interface StepHandler {
 export interface RunnerSettings {
   /** `--allow-remote-webhooks`: http_request steps and webhook providers may call non-loopback hosts. */
   allowRemoteWebhooks: boolean;
+  /** `--allow-remote-bridge`: bridge URLs (sync, `--bridge-url`, a trigger's `bridgeUrl`) may be non-loopback. */
+  allowRemoteBridge: boolean;
 }
 
 export class StepRegistry {

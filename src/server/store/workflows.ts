@@ -302,8 +302,30 @@ export class Workflows extends Repo {
    */
   upsertExternal(env: Environment, input: NewWorkflow, bridge: BridgeInfo): StoredWorkflow {
     const existing = this.findByTrigger(env.id, input.workflowId);
-    const base = existing ? this.replace(existing, { ...input, active: true }) : this.create(env, { ...input, active: true });
+    if (!existing) return this.save({ ...this.create(env, { ...input, active: true }), origin: 'external', bridge });
+    // What was set here rather than in the app's code outlives a new discovery: each step's control
+    // values (a step of the same id and type) and whether the payload is checked at trigger time.
+    const kept = new Map(existing.steps.map((s) => [s.stepId, s]));
+    const steps = input.steps.map((s) => {
+      const old = s.stepId !== undefined ? kept.get(s.stepId) : undefined;
+      return old && old.type === s.type ? { ...s, controlValues: old.controlValues } : s;
+    });
+    const base = this.replace(existing, { ...input, steps, active: true, validatePayload: input.validatePayload ?? existing.validatePayload });
     return this.save({ ...base, origin: 'external', bridge });
+  }
+
+  /**
+   * A code-first workflow's control values, as the dashboard stores them (PUT /v2/workflows/{id}):
+   * its steps stay those its app declares; `controlValues` maps a stepId to the step's new values.
+   */
+  setControlValues(
+    stored: StoredWorkflow,
+    controlValues: ReadonlyMap<string, JsonObject>,
+    fields: Partial<Pick<StoredWorkflow, 'validatePayload' | 'active'>>,
+  ): StoredWorkflow {
+    const steps = stored.steps.map((s) => (controlValues.has(s.stepId) ? { ...s, controlValues: controlValues.get(s.stepId)! } : s));
+    const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    return this.save({ ...stored, ...given, steps });
   }
 
   markTriggered(id: string): void {

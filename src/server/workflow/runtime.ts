@@ -128,7 +128,8 @@ function externalStep(step: ReturnType<typeof resolveSteps>[number], stored: Sto
 
 /**
  * A code-first workflow as the service shows it: its steps' controls are the schemas the app declared
- * (values are the app's defaults), it has no control issues, and its status is its activity.
+ * and the values stored here (the dashboard's, sent to the app with each execution and preview; the
+ * app's defaults apply to the rest), it has no control issues, and its status is its activity.
  */
 function externalView(view: Workflow, stored: StoredWorkflow): Workflow {
   const schemas = stored.bridge?.controlSchemas ?? {};
@@ -139,7 +140,8 @@ function externalView(view: Workflow, stored: StoredWorkflow): Workflow {
     steps: view.steps.map((s) => {
       const { issues: _i, ...step } = s;
       const schema = schemas[s.stepId];
-      return { ...step, controls: { ...step.controls, ...(schema && { dataSchema: schema }), values: {} } };
+      const values = stored.steps.find((x) => x.stepId === s.stepId)?.controlValues ?? {};
+      return { ...step, controls: { ...step.controls, ...(schema && { dataSchema: schema }), values } };
     }),
     ...(stored.bridge && { bridgeUrl: stored.bridge.url }),
   };

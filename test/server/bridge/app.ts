@@ -22,6 +22,8 @@ export interface Received {
 export interface BridgeApp {
   url: string;
   received: Received[];
+  /** Serves these workflows from now on, on the same socket (an app whose code changed, never down). */
+  serve(workflows: Workflow[]): void;
   close(): Promise<void>;
 }
 
@@ -30,37 +32,39 @@ type Workflow = { id: string };
 
 export async function startBridgeApp(workflows: Workflow[], secretKey: string, path = '/api/novu', port = 0): Promise<BridgeApp> {
   const received: Received[] = [];
-  const client = new Client({ secretKey, strictAuthentication: true });
-  const handle = new NovuRequestHandler({
-    frameworkName: 'node-http',
-    workflows: workflows as never,
-    client,
-    handler: (req: http.IncomingMessage & { body?: unknown }, res: http.ServerResponse) => ({
-      body: () => req.body,
-      headers: (key: string) => {
-        const v = req.headers[key.toLowerCase()];
-        return Array.isArray(v) ? v[0] : v;
-      },
-      method: () => req.method ?? 'GET',
-      url: () => new URL(req.url ?? '/', 'http://127.0.0.1'),
-      transformResponse: ({ status, headers, body }) => {
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        received.push({
-          method: req.method ?? '',
-          action: url.searchParams.get('action') ?? '',
-          workflowId: url.searchParams.get('workflowId'),
-          stepId: url.searchParams.get('stepId'),
-          signature: req.headers['novu-signature'] as string | undefined,
-          xSignature: req.headers['x-novu-signature'] as string | undefined,
-          body: req.body,
-          status,
-          answer: JSON.parse(body),
-        });
-        res.writeHead(status, headers);
-        res.end(body);
-      },
-    }),
-  }).createHandler();
+  // A client per set of workflows: a client keeps the workflows it was given.
+  const handlerFor = (workflows: Workflow[]) =>
+    new NovuRequestHandler({
+      frameworkName: 'node-http',
+      workflows: workflows as never,
+      client: new Client({ secretKey, strictAuthentication: true }),
+      handler: (req: http.IncomingMessage & { body?: unknown }, res: http.ServerResponse) => ({
+        body: () => req.body,
+        headers: (key: string) => {
+          const v = req.headers[key.toLowerCase()];
+          return Array.isArray(v) ? v[0] : v;
+        },
+        method: () => req.method ?? 'GET',
+        url: () => new URL(req.url ?? '/', 'http://127.0.0.1'),
+        transformResponse: ({ status, headers, body }) => {
+          const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+          received.push({
+            method: req.method ?? '',
+            action: url.searchParams.get('action') ?? '',
+            workflowId: url.searchParams.get('workflowId'),
+            stepId: url.searchParams.get('stepId'),
+            signature: req.headers['novu-signature'] as string | undefined,
+            xSignature: req.headers['x-novu-signature'] as string | undefined,
+            body: req.body,
+            status,
+            answer: JSON.parse(body),
+          });
+          res.writeHead(status, headers);
+          res.end(body);
+        },
+      }),
+    }).createHandler();
+  let handle = handlerFor(workflows);
   const server = http.createServer(async (req, res) => {
     if (!req.url?.startsWith(path)) {
       res.writeHead(404, { 'content-type': 'text/html' });
@@ -76,6 +80,9 @@ export async function startBridgeApp(workflows: Workflow[], secretKey: string, p
   return {
     url: `http://127.0.0.1:${bound}${path}`,
     received,
+    serve: (next) => {
+      handle = handlerFor(next);
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

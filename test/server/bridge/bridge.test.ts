@@ -141,8 +141,9 @@ describe('registering a bridge', () => {
     const res = await svc.request('POST', '/v1/bridge/sync', { body: { bridgeUrl: notBridge } });
     expect(res.status).toBe(422);
     expect(res.body.message).toContain(notBridge);
-    expect(res.body.message).toContain('HTTP 404');
-    expect(res.body.message).toContain('<!doctype html>');
+    // What answered, never its body: status and content type.
+    expect(res.body.message).toBe(`Bridge ${notBridge} did not answer its health check as a framework bridge: HTTP 404 (text/html, 39 bytes)`);
+    expect(res.body.message).not.toContain('doctype');
   });
 
   it('a discover answer that breaks the schema is refused with the path of the bad field, and nothing is stored', async () => {

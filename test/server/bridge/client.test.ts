@@ -38,7 +38,7 @@ async function scripted(answers: { status: number; body: unknown; delayMs?: numb
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/novu`, hits };
 }
 
-const fast = { secret: 'sk_secret', backoffMs: () => 1 };
+const fast = { secret: 'sk_secret', allowRemote: false, backoffMs: () => 1 };
 const event = { payload: { a: 1 }, controls: {}, subscriber: { subscriberId: 's' }, state: [] };
 
 describe('bridge client', () => {

@@ -3,7 +3,8 @@ import { PreviewResponse } from '../../../src/api/schemas/workflow.js';
 import { StepNotFoundError, generatePreview } from '../../../src/server/engine/preview.js';
 import { buildScope, contextScope } from '../../../src/server/engine/scope.js';
 import type { StepDefinition } from '../../../src/server/engine/types.js';
-import { verifySignature } from '../../../src/server/engine/webhook.js';
+import { signature } from '../../../src/server/outbound/index.js';
+import { verifySignature } from '../../helpers/signature.js';
 import { workflow } from './fixtures.js';
 
 const now = Date.UTC(2025, 0, 31, 10);
@@ -145,7 +146,7 @@ describe('generatePreview: flow-control steps', () => {
     const steps: StepDefinition[] = [
       { name: 'Hook', type: 'http_request', controlValues: { method: 'POST', url: 'http://127.0.0.1:9/{{ payload.id }}', body: '{"id": "{{ payload.id }}"}' } },
     ];
-    const r = preview(steps, 'hook', { signingSecret: 'sk_test', previewPayload: { payload: { id: 'abc' } } });
+    const r = preview(steps, 'hook', { sign: (text: string) => signature('sk_test', text, now), previewPayload: { payload: { id: 'abc' } } });
     expect(r.result).toEqual({ type: 'http_request', preview: { method: 'POST', url: 'http://127.0.0.1:9/abc', headers: {}, body: { id: 'abc' } } });
     expect(verifySignature('sk_test', r.svcSignature, '{"id":"abc"}', { now })).toEqual({ ok: true, timestamp: now });
     expect(preview(steps, 'hook').svcSignature).toBeUndefined();

@@ -1,16 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  SIGNATURE_HEADER,
-  checkTarget,
-  deliverWebhook,
-  isLoopbackAddress,
-  signPayload,
-  signatureSample,
-  verifySignature,
-  webhookRaw,
-} from '../../../src/server/engine/webhook.js';
+// Webhooks (http_request steps, webhook providers) through the outbound module against a loopback
+// receiver: the signature a receiver verifies, retries, timeouts, the answer's cap, the guard.
+import { checkTarget, isLoopbackAddress, signature } from '../../../src/server/outbound/index.js';
+import { deliverWebhook, SIGNATURE_HEADER, webhookRaw } from '../../../src/server/runner/webhook.js';
+import { verifySignature } from '../../helpers/signature.js';
 
 interface Received {
   method: string;
@@ -49,17 +44,19 @@ beforeEach(() => {
 });
 
 const now = Date.UTC(2025, 0, 1);
+const base_ = { allowRemote: false };
 
 describe('deliverWebhook', () => {
   it('posts signed JSON that the receiver can verify, and returns the response', async () => {
     handler = (req, res) => {
-      const check = verifySignature('s3cret', req.headers[SIGNATURE_HEADER] as string, req.body, { now });
+      const check = verifySignature('s3cret', req.headers[SIGNATURE_HEADER] as string, req.body, { now: Date.now() });
       res.writeHead(check.ok ? 200 : 401, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ verified: check.ok }));
     };
-    const result = await deliverWebhook({ url: `${base}/hook`, body: { text: 'hi "there"' }, secret: 's3cret', headers: { 'X-Extra': '1' }, now });
+    const result = await deliverWebhook({ url: `${base}/hook`, body: { text: 'hi "there"' }, secret: 's3cret', headers: { 'X-Extra': '1' }, ...base_ });
     expect(result).toMatchObject({ ok: true, status: 200, body: '{"verified":true}', attempts: 1, method: 'POST' });
-    expect(result.signature).toBe(signPayload('s3cret', '{"text":"hi \\"there\\""}', now));
+    const t = Number(/^t=(\d+),/.exec(result.signature!)![1]);
+    expect(result.signature).toBe(signature('s3cret', '{"text":"hi \\"there\\""}', t));
     expect(received[0]?.headers).toMatchObject({ 'content-type': 'application/json', 'x-extra': '1' });
     expect(received[0]?.body).toBe('{"text":"hi \\"there\\""}');
     // What was sent is kept beside the answer (the web console's "Provider request").
@@ -71,7 +68,7 @@ describe('deliverWebhook', () => {
       res.statusCode = count < 3 ? 503 : 200;
       res.end(count < 3 ? 'busy' : 'done');
     };
-    const result = await deliverWebhook({ url: base, body: {}, retries: 3, backoffMs: 5, now });
+    const result = await deliverWebhook({ url: base, body: {}, retries: 3, backoffMs: 5, ...base_ });
     expect(result).toMatchObject({ ok: true, status: 200, body: 'done', attempts: 3 });
     expect(result.error).toBeUndefined();
   });
@@ -84,7 +81,7 @@ describe('deliverWebhook', () => {
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 50);
     const started = Date.now();
-    const result = await deliverWebhook({ url: base, body: {}, retries: 3, backoffMs: 10_000, now, signal: stop.signal });
+    const result = await deliverWebhook({ url: base, body: {}, retries: 3, backoffMs: 10_000, ...base_, signal: stop.signal });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(result).toMatchObject({ ok: false, attempts: 1, error: 'HTTP 503' });
   });
@@ -94,7 +91,12 @@ describe('deliverWebhook', () => {
       res.statusCode = 404;
       res.end('nope');
     };
-    expect(await deliverWebhook({ url: base, body: {}, retries: 3, backoffMs: 5, now })).toMatchObject({ ok: false, status: 404, body: 'nope', attempts: 1 });
+    expect(await deliverWebhook({ url: base, body: {}, retries: 3, backoffMs: 5, ...base_ })).toMatchObject({
+      ok: false,
+      status: 404,
+      body: 'nope',
+      attempts: 1,
+    });
   });
 
   it('gives up after the retries, with the last error', async () => {
@@ -102,7 +104,7 @@ describe('deliverWebhook', () => {
       res.statusCode = 500;
       res.end('boom');
     };
-    expect(await deliverWebhook({ url: base, body: {}, retries: 1, backoffMs: 5, now })).toMatchObject({
+    expect(await deliverWebhook({ url: base, body: {}, retries: 1, backoffMs: 5, ...base_ })).toMatchObject({
       ok: false,
       status: 500,
       attempts: 2,
@@ -112,8 +114,8 @@ describe('deliverWebhook', () => {
 
   it('times out each attempt', async () => {
     handler = (_req, res) => setTimeout(() => res.end('late'), 300);
-    const result = await deliverWebhook({ url: base, body: {}, timeoutMs: 50, retries: 1, backoffMs: 5, now });
-    expect(result).toMatchObject({ ok: false, attempts: 2, error: 'timed out after 50 ms' });
+    const result = await deliverWebhook({ url: base, body: {}, timeoutMs: 50, retries: 1, backoffMs: 5, ...base_ });
+    expect(result).toMatchObject({ ok: false, attempts: 2, error: 'no answer within 50 ms' });
     expect(result.status).toBeUndefined();
   });
 
@@ -122,14 +124,14 @@ describe('deliverWebhook', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const result = await deliverWebhook({ url: `http://127.0.0.1:${port}/`, body: {}, retries: 1, backoffMs: 5, now });
+    const result = await deliverWebhook({ url: `http://127.0.0.1:${port}/`, body: {}, retries: 1, backoffMs: 5, ...base_ });
     expect(result).toMatchObject({ ok: false, attempts: 2 });
     expect(result.error).toMatch(/ECONNREFUSED|connect/);
   });
 
   it('sends GET without a body and truncates long responses', async () => {
     handler = (_req, res) => res.end('x'.repeat(5000));
-    const result = await deliverWebhook({ url: `${base}/q?a=1`, method: 'GET', body: { ignored: true }, maxBodyBytes: 100, now });
+    const result = await deliverWebhook({ url: `${base}/q?a=1`, method: 'GET', body: { ignored: true }, maxBodyBytes: 100, ...base_ });
     expect(received[0]).toMatchObject({ method: 'GET', url: '/q?a=1', body: '' });
     expect(received[0]?.headers['content-type']).toBeUndefined();
     expect(result).toMatchObject({ ok: true, truncated: true });
@@ -138,15 +140,17 @@ describe('deliverWebhook', () => {
 
   it('sends a string body as text and works through localhost', async () => {
     const url = base.replace('127.0.0.1', 'localhost');
-    const result = await deliverWebhook({ url, method: 'PUT', body: 'plain', now });
+    const result = await deliverWebhook({ url, method: 'PUT', body: 'plain', ...base_ });
     expect(result.ok).toBe(true);
     expect(received[0]).toMatchObject({ method: 'PUT', body: 'plain', headers: { 'content-type': 'text/plain; charset=utf-8' } });
   });
 
   it('refuses non-loopback targets unless allowed, before sending anything', async () => {
-    const refused = await deliverWebhook({ url: 'http://192.0.2.10/hook', body: {}, now });
+    const refused = await deliverWebhook({ url: 'http://192.0.2.10/hook', body: {}, ...base_ });
     expect(refused).toMatchObject({ ok: false, attempts: 0 });
-    expect(refused.error).toMatch(/^refusing to deliver to 192\.0\.2\.10: only loopback targets/);
+    expect(refused.error).toBe(
+      'refusing to connect to 192.0.2.10: only loopback targets (127.0.0.0/8, ::1, localhost) are allowed; start svc dev with --allow-remote-webhooks to allow others',
+    );
     expect(await checkTarget('http://192.0.2.10/', true)).toMatchObject({ ok: true });
     expect(await checkTarget('ftp://127.0.0.1/', false)).toMatchObject({ ok: false, error: expect.stringMatching(/unsupported URL scheme/) });
     expect(await checkTarget('not a url', false)).toMatchObject({ ok: false });
@@ -160,14 +164,14 @@ describe('signatures', () => {
   });
 
   it('verifies a signature, and rejects a changed body, a wrong secret, an old timestamp and garbage', () => {
-    const header = signatureSample('k', { a: 1 }, now);
+    const header = signature('k', '{"a":1}', now);
     expect(header).toMatch(/^t=1735689600000,v1=[0-9a-f]{64}$/);
     expect(verifySignature('k', header, '{"a":1}', { now })).toEqual({ ok: true, timestamp: now });
     expect(verifySignature('k', header, '{"a":2}', { now })).toEqual({ ok: false, reason: 'signature mismatch' });
     expect(verifySignature('other', header, '{"a":1}', { now })).toMatchObject({ ok: false });
     expect(verifySignature('k', header, '{"a":1}', { now: now + 10 * 60_000 })).toMatchObject({ ok: false, reason: expect.stringMatching(/tolerance/) });
-    expect(verifySignature('k', 'nonsense', '{"a":1}')).toMatchObject({ ok: false, reason: expect.stringMatching(/malformed/) });
-    expect(verifySignature('k', undefined, '')).toMatchObject({ ok: false });
+    expect(verifySignature('k', 'nonsense', '{"a":1}', { now })).toMatchObject({ ok: false, reason: expect.stringMatching(/malformed/) });
+    expect(verifySignature('k', undefined, '', { now })).toMatchObject({ ok: false });
   });
 
   it('keeps the execution detail raw under its limit', () => {
