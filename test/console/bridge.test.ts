@@ -1,7 +1,9 @@
 // Code-first workflows in the console, in a real browser (headless Chromium) against the built `svc dev`:
 // real `@novu/framework` workflows served on loopback and registered the way the service's CLI does
 // (POST /v1/bridge/sync?source=cli) appear on the Workflows page with their origin (`external`, the
-// bridge URL) and steps, and each step's preview is rendered by the bridge itself.
+// bridge URL) and steps, and each step's preview is rendered by the bridge itself; a step's control
+// values are edited there, previewed, saved as the dashboard saves them (PUT /v2/workflows/{id}) and
+// sent with the next execution. A workflow defined in svc dev starts from the service's example values.
 // Screenshots go to SVC_SCREENSHOTS_DIR (or a temporary folder, printed).
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,5 +98,41 @@ describe.skipIf(!CHROMIUM)('svc dev web console: code-first workflows through a 
     await page.screenshot({ path: file });
     expect(statSync(file).size).toBeGreaterThan(10_000);
     console.log(`screenshots: ${shots}`);
+  });
+
+  it("edits a code-first step's control values: previewed as typed, saved through PUT /v2/workflows, sent with the next execution", async () => {
+    await page.goto(`${dev.baseUrl}/console/#/workflows?workflow=onboarding-code`);
+    const detail = page.locator('.workflow[data-workflow="onboarding-code"]');
+    const mail = detail.locator('li.step[data-step=mail]');
+    await expect.poll(() => mail.locator('.step-preview').innerText()).toContain('Welcome aboard (code)');
+    const saves: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') saves.push(r.postData() ?? '');
+    });
+    await page.getByLabel('Control values of mail').fill(JSON.stringify({ subject: 'Edited in the console' }));
+    await expect.poll(() => mail.locator('.step-preview').innerText()).toContain('Edited in the console');
+    expect(app.received.filter((r) => r.action === 'preview').at(-1)!.body.controls).toEqual({ subject: 'Edited in the console' });
+    await detail.getByRole('button', { name: 'Save control values' }).click();
+    await detail.locator('.saved', { hasText: 'Saved' }).waitFor();
+    expect(JSON.parse(saves[0]!).steps.find((s: { stepId: string }) => s.stepId === 'mail').controlValues).toEqual({ subject: 'Edited in the console' });
+    const stored = await api(dev, 'GET', '/v2/workflows/onboarding-code');
+    expect(stored.body.data.steps[2].controls.values).toEqual({ subject: 'Edited in the console' });
+    await page.screenshot({ path: join(shots, 'workflows-external-controls.png') });
+
+    const t = await api(dev, 'POST', '/v1/events/trigger', { name: 'onboarding-code', to: 'ada', payload: { name: 'Ada' } });
+    expect(t.body.data.status).toBe('processed');
+    // The email step comes after a one-minute delay: the in-app step's execution is sent no controls.
+    await expect.poll(() => app.received.filter((r) => r.action === 'execute' && r.stepId === 'hello').length).toBe(1);
+    expect(app.received.find((r) => r.action === 'execute' && r.stepId === 'hello')!.body.controls).toEqual({});
+  });
+
+  it("a workflow defined in svc dev starts from the service's example values: a default filter's text, not a placeholder", async () => {
+    await page.goto(`${dev.baseUrl}/console/#/workflows?workflow=welcome`);
+    const detail = page.locator('.workflow[data-workflow="welcome"]');
+    await detail.locator('#preview-payload').waitFor();
+    await expect.poll(() => detail.locator('.step-preview').first().innerText()).toContain('Acme');
+    expect(await detail.locator('.steps').innerText()).not.toContain('{{payload.appName}}');
+    expect(await detail.locator('#preview-payload').inputValue()).not.toContain('appName');
+    await page.screenshot({ path: join(shots, 'workflows-example-values.png') });
   });
 });

@@ -91,7 +91,7 @@ function WorkflowDetail({ id }: { id: string }) {
   // Code-first steps: control values as typed (JSON text by stepId), before they are saved.
   const [controlsText, setControlsText] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState<string | null>(null);
-  const external = (w as any)?.origin === 'external';
+  const external = w?.origin === 'external';
   const controls = parsedControls(controlsText);
 
   // Every step re-renders for the edited payload or controls, a moment after typing stops.
@@ -159,7 +159,12 @@ function WorkflowDetail({ id }: { id: string }) {
     <div class="wf-body">
       <div class="payload-editor">
         <label for="preview-payload"><strong>Preview payload</strong> <span class="muted small">(payload, subscriber, steps, context)</span></label>
-        <textarea id="preview-payload" spellcheck="false" rows="12" disabled=${text === null} value=${text ?? ''} onInput=${(e: any) => setText(e.currentTarget.value)}></textarea>
+        ${
+          // Shown once it holds the example: were it shown empty first, what is typed meanwhile would be lost.
+          text === null
+            ? html`<div class="muted small">Asking the service for the example payload…</div>`
+            : html`<textarea id="preview-payload" spellcheck="false" rows="12" value=${text} onInput=${(e: any) => setText(e.currentTarget.value)}></textarea>`
+        }
         ${parseError && html`<div class="error">${parseError}</div>`}
         ${
           external &&
@@ -198,14 +203,13 @@ function parsedControls(texts: Record<string, string>): { values: Record<string,
 
 /** PUT /v2/workflows/{id} as the dashboard sends it: the workflow as it is, with the steps' new control values. */
 function updateBody(w: Workflow, values: Record<string, unknown>): Record<string, unknown> {
-  const any = w as any;
   return {
     name: w.name,
-    ...(any.description !== undefined && { description: any.description }),
+    ...(w.description !== undefined && { description: w.description }),
     tags: w.tags ?? [],
     active: w.active,
-    ...(any.validatePayload !== undefined && { validatePayload: any.validatePayload }),
-    steps: (w.steps ?? []).map((s: any) => ({
+    ...(w.validatePayload !== undefined && { validatePayload: w.validatePayload }),
+    steps: w.steps.map((s) => ({
       _id: s._id,
       stepId: s.stepId,
       name: s.name,
