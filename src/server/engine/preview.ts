@@ -10,7 +10,7 @@ import type { TemplateError } from './template.js';
 import { nextCronTime } from './timing.js';
 import { buildScope } from './scope.js';
 import { isChannelKind, type TemplateScope, type WorkflowDefinition } from './types.js';
-import { findStep, resolveSteps, workflowPayloadPaths, type ResolvedStep } from './variables.js';
+import { findStep, resolveSteps, workflowPayloadPaths } from './variables.js';
 
 export class StepNotFoundError extends Error {
   constructor(
