@@ -143,18 +143,7 @@ function WorkflowDetail({ id }: { id: string }) {
   const steps = (w.steps ?? []) as Array<Record<string, any>>;
   const text = typed ?? example;
   return html`<div class="workflow" data-workflow=${w.workflowId}>
-    <header>
-      <h2>${w.name} <${Badge} value=${(w as any).status ?? (w.active ? 'active' : 'inactive')} /></h2>
-      <div class="muted small">${w.workflowId}${(w as any).description ? ` · ${(w as any).description}` : ''}${(w.tags ?? []).length ? ` · ${(w.tags ?? []).join(', ')}` : ''}</div>
-      ${
-        external &&
-        html`<div class="bridge-origin small">
-          <span class="chip origin">external</span> Code-first: its steps run in the app, through the bridge at
-          <code class="bridge-url">${(w as any).bridgeUrl ?? 'an unknown URL'}</code>; previews are rendered by the bridge, with the control values below.
-        </div>`
-      }
-      <div class="wf-actions"><a href=${`#/trigger?workflow=${encodeURIComponent(w.workflowId)}`}>Trigger it</a> · <a href=${`#/activity?workflow=${encodeURIComponent(w.workflowId)}`}>its activity</a></div>
-    </header>
+    <${Header} w=${w} external=${external} />
     ${(w as any).issues && Object.keys((w as any).issues).length > 0 && html`<div class="issues"><strong>Workflow issues</strong><${Issues} issues=${(w as any).issues} /></div>`}
     <div class="wf-body">
       <div class="payload-editor">
@@ -184,6 +173,22 @@ function WorkflowDetail({ id }: { id: string }) {
       </ol>
     </div>
   </div>`;
+}
+
+/** The workflow's name, status, origin and links. */
+function Header({ w, external }: { w: Workflow; external: boolean }) {
+  return html`<header>
+      <h2>${w.name} <${Badge} value=${(w as any).status ?? (w.active ? 'active' : 'inactive')} /></h2>
+      <div class="muted small">${w.workflowId}${(w as any).description ? ` · ${(w as any).description}` : ''}${(w.tags ?? []).length ? ` · ${(w.tags ?? []).join(', ')}` : ''}</div>
+      ${
+        external &&
+        html`<div class="bridge-origin small">
+          <span class="chip origin">external</span> Code-first: its steps run in the app, through the bridge at
+          <code class="bridge-url">${(w as any).bridgeUrl ?? 'an unknown URL'}</code>; previews are rendered by the bridge, with the control values below.
+        </div>`
+      }
+      <div class="wf-actions"><a href=${`#/trigger?workflow=${encodeURIComponent(w.workflowId)}`}>Trigger it</a> · <a href=${`#/activity?workflow=${encodeURIComponent(w.workflowId)}`}>its activity</a></div>
+    </header>`;
 }
 
 /** The typed control values, parsed: by stepId, or the first one that is not a JSON object. */

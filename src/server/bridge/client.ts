@@ -65,6 +65,19 @@ export function bridgeActionUrl(bridgeUrl: string, action: BridgeAction, params:
   return url.toString();
 }
 
+// The same few URLs serve every step of every event (a workflow's steps, four actions): built once.
+const actionUrls = new Map<string, string>();
+function actionUrl(bridgeUrl: string, action: BridgeAction, params: Record<string, string> | undefined): string {
+  const key = `${action} ${params ? JSON.stringify(params) : ''} ${bridgeUrl}`;
+  let url = actionUrls.get(key);
+  if (url === undefined) {
+    url = bridgeActionUrl(bridgeUrl, action, params);
+    if (actionUrls.size >= 1000) actionUrls.clear();
+    actionUrls.set(key, url);
+  }
+  return url;
+}
+
 /** An answer past this size is cut off and counts as a failed attempt, before it is all held in memory. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const MAX_BODY_TEXT = 4096;
@@ -77,7 +90,7 @@ export async function callBridge(
 ): Promise<BridgeAnswer> {
   let url: string;
   try {
-    url = bridgeActionUrl(bridgeUrl, action, opts.params);
+    url = actionUrl(bridgeUrl, action, opts.params);
   } catch {
     return { ok: false, url: bridgeUrl, action, error: 'not a valid URL', attempts: 0, durationMs: 0 };
   }

@@ -195,6 +195,20 @@ function retryAfterMs(value: string | undefined): number | undefined {
 
 const defaultBackoff = (n: number) => Math.min(250 * 2 ** (n - 1), 5_000);
 
+// A bridge asks the same few URLs for every step of every event: each is taken apart once. What the
+// guard says of a URL without a lookup does not change; a name is still checked at every connection.
+const checked = new Map<string, ReturnType<typeof checkUrl>>();
+function checkedUrl(url: string, allowRemote: boolean, allowFlag: string) {
+  const key = `${allowRemote ? '' : allowFlag} ${url}`;
+  let t = checked.get(key);
+  if (t === undefined) {
+    t = checkUrl(url, allowRemote, allowFlag);
+    if (checked.size >= 1000) checked.clear();
+    checked.set(key, t);
+  }
+  return t;
+}
+
 /** Sends `req`, trying again what may succeed later. Never throws: the result says what happened. */
 export async function send(req: OutboundRequest): Promise<OutboundResult> {
   const started = performance.now();
@@ -204,7 +218,7 @@ export async function send(req: OutboundRequest): Promise<OutboundResult> {
     result.durationMs = Math.round(performance.now() - started);
     return result;
   };
-  const target = checkUrl(req.url, req.allowRemote, req.allowFlag);
+  const target = checkedUrl(req.url, req.allowRemote, req.allowFlag);
   if (!target.ok) {
     result.error = target.error;
     if (target.refused) result.refused = true;
