@@ -71,7 +71,7 @@ function outputsOf(type: BridgeStepType, outputs: JsonObject): { ok: true; value
 function failure(ctx: StepContext, answer: BridgeAnswer, why: string): StepResult {
   return {
     status: 'failed',
-    error: `Bridge: executing step '${ctx.step.stepId}' through ${answer.url.split('?')[0]} failed: ${why} after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`,
+    error: `Bridge: executing step '${ctx.step.stepId}' through ${answer.url.split('?')[0]} failed: ${why}${answer.attempts === 0 ? '' : ` after ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'}`}`,
     source: 'Internal',
     raw: bridgeRaw(answer),
   };
