@@ -196,3 +196,25 @@ describe('the preview of a step after a digest', () => {
     });
   });
 });
+
+describe('a bridge URL that is not loopback', () => {
+  it('is not called without svc dev --allow-remote-bridge: the step fails saying so, and nothing is sent', async () => {
+    // As a store written by a svc dev started with the flag would hold it.
+    const wf = svc.store.workflows.findByTrigger(svc.environment.id, 'mailer-code')!;
+    const steps = wf.steps.map((st) => ({ stepId: st.stepId, name: st.name, type: st.type }));
+    svc.store.tx(() =>
+      svc.store.workflows.upsertExternal(
+        svc.environment,
+        { workflowId: wf.workflowId, name: wf.name, steps },
+        { ...wf.bridge!, url: 'http://10.255.255.1/api/novu' },
+      ),
+    );
+    const t = await trigger('mailer-code', { orderId: 'A-1' });
+    await svc.runner.idle();
+    expect(executes()).toHaveLength(0);
+    const ev = await eventOf(t.body.data.transactionId);
+    expect(ev.jobs[0].executionDetails.find((d: any) => d.status === 'Failed').detail).toBe(
+      "Bridge: executing step 'mail' through http://10.255.255.1/api/novu failed: refusing to connect to 10.255.255.1: only loopback targets (127.0.0.0/8, ::1, localhost) are allowed; start svc dev with --allow-remote-bridge to allow others",
+    );
+  });
+});
