@@ -33,6 +33,8 @@ export function watchBridge(o: BridgeWatchOptions): BridgeWatch {
   let stored: string | undefined;
   /** Why the app cannot be used, as last logged (said once, until it changes). */
   let trouble: string | undefined;
+  /** The status of the answer that was last worded (see whyNot). */
+  let troubleStatus: number | undefined;
   let stopped = false;
   let busy = false;
   let syncs = 0;
@@ -41,6 +43,7 @@ export function watchBridge(o: BridgeWatchOptions): BridgeWatch {
   const say = (why: string) => {
     if (trouble !== why) o.log(`bridge: ${why}`);
     trouble = why;
+    troubleStatus = undefined;
   };
 
   /** The same words `svc workflow sync` would use for an app that does not answer as a bridge. */
@@ -65,8 +68,12 @@ export function watchBridge(o: BridgeWatchOptions): BridgeWatch {
       if (!found.value) {
         if (a.refused) return say(`${o.bridgeUrl}: ${a.error}`);
         if (a.status === undefined) return say(`${o.bridgeUrl} is not answering (${a.error ?? 'no answer'}); waiting for it`);
+        // Worded once per kind of answer: the same refusal every second is not asked about again.
+        if (trouble !== undefined && a.status === troubleStatus) return;
         const why = await whyNot();
-        if (!stopped) say(why);
+        if (stopped) return;
+        say(why);
+        troubleStatus = a.status;
         return;
       }
       const hash = a.bodyHash;
