@@ -45,7 +45,7 @@ interface NodeModel {
 function optionKind(o: Option): Dynamic | undefined {
   if (o.long === '--profile') return 'profiles';
   if (o.long === '--workflow') return 'workflows';
-  if (o.long === '--to' || o.flags === '--subscriber <id>') return 'subscribers';
+  if (o.long === '--to' || o.long === '--subscriber') return 'subscribers';
   return undefined;
 }
 
