@@ -50,7 +50,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
   const api = await deps.client();
   // Looked up once everything typed is known to be valid: bad input sends nothing.
   if (subscriberId !== undefined) valid.previewPayload = { ...valid.previewPayload, subscriber: await storedSubscriber(api, subscriberId) };
-  const res = await api.call('previewStep', { params: { workflowId, stepId }, body: valid }, { mutates: false });
+  const res = await api.call('previewStep', { params: { workflowId, stepId }, body: valid }, { mutates: false, bodyLabel: (f) => (f === 'controlValues' ? '--controls' : '--payload/--subscriber') });
   if (!res) return;
   const result = (isPlainObject(res.data) && isPlainObject(res.data.result) ? res.data.result : {}) as Record<string, unknown>;
   const preview = result.preview;
