@@ -20,7 +20,11 @@ export class ItemErrors extends SvcError {
     readonly items: readonly ItemError[],
   ) {
     const notFound = items.every((e) => /NOT_FOUND/i.test(e.code ?? '') || /not (be )?found/i.test(e.message));
-    super(`${summary}: ${items.map((e) => `${clean(e.item)} (${clean(e.message)})`).join('; ')}`, notFound ? 'not_found' : 'item_errors', notFound ? EXIT.notFound : EXIT.rejected);
+    super(
+      `${summary}: ${items.map((e) => `${clean(e.item)} (${clean(e.message)})`).join('; ')}`,
+      notFound ? 'not_found' : 'item_errors',
+      notFound ? EXIT.notFound : EXIT.rejected,
+    );
   }
 
   override toJSON(): Record<string, unknown> {

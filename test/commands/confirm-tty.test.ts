@@ -21,7 +21,12 @@ afterEach(async () => {
 
 describe.skipIf(!hasTmux)('declining a confirmation', () => {
   const open = () =>
-    openTerminal([process.execPath, BIN, 'subscribers', 'delete', 'ada'], { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url, SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' });
+    openTerminal([process.execPath, BIN, 'subscribers', 'delete', 'ada'], {
+      SVC_API_KEY: KEY,
+      SVC_BASE_URL: stub.url,
+      SVC_CONFIG_DIR: tempConfigDir(),
+      NO_COLOR: '1',
+    });
 
   test('n: "nothing deleted", exit 0, no error line', { timeout: 30_000 }, async () => {
     term = open();

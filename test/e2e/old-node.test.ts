@@ -23,7 +23,10 @@ const old = oldNode();
 
 describe.skipIf(old === undefined)('svc on an older Node', () => {
   const run = (bin: string, args: string[]) =>
-    spawnSync(old!, [bin, ...args], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), NO_COLOR: '1', SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-old-')) } });
+    spawnSync(old!, [bin, ...args], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), NO_COLOR: '1', SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-old-')) },
+    });
 
   test("hands the command to the project's own Node: output and exit code are that run's", () => {
     const version = run(BIN, ['--version']);
@@ -44,6 +47,10 @@ describe.skipIf(old === undefined)('svc on an older Node', () => {
     const r = run(join(dir, 'bin', 'svc.js'), ['--version']);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^error: svc needs Node.js 22.19 or later; this is Node.js [\\d.]+: run \`npm install\` in ${dir}/ \\(it brings the project's own Node 24\\), or use Node.js 24\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: svc needs Node.js 22.19 or later; this is Node.js [\\d.]+: run \`npm install\` in ${dir}/ \\(it brings the project's own Node 24\\), or use Node.js 24\\n$`,
+      ),
+    );
   });
 });

@@ -148,7 +148,10 @@ const WorkflowTags = z
   .superRefine((tags, ctx) => {
     // The service's own wording (one length rule, 1 to 32, so one sentence for either side of it).
     if (tags.some((t) => t.length < 1 || t.length > WORKFLOW_LIMITS.tag)) {
-      ctx.addIssue({ code: 'custom', message: `each value in tags must be longer than or equal to 1 and shorter than or equal to ${WORKFLOW_LIMITS.tag} characters` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `each value in tags must be longer than or equal to 1 and shorter than or equal to ${WORKFLOW_LIMITS.tag} characters`,
+      });
     }
     if (new Set(tags).size !== tags.length) ctx.addIssue({ code: 'custom', message: "All tags's elements must be unique" });
   });

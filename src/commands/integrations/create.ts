@@ -11,7 +11,9 @@ export const command = () =>
   examples(
     new Command('create')
       .description(about('add a delivery provider integration (inactive unless --active true)', 'createIntegration'))
-      .addOption(choiceOption('--provider-id <id>', 'provider, e.g. sendgrid, chat-webhook (svc help providers lists them)', PROVIDER_IDS).makeOptionMandatory())
+      .addOption(
+        choiceOption('--provider-id <id>', 'provider, e.g. sendgrid, chat-webhook (svc help providers lists them)', PROVIDER_IDS).makeOptionMandatory(),
+      )
       .addOption(choiceOption('--channel <channel>', `channel: ${CHANNELS.join(', ')}`, CHANNELS).makeOptionMandatory())
       .option('--name <name>', 'name (default: the provider id, capitalised)')
       .option('--identifier <id>', 'identifier, unique in the organisation (default: made from the name)')

@@ -4,7 +4,7 @@ import { about, Command, examples } from '../define.js';
 import { hmacState } from './hmac.js';
 
 export const command = () =>
-  examples(new Command('list').description(about("list every integration of the organisation, active or not", 'listIntegrations')), [
+  examples(new Command('list').description(about('list every integration of the organisation, active or not', 'listIntegrations')), [
     'svc integrations list',
     'svc integrations list --query "[?channel==\'chat\'].{id: _id, identifier: identifier, active: active}"',
   ]);

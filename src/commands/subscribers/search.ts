@@ -15,11 +15,7 @@ export const command = () =>
         .option('--subscriber-id <id>', 'the subscriber id, exact and case sensitive'),
       SUBSCRIBER_ORDER_BY,
     ),
-    [
-      'svc subscribers search --email @acme.com',
-      'svc subscribers search --name ada --limit 5 --json',
-      "svc subscribers search --phone '+15550100001'",
-    ],
+    ['svc subscribers search --email @acme.com', 'svc subscribers search --name ada --limit 5 --json', "svc subscribers search --phone '+15550100001'"],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

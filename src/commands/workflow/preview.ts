@@ -50,7 +50,11 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
   const api = await deps.client();
   // Looked up once everything typed is known to be valid: bad input sends nothing.
   if (subscriberId !== undefined) valid.previewPayload = { ...valid.previewPayload, subscriber: await storedSubscriber(api, subscriberId) };
-  const res = await api.call('previewStep', { params: { workflowId, stepId }, body: valid }, { mutates: false, bodyLabel: (f) => (f === 'controlValues' ? '--controls' : '--payload/--subscriber') });
+  const res = await api.call(
+    'previewStep',
+    { params: { workflowId, stepId }, body: valid },
+    { mutates: false, bodyLabel: (f) => (f === 'controlValues' ? '--controls' : '--payload/--subscriber') },
+  );
   if (!res) return;
   const result = (isPlainObject(res.data) && isPlainObject(res.data.result) ? res.data.result : {}) as Record<string, unknown>;
   const preview = result.preview;
@@ -101,7 +105,12 @@ async function storedSubscriber(api: Awaited<ReturnType<Deps['client']>>, subscr
     res = await api.call('getSubscriber', { params: { subscriberId } });
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) {
-      throw new SvcError(`--subscriber: no subscriber has the id '${subscriberId}'`, 'not_found', EXIT.notFound, 'svc subscribers search --name NAME finds ids');
+      throw new SvcError(
+        `--subscriber: no subscriber has the id '${subscriberId}'`,
+        'not_found',
+        EXIT.notFound,
+        'svc subscribers search --name NAME finds ids',
+      );
     }
     throw e;
   }

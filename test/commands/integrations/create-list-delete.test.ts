@@ -4,13 +4,38 @@ import { fixture, ID, ID2, refusesInput, stubbedService } from '../../helpers/co
 import { runSvc } from '../../helpers/run.js';
 
 const svc = stubbedService();
-const hook = fixture.integration({ _id: ID2, name: 'Chat-webhook', identifier: 'chat-webhook-abc', providerId: 'chat-webhook', channel: 'chat', active: true, primary: false });
+const hook = fixture.integration({
+  _id: ID2,
+  name: 'Chat-webhook',
+  identifier: 'chat-webhook-abc',
+  providerId: 'chat-webhook',
+  channel: 'chat',
+  active: true,
+  primary: false,
+});
 
 describe('integrations create', () => {
   test('sends the flags as the body; prints the integration', async () => {
     svc.stub.on('POST', '/v1/integrations', { status: 201, body: { data: hook } });
     const r = await runSvc(
-      ['integrations', 'create', '--provider-id', 'chat-webhook', '--channel', 'chat', '--name', 'Hook', '--identifier', 'hook', '--credentials', '{"webhookUrl":"http://127.0.0.1:9/h"}', '--active', 'true', '-o', 'json'],
+      [
+        'integrations',
+        'create',
+        '--provider-id',
+        'chat-webhook',
+        '--channel',
+        'chat',
+        '--name',
+        'Hook',
+        '--identifier',
+        'hook',
+        '--credentials',
+        '{"webhookUrl":"http://127.0.0.1:9/h"}',
+        '--active',
+        'true',
+        '-o',
+        'json',
+      ],
       { env: svc.env },
     );
     expect(r.code, r.stderr).toBe(0);
