@@ -65,7 +65,20 @@ describe('topics add with a subscriber that does not exist', () => {
 describe('integrations create, list, delete: a webhook integration without svc api', () => {
   it('creates it, lists it, and deletes it', async () => {
     const url = 'http://127.0.0.1:9/hook';
-    const made = await svc(['integrations', 'create', '--provider-id', 'chat-webhook', '--channel', 'chat', '--identifier', 'e2e-hook', '--credentials', JSON.stringify({ webhookUrl: url }), '--active', 'true']);
+    const made = await svc([
+      'integrations',
+      'create',
+      '--provider-id',
+      'chat-webhook',
+      '--channel',
+      'chat',
+      '--identifier',
+      'e2e-hook',
+      '--credentials',
+      JSON.stringify({ webhookUrl: url }),
+      '--active',
+      'true',
+    ]);
     expect(made.code, made.stderr).toBe(0);
     expect(made.json()).toMatchObject({ identifier: 'e2e-hook', providerId: 'chat-webhook', channel: 'chat', active: true });
     expect(made.json().credentials).toBeUndefined();
@@ -95,7 +108,7 @@ describe('one body limit on both sides', () => {
   });
 });
 
-describe('tags in the service\'s words', () => {
+describe("tags in the service's words", () => {
   it('an empty or over-32-character tag', async () => {
     for (const tag of ['', 'x'.repeat(33)]) {
       const r = await svc(['api', 'POST', '/v2/workflows', '--data', JSON.stringify({ name: 'T', workflowId: 'tagged', steps: [], tags: [tag] })]);
