@@ -6,7 +6,7 @@ import { hmacState } from './hmac.js';
 export const command = () =>
   examples(new Command('list').description(about('list every integration of the organisation, active or not', 'listIntegrations')), [
     'svc integrations list',
-    'svc integrations list --query "[?channel==\'chat\'].{id: _id, identifier: identifier, active: active}"',
+    'svc integrations list --query "[?active==\`false\`].identifier"',
   ]);
 
 export async function run(deps: Deps): Promise<void> {
