@@ -38,6 +38,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   if (!res) return;
   await deps.print(res.data);
   const made = res.data as { identifier?: string; active?: boolean };
-  deps.info(`created integration ${made.identifier ?? ''}${made.active ? '' : ' (inactive: svc integrations update ID --active true turns it on)'}`);
+  deps.info(`created integration ${made.identifier ?? ''}${made.active ? '' : ' (inactive; --active true turns it on)'}`);
   hmacNote(deps, res.data, opts.credentials !== undefined ? (body.credentials as Record<string, unknown>).hmac : undefined);
 }

@@ -18,7 +18,7 @@ export function hmacNote(deps: Deps, integration: unknown, justSet?: unknown): v
   if (i?.channel !== 'in_app') return;
   const state = typeof justSet === 'boolean' ? justSet : hmacState(i);
   const name = String(i.identifier ?? i._id ?? '');
-  if (state === true) deps.info(`HMAC on for ${name}: the Inbox must send subscriberHash (hex HMAC-SHA256 of the subscriber id, keyed by the API key)`);
+  if (state === true) deps.info(`HMAC on for ${name}: the Inbox must send subscriberHash (see the README)`);
   else if (state === false) deps.info(`HMAC off for ${name}: the Inbox needs no subscriberHash`);
-  else deps.info(`HMAC of ${name}: not returned to API keys; svc integrations update ${name} --hmac on|off sets it`);
+  else deps.info(`HMAC of ${name}: not shown to an API key (integrations update --hmac sets it)`);
 }

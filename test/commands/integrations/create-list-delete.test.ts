@@ -106,7 +106,7 @@ describe('the HMAC state of the in-app integration', () => {
     const r = await runSvc(['integrations', 'update', 'svc-in-app', '--hmac', 'on'], { env: svc.env });
     expect(r.code, r.stderr).toBe(0);
     expect(svc.stub.requests[1]!.body).toEqual({ credentials: { hmac: true } });
-    expect(r.stderr).toContain('HMAC on for svc-in-app: the Inbox must send subscriberHash');
+    expect(r.stderr).toContain('HMAC on for svc-in-app: the Inbox must send subscriberHash (see the README)');
   });
 
   test('active shows it from the credentials when the answer has them, and says so when it does not', async () => {
@@ -116,7 +116,7 @@ describe('the HMAC state of the in-app integration', () => {
     const r = await runSvc(['integrations', 'active'], { env: svc.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('HMAC off for svc-in-app');
-    expect(r.stderr).toContain('HMAC of other-in-app: not returned to API keys');
+    expect(r.stderr).toContain('HMAC of other-in-app: not shown to an API key');
     expect(r.stderr).not.toContain('sendgrid');
   });
 });
