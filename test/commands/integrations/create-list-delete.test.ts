@@ -73,8 +73,10 @@ describe('integrations list', () => {
     svc.stub.on('GET', '/v1/integrations', { body: { data: [fixture.integration(), { ...hook, active: false }] } });
     const r = await runSvc(['integrations', 'list', '-o', 'table'], { env: svc.env, tty: true, columns: 80 });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('sendgrid');
-    expect(r.stdout).toContain('chat-webhook-abc');
+    expect(r.stdout).toMatch(/^IDENTIFIER\s+ACTIVE\s+CHANNEL\s+PROVIDER/);
+    // Whether each is active, and ids whole (they are what update and delete take).
+    expect(r.stdout).toMatch(/^sendgrid\s+true\s+email\s+sendgrid\s+.*6761f0c2a3b4c5d6e7f80912$/m);
+    expect(r.stdout).toMatch(/^chat-webhook-abc\s+false\s+chat\s+chat-webhook\s+.*6761f0c2a3b4c5d6e7f80913$/m);
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 });
