@@ -25,6 +25,9 @@ import * as eventsWatch from './commands/events/watch.js';
 import * as help from './commands/help.js';
 import { helpLayout } from './commands/help-layout.js';
 import * as integrationsActive from './commands/integrations/active.js';
+import * as integrationsCreate from './commands/integrations/create.js';
+import * as integrationsDelete from './commands/integrations/delete.js';
+import * as integrationsList from './commands/integrations/list.js';
 import * as integrationsPrimary from './commands/integrations/primary.js';
 import * as integrationsUpdate from './commands/integrations/update.js';
 import * as subscribersPreferences from './commands/subscribers/preferences.js';
@@ -89,7 +92,14 @@ const TREE: Entry[] = [
     topicsRemove,
     topicsSubscribers,
   ]),
-  group('integrations', 'delivery provider integrations', [integrationsActive, integrationsPrimary, integrationsUpdate]),
+  group('integrations', 'delivery provider integrations: list, create, update, delete, set primary', [
+    integrationsActive,
+    integrationsList,
+    integrationsCreate,
+    integrationsUpdate,
+    integrationsPrimary,
+    integrationsDelete,
+  ]),
   group('contexts', 'typed key/value scopes', [contextsCreate]),
   group('connections', 'chat workspace authorizations (channel connections)', [
     connectionsCreate,

@@ -228,6 +228,12 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
   }
   if (err instanceof SvcError) {
     if (debug && err.stack) io.stderr.write(`${safeText(scrub(err.stack), { newlines: true })}\n`);
+    // A person's own choice (a confirmation declined with Ctrl-C) ends the command with its exit code,
+    // but it is not an error: the line says what happened, without "error:".
+    if ((err as { notAnError?: boolean }).notAnError === true && !json) {
+      io.stderr.write(`${scrub(oneLine(err.message))}\n`);
+      return err.exitCode;
+    }
     const { code: _code, message: _message, ...extra } = err.toJSON();
     return emit(err.code, err.message, err.exitCode, extra, err.hint);
   }

@@ -5,3 +5,55 @@ export const MAX_RECIPIENTS = 100;
 
 /** The activity feed's largest page (api-spec.md, operation 14). */
 export const EVENTS_MAX_LIMIT = 50;
+
+const MiB = 1024 * 1024;
+
+/**
+ * The largest request body the service reads: its API parses JSON bodies with a 26 MiB limit on the
+ * routes that carry payloads and workflow definitions (triggers, workflows, bridge sync) and with the
+ * body parser's default, 100 KiB, everywhere else. Larger bodies are answered 413.
+ */
+export const MAX_BODY_BYTES = 26 * MiB;
+/** The body parser's default limit, on every route but those below. */
+export const DEFAULT_BODY_BYTES = 100 * 1024;
+/** Path prefixes that take bodies up to MAX_BODY_BYTES (the service's own list). */
+const LARGE_BODY_PREFIXES = ['/v1/events', '/v1/notification-templates', '/v1/workflows', '/v1/layouts', '/v1/bridge/sync', '/v1/bridge/diff', '/v2/workflows'];
+const ENVIRONMENT_BRIDGE = /^\/v1\/environments\/[^/]+\/bridge(?:\/|$)/;
+
+/** The body limit of a request path (query string ignored). */
+export function bodyLimitFor(path: string): number {
+  const p = path.split('?')[0]!;
+  const large = LARGE_BODY_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`)) || ENVIRONMENT_BRIDGE.test(p);
+  return large ? MAX_BODY_BYTES : DEFAULT_BODY_BYTES;
+}
+
+/** "26 MiB", "100 KiB", "1.5 MiB". */
+export function sizeText(bytes: number): string {
+  if (bytes >= MiB) return `${Number((bytes / MiB).toFixed(1))} MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * Why a body cannot be sent, or undefined when it fits: it names the flag that brought the largest
+ * part of the body (`label` maps a top-level field to its flag; the whole body when it has none).
+ */
+export function oversizeBody(method: string, path: string, body: unknown, label?: (field: string) => string): string | undefined {
+  if (body === undefined) return undefined;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  // A UTF-8 byte is at most 3 per UTF-16 unit: a body this short fits without counting.
+  const limit = bodyLimitFor(path);
+  if (text.length * 3 <= limit) return undefined;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= limit) return undefined;
+  let field = '';
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    let most = -1;
+    for (const [k, v] of Object.entries(body)) {
+      const n = v === undefined ? 0 : Buffer.byteLength(JSON.stringify(v) ?? '');
+      if (n > most) [most, field] = [n, k];
+    }
+  }
+  const flag = label ? label(field) : field || 'the request body';
+  return `${flag}: the request body would be ${sizeText(bytes)}, over the ${sizeText(limit)} the service accepts on ${method.toUpperCase()} ${path.split('?')[0]}; nothing was sent`;
+}

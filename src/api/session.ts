@@ -2,7 +2,7 @@
 // change under a read-only profile is refused; under --dry-run the request is printed instead of sent;
 // --idempotency-key is applied; a replayed answer is noted; an answer that does not match its schema is
 // warned about (and printed as received). The dependency bag's client() is the only way to get one.
-import { ReadOnlyError } from '../core/errors.js';
+import { ReadOnlyError, UsageError } from '../core/errors.js';
 import { hideUrlCredentials, maskData, maskHeaders } from '../core/mask.js';
 import { problemsOf } from '../core/validate.js';
 import type { RawList } from '../core/raw-json.js';
@@ -10,6 +10,7 @@ import { ApiClient, type ApiResponse, type ClientConfig, type OperationInput, ty
 import type { Operation, OperationName } from './operations.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { buildPath, routes } from './routes.js';
+import { oversizeBody } from './limits.js';
 
 export type { ApiResponse, OperationInput, RateLimitInfo } from './client.js';
 export type { QueryInput, SendOptions } from './request.js';
@@ -21,6 +22,8 @@ interface CallOptions {
   onReplay?: () => void;
   /** Reads a 2xx JSON answer from its bytes (client.ts, RawReader); the answer's `raw` holds what it made. */
   readRaw?: RawReader;
+  /** The flag a top-level field of the body came from, for the error of a body over the service's limit. */
+  bodyLabel?: (field: string) => string;
 }
 
 /** What the factory knows of the invocation; the session imports neither the entry nor the renderers. */
@@ -101,6 +104,9 @@ export class Api {
   /** Sends a request (svc api, bulk); undefined under --dry-run, after printing it. */
   async send<T = unknown>(req: SendOptions, opts: CallOptions = {}): Promise<ApiResponse<T> | undefined> {
     this.checkWritable(opts.mutates ?? req.method.toUpperCase() !== 'GET');
+    // A body the service would answer 413 is refused here, naming the flag (exit 2, nothing sent).
+    const tooBig = oversizeBody(req.method, req.path, req.body, opts.bodyLabel);
+    if (tooBig !== undefined) throw new UsageError(tooBig);
     // A key the caller derived (bulk: one per chunk) wins over --idempotency-key, which is for one request.
     const withKey = { ...req, idempotencyKey: req.idempotencyKey ?? this.policy.idempotencyKey };
     if (this.policy.dryRun) {

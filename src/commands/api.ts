@@ -80,7 +80,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [givenMethod
     }
     return;
   }
-  const res = await api.send(req);
+  const res = await api.send(req, { bodyLabel: () => (opts.data !== undefined ? '--data' : '-f/--field') });
   if (!res) return;
   if (res.status === 204 || res.data === undefined) {
     deps.info(`${res.status} (no content)`);

@@ -45,7 +45,7 @@ interface NodeModel {
 function optionKind(o: Option): Dynamic | undefined {
   if (o.long === '--profile') return 'profiles';
   if (o.long === '--workflow') return 'workflows';
-  if (o.long === '--to' || o.flags === '--subscriber <id>') return 'subscribers';
+  if (o.long === '--to' || o.long === '--subscriber') return 'subscribers';
   return undefined;
 }
 
@@ -56,12 +56,35 @@ function argKind(a: Argument): Dynamic | undefined {
   return undefined;
 }
 
+/**
+ * The values an option takes: its declared choices, else those its parser names when it refuses a value
+ * ("expected one of a, b, c"): a flag that checks its value against a list completes that list, whether
+ * the list was declared with `.choices()` or is checked by a parser of its own.
+ */
+export function choicesOf(o: Option): string[] | undefined {
+  if (o.argChoices) return [...o.argChoices];
+  if (!o.required || !o.parseArg) return undefined;
+  try {
+    o.parseArg('\u0000svc-no-such-value', undefined as never);
+  } catch (e) {
+    const m = /\bone of:?\s+([^"]+?)(?:[,;]?\s+got\b|\.?$)/i.exec((e as Error).message ?? '');
+    if (!m) return undefined;
+    const values = m[1]!
+      .split(/,\s*|\s+or\s+/)
+      .map((v) => v.trim())
+      .filter(Boolean);
+    return values.length > 0 && values.every((v) => /^[\w.:@/+-]+$/.test(v)) ? values : undefined;
+  }
+  return undefined;
+}
+
 function optionModel(o: Option): OptionModel {
   const flags = [o.short, o.long].filter((f): f is string => Boolean(f));
+  const choices = choicesOf(o);
   return {
     flags,
     takesValue: Boolean(o.required),
-    ...(o.argChoices ? { choices: [...o.argChoices] } : {}),
+    ...(choices ? { choices } : {}),
     ...(optionKind(o) ? { dynamic: optionKind(o)! } : {}),
     description: o.description,
   };

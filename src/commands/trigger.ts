@@ -182,7 +182,7 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   // Checked by the validator the build compiled from TriggerBody (zod only to word a refusal).
   const valid = await checkBody('triggerEvent', body, buildLabels());
   const api = await deps.client();
-  const res = await api.call<TriggerResult>('triggerEvent', { body: valid }).catch(async (e: unknown) => {
+  const res = await api.call<TriggerResult>('triggerEvent', { body: valid }, { bodyLabel: buildLabels() }).catch(async (e: unknown) => {
     throw await unknownWorkflowHint(api, e, String(valid.name));
   });
   if (!res) return;

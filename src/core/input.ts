@@ -8,9 +8,11 @@ import { locateJsonError } from './json-error.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan, yamlNestsDeeperThan } from './json-depth.js';
 import type { Readable } from 'node:stream';
 import { loadYaml } from './lazy.js';
+import { MAX_BODY_BYTES, sizeText } from '../api/limits.js';
 
-/** Files given to JSON flags larger than this are refused before reading. */
-const MAX_INPUT_BYTES = 5 * 1024 * 1024;
+/** A value larger than the largest body the service reads can never be sent: refused before reading. */
+const MAX_INPUT_BYTES = MAX_BODY_BYTES;
+const OVER_LIMIT = `the service accepts request bodies of at most ${sizeText(MAX_BODY_BYTES)}`;
 /** Identifiers longer than this are refused (the spec names no limit; this guards against mistakes). */
 const MAX_ID_LENGTH = 512;
 
@@ -35,7 +37,7 @@ export class InputReader {
     for await (const chunk of this.stdin) {
       const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += b.length;
-      if (size > MAX_INPUT_BYTES) throw new UsageError(`${flag}: stdin holds more than ${MAX_INPUT_BYTES / 1048576} MiB`);
+      if (size > MAX_INPUT_BYTES) throw new UsageError(`${flag}: stdin holds more than ${sizeText(MAX_INPUT_BYTES)}; ${OVER_LIMIT}`);
       chunks.push(b);
     }
     return Buffer.concat(chunks).toString('utf8');
@@ -50,7 +52,7 @@ export class InputReader {
       const st = await stat(full);
       if (st.isDirectory()) throw new UsageError(`${flag}: ${path} is a directory, expected a file`);
       if (st.size > MAX_INPUT_BYTES) {
-        throw new UsageError(`${flag}: ${path} is ${(st.size / 1048576).toFixed(1)} MiB; the limit is ${MAX_INPUT_BYTES / 1048576} MiB`);
+        throw new UsageError(`${flag}: ${path} is ${sizeText(st.size)}; ${OVER_LIMIT}`);
       }
       return await readFile(full, 'utf8');
     } catch (e) {

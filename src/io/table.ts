@@ -173,12 +173,22 @@ function renderWorkflow(out: Output, c: ChalkInstance, w: Rec): string {
     lastTriggeredAt: w.lastTriggeredAt,
   });
   const steps = (Array.isArray(w.steps) ? w.steps : []) as Rec[];
-  const rows = steps.map((s, i) => {
+  const cells = steps.map((s, i) => {
     const issues = s.issues as { controls?: Rec; integration?: Rec } | undefined;
     const list = [...Object.values(issues?.controls ?? {}), ...Object.values(issues?.integration ?? {})].flat().map((x) => String((x as Rec).issueType ?? ''));
-    return [String(i + 1), String(s.stepId ?? ''), String(s.type ?? ''), String(s.name ?? ''), list.length ? c.red(list.join(', ')) : c.dim('none')];
+    return { first: [String(i + 1), cell(s.stepId ?? ''), cell(s.type ?? ''), cell(s.name ?? '')], issues: cell(list.join(', ')) };
   });
-  return `${head}\n${table(c, ['#', 'STEP ID', 'TYPE', 'NAME', 'ISSUES'], rows)}\n`;
+  const header = ['#', 'STEP ID', 'TYPE', 'NAME', 'ISSUES'];
+  // The issues, the last column, wrap inside it on a terminal: continuation lines start under it.
+  const total = out.wide ? undefined : widthOf(out);
+  const lead = header.slice(0, 4).map((h, k) => Math.max(width(h), ...cells.map((r) => width(r.first[k]!))) + 2);
+  const room = total === undefined ? Number.POSITIVE_INFINITY : total - lead.reduce((a, b) => a + b, 0);
+  const rows = cells.flatMap((r) => {
+    if (!r.issues) return [[...r.first, c.dim('none')]];
+    const lines = room >= 12 ? wrap(r.issues, room) : [r.issues];
+    return lines.map((line, k) => [...(k === 0 ? r.first : ['', '', '', '']), c.red(line)]);
+  });
+  return `${head}\n${table(c, header, rows)}\n`;
 }
 
 function renderPreview(out: Output, c: ChalkInstance, p: Rec): string {

@@ -10,6 +10,7 @@ export type ViewName =
   | 'event'
   | 'subscribers'
   | 'integrations'
+  | 'all-integrations'
   | 'endpoints'
   | 'connections'
   | 'messages'
@@ -88,6 +89,17 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'PRIMARY', value: 'primary' },
     // The list is of active integrations: the column says little.
     { header: 'ACTIVE', value: 'active', dropOrder: 1 },
+  ],
+  // Every integration, active or not (`integrations list`): whether it is active comes first; the
+  // identifier names it to update and delete, the _id is left out before it is cut.
+  'all-integrations': [
+    { header: 'IDENTIFIER', value: 'identifier', full: true },
+    { header: 'ACTIVE', value: 'active' },
+    { header: 'CHANNEL', value: 'channel' },
+    { header: 'PROVIDER', value: 'providerId' },
+    { header: 'PRIMARY', value: 'primary', dropOrder: 2 },
+    { header: 'NAME', value: 'name', dropOrder: 1 },
+    { header: 'ID', value: '_id', full: true, dropOrder: 3 },
   ],
   endpoints: [
     { header: 'IDENTIFIER', value: 'identifier', full: true },

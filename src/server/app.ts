@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { operations, type Operation, type OperationName } from '../api/operations.js';
+import { MAX_BODY_BYTES } from '../api/limits.js';
 import { authenticate } from './auth.js';
 import { registerConsole } from './console/index.js';
 import { registerInbox } from './inbox/index.js';
@@ -19,7 +20,7 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Environment } from './store/index.js';
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = MAX_BODY_BYTES;
 /**
  * An error answered before a request's body was read (413, 401, 404...) first reads and discards the
  * rest of it, up to this many bytes: a client that writes its whole body before reading (Node's

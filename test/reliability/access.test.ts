@@ -417,7 +417,7 @@ describe('integration credentials', () => {
 });
 
 describe('bodies over the size limit', () => {
-  it("are refused with 413 in the service's error shape, and the CLI says so (exit 1)", async () => {
+  it("the CLI refuses a body over the service's limit for its route before sending (exit 2); svc dev answers 413 in the service's error shape above it", async () => {
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = svc.app.server.address() as AddressInfo;
     const dir = mkdtempSync(join(tmpdir(), 'svc-rel-413-'));
@@ -425,12 +425,16 @@ describe('bodies over the size limit', () => {
     const r = await runSvc(['contexts', 'create', 'tenant', 'big', '--data', `@${join(dir, 'big.json')}`], {
       env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` },
     });
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toBe('error: POST /v2/contexts failed: 413 Request body is larger than 1048576 bytes\n');
-    const j = await runSvc(['api', 'POST', '/v1/events/trigger', '--data', `@${join(dir, 'big.json')}`, '-o', 'json'], {
-      env: { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: `http://127.0.0.1:${port}` },
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe('error: --data: the request body would be 2 MiB, over the 100 KiB the service accepts on POST /v2/contexts; nothing was sent\n');
+    const over = await fetch(`http://127.0.0.1:${port}/v1/events/trigger`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x', to: 'a', payload: { blob: 'x'.repeat(26 * 1024 * 1024) } }),
     });
-    expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'payload_too_large', status: 413 });
+    expect(over.status).toBe(413);
+    const body = ErrorBody.parse(await over.json());
+    expect(body.message).toBe(`Request body is larger than ${26 * 1024 * 1024} bytes`);
   });
 });
 

@@ -32,17 +32,33 @@ const search = async (q: string) => {
 const ids = (env: { data: { subscriberId: string }[] }) => env.data.map((s) => s.subscriberId);
 
 describe('search', () => {
-  it('email, phone and name are partial and case sensitive; subscriberId is exact', async () => {
-    expect(ids(await search('?email=example.com'))).toEqual(['s04', 's01']);
-    expect(ids(await search('?email=Example.com'))).toEqual(['s02']);
-    expect(ids(await search('?phone=%2B1555'))).toEqual(['s04', 's02', 's01']);
-    expect(ids(await search('?phone=0000003'))).toEqual(['s03']);
+  it('email and name are partial and ignore case; phone and subscriberId are whole values', async () => {
+    expect(ids(await search('?email=example.com'))).toEqual(['s04', 's02', 's01']);
+    expect(ids(await search('?email=EXAMPLE.COM'))).toEqual(['s04', 's02', 's01']);
+    // The text is escaped, not a pattern: a dot is a dot.
+    expect(ids(await search('?email=example.c.m'))).toEqual([]);
+    // ground-truth.md: a part of a number finds nothing, the whole stored number finds it.
+    expect(ids(await search('?phone=%2B1555'))).toEqual([]);
+    expect(ids(await search('?phone=0000003'))).toEqual([]);
     const s01Phone = names.find((n) => n[0] === 's01')![4]!;
     expect(ids(await search(`?phone=${encodeURIComponent(s01Phone)}`))).toEqual(['s01']);
     expect(ids(await search('?name=Ada%20B'))).toEqual(['s04']);
-    expect(ids(await search('?name=ada'))).toEqual([]);
+    expect(ids(await search('?name=ada'))).toEqual(['s04', 's01']);
+    expect(ids(await search('?name=ada%20lovelace'))).toEqual(['s01']);
+    expect(ids(await search('?name=LOVE'))).toEqual(['s01']);
     expect(ids(await search('?subscriberId=s0'))).toEqual([]);
+    expect(ids(await search('?subscriberId=S03'))).toEqual([]);
     expect(ids(await search('?subscriberId=s03'))).toEqual(['s03']);
+  });
+
+  it('case folding is Unicode, not ASCII only', async () => {
+    await svc.request('POST', '/v2/subscribers', { body: { subscriberId: 'u1', firstName: 'Élodie', lastName: 'Straße', email: 'ÉLODIE@example.fr' } });
+    try {
+      expect(ids(await search('?name=élodie'))).toEqual(['u1']);
+      expect(ids(await search('?email=élodie@'))).toEqual(['u1']);
+    } finally {
+      await svc.request('DELETE', '/v2/subscribers/u1');
+    }
   });
 
   it('pages forward and back with id cursors; totalCount counts the whole filter', async () => {

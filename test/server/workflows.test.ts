@@ -122,8 +122,8 @@ describe("validation in the service's words", () => {
   const body = (extra: Record<string, unknown>) => ({ name: 'W', workflowId: 'words', steps: [], ...extra });
   it.each([
     ['an empty name', { name: '' }, 'name', 'name must be longer than or equal to 1 characters'],
-    ['an empty tag', { tags: ['a', ''] }, 'tags', 'each value in tags must be longer than or equal to 1 characters'],
-    ['a tag too long', { tags: ['x'.repeat(49)] }, 'tags', 'each value in tags must be shorter than or equal to 48 characters'],
+    ['an empty tag', { tags: ['a', ''] }, 'tags', 'each value in tags must be longer than or equal to 1 and shorter than or equal to 32 characters'],
+    ['a tag too long', { tags: ['x'.repeat(33)] }, 'tags', 'each value in tags must be longer than or equal to 1 and shorter than or equal to 32 characters'],
     ['a repeated tag', { tags: ['a', 'a'] }, 'tags', "All tags's elements must be unique"],
   ])('%s', async (_, extra, field, message) => {
     const r = await svc.request('POST', '/v2/workflows', { body: body(extra) });

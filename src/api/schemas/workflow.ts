@@ -136,7 +136,7 @@ export const StepUpsert = z.looseObject({
 export type StepUpsert = z.infer<typeof StepUpsert>;
 
 /** The service's limits on a workflow's name, description and tags (its create and update DTOs). */
-export const WORKFLOW_LIMITS = { name: 64, description: 256, tags: 16, tag: 48 } as const;
+export const WORKFLOW_LIMITS = { name: 64, description: 256, tags: 16, tag: 32 } as const;
 const WorkflowName = z
   .string()
   .min(1, 'must be longer than or equal to 1 characters')
@@ -146,10 +146,12 @@ const WorkflowTags = z
   .array(z.string())
   .max(WORKFLOW_LIMITS.tags, `must contain no more than ${WORKFLOW_LIMITS.tags} elements`)
   .superRefine((tags, ctx) => {
-    // The service's own wording, each a whole sentence naming the field.
-    if (tags.some((t) => t.length < 1)) ctx.addIssue({ code: 'custom', message: 'each value in tags must be longer than or equal to 1 characters' });
-    if (tags.some((t) => t.length > WORKFLOW_LIMITS.tag)) {
-      ctx.addIssue({ code: 'custom', message: `each value in tags must be shorter than or equal to ${WORKFLOW_LIMITS.tag} characters` });
+    // The service's own wording (one length rule, 1 to 32, so one sentence for either side of it).
+    if (tags.some((t) => t.length < 1 || t.length > WORKFLOW_LIMITS.tag)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `each value in tags must be longer than or equal to 1 and shorter than or equal to ${WORKFLOW_LIMITS.tag} characters`,
+      });
     }
     if (new Set(tags).size !== tags.length) ctx.addIssue({ code: 'custom', message: "All tags's elements must be unique" });
   });

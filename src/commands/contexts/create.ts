@@ -18,6 +18,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [type, id]: 
   if (opts.data !== undefined) body.data = await deps.input.jsonObject('--data', opts.data);
   const { CreateContextBody } = await import('../../api/schemas/requests.js');
   const valid = parseOrUsage(CreateContextBody, body, flagLabels({ type: 'TYPE', id: 'ID', data: '--data' }));
-  const res = await (await deps.client()).call('createContext', { body: valid });
+  const res = await (await deps.client()).call('createContext', { body: valid }, { bodyLabel: (f) => (f === 'data' ? '--data' : f) });
   if (res) await deps.print(res.data);
 }

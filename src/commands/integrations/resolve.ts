@@ -11,18 +11,22 @@ type Api = Awaited<ReturnType<Deps['client']>>;
  * The _ids the argument may name. Under --dry-run nothing is sent, the look-up neither: the request
  * printed names the integration `INTEGRATION_ID`, and a line on stderr says where that _id comes from.
  */
-export async function integrationIds(deps: Deps, api: Api, arg: string): Promise<string[]> {
+export async function integrationIds(deps: Deps, api: Api, arg: string, among: 'active' | 'all' = 'active'): Promise<string[]> {
   if (OBJECT_ID_RE.test(arg)) return [arg];
+  const active = among === 'active';
   if (deps.globals.dryRun) {
-    deps.info(`--dry-run: INTEGRATION_ID below is the _id of the active integration '${arg}', looked up first with GET /v1/integrations/active`);
+    const from = active ? 'GET /v1/integrations/active' : 'GET /v1/integrations';
+    deps.info(`--dry-run: INTEGRATION_ID below is the _id of the ${active ? 'active ' : ''}integration '${arg}', looked up first with ${from}`);
     return ['INTEGRATION_ID'];
   }
-  const list = await api.call('listActiveIntegrations');
+  const list = await api.call(active ? 'listActiveIntegrations' : 'listIntegrations');
   if (!list) return [];
   const matches = (list.data as { _id?: string; identifier: string }[]).filter((i) => i.identifier === arg && i._id !== undefined);
   if (matches.length === 0) {
     throw new SvcError(
-      `no active integration has the identifier '${arg}' (svc integrations active lists them; an inactive one is named by its _id)`,
+      active
+        ? `no active integration has the identifier '${arg}' (svc integrations active lists them; an inactive one is named by its _id)`
+        : `no integration has the identifier '${arg}' (svc integrations list shows them)`,
       'not_found',
       EXIT.notFound,
     );

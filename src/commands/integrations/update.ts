@@ -5,6 +5,7 @@ import { checkId } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
 import { firstFound, integrationIds } from './resolve.js';
 import { about, type ArgsOf, Command, choiceOption, examples, type OptsOf } from '../define.js';
+import { hmacNote } from './hmac.js';
 
 // The spec's true|false, and on|off as --hmac takes.
 const ACTIVE = ['true', 'false', 'on', 'off'];
@@ -39,6 +40,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give at least one of --name, --active, --credentials, --hmac');
   const api = await deps.client();
   const ids = await integrationIds(deps, api, integrationId);
-  const res = await firstFound(ids, (id) => api.call('updateIntegration', { params: { integrationId: id }, body }));
-  if (res) await deps.print(res.data);
+  const bodyLabel = (field: string) => `--${field}`;
+  const res = await firstFound(ids, (id) => api.call('updateIntegration', { params: { integrationId: id }, body }, { bodyLabel }));
+  if (!res) return;
+  await deps.print(res.data);
+  hmacNote(deps, res.data, credentials?.hmac);
 }

@@ -2,7 +2,7 @@
 import { checkId } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
-import { profileBody, profileFlags } from './profile.js';
+import { bodyLabel, profileBody, profileFlags } from './profile.js';
 
 export const command = () =>
   examples(
@@ -17,6 +17,6 @@ export const command = () =>
 export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf<typeof command>): Promise<void> {
   const subscriberId = checkId('SUBSCRIBER_ID', id);
   const body = { subscriberId, ...(await profileBody(deps, opts)) };
-  const res = await (await deps.client()).call('createSubscriber', { body, ...(opts.failIfExists ? { query: { failIfExists: true } } : {}) });
+  const res = await (await deps.client()).call('createSubscriber', { body, ...(opts.failIfExists ? { query: { failIfExists: true } } : {}) }, { bodyLabel });
   if (res) await deps.print(res.data);
 }

@@ -39,3 +39,6 @@ export async function profileBody(deps: Deps, opts: ProfileOptions): Promise<Rec
 }
 
 export const PROFILE_FLAG_NAMES = [...FIELDS.map(([f]) => f.split(' ')[0]!), '--data'];
+
+/** The flag each field of a subscriber body comes from (`firstName` → `--first-name`). */
+export const bodyLabel = (field: string): string => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

@@ -8,14 +8,14 @@ export const command = () =>
   examples(
     cursorPaging(
       new Command('search')
-        .description(about('search subscribers; email, phone and name match partially, subscriber id exactly', 'searchSubscribers'))
-        .option('--email <email>', 'email (partial, case sensitive)')
-        .option('--name <name>', 'name over "first last" (partial)')
-        .option('--phone <phone>', 'phone number or a part of it')
-        .option('--subscriber-id <id>', 'subscriber id (exact)'),
+        .description(about('search subscribers; email and name match a part in any case, phone and id the whole value', 'searchSubscribers'))
+        .option('--email <text>', 'a part of the email, any case (ada@ finds Ada@Example.com)')
+        .option('--name <text>', 'a part of "first last", any case (ada finds Ada Lovelace)')
+        .option('--phone <number>', 'the whole stored number, e.g. +15550100001 (a part finds nothing)')
+        .option('--subscriber-id <id>', 'the subscriber id, exact and case sensitive'),
       SUBSCRIBER_ORDER_BY,
     ),
-    ['svc subscribers search --email @acme.com', 'svc subscribers search --name Ada --limit 5 --json'],
+    ['svc subscribers search --email @acme.com', 'svc subscribers search --name ada --limit 5 --json', "svc subscribers search --phone '+15550100001'"],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {

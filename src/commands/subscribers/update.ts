@@ -3,7 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkId } from '../../core/input.js';
 import type { Deps } from '../../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js';
-import { PROFILE_FLAG_NAMES, profileBody, profileFlags } from './profile.js';
+import { bodyLabel, PROFILE_FLAG_NAMES, profileBody, profileFlags } from './profile.js';
 
 export const command = () =>
   examples(
@@ -17,6 +17,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
   const subscriberId = checkId('SUBSCRIBER_ID', id);
   const body = await profileBody(deps, opts);
   if (Object.keys(body).length === 0) throw new UsageError(`nothing to update: give at least one of ${PROFILE_FLAG_NAMES.join(', ')}`);
-  const res = await (await deps.client()).call('patchSubscriber', { params: { subscriberId }, body });
+  const res = await (await deps.client()).call('patchSubscriber', { params: { subscriberId }, body }, { bodyLabel });
   if (res) await deps.print(res.data);
 }

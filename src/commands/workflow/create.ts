@@ -14,7 +14,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const data = await readDefinition(deps, opts.data);
   const { CreateWorkflowBody } = await import('../../api/schemas/workflow.js');
   const body = parseOrUsage(CreateWorkflowBody, data, (p) => `--data ${p}`.trim());
-  const res = await (await deps.client()).call('createWorkflow', { body });
+  const res = await (await deps.client()).call('createWorkflow', { body }, { bodyLabel: () => '--data' });
   if (!res) return;
   await deps.print(res.data, { view: 'workflow' });
   // The service gives a workflowId already taken a suffix rather than refusing it: a re-run of the

@@ -16,10 +16,14 @@ export const command = () =>
       .argument('<stepId>', 'step identifier')
       .option('--payload <json>', 'payload: inline JSON, @file or -')
       .option('--set <key=value>', 'set a payload field (repeatable; key:=<json> for non-strings)', collect)
-      .option('--subscriber <json>', 'subscriber fields as JSON, e.g. {"firstName":"Ada"}')
+      .option('--subscriber <id|json>', "a subscriber id (renders with that subscriber's stored fields), or the fields as JSON")
       .option('--controls <json>', 'control values to render instead of the saved ones')
       .option('--context <type=id|json>', 'context entry TYPE=ID, or a JSON map (repeatable)', collect),
-    ['svc workflow preview welcome in-app --set name=Ada', 'svc workflow preview welcome email --payload @data.json --subscriber \'{"firstName":"Ada"}\''],
+    [
+      'svc workflow preview welcome in-app --set name=Ada',
+      'svc workflow preview welcome email --payload @data.json --subscriber ada',
+      'svc workflow preview welcome email --subscriber \'{"firstName":"Ada"}\'',
+    ],
   );
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, step]: ArgsOf<typeof command>): Promise<void> {
@@ -28,12 +32,15 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
   const previewPayload: Record<string, unknown> = {};
   const payload = await payloadFrom(deps, opts.payload, opts.set);
   if (payload) previewPayload.payload = payload;
-  if (opts.subscriber !== undefined) previewPayload.subscriber = await deps.input.jsonObject('--subscriber', opts.subscriber);
+  const subscriberJson = opts.subscriber !== undefined && isJsonValue(opts.subscriber);
+  if (subscriberJson) previewPayload.subscriber = await deps.input.jsonObject('--subscriber', opts.subscriber!);
   const context = await contextMap(deps, '--context', opts.context);
   if (context) previewPayload.context = context;
+  const controlValues = opts.controls !== undefined ? await deps.input.jsonObject('--controls', opts.controls) : undefined;
+  const subscriberId = opts.subscriber !== undefined && !subscriberJson ? checkId('--subscriber', opts.subscriber) : undefined;
   const body: Record<string, unknown> = {};
   if (Object.keys(previewPayload).length) body.previewPayload = previewPayload;
-  if (opts.controls !== undefined) body.controlValues = await deps.input.jsonObject('--controls', opts.controls);
+  if (controlValues !== undefined) body.controlValues = controlValues;
   const labels = flagLabels({ controlValues: '--controls' });
   const { PreviewBody } = await import('../../api/schemas/workflow.js');
   const valid = parseOrUsage(PreviewBody, body, (p) => {
@@ -41,7 +48,13 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
     return m ? `--${m[1]}${m[2] ? ` ${m[2].replace(/^\./, '')}` : ''}` : labels(p);
   });
   const api = await deps.client();
-  const res = await api.call('previewStep', { params: { workflowId, stepId }, body: valid }, { mutates: false });
+  // Looked up once everything typed is known to be valid: bad input sends nothing.
+  if (subscriberId !== undefined) valid.previewPayload = { ...valid.previewPayload, subscriber: await storedSubscriber(api, subscriberId) };
+  const res = await api.call(
+    'previewStep',
+    { params: { workflowId, stepId }, body: valid },
+    { mutates: false, bodyLabel: (f) => (f === 'controlValues' ? '--controls' : '--payload/--subscriber') },
+  );
   if (!res) return;
   const result = (isPlainObject(res.data) && isPlainObject(res.data.result) ? res.data.result : {}) as Record<string, unknown>;
   const preview = result.preview;
@@ -71,6 +84,41 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
   await deps.print({ ...(res.data as object), result: { ...result, preview: short } }, { view: 'preview' });
   const width = deps.io.stdout.columns || 100;
   for (const k of long) await deps.print(textBlock(k, preview[k] as string, width), { view: 'preview' });
+}
+
+/** `--subscriber` given as JSON (inline object, @file or stdin) rather than as a subscriber id. */
+function isJsonValue(v: string): boolean {
+  return v === '-' || v.startsWith('@') || v.trimStart().startsWith('{');
+}
+
+/** What the preview renders `subscriber.*` with: the stored subscriber's own fields. */
+const SUBSCRIBER_FIELDS = ['subscriberId', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'data'] as const;
+
+/**
+ * The subscriber as stored, for the preview. Under --dry-run nothing is read: the request printed
+ * carries the id alone. Unknown: exit 5, with the id of another case when one exists.
+ */
+async function storedSubscriber(api: Awaited<ReturnType<Deps['client']>>, subscriberId: string): Promise<Record<string, unknown>> {
+  const { ApiError } = await import('../../core/errors.js');
+  let res: Awaited<ReturnType<typeof api.call>>;
+  try {
+    res = await api.call('getSubscriber', { params: { subscriberId } });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      throw new SvcError(
+        `--subscriber: no subscriber has the id '${subscriberId}'`,
+        'not_found',
+        EXIT.notFound,
+        'svc subscribers search --name NAME finds ids',
+      );
+    }
+    throw e;
+  }
+  if (!res) return { subscriberId };
+  const stored = (isPlainObject(res.data) ? res.data : {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of SUBSCRIBER_FIELDS) if (stored[k] !== undefined && stored[k] !== null) out[k] = stored[k];
+  return out;
 }
 
 /** An empty preview: the workflow or the step does not exist (exit 5, naming the steps there are). */

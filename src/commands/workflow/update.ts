@@ -22,6 +22,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
   const data = await readDefinition(deps, opts.data);
   const { UpdateWorkflowBody } = await import('../../api/schemas/workflow.js');
   const body = parseOrUsage(UpdateWorkflowBody, data, (p) => `--data ${p}`.trim());
-  const res = await (await deps.client()).call('updateWorkflow', { params: { workflowId }, body });
+  const res = await (await deps.client()).call('updateWorkflow', { params: { workflowId }, body }, { bodyLabel: () => '--data' });
   if (res) await deps.print(res.data, { view: 'workflow' });
 }

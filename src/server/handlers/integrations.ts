@@ -92,14 +92,18 @@ export const createIntegration: Route<'createIntegration'> = {
       while (identifier === undefined || (body.identifier === undefined && store.integrations.identifierTakenInOrganization(env.orgId, identifier))) {
         identifier = `${slug(name) || 'integration'}-${randomSuffix()}`;
       }
+      // Inactive unless asked. An active email or sms integration becomes its channel's primary when
+      // the environment has none yet, as the service's create does; otherwise set-primary makes one so.
+      const active = body.active ?? false;
+      const primary =
+        active && PRIMARY_CHANNELS.has(channel) && !store.integrations.ofEnvironment(env.id).some((i) => i.channel === channel && i.primary === true);
       const created = store.integrations.create(env, {
         name,
         identifier,
         providerId: body.providerId,
         channel,
-        // Inactive unless asked; never primary on creation (set-primary makes one so).
-        active: body.active ?? false,
-        primary: false,
+        active,
+        primary,
         ...(body.credentials !== undefined && { credentials: body.credentials }),
         ...(body.conditions !== undefined && { conditions: body.conditions }),
       });

@@ -134,22 +134,46 @@ export class Subscribers extends Repo {
     return true;
   }
 
-  /** Email, phone and name ("first last") match partially, subscriberId exactly; all case sensitive. */
+  private containsRegistered = false;
+
+  /**
+   * `svc_contains_ci(text, part)`: whether `part` occurs in `text` ignoring case, with Unicode's case
+   * folding (SQLite's LIKE and lower() fold ASCII letters only: "ÉLODIE" would not find "élodie").
+   */
+  private registerContains(): void {
+    if (this.containsRegistered) return;
+    let lastPart: string | undefined;
+    let lastRe: RegExp | undefined;
+    this.db.function('svc_contains_ci', { deterministic: true }, (text: unknown, part: unknown) => {
+      if (typeof text !== 'string' || typeof part !== 'string') return 0;
+      if (part !== lastPart) {
+        lastPart = part;
+        lastRe = new RegExp(part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'iu');
+      }
+      return lastRe!.test(text) ? 1 : 0;
+    });
+    this.containsRegistered = true;
+  }
+
+  /**
+   * As the service's subscriber list: email and name ("first last", trimmed) match a part of the value
+   * in any case (its query is a case-insensitive regular expression of the escaped text); phone and
+   * subscriberId match the whole stored value exactly.
+   */
   search(envId: string, q: SubscriberSearch): CursorEnvelope<Subscriber> {
     const where = ['env_id = ?'];
     const params: unknown[] = [envId];
-    // instr() rather than LIKE: LIKE ignores case, and the service's search does not.
+    if (q.email !== undefined || q.name !== undefined) this.registerContains();
     if (q.email !== undefined) {
-      where.push('instr(email, ?) > 0');
+      where.push('svc_contains_ci(email, ?)');
       params.push(q.email);
     }
-    // A part of the number finds it (`+1555` finds `+15551234567`), as ground-truth.md states it.
     if (q.phone !== undefined) {
-      where.push('instr(phone, ?) > 0');
+      where.push('phone = ?');
       params.push(q.phone);
     }
     if (q.name !== undefined) {
-      where.push("instr(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), ?) > 0");
+      where.push("svc_contains_ci(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), ?)");
       params.push(q.name);
     }
     if (q.subscriberId !== undefined) {
