@@ -9,14 +9,15 @@
 // --fields or --query writes each page from the bytes the service sent (io/stream.ts, rawPage), with
 // svc's derived field added: memory then stays flat however many events an export holds.
 import { intArg } from '../../cli-args.js';
-import { InterruptedError, UsageError } from '../../core/errors.js';
+import { InterruptedError } from '../../core/errors.js';
 import type { RawList } from '../../core/raw-json.js';
-import { eventStatus, matchesStatus, STATUS_FILTERS, type StatusJob } from '../../core/status.js';
+import { eventStatus, matchesStatus, type StatusJob } from '../../core/status.js';
 import type { Deps, OutStream } from '../../deps.js';
 import { routes } from '../../api/routes.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { rememberIds, rememberPrintedEvents } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
+import { STATUS_FILTERS, statusOption } from './status-list.js';
 
 /** The feed's largest page (api-spec.md, operation 14). */
 const EVENTS_MAX_LIMIT = 50;
@@ -24,11 +25,7 @@ const EVENTS_MAX_LIMIT = 50;
 export const command = () =>
   examples(
     eventFilters(new Command('list').description(about('list triggered events', 'listEvents')))
-      .option(
-        '--status <status>',
-        `derived status (repeatable or comma list): ${STATUS_FILTERS.join(', ')}; with --channel, that channel's own outcome`,
-        statusList,
-      )
+      .addOption(statusOption(`derived status (repeatable or comma list): ${STATUS_FILTERS.join(', ')}; with --channel, that channel's own outcome`))
       .option('--page <n>', 'page number, from 0 (with --status: of the matching events)', intArg(0))
       .option('--limit <n>', `events per page, 1 to ${EVENTS_MAX_LIMIT}`, intArg(1, EVENTS_MAX_LIMIT))
       .option('--all', 'follow every page to the end, streaming records'),
@@ -62,18 +59,6 @@ function drained(out: OutStream, signal: AbortSignal): Promise<void> {
 async function recordsOf(list: RawList): Promise<unknown[]> {
   const { parseElement } = await import('../../core/raw-json.js');
   return Array.from({ length: list.count }, (_, i) => parseElement(list, i));
-}
-
-function statusList(value: string, previous: string[] | undefined): string[] {
-  const out = [...(previous ?? [])];
-  for (const v of value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean)) {
-    if (!STATUS_FILTERS.includes(v)) throw new UsageError(`--status: expected one of ${STATUS_FILTERS.join(', ')}, got "${v.slice(0, 40)}"`);
-    out.push(v);
-  }
-  return out;
 }
 
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
