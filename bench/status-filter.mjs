@@ -51,7 +51,7 @@ await svc.runner.idle();
 const db = svc.store.db;
 const template = (tx) => db.prepare('SELECT rowid AS r, id FROM notifications WHERE transaction_id = ?').get(tx);
 const tpl = { delivered: template('tpl-delivered'), partial: template('tpl-partial'), failed: template('tpl-failed') };
-for (const [kind, t] of Object.entries(tpl)) {
+for (const kind of Object.keys(tpl)) {
   const status = (await call('GET', `/v1/notifications?transactionId=tpl-${kind}`)).data[0].jobs.map((j) => j.status);
   console.error(`template ${kind}: jobs ${status.join(', ')}`);
 }

@@ -92,7 +92,8 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     while (!deps.signal.aborted) {
       const fresh: Event[] = [];
       let rateLow = false;
-      const oldest = [...followed.values()].reduce((a, b) => (b < a ? b : a), watermark);
+      // ISO times in one format compare as strings: the earliest of the followed ones, or the watermark.
+      const oldest = [...followed.values(), watermark].sort()[0]!;
       for (let page = 0; page < 100; page++) {
         const res = await api.call<{ data: Event[]; hasMore?: boolean }>('listEvents', { query: { ...query, after: oldest, page, limit: 50 } });
         if (!res) break;
