@@ -12,11 +12,14 @@ import { about, Command, examples, type OptsOf } from '../define.js';
 import { safeText } from '../../io/safe-text.js';
 import { rememberBrowsed } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
+import { STATUS_FILTERS, statusOption } from './status-list.js';
 
 export const command = () =>
   examples(
     eventFilters(new Command('browse').description(about('browse the activity feed full-screen (needs a terminal)', 'listEvents')))
-      .option('--status <status>', 'show only events of this overall status at first (delivered, failed, pending, merged, throttled, skipped)')
+      .addOption(
+        statusOption(`show only events of this derived status at first (comma list): ${STATUS_FILTERS.join(', ')}; with --channel, that channel's own outcome`),
+      )
       .option('--interval <duration>', 'time between refreshes (default 3s)', durationArg),
     ['svc events browse', 'svc events browse --subscriber ada --since 2h', 'svc events browse --status failed'],
   );
@@ -31,6 +34,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   }
   const query = await resolveWorkflows(deps, eventsQuery(opts, deps.now()));
   const api = await deps.client();
+  // svc dev filters by derived status in its store: `status:` is then asked of it, over the whole feed.
+  const { hasExtension } = await import('../../api/local-service.js');
+  const statusByService = await hasExtension(api, 'listEvents.svcStatus', { dryRun: deps.globals.dryRun });
   const { runBrowse } = await import('../../tui/app.js');
   const { mask } = await import('../../io/output.js');
   const { safeDeep } = await import('../../io/safe-text.js');
@@ -97,6 +103,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
           else if (initial.subscriber) delete q.subscriberIds;
           if (filter.workflow) q.templates = await templatesFor(filter.workflow);
           else if (initial.workflow) delete q.templates;
+          if (filter.status?.length) q.svcStatus = filter.status;
           const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
           const data = res?.data.data ?? [];
           for (const e of data) if (e._id) payloads.set(e._id, e.payload);
@@ -126,7 +133,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       },
       {
         // A single --subscriber is the filter / shows and Esc clears; several stay in the query.
-        filter: { ...(opts.status ? { status: opts.status } : {}), ...initial },
+        filter: { ...(opts.status?.length ? { status: opts.status.join(',') } : {}), ...initial },
+        statusByService,
+        judgeScope: { channels: opts.channel },
         time: { utc: deps.globals.utc === true },
         refreshMs: opts.interval ?? 3000,
         ...(scope ? { scope: safeText(scope) } : {}),
