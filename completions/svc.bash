@@ -92,13 +92,16 @@ _svc_complete() {
     'events/-o'|'events/--output') choices='table json ndjson yaml tsv' ;;
     'events list/--channel') choices='in_app email sms chat push' ;;
     'events list/--severity') choices='high medium low none' ;;
+    'events list/--status') choices='delivered partial failed pending merged throttled skipped canceled completed none' ;;
     'events list/-o'|'events list/--output') choices='table json ndjson yaml tsv' ;;
     'events watch/--channel') choices='in_app email sms chat push' ;;
     'events watch/--severity') choices='high medium low none' ;;
+    'events watch/--status') choices='delivered partial failed pending merged throttled skipped canceled completed none' ;;
     'events watch/-o'|'events watch/--output') choices='table json ndjson yaml tsv' ;;
     'events get/-o'|'events get/--output') choices='table json ndjson yaml tsv' ;;
     'events browse/--channel') choices='in_app email sms chat push' ;;
     'events browse/--severity') choices='high medium low none' ;;
+    'events browse/--status') choices='delivered partial failed pending merged throttled skipped canceled completed none' ;;
     'events browse/-o'|'events browse/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers/-o'|'subscribers/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers search/--order-by') choices='_id updatedAt' ;;
@@ -273,10 +276,10 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --status --page --limit --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events watch')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --interval -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --interval --status -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events get')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--raw -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events browse')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --status --interval -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -189,6 +189,23 @@ const PLURAL: Partial<Record<ViewName, string>> = {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * The resource records of no named layout are (`subscribers get` prints a subscriber as a plain
+ * record): the schema that holds nearly all of their fields, and at least three of them.
+ */
+export function resourceOf(records: readonly unknown[]): ViewName | undefined {
+  const keys = new Set(records.filter(isRecord).flatMap((r) => Object.keys(r)));
+  if (keys.size < 3) return undefined;
+  let best: { view: ViewName; score: number; size: number } | undefined;
+  for (const [view, fields] of Object.entries(SCHEMA_FIELDS) as [ViewName, readonly string[]][]) {
+    const shared = [...keys].filter((k) => fields.includes(k)).length;
+    const score = shared / keys.size;
+    if (shared < 3 || score < 0.8) continue;
+    if (!best || score > best.score || (score === best.score && fields.length < best.size)) best = { view, score, size: fields.length };
+  }
+  return best?.view;
+}
+
 /** The fields known for these records of `view`: the schema's, svc's own, and those the records have. */
 export function knownFields(records: readonly unknown[], view: ViewName | undefined): Set<string> {
   const known = new Set<string>(view ? (SCHEMA_FIELDS[view] ?? SCHEMA_FIELDS[SAME_AS[view]!] ?? []) : []);
@@ -209,6 +226,8 @@ export function checkFields(
   envelope: readonly string[] = [],
 ): void {
   if (!fields?.length) return;
+  // A view without a schema of its own (a plain record): the resource its records are.
+  if (!view || (!SCHEMA_FIELDS[view] && !SAME_AS[view])) view = resourceOf(records) ?? view;
   const known = knownFields(records, view);
   if (known.size === 0) return;
   for (const e of envelope) known.add(e);
