@@ -71,9 +71,12 @@ export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {
   out.push(
     `${c.dim('Status'.padEnd(12))}${paint(c, status)}${status === 'failed' ? c.red(` (${jobs.filter((j) => j.status === 'failed').length} of ${jobs.length} steps)`) : ''}`,
   );
-  // Why, in one line that fits (the whole text is at its step below).
+  // Why, in one line that fits (the whole text is at its step below): a URL in it is its host.
   if (judged.reason) {
-    const line = cut(judged.reason, width - 12);
+    const line = cut(
+      judged.reason.replace(URL_RE, (u) => hostOf(u)),
+      width - 12,
+    );
     out.push(`${c.dim('Reason'.padEnd(12))}${status === 'failed' ? c.red(line) : line}`);
   }
   // Each channel's own outcome when they differ (one delivered, one skipped).
@@ -115,6 +118,17 @@ export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {
     }
   });
   return `${out.join('\n')}\n`;
+}
+
+const URL_RE = /\bhttps?:\/\/[^\s"'<>]+/g;
+
+/** A URL as its host (and port), or as it is when it does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url.replace(/…$/, '')).host || url;
+  } catch {
+    return url;
+  }
 }
 
 /** The size of a folded raw answer: "1.2 kB" or "312 B". */
