@@ -58,42 +58,14 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   };
   // Each loaded event's payload as the service sent it, for a re-trigger.
   const payloads = new Map<string, Ev['payload']>();
-  // The ids `events get SHORT` resolves later: those the screen showed first (most recent first), then
-  // those loaded; one list of at most 200 that replaces its own earlier form.
-  let browsed: string[] = [];
-  const browseKey = `browse:${process.pid}:${Date.now()}`;
-  let saveTimer: NodeJS.Timeout | undefined;
-  const save = () => {
-    saveTimer = undefined;
-    return rememberBrowsed(deps, browsed, browseKey);
-  };
-  const keep = (first: readonly string[], then: readonly string[]) => {
-    const next = [...new Set([...first, ...then])].slice(0, 200);
-    if (next.length === browsed.length && next.every((x, i) => x === browsed[i])) return;
-    browsed = next;
-    // At most one write of the cache a quarter second while the person scrolls.
-    saveTimer ??= setTimeout(() => void save(), 250);
-  };
+  const remembered = browsedIds(deps);
   // A single --subscriber or --workflow is the browser's own filter (shown, changed with /, cleared
   // with Esc); every other flag stays in the query for the session and is named in the header.
   const initial = {
     ...(opts.subscriber?.length === 1 ? { subscriber: opts.subscriber[0]! } : {}),
     ...(opts.workflow?.length === 1 ? { workflow: opts.workflow[0]! } : {}),
   };
-  const fixed: [string, string[] | string | undefined][] = [
-    ['--subscriber', opts.subscriber && opts.subscriber.length > 1 ? opts.subscriber : undefined],
-    ['--workflow', opts.workflow && opts.workflow.length > 1 ? opts.workflow : undefined],
-    ['--channel', opts.channel],
-    ['--email', opts.email],
-    ['--severity', opts.severity],
-    ['--transaction-id', opts.transactionId],
-    ['--topic-key', opts.topicKey],
-    ['--subscription-id', opts.subscriptionId],
-    ['--context', opts.context],
-    ['--since', opts.since],
-    ['--until', opts.until],
-  ];
-  const scope = fixed.flatMap(([flag, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => `${flag} ${x}`))).join(' ');
+  const scope = fixedScope(opts);
   try {
     await runBrowse(
       {
@@ -107,10 +79,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
           const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
           const data = res?.data.data ?? [];
           for (const e of data) if (e._id) payloads.set(e._id, e.payload);
-          keep(
-            browsed,
-            data.flatMap((e) => (e._id ? [e._id] : [])),
-          );
+          remembered.loaded(data.flatMap((e) => (e._id ? [e._id] : [])));
           return { data: shown(data), hasMore: res?.data.hasMore === true };
         },
         async get(id) {
@@ -128,7 +97,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
           return res?.data.transactionId ?? '?';
         },
         shown(ids) {
-          keep(ids, browsed);
+          remembered.shown(ids);
         },
       },
       {
@@ -144,10 +113,55 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       },
     );
   } finally {
+    await remembered.flush();
+  }
+}
+
+/**
+ * The ids `events get SHORT` resolves later: those the screen showed first (most recent first), then
+ * those loaded; one list of at most 200 that replaces its own earlier form, written at most once a
+ * quarter second while the person scrolls, and once more at the end.
+ */
+function browsedIds(deps: Deps) {
+  let browsed: string[] = [];
+  const browseKey = `browse:${process.pid}:${Date.now()}`;
+  let saveTimer: NodeJS.Timeout | undefined;
+  const save = () => {
+    saveTimer = undefined;
+    return rememberBrowsed(deps, browsed, browseKey);
+  };
+  const keep = (first: readonly string[], then: readonly string[]) => {
+    const next = [...new Set([...first, ...then])].slice(0, 200);
+    if (next.length === browsed.length && next.every((x, i) => x === browsed[i])) return;
+    browsed = next;
+    saveTimer ??= setTimeout(() => void save(), 250);
+  };
+  return {
+    loaded: (ids: readonly string[]) => keep(browsed, ids),
+    shown: (ids: readonly string[]) => keep(ids, browsed),
     // What the screen showed last is remembered even when the browser ends at once after it.
-    if (saveTimer) {
+    async flush() {
+      if (!saveTimer) return;
       clearTimeout(saveTimer);
       await save();
-    }
-  }
+    },
+  };
+}
+
+/** The flags that stay in the query for the session (all but a single --subscriber or --workflow), for the header. */
+function fixedScope(opts: OptsOf<typeof command>): string {
+  const fixed: [string, string[] | string | undefined][] = [
+    ['--subscriber', opts.subscriber && opts.subscriber.length > 1 ? opts.subscriber : undefined],
+    ['--workflow', opts.workflow && opts.workflow.length > 1 ? opts.workflow : undefined],
+    ['--channel', opts.channel],
+    ['--email', opts.email],
+    ['--severity', opts.severity],
+    ['--transaction-id', opts.transactionId],
+    ['--topic-key', opts.topicKey],
+    ['--subscription-id', opts.subscriptionId],
+    ['--context', opts.context],
+    ['--since', opts.since],
+    ['--until', opts.until],
+  ];
+  return fixed.flatMap(([flag, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => `${flag} ${x}`))).join(' ');
 }
