@@ -100,6 +100,31 @@ test(`--status stops after ${SEARCH_EVENTS.toLocaleString('en-US')} events with 
   expect(r.stderr).toContain(`add --until ${oldest}`);
 });
 
+test('--status on a terminal shows how far it has looked on stderr as it reads', async () => {
+  hosted();
+  svc.stub.on('GET', '/v1/notifications', (req) => {
+    const p = Number(req.query.get('page') ?? 0);
+    const data = Array.from({ length: 50 }, (_, i) => event(p * 50 + i, p === 2 && i === 0 ? 'failed' : 'completed'));
+    return { body: { page: p, hasMore: p < 2, pageSize: 50, data } };
+  });
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let err = '';
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  Object.assign(stderr, { isTTY: true, columns: 80 });
+  const code = await main(['events', 'list', '--status', 'failed', '-o', 'json'], {
+    io: { stdout, stderr, stdin: Readable.from([]) },
+    env: { PATH: process.env.PATH, NO_COLOR: '1', SVC_CONFIG_DIR: tempConfigDir(), SVC_API_KEY: KEY, SVC_BASE_URL: svc.stub.url },
+    cwd: process.cwd(),
+    handleSignals: false,
+  });
+  expect(code).toBe(0);
+  expect(err).toContain('looked through 50 events, 0 failed…');
+  expect(err).toContain('looked through 100 events, 0 failed…');
+  expect(err).toContain('looked through 150 events, 1 failed…');
+  expect(err).toContain('1 event with status failed: looked through the whole feed (150 events)');
+});
+
 test('--page with --status is a page of the matches', async () => {
   hosted();
   svc.stub.on('GET', '/v1/notifications', (req) => ({ body: page(Number(req.query.get('page') ?? 0), Number(req.query.get('page') ?? 0) < 3) }));
