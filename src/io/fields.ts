@@ -226,8 +226,12 @@ export function checkFields(
   envelope: readonly string[] = [],
 ): void {
   if (!fields?.length) return;
-  // A view without a schema of its own (a plain record): the resource its records are.
-  if (!view || (!SCHEMA_FIELDS[view] && !SAME_AS[view])) view = resourceOf(records) ?? view;
+  // A plain record (no layout named): judged as the resource its fields say it is; one that is no
+  // resource (a --dry-run request, an answer of `svc api`) is not judged.
+  if (!view || view === 'record') {
+    view = resourceOf(records);
+    if (!view) return;
+  }
   const known = knownFields(records, view);
   if (known.size === 0) return;
   for (const e of envelope) known.add(e);
