@@ -42,7 +42,9 @@ export function line(
   const when = safeText(formatTime(e.createdAt, 'compact', { utc: layout.utc }));
   // The end of the id tells events made in the same second apart; events get accepts it.
   const shortId = width >= 120 ? id : takeWidthEnd(id, 8);
-  const head = [when, shortId, fitTo(workflow, 14), fitTo(subscriber, 12)];
+  // Under 100 columns the workflow and subscriber give the reason room (`events get` shows them whole).
+  const narrow = width < 100;
+  const head = [when, shortId, fitTo(workflow, narrow ? 10 : 14), fitTo(subscriber, narrow ? 10 : 12)];
   const used = head.reduce((n, s) => n + displayWidth(s) + 2, 0) + 9;
   const room = width - used - 2;
   const tail = reason && room >= 8 ? `  ${cut(reason, room)}` : '';
