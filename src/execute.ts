@@ -227,6 +227,8 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
     return emit('usage', message, EXIT.usage, {}, `see 'svc ${cmd ? `${cmd} ` : ''}--help'`);
   }
   if (err instanceof SvcError) {
+    // An ending the command has already told the person about (Ctrl-C on a watch): its exit code, no error line.
+    if ((err as { said?: boolean }).said === true) return err.exitCode;
     if (debug && err.stack) io.stderr.write(`${safeText(scrub(err.stack), { newlines: true })}\n`);
     // A person's own choice (a confirmation declined with Ctrl-C) ends the command with its exit code,
     // but it is not an error: the line says what happened, without "error:".

@@ -3,7 +3,7 @@
 // routes from it, so both sides read the same contract.
 import { z } from 'zod';
 import { cursorEnvelope, ObjectId, pageEnvelope } from './schemas/common.js';
-import { ActivityNotification, ChannelConnection, ChannelEndpoint, Context, Integration, Message, Subscriber } from './schemas/resources.js';
+import { ActivityNotification, ChannelConnection, ChannelEndpoint, Context, Integration, LocalServiceInfo, Message, Subscriber } from './schemas/resources.js';
 import {
   BulkTriggerBody,
   CreateConnectionBody,
@@ -86,6 +86,7 @@ export const operations = {
   getEvent: op(routes.getEvent, { params: z.looseObject({ notificationId: ObjectId }), response: ActivityNotification }),
   triggerEvent: op(routes.triggerEvent, { body: TriggerBody, response: TriggerResult }),
   listEvents: op(routes.listEvents, { query: ListEventsQuery, response: pageEnvelope(ActivityNotification) }),
+  getLocalService: op(routes.getLocalService, { response: LocalServiceInfo }),
   triggerBulk: op(routes.triggerBulk, { body: BulkTriggerBody, response: z.array(TriggerResult) }),
   cancelEvent: op(routes.cancelEvent, { response: z.boolean() }),
   listChannelConnections: op(routes.listChannelConnections, { query: ListConnectionsQuery, response: cursorEnvelope(ChannelConnection) }),

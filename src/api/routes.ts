@@ -142,6 +142,15 @@ export const routes = {
     category: 'trigger',
   }),
   listEvents: route({ name: 'listEvents', specNumber: 14, method: 'GET', path: '/v1/notifications', summary: 'List events', status: 200, category: 'global' }),
+  // svc dev only: the hosted service answers 404 (api/local-service.ts).
+  getLocalService: route({
+    name: 'getLocalService',
+    method: 'GET',
+    path: '/v1/svc-dev',
+    summary: 'Which local service this is (svc dev only)',
+    status: 200,
+    category: 'global',
+  }),
   triggerBulk: route({
     name: 'triggerBulk',
     method: 'POST',

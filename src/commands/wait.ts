@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from '../api/session.js';
 import { isTerminal, lastDetail, outcomeOf, type JobLike, type Outcome } from '../core/activity.js';
+import { isChannelStep, judge, stepReason } from '../core/status.js';
 import { formatDuration } from '../core/duration.js';
 import { InterruptedError, SvcError, WaitOutcomeError } from '../core/errors.js';
 import type { Deps } from '../deps.js';
@@ -13,19 +14,26 @@ import { stepChanges } from '../io/timeline.js';
 export interface StepOutcome {
   type: string;
   status: string;
+  /** A channel step's own outcome (core/status.ts): delivered, skipped, throttled, failed, ...; null for an action step. */
+  outcome: string | null;
   providerId: string | null;
+  /** The step's last execution detail. */
   detail: string | null;
+  /** Why the step was skipped, failed, canceled or merged (its execution details), else null. */
+  reason: string | null;
 }
 export interface RecipientOutcome {
   subscriberId: string | null;
   notificationId: string | null;
   outcome: Outcome;
+  /** Why: the failure, the channel not delivered and why, or why nothing went out. */
+  reason: string | null;
   steps: StepOutcome[];
 }
 export interface WaitResult {
   transactionId: string;
-  /** skipped, throttled, canceled: nothing was delivered (exit 10). */
-  outcome: 'delivered' | 'merged' | 'failed' | 'pending' | 'skipped' | 'throttled' | 'canceled';
+  /** partial: delivered on some channel, not on another (exit 0); skipped, throttled, canceled: nothing was delivered (exit 10). */
+  outcome: 'delivered' | 'partial' | 'merged' | 'failed' | 'pending' | 'skipped' | 'throttled' | 'canceled';
   waitedMs: number;
   recipients: RecipientOutcome[];
 }
@@ -67,16 +75,24 @@ async function fetchAll(api: Api, transactionId: string): Promise<Notification[]
 
 function recipientOutcome(n: Notification): RecipientOutcome {
   const jobs = n.jobs ?? [];
+  const judged = judge(jobs);
+  let channel = 0;
   return {
     subscriberId: n.subscriber?.subscriberId ?? n._subscriberId ?? null,
     notificationId: n._id ?? null,
     outcome: outcomeOf(jobs),
-    steps: jobs.map((j) => ({
-      type: j.type ?? '?',
-      status: j.status ?? '?',
-      providerId: j.providerId ?? null,
-      detail: lastDetail(j)?.detail ?? null,
-    })),
+    reason: judged.reason ?? null,
+    steps: jobs.map((j) => {
+      const settledOtherwise = isTerminal(j.status) && j.status !== 'completed';
+      return {
+        type: j.type ?? '?',
+        status: j.status ?? '?',
+        outcome: isChannelStep(j) ? (judged.channels[channel++]?.outcome ?? null) : null,
+        providerId: j.providerId ?? null,
+        detail: lastDetail(j)?.detail ?? null,
+        reason: settledOtherwise ? (stepReason(j) ?? null) : null,
+      };
+    }),
   };
 }
 
@@ -114,6 +130,7 @@ export async function waitForTransaction(deps: Deps, transactionId: string, expe
 export function overall(recipients: RecipientOutcome[], finished: boolean): WaitResult['outcome'] {
   if (recipients.some((r) => r.outcome === 'failed')) return 'failed';
   if (!finished) return 'pending';
+  if (recipients.some((r) => r.outcome === 'partial')) return 'partial';
   if (recipients.some((r) => r.outcome === 'delivered')) return 'delivered';
   if (recipients.some((r) => r.outcome === 'merged')) return 'merged';
   if (recipients.some((r) => r.outcome === 'throttled')) return 'throttled';
@@ -138,7 +155,7 @@ export function checkOutcome(r: WaitResult, timeoutMs: number): void {
     const first = failed[0]?.steps.find((s) => s.status === 'failed');
     throw new WaitOutcomeError(
       'failed',
-      `delivery failed for ${failed.length} of ${r.recipients.length} recipient(s)${first ? `: ${first.type}: ${first.detail ?? 'failed'}` : ''}`,
+      `delivery failed for ${failed.length} of ${r.recipients.length} recipient(s)${first ? `: ${first.type}: ${first.reason ?? first.detail ?? 'failed'}` : ''}`,
     );
   }
   if (r.outcome === 'pending') {
@@ -146,9 +163,9 @@ export function checkOutcome(r: WaitResult, timeoutMs: number): void {
     throw new WaitOutcomeError('pending', `still pending after ${formatDuration(timeoutMs)}: ${n || 'some'} recipient(s) have jobs that have not finished`);
   }
   if (r.outcome === 'skipped' || r.outcome === 'throttled' || r.outcome === 'canceled') {
-    const first = r.recipients.flatMap((x) => x.steps).find((s) => s.status === 'skipped' || s.status === 'canceled');
+    const first = r.recipients.find((x) => x.reason)?.reason;
     throw new NothingDeliveredError(
-      `nothing delivered: every channel step was ${r.outcome} for ${r.recipients.length} recipient(s)${first?.detail ? `: ${first.detail}` : ''}`,
+      `nothing delivered: every channel step was ${r.outcome} for ${r.recipients.length} recipient(s)${first ? `: ${first}` : ''}`,
     );
   }
 }

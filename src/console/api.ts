@@ -95,6 +95,7 @@ export const api = {
   getEvent: (id: string) => data(call<{ data: ActivityNotification }>('GET', `/v1/notifications/${encodeURIComponent(id)}`)),
   listMessages: (q: Query) => call<Page<Message> & { totalCount?: number }>('GET', '/v1/messages', { query: q }),
   searchSubscribers: (q: Query) => call<{ data: Subscriber[]; next: string | null }>('GET', '/v2/subscribers', { query: q }),
+  getSubscriber: (id: string) => data(call<{ data: Subscriber }>('GET', `/v2/subscribers/${encodeURIComponent(id)}`)),
   /** The environment, with the application identifier the in-app Inbox is given. */
   currentEnvironment: () => data(call<{ data: { _id: string; name: string; identifier: string } }>('GET', '/v1/environments/me')),
   getPreferences: (subscriberId: string) =>

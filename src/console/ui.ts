@@ -4,7 +4,7 @@ import { html } from 'htm/preact';
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { maskData } from '../core/mask.js';
-import { type EventStatus, eventStatus as statusOfJobs, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
+import { type EventStatus, type JudgeScope, judge, matchesStatus, type StatusJob } from '../core/status.js';
 import { onChange, session } from './api.js';
 
 export { html };
@@ -33,16 +33,22 @@ export function dateTime(iso: string | undefined | null): string {
 }
 
 /**
- * An event's overall status from its jobs, the same function `svc events list` uses (core/status.ts):
- * delivered, or why nothing went out (skipped, throttled, merged, canceled), failed or pending.
+ * An event's derived status from its jobs, the same function `svc events list` uses (core/status.ts):
+ * delivered, partial (a channel not sent beside a delivered one), why nothing went out (skipped,
+ * throttled, merged, canceled), failed or pending; with a channel, that channel's own outcome.
  */
-export function eventStatus(n: { jobs?: ReadonlyArray<unknown> | undefined }): EventStatus {
-  return statusOfJobs(n.jobs as StatusJob[] | undefined);
+export function eventStatus(n: { jobs?: ReadonlyArray<unknown> | undefined }, scope?: JudgeScope): EventStatus {
+  return judge(n.jobs as StatusJob[] | undefined, scope).status;
 }
 
-/** Why nothing went out, or the first failure, as one line (the CLI's REASON column). */
-export function eventReason(n: { jobs?: ReadonlyArray<unknown> | undefined }): string | undefined {
-  return reasonOf(n.jobs as StatusJob[] | undefined);
+/** Why: the failure, the channel not sent and why, or why nothing went out, as one line (the CLI's REASON column). */
+export function eventReason(n: { jobs?: ReadonlyArray<unknown> | undefined }, scope?: JudgeScope): string | undefined {
+  return judge(n.jobs as StatusJob[] | undefined, scope).reason;
+}
+
+/** Each channel step's own outcome (delivered, skipped, failed, ...), with its reason. */
+export function channelOutcomes(n: { jobs?: ReadonlyArray<unknown> | undefined }) {
+  return judge(n.jobs as StatusJob[] | undefined).channels;
 }
 
 export { matchesStatus };
@@ -60,6 +66,7 @@ const TONE: Record<string, string> = {
   warning: 'warn',
   Warning: 'warn',
   skipped: 'warn',
+  partial: 'warn',
   throttled: 'warn',
   canceled: 'warn',
   merged: 'accent',

@@ -1,32 +1,25 @@
-// Reading the activity feed: the overall state of a notification from its jobs. Used by the tables,
-// `events get`, and `trigger --wait`. The rules are core/status.ts's (skipped, throttled and merged
-// events are not "completed": nothing went out for them).
-import { TERMINAL_JOB_STATUSES } from '../api/enum-values.js';
-import { eventStatus } from './status.js';
+// Reading the activity feed: the outcome of a notification for `trigger --wait`, and the link a person
+// opens. The rules are core/status.ts's (skipped, throttled and merged events are not "completed":
+// nothing went out for them; an event with a channel skipped beside a delivered one is `partial`).
+import { eventStatus, isSettled, type StatusJob } from './status.js';
 
-export interface JobLike {
+export interface JobLike extends StatusJob {
   _id?: string;
-  type?: string;
-  status?: string;
-  providerId?: string | null;
-  executionDetails?: { status?: string; detail?: string; createdAt?: string }[];
-  step?: { name?: string; stepId?: string };
-}
-
-/** A recipient's outcome in `trigger --wait`; skipped, throttled and canceled mean nothing was delivered. */
-export type Outcome = 'delivered' | 'merged' | 'failed' | 'pending' | 'empty' | 'skipped' | 'throttled' | 'canceled';
-
-const TERMINAL = new Set<string>(TERMINAL_JOB_STATUSES);
-
-export function isTerminal(status: string | undefined): boolean {
-  return status !== undefined && TERMINAL.has(status);
 }
 
 /**
- * failed if any job failed; pending while any job can still change; delivered once a channel step was
- * sent (or, for a workflow of action steps only, once all completed); merged when its steps were merged
- * into an earlier digest of the same window (they go out with it); skipped, throttled or canceled when
- * nothing was sent.
+ * A recipient's outcome in `trigger --wait`; partial: something was delivered and another channel was
+ * not; skipped, throttled and canceled mean nothing was delivered.
+ */
+export type Outcome = 'delivered' | 'partial' | 'merged' | 'failed' | 'pending' | 'empty' | 'skipped' | 'throttled' | 'canceled';
+
+export const isTerminal = isSettled;
+
+/**
+ * failed if any job failed; pending while any job can still change; delivered once every channel step
+ * was sent (or, for a workflow of action steps only, once all completed); partial when one was sent and
+ * another skipped; merged when its steps were merged into an earlier digest of the same window (they go
+ * out with it); skipped, throttled or canceled when nothing was sent.
  */
 export function outcomeOf(jobs: JobLike[] | undefined): Outcome {
   const s = eventStatus(jobs);

@@ -33,6 +33,12 @@ export interface FitColumn {
    * rather than this column cut (the failure reason over the channels and the transaction id).
    */
   dropFor?: number;
+  /**
+   * A flexible column kept readable: the columns with a drop order up to `readableFor` are left out
+   * rather than it be narrower than `readable` (the failure reason over the workflow).
+   */
+  readable?: number;
+  readableFor?: number;
 }
 
 /** A cell: its text, or its forms from the widest to the narrowest (a time: full, compact, relative). */
@@ -230,10 +236,16 @@ export function fitTable(columns: readonly FitColumn[], cells: readonly (readonl
       .map((col, i) => ({ i, order: col.dropOrder }))
       .filter((x): x is { i: number; order: number } => x.order !== undefined)
       .sort((a, b) => a.order - b.order);
-    // How much wider than now the table is with its flexible columns whole.
+    // Whether a flexible column worth more than the columns of this drop order gets less than it should:
+    // not whole (dropFor), or narrower than readable (readableFor), with what the others leave it.
     const flexShort = (order: number) =>
-      [...shown].some((c) => columns[c]!.flex && (columns[c]!.dropFor ?? -1) >= order) &&
-      used() + [...shown].reduce((sum, c) => sum + (columns[c]!.flex ? natural(c) - colWidth(c) : 0), 0) > total;
+      [...shown].some((c) => {
+        const col = columns[c]!;
+        if (!col.flex) return false;
+        const room = total - (used() - colWidth(c));
+        if ((col.dropFor ?? -1) >= order && room < natural(c)) return true;
+        return (col.readableFor ?? -1) >= order && room < Math.min(natural(c), col.readable ?? 0);
+      });
     for (const { i, order } of droppable) {
       if (fits() && !flexShort(order)) break;
       shown.delete(i);

@@ -22,6 +22,8 @@ export interface ListColumn {
   /** When the table does not fit, a text column is cut to this before any column is dropped. */
   max?: number;
   dropFor?: number;
+  readable?: number;
+  readableFor?: number;
 }
 
 export interface ListLayout extends TimeOptions {
@@ -54,6 +56,8 @@ export function fitColumnOf(col: ListColumn): FitColumn {
     ...(col.min !== undefined ? { min: col.min } : {}),
     ...(col.max !== undefined ? { max: col.max } : {}),
     ...(col.dropFor !== undefined ? { dropFor: col.dropFor } : {}),
+    ...(col.readable !== undefined ? { readable: col.readable } : {}),
+    ...(col.readableFor !== undefined ? { readableFor: col.readableFor } : {}),
   };
 }
 

@@ -6,6 +6,8 @@
 import { maskData } from '../core/mask.js';
 import { QueryError, UsageError } from '../core/errors.js';
 import { loadJmespath, loadYaml } from '../core/lazy.js';
+import { annotate } from './derived.js';
+import { checkFields } from './fields.js';
 import { pickFields } from './paths.js';
 import { chars, safeDeep, safeJson } from './safe-text.js';
 import type { Output, PrintOptions } from './types.js';
@@ -13,7 +15,16 @@ import type { Output, PrintOptions } from './types.js';
 export { getPath, pickFields } from './paths.js';
 export type { Output, OutputFormat, PrintOptions } from './types.js';
 
-const ENVELOPE_KEYS = new Set(['data', 'next', 'previous', 'totalCount', 'totalCountCapped', 'hasMore', 'page', 'pageSize']);
+export const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['data', 'next', 'previous', 'totalCount', 'totalCountCapped', 'hasMore', 'page', 'pageSize']);
+
+/** The records a printed value holds, and the envelope members --fields may name beside theirs. */
+function recordsOf(value: unknown, opts: PrintOptions): { records: unknown[]; envelope: string[] } {
+  if (opts.list && value && typeof value === 'object' && Array.isArray((value as { data?: unknown }).data)) {
+    return { records: (value as { data: unknown[] }).data, envelope: [...ENVELOPE_KEYS] };
+  }
+  if (Array.isArray(value)) return { records: value, envelope: [] };
+  return { records: value && typeof value === 'object' ? [value] : [], envelope: [] };
+}
 
 /** Step one of every output: the secrets the answer holds masked (unless --show-secrets). */
 export function mask(out: Pick<Output, 'showSecrets' | 'secrets'>, value: unknown): unknown {
@@ -60,12 +71,18 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
 }
 
 /**
- * A whole result prepared for printing: masked, then for the formats other than a table (which shows
+ * A whole result prepared for printing: events given their derived field, masked, then for the formats other than a table (which shows
  * --fields as its columns) shaped by --fields, then --query. `table` says whether the table layouts of
  * `opts.view` still apply (not after --query).
  */
 export async function prepare(out: Output, raw: unknown, opts: PrintOptions): Promise<{ value: unknown; isList: boolean; layout: boolean }> {
-  const masked = mask(out, raw);
+  // Events carry svc's derived status beside the service's fields (io/derived.ts), masked with them.
+  const annotated = annotate(raw, opts.view, opts.scope);
+  if (out.fields?.length) {
+    const { records, envelope } = recordsOf(annotated, opts);
+    checkFields(out.fields, records, opts.view, envelope);
+  }
+  const masked = mask(out, annotated);
   // A table and TSV show --fields as their columns, so the records stay whole for them.
   if ((out.format === 'table' || out.format === 'tsv') && !out.query) return { value: masked, isList: Boolean(opts.list), layout: true };
   let { value, isList } = shapeForOutput(masked, opts, out.fields);

@@ -12,6 +12,9 @@
 import { InterruptedError } from '../core/errors.js';
 import { loadYaml } from '../core/lazy.js';
 import { parseElement, type RawList } from '../core/raw-json.js';
+import type { JudgeScope } from '../core/status.js';
+import { DERIVED_FIELD, derivedOf, EVENT_VIEWS, withDerived } from './derived.js';
+import { checkFields } from './fields.js';
 import { applyQuery, mask, print, yamlText } from './output.js';
 import { safeDeep, safeJson } from './safe-text.js';
 import { pickFields } from './paths.js';
@@ -37,6 +40,8 @@ export interface WriterOptions {
   view?: ViewName;
   /** Apply --query to each record as it arrives (a stream without end) rather than to the whole result. */
   queryEach?: boolean;
+  /** Events: judge their derived status over these channels' steps only (`--channel`). */
+  scope?: JudgeScope;
 }
 
 export async function createRecordWriter(out: Output, opts: WriterOptions = {}): Promise<RecordWriter> {
@@ -45,6 +50,16 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
   const stdout = out.stdout;
   let count = 0;
   let ended = false;
+  // Events carry svc's derived status (io/derived.ts), added before anything else is done to them.
+  const events = view !== undefined && EVENT_VIEWS.has(view);
+  const scope = opts.scope ?? {};
+  // --fields is checked against the first records that come (or the schema alone, if none do).
+  let fieldsChecked = !out.fields?.length;
+  const checkOnce = (records: readonly unknown[]) => {
+    if (fieldsChecked || (records.length === 0 && !ended)) return;
+    fieldsChecked = true;
+    checkFields(out.fields, records, view);
+  };
   const yaml = out.format === 'yaml' ? await loadYaml() : undefined;
   const table = out.format === 'table' ? await import('./table.js') : undefined;
   const tableStream = {};
@@ -137,7 +152,9 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
     get count() {
       return count;
     },
-    async page(records) {
+    async page(given) {
+      const records = events ? given.map((r) => withDerived(r, scope)) : given;
+      checkOnce(records);
       if (held) {
         for (const r of records) held.push(r);
         count += records.length;
@@ -197,8 +214,26 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
       for (let i = 0; i < list.count; i++) {
         const start = spans[2 * i]!;
         const end = spans[2 * i + 1]!;
-        if (!clean[i]) put(ndjson ? ndjsonText(mask(out, parseElement(list, i))) : jsonText(mask(out, parseElement(list, i)), count === 0));
-        else if (ndjson) {
+        const parsed = events || !clean[i] ? parseElement(list, i) : undefined;
+        const derived = events ? derivedOf(parsed, scope) : undefined;
+        // A record that already has a field of svc's name is left to the usual path, which replaces it.
+        if (!clean[i] || (derived && Object.hasOwn(parsed as object, DERIVED_FIELD))) {
+          const r = mask(out, events ? withDerived(parsed, scope) : parsed);
+          put(ndjson ? ndjsonText(r) : jsonText(r, count === 0));
+        } else if (derived) {
+          // The record's bytes, its closing brace replaced by svc's field (masked as the whole record would be).
+          const tail = Buffer.from(`${end - start > 2 ? ',' : ''}"${DERIVED_FIELD}":${safeJson(JSON.stringify(mask(out, derived)))}}`);
+          if (ndjson) {
+            room(end - start + tail.length);
+            used += bytes.copy(scratch, used, start, end - 1);
+            used += tail.copy(scratch, used);
+            scratch[used++] = 0x0a;
+          } else {
+            put(count === 0 ? '[\n  ' : ',\n  ');
+            const whole = Buffer.concat([bytes.subarray(start, end - 1), tail]);
+            pretty(whole, 0, whole.length);
+          }
+        } else if (ndjson) {
           room(end - start + 1);
           used += bytes.copy(scratch, used, start, end);
           scratch[used++] = 0x0a;

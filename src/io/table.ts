@@ -16,7 +16,7 @@ type Rec = Record<string, unknown>;
 
 const GREEN = new Set(['completed', 'sent', 'processed', 'success', 'active', 'delivered', 'true', 'read', 'done']);
 const RED = new Set(['failed', 'error', 'canceled', 'invalid_recipients', 'no_tenant_found', 'trigger_not_active']);
-const YELLOW = new Set(['pending', 'queued', 'running', 'delayed', 'warning', 'readconfirmation']);
+const YELLOW = new Set(['pending', 'queued', 'running', 'delayed', 'warning', 'readconfirmation', 'partial']);
 const DIM = new Set(['skipped', 'merged', 'throttled', 'inactive', 'none', '-']);
 
 export function colourStatus(c: ChalkInstance, s: string): string {
@@ -215,7 +215,12 @@ function renderSettings(c: ChalkInstance, rows: Rec[]): string {
   )}\n`;
 }
 
-const layoutOf = (out: Output) => ({ width: out.wide ? 100_000 : (widthOf(out) ?? 100_000), utc: out.utc === true });
+const layoutOf = (out: Output, opts: PrintOptions = {}) => ({
+  width: out.wide ? 100_000 : (widthOf(out) ?? 100_000),
+  utc: out.utc === true,
+  ...(opts.raw ? { raw: true } : {}),
+  ...(opts.scope ? { scope: opts.scope } : {}),
+});
 
 export function renderTable(out: Output, value: unknown, opts: PrintOptions, stream?: TableStream): string {
   const c = new Chalk({ level: out.color ? 1 : 0 });
@@ -227,14 +232,14 @@ export function renderTable(out: Output, value: unknown, opts: PrintOptions, str
     if (value.every((x) => x && typeof x === 'object')) {
       if (view === 'settings') return renderSettings(c, value as Rec[]);
       // Several events (a transaction's recipients): each one's timeline.
-      if (view === 'event' && !out.fields?.length) return value.map((n) => renderTimeline(c, n as Rec, layoutOf(out))).join('\n');
+      if (view === 'event' && !out.fields?.length) return value.map((n) => renderTimeline(c, n as Rec, layoutOf(out, opts))).join('\n');
       return renderList(out, c, value as Rec[], view);
     }
     return `${value.map(cell).join('\n')}\n`;
   }
   if (value && typeof value === 'object' && !out.fields?.length) {
     const r = value as Rec;
-    if (view === 'event') return renderTimeline(c, r, layoutOf(out));
+    if (view === 'event') return renderTimeline(c, r, layoutOf(out, opts));
     if (view === 'trigger') return renderTrigger(c, r);
     if (view === 'wait') return renderWaitReport(c, r, layoutOf(out));
     if (view === 'workflow') return renderWorkflow(out, c, r);

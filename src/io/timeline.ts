@@ -1,10 +1,12 @@
 // The event timeline (`events get`) and the delivery report of `trigger --wait`, laid out for the
-// terminal's width: wrapped text continues under its own column (never at column 0), a failure is said
-// once and in red, `raw:` provider answers wrap too, and "Channels" lists only the channel steps.
-// Pure: a record, a colour instance and the width in, text out.
+// terminal's width: wrapped text continues under its own column (never at column 0), the derived status
+// (core/status.ts) with its reason in one line, each channel's outcome, a failure in red, and "Channels"
+// listing only the channel steps. A provider's or bridge's raw answer is folded to one line saying its
+// size (`events get --raw` shows it, as `-o json` does). Pure: a record, a colour instance and the
+// width in, text out.
 import type { ChalkInstance } from 'chalk';
-import { CHANNEL_STEPS, eventStatus, reasonOf } from '../core/status.js';
-import { wrap } from './fit.js';
+import { CHANNEL_TYPES, judge, type JudgeScope, type StatusJob } from '../core/status.js';
+import { cut, wrap } from './fit.js';
 import { safeText } from './safe-text.js';
 import { formatTime, type TimeOptions } from './time.js';
 
@@ -13,15 +15,19 @@ type Rec = Record<string, unknown>;
 export interface LayoutOptions extends TimeOptions {
   /** The terminal's width (80 when unknown). */
   width?: number;
+  /** Show each execution detail's raw answer whole (`--raw`) rather than folded. */
+  raw?: boolean;
+  /** Judge the status over these channels only (`--channel`). */
+  scope?: JudgeScope;
 }
 
-const CHANNEL = CHANNEL_STEPS;
+const CHANNEL: ReadonlySet<string> = new Set<string>(CHANNEL_TYPES);
 
 const get = (o: unknown, path: string): unknown => path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Rec)[k] : undefined), o);
 
 const GREEN = new Set(['completed', 'sent', 'processed', 'success', 'delivered', 'read', 'done']);
 const RED = new Set(['failed', 'error', 'canceled']);
-const YELLOW = new Set(['pending', 'queued', 'running', 'delayed', 'warning']);
+const YELLOW = new Set(['pending', 'queued', 'running', 'delayed', 'warning', 'partial']);
 const DIM = new Set(['skipped', 'merged', 'throttled', 'none', '-']);
 
 export function paint(c: ChalkInstance, status: string, text = status): string {
@@ -50,7 +56,8 @@ export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {
   const jobs = (Array.isArray(n.jobs) ? n.jobs : []) as Rec[];
   const workflow = get(n, 'template.triggers.0.identifier') ?? get(n, 'template.name') ?? n._templateId ?? '?';
   const subscriber = get(n, 'subscriber.subscriberId') ?? n._subscriberId ?? '?';
-  const status = eventStatus(jobs as never);
+  const judged = judge(jobs as StatusJob[], opts.scope);
+  const status = judged.status;
   const out: string[] = [];
   out.push(...block(`Event ${String(n._id ?? '')} · workflow ${String(workflow)} · subscriber ${String(subscriber)}`, width, 6, c.bold));
   const channels = channelsOf(n);
@@ -61,12 +68,22 @@ export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {
     ['Context', Array.isArray(n.contextKeys) && n.contextKeys.length ? n.contextKeys.join(', ') : undefined],
   ];
   for (const [k, v] of meta) if (v) out.push(...block(`${k.padEnd(12)}${v}`, width, 12).map((l, i) => (i === 0 ? c.dim(l.slice(0, 12)) + l.slice(12) : l)));
-  // Why nothing went out, when nothing did (the failure itself is shown once, at its step).
-  const why = status === 'skipped' || status === 'throttled' || status === 'merged' ? reasonOf(jobs as never) : undefined;
   out.push(
     `${c.dim('Status'.padEnd(12))}${paint(c, status)}${status === 'failed' ? c.red(` (${jobs.filter((j) => j.status === 'failed').length} of ${jobs.length} steps)`) : ''}`,
   );
-  if (why) out.push(...block(`${' '.repeat(12)}${why}`, width, 12, c.dim));
+  // Why, in one line that fits (the whole text is at its step below): a URL in it is its host.
+  if (judged.reason) {
+    const line = cut(
+      judged.reason.replace(URL_RE, (u) => hostOf(u)),
+      width - 12,
+    );
+    out.push(`${c.dim('Reason'.padEnd(12))}${status === 'failed' ? c.red(line) : line}`);
+  }
+  // Each channel's own outcome when they differ (one delivered, one skipped).
+  if (new Set(judged.channels.map((x) => x.outcome)).size > 1) {
+    const list = judged.channels.map((x) => `${x.channel} ${x.outcome}`).join(', ');
+    out.push(...block(`${'Outcomes'.padEnd(12)}${list}`, width, 12).map((l, i) => (i === 0 ? c.dim(l.slice(0, 12)) + l.slice(12) : l)));
+  }
   if (jobs.length === 0) out.push('', c.dim('No jobs recorded for this event.'));
 
   const details = jobs.flatMap((j) => (Array.isArray(j.executionDetails) ? (j.executionDetails as Rec[]) : []));
@@ -94,10 +111,30 @@ export function renderTimeline(c: ChalkInstance, n: Rec, opts: LayoutOptions = {
         const pre = `   ${when}  `;
         out.push(`${c.dim(pre)}${paint(c, st, st.padEnd(statusWidth))}${bad ? c.red(l.slice(pre.length + statusWidth)) : l.slice(pre.length + statusWidth)}`);
       });
-      if (typeof d.raw === 'string' && d.raw) out.push(...block(`${' '.repeat(indent)}raw: ${d.raw}`, width, indent + 5, c.dim));
+      if (typeof d.raw === 'string' && d.raw) {
+        if (opts.raw) out.push(...block(`${' '.repeat(indent)}raw: ${d.raw}`, width, indent + 5, c.dim));
+        else out.push(c.dim(cut(`${' '.repeat(indent)}raw: ${rawSize(d.raw)} folded (--raw shows it)`, width)));
+      }
     }
   });
   return `${out.join('\n')}\n`;
+}
+
+const URL_RE = /\bhttps?:\/\/[^\s"'<>]+/g;
+
+/** A URL as its host (and port), or as it is when it does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url.replace(/…$/, '')).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/** The size of a folded raw answer: "1.2 kB" or "312 B". */
+function rawSize(raw: string): string {
+  const n = Buffer.byteLength(raw);
+  return n < 1000 ? `${n} B` : `${(n / 1000).toFixed(1)} kB`;
 }
 
 /** One line per step whose state changed since the last poll, for `trigger --wait` on a terminal. */
@@ -130,13 +167,19 @@ export function renderWaitReport(c: ChalkInstance, w: Rec, opts: LayoutOptions =
   if (typeof trigger.activityFeedLink === 'string') lines.push(`  ${c.dim('activity:')} ${safeText(trigger.activityFeedLink)}`);
   const recipients = (Array.isArray(w.recipients) ? w.recipients : []) as Rec[];
   const outcome = String(w.outcome);
-  const label = outcome === 'skipped' || outcome === 'throttled' ? `nothing delivered (${outcome})` : outcome;
+  const label =
+    outcome === 'skipped' || outcome === 'throttled'
+      ? `nothing delivered (${outcome})`
+      : outcome === 'partial'
+        ? 'partial (some channels not delivered)'
+        : outcome;
   lines.push(
     `${paint(c, outcome, label)} after ${((Number(w.waitedMs) || 0) / 1000).toFixed(1)}s · ${recipients.length} recipient${recipients.length === 1 ? '' : 's'}`,
   );
   const mark: Record<string, string> = {
     delivered: c.green('✓'),
     completed: c.green('✓'),
+    partial: c.yellow('±'),
     merged: c.dim('↪'),
     skipped: c.dim('–'),
     throttled: c.dim('–'),
@@ -152,11 +195,14 @@ export function renderWaitReport(c: ChalkInstance, w: Rec, opts: LayoutOptions =
       `${mark[String(r.outcome)] ?? ' '} ${c.bold(String(r.subscriberId ?? '?'))}  ${paint(c, String(r.outcome))}  ${c.dim(String(r.notificationId ?? ''))}`,
     );
     for (const s of (Array.isArray(r.steps) ? r.steps : []) as Rec[]) {
-      const st = String(s.status);
+      // A channel step says its own outcome (delivered, skipped, throttled, ...), an action step its status.
+      const st = String(s.outcome ?? s.status);
       const pre = `   ${String(s.type).padEnd(8)} `;
       const via = s.providerId ? ` via ${String(s.providerId)}` : '';
       const head = `${pre}${st.padEnd(9)}${via}`;
-      const text = `${head}${s.detail ? `  ${String(s.detail)}` : ''}`;
+      // Why a step was not delivered; a delivered or running one says what happened last.
+      const why = s.reason ?? s.detail;
+      const text = `${head}${why ? `  ${String(why)}` : ''}`;
       wrap(text, width, pre.length + 10).forEach((l, k) => {
         if (k > 0) {
           lines.push(st === 'failed' ? c.red(l) : c.dim(l));

@@ -2,6 +2,7 @@
 // --fields/--query/--show-secrets, and how wide and colourful the terminal is. The dependency bag
 // (deps.ts) builds one; the renderers never see the bag itself.
 import type { Readable, Writable } from 'node:stream';
+import type { JudgeScope } from '../core/status.js';
 import type { ViewName } from './views.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml' | 'tsv';
@@ -19,6 +20,10 @@ export interface PrintOptions {
   view?: ViewName;
   /** The value is a paging envelope (`data` plus next/previous or page/hasMore). */
   list?: boolean;
+  /** Events: judge their derived status over these channels' steps only (`--channel`). */
+  scope?: JudgeScope;
+  /** The event timeline: each execution detail's raw answer whole (`events get --raw`), not folded. */
+  raw?: boolean;
 }
 
 /** The narrow writer every renderer takes. */

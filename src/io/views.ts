@@ -1,7 +1,7 @@
 // Table layouts: which columns a list of each kind of record shows, and how each gives way when the
 // terminal is narrow (io/fit.ts): ids shortened or kept whole, columns dropped in order, text cut, the
 // reason taking what is left. Data only; table.ts renders them.
-import { eventStatus, reasonOf } from '../core/status.js';
+import { type Derived, derivedOf } from './derived.js';
 import { getPath } from './paths.js';
 import { channelsOf } from './timeline.js';
 
@@ -49,9 +49,15 @@ export interface Column {
   max?: number;
   /** A flexible column: columns with a drop order up to this are left out rather than it cut. */
   dropFor?: number;
+  /** A flexible column: columns with a drop order up to `readableFor` are left out rather than it narrower than this. */
+  readable?: number;
+  readableFor?: number;
 }
 
 const joinList = (v: unknown) => (Array.isArray(v) ? v.join(', ') : v);
+
+/** An event's derived status as the output path added it (io/derived.ts), or judged here. */
+const derived = (r: Record<string, unknown>): Derived | undefined => (r.derived as Derived | undefined) ?? derivedOf(r);
 
 export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
   events: [
@@ -63,13 +69,16 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
       value: (r) => getPath(r, 'template.triggers.0.identifier') ?? getPath(r, 'template.name') ?? r._templateId,
       min: 10,
       max: 16,
+      // Left out before the reason is cut below what reads (--wide shows it).
+      dropOrder: 3,
     },
     // One very long subscriber id is cut before the time of every row is left out.
     { header: 'SUBSCRIBER', value: 'subscriber.subscriberId', min: 8, max: 16 },
     { header: 'CHANNELS', value: (r) => channelsOf(r).join(', '), dropOrder: 2 },
-    { header: 'STATUS', value: (r) => (Array.isArray(r.jobs) ? eventStatus(r.jobs as never) : '-'), status: true },
-    // The reason matters more than the channels and the transaction id (--wide shows them).
-    { header: 'REASON', value: (r) => reasonOf(r.jobs as never) ?? '', flex: true, min: 16, dropFor: 2 },
+    { header: 'STATUS', value: (r) => derived(r)?.status ?? '-', status: true },
+    // The reason matters more than the channels and the transaction id (--wide shows them), and stays
+    // readable (40 columns) before the workflow is shown.
+    { header: 'REASON', value: (r) => derived(r)?.reason ?? '', flex: true, min: 16, dropFor: 2, readable: 40, readableFor: 3 },
     { header: 'TRANSACTION', value: 'transactionId', full: true, dropOrder: 1 },
   ],
   subscribers: [

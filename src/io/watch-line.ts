@@ -3,7 +3,7 @@
 // than the terminal (measured in terminal columns: CJK and emoji take two); --wide shows whole ids and
 // the transaction. Service text is made safe (io/safe-text.ts) before it is laid out and coloured.
 import type { ChalkInstance } from 'chalk';
-import { eventStatus, reasonOf } from '../core/status.js';
+import { judge, type JudgeScope, type StatusJob } from '../core/status.js';
 import { cut, cutAnsi, padWidth, takeWidthEnd, width as displayWidth } from './fit.js';
 import { getPath } from './paths.js';
 import { safeText } from './safe-text.js';
@@ -25,12 +25,13 @@ export function line(
   e: WatchEvent,
   c: ChalkInstance,
   colour: (c: ChalkInstance, s: string) => string,
-  layout: { width: number | undefined; wide: boolean; utc: boolean },
+  layout: { width: number | undefined; wide: boolean; utc: boolean; scope?: JudgeScope },
 ): string {
   const workflow = safeText(String(getPath(e, 'template.triggers.0.identifier') ?? e.template?.name ?? '?'));
   const subscriber = safeText(String(e.subscriber?.subscriberId ?? '?'));
-  const status = safeText(Array.isArray(e.jobs) ? eventStatus(e.jobs as never) : '-');
-  const reason = safeText((Array.isArray(e.jobs) ? reasonOf(e.jobs as never) : undefined) ?? '');
+  const judged = Array.isArray(e.jobs) ? judge(e.jobs as StatusJob[], layout.scope) : undefined;
+  const status = safeText(judged?.status ?? '-');
+  const reason = safeText(judged?.reason ?? '');
   const id = safeText(e._id ?? '');
   if (layout.wide) {
     const when = safeText(formatTime(e.createdAt, 'full', { utc: layout.utc }));
@@ -41,7 +42,9 @@ export function line(
   const when = safeText(formatTime(e.createdAt, 'compact', { utc: layout.utc }));
   // The end of the id tells events made in the same second apart; events get accepts it.
   const shortId = width >= 120 ? id : takeWidthEnd(id, 8);
-  const head = [when, shortId, fitTo(workflow, 14), fitTo(subscriber, 12)];
+  // Under 100 columns the workflow and subscriber give the reason room (`events get` shows them whole).
+  const narrow = width < 100;
+  const head = [when, shortId, fitTo(workflow, narrow ? 10 : 14), fitTo(subscriber, narrow ? 10 : 12)];
   const used = head.reduce((n, s) => n + displayWidth(s) + 2, 0) + 9;
   const room = width - used - 2;
   const tail = reason && room >= 8 ? `  ${cut(reason, room)}` : '';

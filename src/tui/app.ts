@@ -7,7 +7,7 @@
 //   r   re-trigger (y/n, then back where it was)  Esc   clear the filter      ?   help      q   quit
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, type Key, Text, render, useApp, useInput, useStdout } from 'ink';
-import { eventStatus, nothingDelivered } from '../core/status.js';
+import { eventStatus, type JudgeScope, nothingDelivered, STATUS_FILTERS } from '../core/status.js';
 import type { FitResult } from '../io/fit.js';
 import { width as displayWidth, padWidth, takeWidth } from '../io/fit.js';
 import { safeText } from '../io/safe-text.js';
@@ -27,6 +27,7 @@ import {
   serviceFilter,
   serviceKey,
   setFilter,
+  statusesOf,
   subscriberOf,
   timelineLines,
   visibleEvents,
@@ -47,8 +48,11 @@ export interface BrowsePage {
 }
 
 export interface BrowseSource {
-  /** A page of the feed (newest first) for the filters the service takes: subscriber and workflow. */
-  page(filter: { subscriber?: string; workflow?: string }, page: number): Promise<BrowsePage>;
+  /**
+   * A page of the feed (newest first) for the filters the service takes: subscriber and workflow, and
+   * the derived status where the source says it filters by it (`statusByService`).
+   */
+  page(filter: { subscriber?: string; workflow?: string; status?: string[] }, page: number): Promise<BrowsePage>;
   /** One event with all its jobs. */
   get(id: string): Promise<BrowseEvent>;
   /** Triggers the event's workflow again for the same subscriber and payload; returns its transaction id. */
@@ -59,6 +63,10 @@ export interface BrowseSource {
 
 export interface BrowseOptions {
   filter?: Filter;
+  /** The service filters by derived status (svc dev): `status:` is asked of it, not narrowed locally. */
+  statusByService?: boolean;
+  /** Judge the status over these channels only (`--channel`). */
+  judgeScope?: JudgeScope;
   time?: TimeOptions;
   refreshMs?: number;
   /** What else the feed is filtered by, fixed for the session (flags such as --since), for the header. */
@@ -72,7 +80,7 @@ const h = React.createElement;
 
 function colourFor(status: string): string | undefined {
   if (status === 'failed') return 'red';
-  if (status === 'pending') return 'yellow';
+  if (status === 'pending' || status === 'partial') return 'yellow';
   if (status === 'delivered' || status === 'completed') return 'green';
   return undefined;
 }
@@ -103,8 +111,8 @@ const HELP: [string, string][] = [
   ['PgUp PgDn', 'a screen up or down'],
   ['g G', 'the newest, the oldest loaded'],
   ['Enter', "the event's timeline (Esc or ← back)"],
-  ['/', 'filter: subscriber:ID workflow:ID (asked of the service),'],
-  ['', 'status:failed and words (among the events loaded)'],
+  ['/', 'filter: subscriber:ID workflow:ID status:failed,partial'],
+  ['', 'and words (among the events loaded)'],
   ['Esc', 'clear the filter (in the timeline: back to the list)'],
   ['r', 'trigger the event again to the same subscriber (y/n)'],
   ['R', 'refresh now'],
@@ -114,6 +122,9 @@ const HELP: [string, string][] = [
 
 const ESC_HINT = 'q quits; ? shows the keys';
 
+/** A filter's text to go on typing after: a space after it unless it is empty. */
+const withSpace = (text: string) => (text ? `${text} ` : '');
+
 export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions }): React.ReactElement {
   const { source, options } = props;
   const now = options.now ?? Date.now;
@@ -121,7 +132,9 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
   const { exit } = useApp();
   const { stdout } = useStdout();
   const { columns, rows } = useSize(stdout);
-  const [state, setState] = useState<State>(() => initialState(options.filter));
+  const byService = options.statusByService === true;
+  const scope = options.judgeScope ?? {};
+  const [state, setState] = useState<State>(() => initialState(options.filter, { statusByService: byService, scope }));
   // The state as of the last key: keys can arrive faster than renders (a paste, a quick typist), and
   // each must see what the one before it did.
   const current = useRef<State>(state);
@@ -159,7 +172,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
   const loadPage = useCallback(
     async (page: number, timed = false) => {
       const filter = current.current.filter;
-      const filterKey = serviceKey(filter);
+      const filterKey = serviceKey(filter, byService);
       const key = `${filterKey}:${page}`;
       if (page > 0 && inflight.current === key) return;
       let mine = 0;
@@ -172,9 +185,9 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
       if (page > 0) inflight.current = key;
       // A first page read before a newer one was asked for, or a page for a filter since changed, lands
       // nowhere: neither its rows nor its failure.
-      const stale = () => (page === 0 && mine !== first.current.seq) || serviceKey(current.current.filter) !== filterKey;
+      const stale = () => (page === 0 && mine !== first.current.seq) || serviceKey(current.current.filter, byService) !== filterKey;
       try {
-        const res = await source.page(serviceFilter(filter), page);
+        const res = await source.page(serviceFilter(filter, byService), page);
         if (alive.current && !stale()) update((s) => withPage(s, page, res.data, res.hasMore, now()));
       } catch (e) {
         if (alive.current && !stale())
@@ -205,7 +218,13 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
   });
 
   const applyFilter = (f: Filter) => {
-    const reload = serviceKey(f) !== serviceKey(current.current.filter);
+    const unknown = statusesOf(f).filter((x) => !STATUS_FILTERS.includes(x));
+    if (unknown.length) {
+      // Kept in the box to correct, with the statuses there are.
+      update((s) => ({ ...s, message: `no status ${unknown.join(', ')}: ${STATUS_FILTERS.join(', ')}` }));
+      return;
+    }
+    const reload = serviceKey(f, byService) !== serviceKey(current.current.filter, byService);
     update((s) => setFilter(s, f));
     if (reload) void loadPage(0);
   };
@@ -276,7 +295,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     }
     if (input === '?') return update((s) => ({ ...s, mode: { kind: 'help', back: mode } }));
     if (mode.kind === 'detail') {
-      const total = timelineLines(state.details[mode.id] ?? state.events.find((x) => x._id === mode.id) ?? {}, width, time).length;
+      const total = timelineLines(state.details[mode.id] ?? state.events.find((x) => x._id === mode.id) ?? {}, width, time, scope).length;
       const maxScroll = Math.max(0, total - (rows - 3));
       const scroll = (by: number) => update((s) => ({ ...s, mode: { ...mode, scroll: Math.max(0, Math.min(maxScroll, mode.scroll + by)) } }));
       if (key.escape || key.leftArrow || key.backspace) return update((s) => ({ ...s, mode: { kind: 'list' }, message: undefined }));
@@ -302,7 +321,13 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     if (key.pageDown) return update((s) => move(s, pageRows, pageRows));
     if (input === 'g' || key.home) return update((s) => move(s, -1e9, pageRows));
     if (input === 'G' || key.end) return update((s) => move(s, 1e9, pageRows));
-    if (input.startsWith('/')) return update((s) => ({ ...s, mode: { kind: 'filter', input: input.length > 1 ? input.slice(1) : filterText(s.filter) } }));
+    // The filter set so far, and a space after it: what is typed next is a word of its own.
+    if (input.startsWith('/'))
+      return update((s) => ({
+        ...s,
+        message: undefined,
+        mode: { kind: 'filter', input: input.length > 1 ? input.slice(1) : withSpace(filterText(s.filter)) },
+      }));
     if (key.return) {
       const e = selectedEvent(state);
       if (e) openDetail(e);
@@ -334,7 +359,7 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     const id = shownMode.id;
     onScreen.current = [id];
     const e = state.details[id] ?? state.events.find((x) => x._id === id) ?? {};
-    const all = timelineLines(e, width, time);
+    const all = timelineLines(e, width, time, scope);
     const scroll = shownMode.kind === 'detail' ? shownMode.scroll : shownMode.back.kind === 'detail' ? shownMode.back.scroll : 0;
     const shown = all.slice(scroll, scroll + body);
     lines.push(h(Text, { key: 'title', bold: true }, oneLine(`Timeline of ${id}${state.details[id] ? '' : ' (loading…)'}`, width)));
@@ -357,14 +382,14 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
     // kept as the rows scroll; fitted again once the first screen is full.
     const fitKey = `${width}|${filter}`;
     if (!fitted.current || fitted.current.key !== fitKey || (fitted.current.rows < pageRows && list.length > fitted.current.rows)) {
-      fitted.current = list.length ? { key: fitKey, fit: listFit(list, width, time, now()), rows: list.length } : undefined;
+      fitted.current = list.length ? { key: fitKey, fit: listFit(list, width, time, now(), scope), rows: list.length } : undefined;
     }
     onScreen.current = page.flatMap((e) => (e._id ? [e._id] : []));
-    const table = listLines(page, width, time, now(), fitted.current?.fit);
+    const table = listLines(page, width, time, now(), fitted.current?.fit, scope);
     lines.push(h(Text, { key: 'head', dimColor: true }, table.header || ' '));
     page.forEach((e, i) => {
       const selected = top + i === state.cursor;
-      const status = table.statuses[i] ?? eventStatus(e.jobs);
+      const status = table.statuses[i] ?? eventStatus(e.jobs, scope);
       const row = padWidth(table.rows[i] ?? '', width);
       lines.push(
         h(Text, { key: e._id ?? `r${i}`, inverse: selected, color: colourFor(status), dimColor: !selected && nothingDelivered(status as never) }, row),
@@ -378,12 +403,12 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
           oneLine(
             state.loading
               ? 'loading…'
-              : state.events.length || state.hasMore
+              : state.events.length || state.hasMore || filter
                 ? // A lone word is most often a subscriber id: the service can look for that among all events.
                   state.filter.text &&
                   !/\s/.test(state.filter.text) &&
                   !state.filter.subscriber &&
-                  !state.events.some((e) => matches(e, { text: state.filter.text }))
+                  !state.events.some((e) => matches(e, { text: state.filter.text }, scope))
                   ? `no loaded event matches ${safeText(state.filter.text)}; a subscriber id? try /subscriber:${safeText(state.filter.text)}`
                   : 'no event matches the filter (/ to change it, Esc to clear it)'
                 : 'no events',
@@ -393,8 +418,8 @@ export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions 
       );
     for (let i = Math.max(1, page.length); i < pageRows; i++) lines.push(h(Text, { key: `p${i}` }, ' '));
     // A status or words narrow what is loaded: after a bound of pages loaded unasked, say how to go on.
-    const paused = narrowsLocally(state.filter) && state.hasMore && state.autoPages >= AUTO_PAGES && !state.message;
-    const message = paused ? `looked through the newest ${state.events.length} events; ↓ or G looks further` : state.message;
+    const paused = narrowsLocally(state.filter, byService) && state.hasMore && state.autoPages >= AUTO_PAGES && !state.message;
+    const message = paused ? `stopped after the newest ${state.events.length} events (older not looked at); ↓ or G looks further` : state.message;
     lines.push(h(Text, { key: 'msg', color: message?.includes('failed') ? 'red' : undefined }, oneLine(message ?? ' ', width) || ' '));
     let help = '↑↓ move  Enter timeline  / filter  Esc clear  r re-trigger  ? help  q quit';
     if (shownMode.kind === 'filter') help = `filter: ${shownMode.input}▏  (status:failed workflow:W subscriber:S; Enter, Esc)`;

@@ -3,9 +3,10 @@
 // The list is the service's, page by page: the subscriber and workflow filters go to the service (the
 // feed's subscriberIds and templates), more pages load as the cursor nears the end, and the header
 // counts what the service said (all of them once it says there are no more, `N+` while it has more).
-// The status and free words are not feed parameters: they narrow what has been loaded, and loading
-// goes on while the screen is not full.
-import { eventStatus, matchesStatus, reasonOf, type StatusJob } from '../core/status.js';
+// The derived status (core/status.ts) is a feed parameter where the service is svc dev (its store
+// filters by it: `statusByService`); elsewhere it narrows what has been loaded, as free words always
+// do, and loading goes on while the screen is not full, up to a bound the footer then names.
+import { judge, type JudgeScope, matchesStatus, type StatusJob } from '../core/status.js';
 import { fitMore, fitTable, layout, wrap, type FitColumn, type FitResult } from '../io/fit.js';
 import { safeText } from '../io/safe-text.js';
 import { formatTime, type TimeOptions } from '../io/time.js';
@@ -61,12 +62,16 @@ export interface State {
   hasMore: boolean;
   /** Pages loaded since the person last moved: loading to fill a narrowed list stops at a bound. */
   autoPages: number;
+  /** The service filters by derived status (svc dev): a status is a feed parameter, not a narrowing. */
+  statusByService: boolean;
+  /** Judge the status over these channels only (`--channel`). */
+  scope: JudgeScope;
 }
 
 /** Pages loaded to fill a list the status or words narrow, before waiting for the person to move on. */
 export const AUTO_PAGES = 40;
 
-export const initialState = (filter: Filter = {}): State => ({
+export const initialState = (filter: Filter = {}, opts: { statusByService?: boolean; scope?: JudgeScope } = {}): State => ({
   events: [],
   cursor: 0,
   top: 0,
@@ -77,16 +82,30 @@ export const initialState = (filter: Filter = {}): State => ({
   pages: 0,
   hasMore: false,
   autoPages: 0,
+  statusByService: opts.statusByService === true,
+  scope: opts.scope ?? {},
 });
 
-/** The part of a filter the feed takes as query parameters: a change of it reloads from the first page. */
-export const serviceFilter = (f: Filter): { subscriber?: string; workflow?: string } => ({
+/** The statuses a filter's `status:` names (a comma list). */
+export const statusesOf = (f: Filter): string[] =>
+  (f.status ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/**
+ * The part of a filter the feed takes as query parameters: a change of it reloads from the first page.
+ * The status is one of them where the service filters by it (`byService`).
+ */
+export const serviceFilter = (f: Filter, byService = false): { subscriber?: string; workflow?: string; status?: string[] } => ({
   ...(f.subscriber ? { subscriber: f.subscriber } : {}),
   ...(f.workflow ? { workflow: f.workflow } : {}),
+  ...(byService && f.status ? { status: statusesOf(f) } : {}),
 });
-export const serviceKey = (f: Filter): string => JSON.stringify(serviceFilter(f));
-/** The filter narrows what is loaded (a status or words, which the feed cannot filter by). */
-export const narrowsLocally = (f: Filter): boolean => Boolean(f.status || f.text);
+export const serviceKey = (f: Filter, byService = false): string => JSON.stringify(serviceFilter(f, byService));
+/** The filter narrows what is loaded: words, and a status the service cannot filter by. */
+export const narrowsLocally = (f: Filter, byService = false): boolean => Boolean((f.status && !byService) || f.text);
 
 export const workflowOf = (e: BrowseEvent): string => e.template?.triggers?.[0]?.identifier ?? e.template?.name ?? e._templateId ?? '?';
 export const subscriberOf = (e: BrowseEvent): string => e.subscriber?.subscriberId ?? e._subscriberId ?? '?';
@@ -116,11 +135,11 @@ export function filterText(f: Filter): string {
     .join(' ');
 }
 
-export function matches(e: BrowseEvent, f: Filter): boolean {
-  const status = eventStatus(e.jobs);
+export function matches(e: BrowseEvent, f: Filter, scope: JudgeScope = {}): boolean {
+  const status = judge(e.jobs, scope).status;
   const wf = workflowOf(e).toLowerCase();
   const sub = subscriberOf(e).toLowerCase();
-  if (f.status && !matchesStatus(status, f.status.toLowerCase())) return false;
+  if (f.status && !statusesOf(f).some((w) => matchesStatus(status, w))) return false;
   if (f.workflow && !wf.includes(f.workflow.toLowerCase())) return false;
   if (f.subscriber && !sub.includes(f.subscriber.toLowerCase())) return false;
   if (f.text) {
@@ -131,7 +150,7 @@ export function matches(e: BrowseEvent, f: Filter): boolean {
   return true;
 }
 
-export const visibleEvents = (s: State): BrowseEvent[] => s.events.filter((e) => matches(e, s.filter));
+export const visibleEvents = (s: State): BrowseEvent[] => s.events.filter((e) => matches(e, s.filter, s.scope));
 
 /** New events from a refresh: newest first, the selection kept on the same event. */
 export function withEvents(s: State, events: BrowseEvent[], now: number): State {
@@ -195,7 +214,7 @@ export function move(s: State, by: number, pageRows: number): State {
 
 /** A new filter: a change of what the service filters reloads; a status or words narrow what is loaded. */
 export function setFilter(s: State, f: Filter): State {
-  if (serviceKey(f) !== serviceKey(s.filter)) return reloading(s, f);
+  if (serviceKey(f, s.statusByService) !== serviceKey(s.filter, s.statusByService)) return reloading(s, f);
   return reselect({ ...s, filter: f, top: 0, cursor: 0, selected: undefined, autoPages: 0, mode: { kind: 'list' } });
 }
 
@@ -204,7 +223,7 @@ export function countText(s: State): string {
   if (s.loading && s.events.length === 0) return 'loading…';
   const shown = visibleEvents(s).length;
   const total = `${s.events.length}${s.hasMore ? '+' : ''}`;
-  if (narrowsLocally(s.filter)) return `${shown} of ${total} events`;
+  if (narrowsLocally(s.filter, s.statusByService)) return `${shown} of ${total} events`;
   return `${total} event${total === '1' ? '' : 's'}`;
 }
 
@@ -220,27 +239,28 @@ const COLUMNS: FitColumn[] = [
   { header: 'TRANSACTION', kind: 'id', dropOrder: 1 },
 ];
 
-function cellsOf(events: readonly BrowseEvent[], time: TimeOptions, now: number): (string | string[])[][] {
+function cellsOf(events: readonly BrowseEvent[], time: TimeOptions, now: number, scope: JudgeScope): (string | string[])[][] {
   // Service text made safe for the terminal (io/safe-text.ts) before it is measured and laid out.
-  return events.map((e) =>
-    [
+  return events.map((e) => {
+    const judged = judge(e.jobs, scope);
+    return [
       [formatTime(e.createdAt, 'compact', time, now), formatTime(e.createdAt, 'relative', time, now)],
       e._id ?? '',
       workflowOf(e),
       subscriberOf(e),
-      eventStatus(e.jobs),
-      (reasonOf(e.jobs) ?? '').replace(/\s+/g, ' '),
+      judged.status,
+      judged.reason ?? '',
       e.transactionId ?? '',
-    ].map((c) => (typeof c === 'string' ? safeText(c) : c.map((x) => safeText(x)))),
-  );
+    ].map((c) => (typeof c === 'string' ? safeText(c) : c.map((x) => safeText(x))));
+  });
 }
 
 /**
  * The columns' layout for a screen: fitted once to these events and this width, then kept while the
  * cursor moves, so the columns do not change width as rows scroll by (a longer value is cut).
  */
-export function listFit(events: readonly BrowseEvent[], width: number, time: TimeOptions, now: number): FitResult {
-  return fitTable(COLUMNS, cellsOf(events, time, now), width);
+export function listFit(events: readonly BrowseEvent[], width: number, time: TimeOptions, now: number, scope: JudgeScope = {}): FitResult {
+  return fitTable(COLUMNS, cellsOf(events, time, now, scope), width);
 }
 
 /** The list as lines fitted to `width`: the header line, then one line per event (in `fit`'s layout when given). */
@@ -250,20 +270,25 @@ export function listLines(
   time: TimeOptions,
   now: number,
   fit?: FitResult,
+  scope: JudgeScope = {},
 ): { header: string; rows: string[]; statuses: string[] } {
-  const cells = cellsOf(events, time, now);
+  const cells = cellsOf(events, time, now, scope);
   const f = fit ? fitMore(COLUMNS, cells, fit) : fitTable(COLUMNS, cells, width);
   const [header, ...rows] = layout(f, width);
-  return { header: header ?? '', rows, statuses: events.map((e) => eventStatus(e.jobs)) };
+  return { header: header ?? '', rows, statuses: events.map((e) => judge(e.jobs, scope).status) };
 }
 
 /** The timeline of one event as plain lines no wider than `width` (wrapped lines indented). */
-export function timelineLines(e: BrowseEvent, width: number, time: TimeOptions): string[] {
+export function timelineLines(e: BrowseEvent, width: number, time: TimeOptions, scope: JudgeScope = {}): string[] {
   const out: string[] = [];
   const push = (text: string, indent = 0) => {
     for (const l of wrap(safeText(text, { newlines: true }), width, indent)) out.push(l);
   };
-  push(`${workflowOf(e)} → ${subscriberOf(e)}  ${eventStatus(e.jobs)}`);
+  const judged = judge(e.jobs, scope);
+  push(`${workflowOf(e)} → ${subscriberOf(e)}  ${judged.status}`);
+  // Why (a skip beside a delivery, or why nothing went out); a failure is said at its step below.
+  if (judged.reason && judged.status !== 'failed') push(`why: ${judged.reason}`, 5);
+  if (new Set(judged.channels.map((c) => c.outcome)).size > 1) push(`channels: ${judged.channels.map((c) => `${c.channel} ${c.outcome}`).join(', ')}`, 10);
   push(`event ${e._id ?? '?'}`);
   push(`transaction ${e.transactionId ?? '?'}`);
   push(`created ${formatTime(e.createdAt, 'full', time)}`);

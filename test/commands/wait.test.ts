@@ -49,8 +49,8 @@ describe('trigger --wait', () => {
     expect(out.outcome).toBe('delivered');
     expect(out.recipients.map((x: { subscriberId: string }) => x.subscriberId).sort()).toEqual(['u1', 'u2']);
     expect(out.recipients.find((x: { subscriberId: string }) => x.subscriberId === 'u1').steps).toEqual([
-      { type: 'in_app', status: 'completed', providerId: 'svc', detail: 'Message sent' },
-      { type: 'email', status: 'completed', providerId: 'sendgrid', detail: 'Message sent' },
+      { type: 'in_app', status: 'completed', outcome: 'delivered', providerId: 'svc', detail: 'Message sent', reason: null },
+      { type: 'email', status: 'completed', outcome: 'delivered', providerId: 'sendgrid', detail: 'Message sent', reason: null },
     ]);
   });
 
@@ -96,6 +96,55 @@ describe('trigger --wait', () => {
     const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env, tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓ u1\s+delivered/);
-    expect(r.stdout).toMatch(/in_app\s+completed\s+via svc\s+Message sent/);
+    expect(r.stdout).toMatch(/in_app\s+delivered\s+via svc\s+Message sent/);
+  });
+
+  test('an email skipped by preferences beside a delivered in-app: exit 0, partial, each channel with its outcome and the skip’s reason', async () => {
+    const PREFS = 'Step filtered by subscriber preferences: the subscriber turned the email channel off for this workflow';
+    const skipped = {
+      ...job('email', 'skipped', ''),
+      executionDetails: [
+        { _id: 'd1', status: 'Pending', detail: 'Step queued', isRetry: false, isTest: false, source: 'Internal' },
+        { _id: 'd2', status: 'Warning', detail: PREFS, isRetry: false, isTest: false, source: 'Internal' },
+        // A later line of the timeline is not the reason.
+        { _id: 'd3', status: 'Pending', detail: 'Step running', isRetry: false, isTest: false, source: 'Internal' },
+      ],
+    };
+    stub.on('GET', '/v1/notifications', page([notification('u1', [job('in_app', 'completed', 'Message sent'), skipped])]));
+    const json = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout);
+    expect(out.outcome).toBe('partial');
+    expect(out.recipients[0].reason).toBe(`email skipped: ${PREFS}`);
+    expect(out.recipients[0].steps.map((x: { outcome: string; reason: string | null }) => [x.outcome, x.reason])).toEqual([
+      ['delivered', null],
+      ['skipped', PREFS],
+    ]);
+    const tty = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env, tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/± u1\s+partial/);
+    expect(tty.stdout).toMatch(/email\s+skipped\s+(via sendgrid\s+)?Step filtered by subscriber preferences/);
+    expect(tty.stdout).not.toContain('Step running');
+  });
+
+  test('a payload validation failure: exit 9 naming the failure, not a later line', async () => {
+    const failed = {
+      ...job('email', 'failed', ''),
+      executionDetails: [
+        {
+          _id: 'd1',
+          status: 'Failed',
+          detail: 'Payload validation failed: payload.orderId must be a string',
+          isRetry: false,
+          isTest: false,
+          source: 'Payload',
+        },
+        { _id: 'd2', status: 'Warning', detail: "Step canceled: step 'email' failed", isRetry: false, isTest: false, source: 'Internal' },
+      ],
+    };
+    stub.on('GET', '/v1/notifications', page([notification('u1', [failed])]));
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('email: Payload validation failed: payload.orderId must be a string');
   });
 });

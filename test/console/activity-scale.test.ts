@@ -1,7 +1,9 @@
 // The Activity page past its first page, in a real browser (headless Chromium) against the built
 // `svc dev`: a subscriber with more events than one page sees the first 50, is told more exist, and
-// loads the rest; a status filter whose matches are all older than the newest page keeps looking
-// instead of saying "No events match"; and text from the service is shown neutralised (a bidi
+// loads the rest; a status filter whose matches are all older than the newest page finds them all
+// (svc dev's store judges every event), an email skipped beside a delivered in-app is `partial` with
+// why, never a bare "delivered", and its badge stays one word on one line; a subscriber id that names
+// no one gets the CLI's hint; and text from the service is shown neutralised (a bidi
 // override or ESC as the CLI shows it, `\u202e`, `\e`), so a name cannot read as another word.
 // Screenshots go to SVC_SCREENSHOTS_DIR (or a temporary folder, printed).
 import type { Page } from 'playwright-core';
@@ -85,22 +87,59 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
     expect(await rows().count()).toBe(66);
   });
 
-  it('a status filter whose matches are all older than the newest page keeps looking and says how far', async () => {
+  it('a status filter whose matches are all older than the newest page finds every one of them at once', async () => {
     await page.goto(`${dev.baseUrl}/console/#/activity?status=merged`);
     const count = page.locator('.feed-count');
-    // The newest 67 events are otp and welcome (pager's 66, rtl-user's): the 19 merged are on the
-    // second page, the 60 older ones after them are not looked at yet.
-    await expect.poll(() => count.innerText()).toBe('19 merged among the newest 100 events · more older not looked at yet');
+    // The newest 67 events are otp and welcome (pager's 66, rtl-user's): the 19 merged are older than
+    // the newest page, and the store finds them all in one read of the feed.
+    await expect.poll(() => count.innerText()).toBe('19 merged events, all shown');
     expect(await rows().count()).toBe(19);
     expect(await page.getByText('No events match').count()).toBe(0);
     for (const badge of await page.locator('table.feed tbody .badge').allInnerTexts()) expect(badge).toBe('merged');
+    const asked = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((u) => u.includes('svcStatus=merged')),
+    );
+    expect(asked.length).toBeGreaterThan(0);
     await shot('activity-merged-older');
-    // Looking further reads on to the end of the feed; nothing else is merged.
-    await page.getByRole('button', { name: /^Look further/ }).click();
-    await expect.poll(() => count.innerText()).toBe('19 merged among all 147 events');
-    expect(await rows().count()).toBe(19);
-    expect(await page.getByRole('button', { name: /^Look further/ }).count()).toBe(0);
-    await shot('activity-merged-all');
+  });
+
+  it('an email skipped by the subscriber’s preferences beside a delivered in-app is partial with why, the badge on one line', async () => {
+    const off = await api(dev, 'PATCH', '/v2/subscribers/rtl-user/preferences', { workflowId: 'welcome', channels: { email: false } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    await bulk([{ name: 'welcome', to: 'rtl-user', transactionId: 'partial-tx-1' }]);
+    await page.goto(`${dev.baseUrl}/console/#/activity?status=partial`);
+    const row = page.locator('tr[data-transaction="partial-tx-1"]');
+    await row.waitFor();
+    expect(await rows().count()).toBe(1);
+    const badge = row.locator('.badge');
+    expect(await badge.innerText()).toBe('partial');
+    expect(await row.locator('.reason-cell').innerText()).toMatch(/^email skipped: Step filtered by subscriber preferences/);
+    // One line: as tall as a one-word badge, however narrow the column.
+    await page.setViewportSize({ width: 700, height: 800 });
+    const box = await badge.boundingBox();
+    const lineHeight = await badge.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight) || 16);
+    expect(box!.height).toBeLessThan(lineHeight * 1.9);
+    await shot('activity-partial-narrow');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // The email channel's own outcome: skipped.
+    await page.goto(`${dev.baseUrl}/console/#/activity?status=skipped&channel=email`);
+    await row.waitFor();
+    expect(await row.locator('.badge').innerText()).toBe('skipped');
+    await row.click();
+    const detail = page.locator('[data-event-detail]');
+    await detail.locator('.outcomes').waitFor();
+    expect(await detail.locator('.outcomes').innerText()).toMatch(/In-app\s*delivered\s*Email\s*skipped/);
+    await shot('activity-partial-detail');
+  });
+
+  it('a subscriber id that names no subscriber gets the CLI’s hint, not "No events match"', async () => {
+    await page.goto(`${dev.baseUrl}/console/#/activity?subscriber=Pager`);
+    await page.getByText("no subscriber has the id 'Pager'; did you mean 'pager'?").waitFor();
+    expect(await page.getByText('No events match').count()).toBe(0);
+    await shot('activity-subscriber-hint');
   });
 
   it('shows bidi overrides and control characters from the service as escapes, not as themselves', async () => {

@@ -230,7 +230,8 @@ describe('webhook step', () => {
     expect(verifySignature('another-secret', r!.headers[SIGNATURE_HEADER] as string, r!.raw, { now: Date.now() }).ok).toBe(false);
     expect((await messagesOf('e2e-hook-1'))[0].content).toBe('Ticket T-42 opened (200)');
     const [e] = await eventsOf('e2e-hook-1');
-    const timeline = await svc(['events', 'get', e._id, '-o', 'table']);
+    // The raw answer is folded in the timeline; --raw shows it.
+    const timeline = await svc(['events', 'get', e._id, '-o', 'table', '--raw']);
     expect(timeline.stdout).toMatch(/HTTP request POST http:\/\/127\.0\.0\.1:\d+\/tickets answered 200/);
     expect(timeline.stdout).toContain('raw: {"ok":true');
   });

@@ -171,7 +171,10 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('GET', '/v1/notifications?limit=50'),
     await call('GET', `/v1/notifications?transactionId=${own.transactionId}`),
     await call('GET', `/v1/notifications?subscriberIds=${own.subscriber}`),
+    await call('GET', '/v1/notifications?svcStatus=delivered&svcStatus=completed&limit=50'),
   ],
+  // Nothing of an environment: which local service this is.
+  getLocalService: async (call) => [await call('GET', '/v1/svc-dev')],
   // Answers false (nothing of that transactionId in the intruder's environment), and cancels nothing.
   cancelEvent: async (call, own) => [await call('DELETE', `/v1/events/trigger/${own.transactionId}`)],
   triggerBulk: async (call, own) => [await call('POST', '/v1/events/trigger/bulk', { events: [{ name: own.workflow, to: own.subscriber }] })],

@@ -45,11 +45,11 @@ describe.skipIf(!hasTmux)('svc events browse in an 80×24 terminal', () => {
     expect(lines.filter(Boolean).at(-1)).toMatch(/q quit/);
   });
 
-  it('/ filters by status; Enter opens the timeline; Esc comes back', async () => {
+  it('/ filters by status (svc dev filters the whole feed); Enter opens the timeline; Esc comes back', async () => {
     screen.keys('/');
     screen.type('status:failed');
     screen.keys('Enter');
-    await screen.waitFor('2 of 3 events  [status:failed]');
+    await screen.waitFor(/svc events browse +2 events {2}\[status:failed\]/);
     expect(screen.text()).not.toContain('welcome');
     screen.keys('Down', 'Enter');
     const shown = await screen.waitFor(/Timeline of [0-9a-f]{24}\n/);
@@ -57,7 +57,9 @@ describe.skipIf(!hasTmux)('svc events browse in an 80×24 terminal', () => {
     for (const l of screen.lines()) expect(l.length).toBeLessThanOrEqual(80);
     screen.keys('Escape');
     await screen.waitFor('[status:failed]');
+    // / shows the filter set, and a space after it: a word typed next is a word of its own.
     screen.keys('/');
+    await screen.waitFor('filter: status:failed ▏');
     screen.keys('C-u');
     for (let i = 0; i < 20; i++) screen.keys('BSpace');
     screen.keys('Enter');

@@ -10,6 +10,8 @@ import {
   move,
   parseFilter,
   selectedEvent,
+  serviceFilter,
+  serviceKey,
   setFilter,
   timelineLines,
   visibleEvents,
@@ -58,6 +60,36 @@ describe('events browse model', () => {
     expect(visibleEvents(setFilter(s, { text: 'merged' }))).toEqual([merged]);
     s = withEvents(setFilter(s, { workflow: 'welcome' }), [sent], NOW);
     expect(selectedEvent(s)).toBe(sent);
+  });
+  it('where svc dev filters by status, a status is asked of the service (a reload), not narrowed locally', () => {
+    const s = withEvents(initialState({}, { statusByService: true }), [failed, sent, merged], NOW);
+    const f = setFilter(s, { status: 'failed,partial' });
+    expect(f.events).toEqual([]);
+    expect(f.loading).toBe(true);
+    expect(serviceFilter({ status: 'Failed,partial', subscriber: 'ada' }, true)).toEqual({ subscriber: 'ada', status: ['failed', 'partial'] });
+    // Elsewhere the feed has no such parameter: the status narrows what is loaded.
+    expect(serviceFilter({ status: 'failed' })).toEqual({});
+    expect(serviceKey({ status: 'failed' })).toBe(serviceKey({}));
+    expect(countText(withEvents(setFilter(initialState(), { status: 'failed' }), [failed, sent], NOW))).toBe('1 of 2 events');
+  });
+  it('an email skipped beside a delivered in-app is partial in the list and the timeline, with why; --channel judges that channel', () => {
+    const partial = ev('6b0575e8a5d94bd2f7aa2930', 'welcome', 'alan', [
+      { type: 'in_app', status: 'completed', executionDetails: [{ status: 'Success', detail: 'Message sent' }] },
+      {
+        type: 'email',
+        status: 'skipped',
+        executionDetails: [{ status: 'Warning', detail: 'Step filtered by subscriber preferences: the subscriber turned the email channel off' }],
+      },
+    ]);
+    const { rows, statuses } = listLines([partial], 80, { utc: true }, NOW);
+    expect(statuses).toEqual(['partial']);
+    expect(rows[0]).toMatch(/partial +email skipped: Step filtered/);
+    const t = timelineLines(partial, 80, { utc: true });
+    expect(t[0]).toBe('welcome → alan  partial');
+    expect(t[1]).toMatch(/^why: email skipped: Step filtered by subscriber preferences/);
+    expect(t).toContain('channels: in_app delivered, email skipped');
+    expect(listLines([partial], 80, { utc: true }, NOW, undefined, { channels: ['email'] }).statuses).toEqual(['skipped']);
+    expect(visibleEvents(setFilter(withEvents(initialState(), [partial, sent], NOW), { status: 'delivered' })).map((e) => e._id)).toEqual([sent._id]);
   });
   it('keeps the selection on the same event when new ones arrive on top', () => {
     let s = withEvents(initialState(), [failed, sent], NOW);

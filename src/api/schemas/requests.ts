@@ -5,6 +5,7 @@ import { Channel, ChannelEndpointType, ChatPushProviderId, ConnectionMode, MarkA
 import { ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBool, queryArray, queryInt, STATED_REFINEMENT } from './common.js';
 import { ChannelCredentials, ConnectionAuth, ENDPOINT_SHAPES, Workspace } from './resources.js';
 import { ENDPOINT_ORDER_BY, SUBSCRIBER_ORDER_BY } from '../enum-values.js';
+import { EVENT_STATUSES } from '../../core/status.js';
 
 export const MAX_RECIPIENTS = 100;
 export const MAX_BULK_EVENTS = 100;
@@ -227,6 +228,12 @@ export const ListEventsQuery = z.looseObject({
   contextKeys: queryArray(ContextKey).optional(),
   after: z.string().optional(),
   before: z.string().optional(),
+  /**
+   * svc dev only (the CLI sends it only to svc dev: GET /v1/svc-dev answers): events of these derived
+   * statuses (core/status.ts), judged over `channels`' steps when given. The hosted service's
+   * validation keeps unknown query parameters and its handler never reads them: there it is ignored.
+   */
+  svcStatus: queryArray(z.enum(EVENT_STATUSES)).optional(),
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 

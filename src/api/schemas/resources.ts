@@ -348,3 +348,10 @@ export const ActivityNotification = z.looseObject({
   contextKeys: z.array(z.string()).optional(),
 });
 export type ActivityNotification = z.infer<typeof ActivityNotification>;
+
+/**
+ * GET /v1/svc-dev: how a client knows it talks to svc dev (the hosted service has no such path and
+ * answers 404), and which of svc dev's own extensions it serves (`listEvents.svcStatus`).
+ */
+export const LocalServiceInfo = z.looseObject({ service: z.literal('svc dev'), version: z.string(), extensions: z.array(z.string()) });
+export type LocalServiceInfo = z.infer<typeof LocalServiceInfo>;

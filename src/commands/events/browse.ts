@@ -12,11 +12,14 @@ import { about, Command, examples, type OptsOf } from '../define.js';
 import { safeText } from '../../io/safe-text.js';
 import { rememberBrowsed } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
+import { STATUS_FILTERS, statusOption } from './status-list.js';
 
 export const command = () =>
   examples(
     eventFilters(new Command('browse').description(about('browse the activity feed full-screen (needs a terminal)', 'listEvents')))
-      .option('--status <status>', 'show only events of this overall status at first (delivered, failed, pending, merged, throttled, skipped)')
+      .addOption(
+        statusOption(`show only events of this derived status at first (comma list): ${STATUS_FILTERS.join(', ')}; with --channel, that channel's own outcome`),
+      )
       .option('--interval <duration>', 'time between refreshes (default 3s)', durationArg),
     ['svc events browse', 'svc events browse --subscriber ada --since 2h', 'svc events browse --status failed'],
   );
@@ -31,6 +34,9 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   }
   const query = await resolveWorkflows(deps, eventsQuery(opts, deps.now()));
   const api = await deps.client();
+  // svc dev filters by derived status in its store: `status:` is then asked of it, over the whole feed.
+  const { hasExtension } = await import('../../api/local-service.js');
+  const statusByService = await hasExtension(api, 'listEvents.svcStatus', { dryRun: deps.globals.dryRun });
   const { runBrowse } = await import('../../tui/app.js');
   const { mask } = await import('../../io/output.js');
   const { safeDeep } = await import('../../io/safe-text.js');
@@ -52,42 +58,14 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   };
   // Each loaded event's payload as the service sent it, for a re-trigger.
   const payloads = new Map<string, Ev['payload']>();
-  // The ids `events get SHORT` resolves later: those the screen showed first (most recent first), then
-  // those loaded; one list of at most 200 that replaces its own earlier form.
-  let browsed: string[] = [];
-  const browseKey = `browse:${process.pid}:${Date.now()}`;
-  let saveTimer: NodeJS.Timeout | undefined;
-  const save = () => {
-    saveTimer = undefined;
-    return rememberBrowsed(deps, browsed, browseKey);
-  };
-  const keep = (first: readonly string[], then: readonly string[]) => {
-    const next = [...new Set([...first, ...then])].slice(0, 200);
-    if (next.length === browsed.length && next.every((x, i) => x === browsed[i])) return;
-    browsed = next;
-    // At most one write of the cache a quarter second while the person scrolls.
-    saveTimer ??= setTimeout(() => void save(), 250);
-  };
+  const remembered = browsedIds(deps);
   // A single --subscriber or --workflow is the browser's own filter (shown, changed with /, cleared
   // with Esc); every other flag stays in the query for the session and is named in the header.
   const initial = {
     ...(opts.subscriber?.length === 1 ? { subscriber: opts.subscriber[0]! } : {}),
     ...(opts.workflow?.length === 1 ? { workflow: opts.workflow[0]! } : {}),
   };
-  const fixed: [string, string[] | string | undefined][] = [
-    ['--subscriber', opts.subscriber && opts.subscriber.length > 1 ? opts.subscriber : undefined],
-    ['--workflow', opts.workflow && opts.workflow.length > 1 ? opts.workflow : undefined],
-    ['--channel', opts.channel],
-    ['--email', opts.email],
-    ['--severity', opts.severity],
-    ['--transaction-id', opts.transactionId],
-    ['--topic-key', opts.topicKey],
-    ['--subscription-id', opts.subscriptionId],
-    ['--context', opts.context],
-    ['--since', opts.since],
-    ['--until', opts.until],
-  ];
-  const scope = fixed.flatMap(([flag, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => `${flag} ${x}`))).join(' ');
+  const scope = fixedScope(opts);
   try {
     await runBrowse(
       {
@@ -97,13 +75,11 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
           else if (initial.subscriber) delete q.subscriberIds;
           if (filter.workflow) q.templates = await templatesFor(filter.workflow);
           else if (initial.workflow) delete q.templates;
+          if (filter.status?.length) q.svcStatus = filter.status;
           const res = await api.call<{ data: Ev[]; hasMore?: boolean }>('listEvents', { query: { ...q, page, limit: PAGE } });
           const data = res?.data.data ?? [];
           for (const e of data) if (e._id) payloads.set(e._id, e.payload);
-          keep(
-            browsed,
-            data.flatMap((e) => (e._id ? [e._id] : [])),
-          );
+          remembered.loaded(data.flatMap((e) => (e._id ? [e._id] : [])));
           return { data: shown(data), hasMore: res?.data.hasMore === true };
         },
         async get(id) {
@@ -121,12 +97,14 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
           return res?.data.transactionId ?? '?';
         },
         shown(ids) {
-          keep(ids, browsed);
+          remembered.shown(ids);
         },
       },
       {
         // A single --subscriber is the filter / shows and Esc clears; several stay in the query.
-        filter: { ...(opts.status ? { status: opts.status } : {}), ...initial },
+        filter: { ...(opts.status?.length ? { status: opts.status.join(',') } : {}), ...initial },
+        statusByService,
+        judgeScope: { channels: opts.channel },
         time: { utc: deps.globals.utc === true },
         refreshMs: opts.interval ?? 3000,
         ...(scope ? { scope: safeText(scope) } : {}),
@@ -135,10 +113,55 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
       },
     );
   } finally {
+    await remembered.flush();
+  }
+}
+
+/**
+ * The ids `events get SHORT` resolves later: those the screen showed first (most recent first), then
+ * those loaded; one list of at most 200 that replaces its own earlier form, written at most once a
+ * quarter second while the person scrolls, and once more at the end.
+ */
+function browsedIds(deps: Deps) {
+  let browsed: string[] = [];
+  const browseKey = `browse:${process.pid}:${Date.now()}`;
+  let saveTimer: NodeJS.Timeout | undefined;
+  const save = () => {
+    saveTimer = undefined;
+    return rememberBrowsed(deps, browsed, browseKey);
+  };
+  const keep = (first: readonly string[], then: readonly string[]) => {
+    const next = [...new Set([...first, ...then])].slice(0, 200);
+    if (next.length === browsed.length && next.every((x, i) => x === browsed[i])) return;
+    browsed = next;
+    saveTimer ??= setTimeout(() => void save(), 250);
+  };
+  return {
+    loaded: (ids: readonly string[]) => keep(browsed, ids),
+    shown: (ids: readonly string[]) => keep(ids, browsed),
     // What the screen showed last is remembered even when the browser ends at once after it.
-    if (saveTimer) {
+    async flush() {
+      if (!saveTimer) return;
       clearTimeout(saveTimer);
       await save();
-    }
-  }
+    },
+  };
+}
+
+/** The flags that stay in the query for the session (all but a single --subscriber or --workflow), for the header. */
+function fixedScope(opts: OptsOf<typeof command>): string {
+  const fixed: [string, string[] | string | undefined][] = [
+    ['--subscriber', opts.subscriber && opts.subscriber.length > 1 ? opts.subscriber : undefined],
+    ['--workflow', opts.workflow && opts.workflow.length > 1 ? opts.workflow : undefined],
+    ['--channel', opts.channel],
+    ['--email', opts.email],
+    ['--severity', opts.severity],
+    ['--transaction-id', opts.transactionId],
+    ['--topic-key', opts.topicKey],
+    ['--subscription-id', opts.subscriptionId],
+    ['--context', opts.context],
+    ['--since', opts.since],
+    ['--until', opts.until],
+  ];
+  return fixed.flatMap(([flag, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => `${flag} ${x}`))).join(' ');
 }

@@ -12,7 +12,8 @@ export const command = () =>
   examples(
     new Command('get')
       .description(about('show one event with every job and its execution details', 'getEvent'))
-      .argument('<notificationId|transactionId>', 'notification id, transaction id, or a short id from svc events list'),
+      .argument('<notificationId|transactionId>', 'notification id, transaction id, or a short id from svc events list')
+      .option('--raw', "show each provider's or bridge's raw answer whole in the timeline (folded to its size otherwise; -o json has it)"),
     [
       'svc events get 6761f0c2a3b4c5d6e7f80912',
       'svc events get 3f1c2a4e-9b7d-4c1e-8a2f-5d6e7f809123   # a transaction: every recipient',
@@ -22,7 +23,7 @@ export const command = () =>
 
 type Event = { _id?: string };
 
-export async function run(deps: Deps, _opts: OptsOf<typeof command>, [ref]: ArgsOf<typeof command>): Promise<void> {
+export async function run(deps: Deps, opts: OptsOf<typeof command>, [ref]: ArgsOf<typeof command>): Promise<void> {
   const api = await deps.client();
   if (deps.globals.dryRun) {
     // What would be sent for the common case: the notification id, else the transaction lookup.
@@ -57,7 +58,8 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [ref]: Args
   // A notification id (or short id) prints the record as before; a transaction prints each of its
   // events (JSON: an array when there are several).
   await rememberIds(deps, found.events);
-  if (found.events.length === 1) return void (await deps.print(found.events[0], { view: 'event' }));
+  const view = { view: 'event' as const, ...(opts.raw ? { raw: true } : {}) };
+  if (found.events.length === 1) return void (await deps.print(found.events[0], view));
   deps.info(`transaction ${ref}: ${found.events.length} events (one per recipient)`);
-  await deps.print(found.events, { view: 'event' });
+  await deps.print(found.events, view);
 }

@@ -1,19 +1,23 @@
 // svc events list [filters] → GET /v1/notifications
-// --status keeps the events of an overall status (core/status.ts: delivered, failed, pending, merged,
-// throttled, skipped, ...): the feed has no such filter, so it applies to each page as it arrives;
-// without --all, pages are read on until a page's worth matched (at most STATUS_PAGES).
+// --status keeps the events of a derived status (core/status.ts: delivered, partial, failed, pending,
+// merged, throttled, skipped, ...), judged over --channel's steps when given. Against svc dev (it
+// answers GET /v1/svc-dev) the store filters: the feed's `svcStatus`, svc dev's own extension, so
+// --page, --limit and --all page through the matches. Elsewhere the feed has no status filter:
+// status-search.ts reads it until it has --limit matches or the feed ends, and a search its bound
+// stops exits 8; --all reads the whole feed and prints what matches.
 // --all on a terminal counts the events on stderr as pages arrive. --all to ndjson or json without
-// --status, --fields or --query writes each page from the bytes the service sent (io/stream.ts,
-// rawPage): memory then stays flat however many events an export holds.
+// --fields or --query writes each page from the bytes the service sent (io/stream.ts, rawPage), with
+// svc's derived field added: memory then stays flat however many events an export holds.
 import { intArg } from '../../cli-args.js';
-import { InterruptedError, UsageError } from '../../core/errors.js';
+import { InterruptedError } from '../../core/errors.js';
 import type { RawList } from '../../core/raw-json.js';
-import { eventStatus, matchesStatus, STATUS_FILTERS } from '../../core/status.js';
+import { eventStatus, matchesStatus, type StatusJob } from '../../core/status.js';
 import type { Deps, OutStream } from '../../deps.js';
 import { routes } from '../../api/routes.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { rememberIds, rememberPrintedEvents } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
+import { STATUS_FILTERS, statusOption } from './status-list.js';
 
 /** The feed's largest page (api-spec.md, operation 14). */
 const EVENTS_MAX_LIMIT = 50;
@@ -21,9 +25,9 @@ const EVENTS_MAX_LIMIT = 50;
 export const command = () =>
   examples(
     eventFilters(new Command('list').description(about('list triggered events', 'listEvents')))
-      .option('--status <status>', `overall status (repeatable or comma list): ${STATUS_FILTERS.join(', ')}`, statusList)
-      .option('--page <n>', 'page number, from 0', intArg(0))
-      .option('--limit <n>', `events per page, 1 to ${EVENTS_MAX_LIMIT} (with --status: of the pages looked through)`, intArg(1, EVENTS_MAX_LIMIT))
+      .addOption(statusOption(`derived status (repeatable or comma list): ${STATUS_FILTERS.join(', ')}; with --channel, that channel's own outcome`))
+      .option('--page <n>', 'page number, from 0 (with --status: of the matching events)', intArg(0))
+      .option('--limit <n>', `events per page, 1 to ${EVENTS_MAX_LIMIT}`, intArg(1, EVENTS_MAX_LIMIT))
       .option('--all', 'follow every page to the end, streaming records'),
     [
       'svc events list --subscriber ada --since 2h',
@@ -57,40 +61,40 @@ async function recordsOf(list: RawList): Promise<unknown[]> {
   return Array.from({ length: list.count }, (_, i) => parseElement(list, i));
 }
 
-function statusList(value: string, previous: string[] | undefined): string[] {
-  const out = [...(previous ?? [])];
-  for (const v of value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean)) {
-    if (!STATUS_FILTERS.includes(v)) throw new UsageError(`--status: expected one of ${STATUS_FILTERS.join(', ')}, got "${v.slice(0, 40)}"`);
-    out.push(v);
-  }
-  return out;
-}
-
 export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<void> {
   const query = await resolveWorkflows(deps, { ...eventsQuery(opts, deps.now()), page: opts.page, limit: opts.limit });
-  const wanted = opts.status;
+  // `--channel email` judges the email step's own outcome.
+  const scope = { channels: opts.channel };
+  const api = await deps.client();
+  let wanted = opts.status;
+  if (wanted?.length) {
+    const { hasExtension } = await import('../../api/local-service.js');
+    if (await hasExtension(api, 'listEvents.svcStatus', { dryRun: deps.globals.dryRun })) {
+      // svc dev: its store filters, so the pages are pages of matches like any other filter's.
+      query.svcStatus = wanted;
+      wanted = undefined;
+    } else if (!opts.all) {
+      const { searchByStatus } = await import('./status-search.js');
+      return searchByStatus(deps, api, { query, wanted, scope, page: opts.page ?? 0, limit: opts.limit ?? 10 });
+    }
+  }
   // A count on stderr as pages arrive, for a person waiting on --all.
   const tty = deps.io.stderr.isTTY === true && !deps.globals.quiet && !deps.globals.dryRun;
   const keep = (records: unknown[]) =>
-    wanted?.length ? records.filter((r) => wanted.some((w) => matchesStatus(eventStatus((r as { jobs?: never }).jobs), w))) : records;
-  const api = await deps.client();
-  if (!opts.all && wanted?.length) return listByStatus(deps, api, query, wanted, keep);
+    wanted?.length ? records.filter((r) => wanted.some((w) => matchesStatus(eventStatus((r as { jobs?: StatusJob[] }).jobs, scope), w))) : records;
   if (!opts.all) {
     const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number }>('listEvents', { query });
     if (!res) return;
     await rememberIds(deps, res.data.data);
     await rememberPrintedEvents(deps, res.data.data);
-    await deps.print(res.data, { view: 'events', list: true });
+    await deps.print(res.data, { view: 'events', list: true, scope });
     const { pagingHint } = await import('../../io/output.js');
     const hint = pagingHint(res.data);
     if (hint) deps.info(hint);
     if (res.data.data.length === 0 && !query.page) await noSuchSubscribers(deps, opts.subscriber);
     return;
   }
-  const writer = await deps.records({ view: 'events' });
+  const writer = await deps.records({ view: 'events', scope });
   const { method, path } = routes.listEvents;
   let seen = 0;
   let next: number | undefined;
@@ -169,57 +173,4 @@ async function noSuchSubscribers(deps: Deps, ids: readonly string[] | undefined)
     }),
   );
   for (const id of missing) if (id !== undefined) deps.info(`no subscriber has the id '${id}' (svc subscribers search --name, --email or --phone finds one)`);
-}
-
-/** Pages `events list --status` reads, at most, looking for a page's worth of matches. */
-export const STATUS_PAGES = 40;
-
-/**
- * --status without --all: the feed has no status filter, so pages are read (from --page on) until
- * they hold a page's worth of events of that status, the feed ends, or STATUS_PAGES were read; what
- * matched is printed, and stderr says how far it looked and which --page continues.
- */
-async function listByStatus(
-  deps: Deps,
-  api: Awaited<ReturnType<Deps['client']>>,
-  query: Record<string, unknown>,
-  wanted: string[],
-  keep: (records: unknown[]) => unknown[],
-): Promise<void> {
-  const first = (query.page as number | undefined) ?? 0;
-  let size: number | undefined = query.limit as number | undefined;
-  let read = 0;
-  let hasMore = false;
-  let last = first;
-  const shown: unknown[] = [];
-  // Ctrl-C while it looks: what matched so far is printed, and the page it was reading continues.
-  let interrupted = false;
-  try {
-    for (let page = first; page < first + STATUS_PAGES; page++) {
-      last = page;
-      const res = await api.call<{ data: unknown[]; hasMore?: boolean; page?: number; pageSize?: number }>('listEvents', { query: { ...query, page } });
-      if (!res) return;
-      const records = res.data.data;
-      size ??= res.data.pageSize ?? records.length;
-      read += records.length;
-      if (page === first) await rememberIds(deps, records);
-      shown.push(...keep(records));
-      hasMore = res.data.hasMore === true;
-      if (!hasMore || shown.length >= (size || 1)) break;
-    }
-  } catch (e) {
-    if (!(e instanceof InterruptedError) && !deps.signal.aborted) throw e;
-    interrupted = true;
-  }
-  await rememberPrintedEvents(deps, shown);
-  await deps.print({ data: shown, hasMore, page: last }, { view: 'events', list: true });
-  if (interrupted) {
-    throw new InterruptedError(
-      `interrupted after looking through ${read} event${read === 1 ? '' : 's'} (${shown.length} with status ${wanted.join(' or ')}, printed)`,
-      `to continue, run the same command with --page ${last}${size ? ` --limit ${size}` : ''}`,
-    );
-  }
-  const pages = last === first ? `page ${first}` : `pages ${first}–${last}`;
-  const more = hasMore ? `; more with --page ${last + 1}${size ? ` --limit ${size}` : ''}, or --all to look through every page` : '';
-  deps.info(`${shown.length} event${shown.length === 1 ? '' : 's'} with status ${wanted.join(' or ')} among ${read} (${pages})${more}`);
 }

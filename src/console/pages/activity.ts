@@ -1,12 +1,16 @@
 // Activity: the feed (GET /v1/notifications) with filters, refreshed live, and the selected event's
-// timeline of jobs and execution details (GET /v1/notifications/{id}).
+// timeline of jobs and execution details (GET /v1/notifications/{id}). The console is served by svc
+// dev, whose store filters by derived status (`svcStatus`, core/status.ts): the status filter looks at
+// the whole feed, as the subscriber and workflow filters do.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { OBJECT_ID_RE } from '../../core/object-id.js';
-import { type ActivityNotification, api, onChange, type Page } from '../api.js';
+import { closest } from '../../core/suggest.js';
+import { type ActivityNotification, ApiError, api, onChange, type Page } from '../api.js';
 import {
   ago,
   Badge,
   channelLabel,
+  channelOutcomes,
   clock,
   dateTime,
   Empty,
@@ -16,7 +20,6 @@ import {
   go,
   html,
   Json,
-  matchesStatus,
   prettyRaw,
   setParams,
   useDebounced,
@@ -26,8 +29,6 @@ import {
 
 /** Events per request, as the feed pages them. */
 const PAGE_SIZE = 50;
-/** With a status filter, one step looks through at most this many pages (400 events) for matches. */
-const STEP_PAGES = 8;
 
 interface Loaded {
   /** Every event of the pages loaded, newest first, each once. */
@@ -38,18 +39,14 @@ interface Loaded {
 }
 
 /**
- * The feed, page after page. `more()` loads the next page and appends it; with a status filter
- * (`searching`), it goes on, up to STEP_PAGES pages, until a page brings a match or the feed ends, so
- * the list never says "nothing" after looking at one page. The first load is such a step too. When
- * the live stream reports a change, the same number of pages is read again from the top, so rows
- * loaded stay loaded and their status stays current. One read at a time; a change of filters (`key`)
- * starts over and drops whatever the old filters were still reading.
+ * The feed, page after page. `more()` loads the next page and appends it (the first load is one such
+ * step). When the live stream reports a change, the same number of pages is read again from the top,
+ * so rows loaded stay loaded and their status stays current. One read at a time; a change of filters
+ * (`key`) starts over and drops whatever the old filters were still reading.
  */
 function usePagedFeed(
   fetchPage: (page: number) => Promise<Page<ActivityNotification>>,
-  keep: (n: ActivityNotification) => boolean,
   key: string,
-  searching: boolean,
 ): { value: Loaded | undefined; current: boolean; error: unknown; busy: boolean; more: () => void } {
   const [value, setValue] = useState<Loaded | undefined>(undefined);
   // The filters `value` was read for: after a change of filters the old rows stay on screen until the
@@ -58,8 +55,8 @@ function usePagedFeed(
   const landedKey = useRef<string | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
-  const latest = useRef({ fetchPage, keep, searching });
-  latest.current = { fetchPage, keep, searching };
+  const latest = useRef({ fetchPage });
+  latest.current = { fetchPage };
   const gen = useRef(0);
   const state = useRef<Loaded | undefined>(undefined);
   const running = useRef<'more' | 'refresh' | null>(null);
@@ -75,20 +72,15 @@ function usePagedFeed(
     return true;
   };
 
-  /** Appends pages from where the loaded ones end: one, or with a status filter until a match. */
+  /** Appends the page after the loaded ones. */
   const step = async (mine: number) => {
     const start = state.current ?? { rows: [], pages: 0, hasMore: true };
+    if (!start.hasMore) return;
     const ids = new Set(start.rows.map((n) => n._id));
-    let cur = start;
-    for (let i = 0; i < STEP_PAGES && cur.hasMore; i++) {
-      const r = await latest.current.fetchPage(cur.pages);
-      // Events that arrived meanwhile push older ones down a page: those already here are not repeated.
-      const added = r.data.filter((n) => !ids.has(n._id));
-      for (const n of added) ids.add(n._id);
-      cur = { rows: [...cur.rows, ...added], pages: cur.pages + 1, hasMore: r.hasMore && r.data.length > 0 };
-      if (!land(mine, cur)) return;
-      if (!latest.current.searching || added.some(latest.current.keep)) return;
-    }
+    const r = await latest.current.fetchPage(start.pages);
+    // Events that arrived meanwhile push older ones down a page: those already here are not repeated.
+    const added = r.data.filter((n) => !ids.has(n._id));
+    land(mine, { rows: [...start.rows, ...added], pages: start.pages + 1, hasMore: r.hasMore && r.data.length > 0 });
   };
 
   /** Reads the pages loaded so far again, from the top. */
@@ -160,6 +152,7 @@ function usePagedFeed(
 /** The statuses of `svc events list --status`, with what each means. */
 const STATUS_CHOICES: ReadonlyArray<readonly [string, string]> = [
   ['delivered', 'Delivered'],
+  ['partial', 'Partial (some sent)'],
   ['pending', 'Pending'],
   ['failed', 'Failed'],
   ['skipped', 'Skipped (nothing sent)'],
@@ -229,14 +222,18 @@ export function Activity({ params }: { params: URLSearchParams }) {
       channels: f.channel ? [f.channel] : undefined,
       after: since ? new Date(Date.now() - since).toISOString() : undefined,
       transactionId: transactionId || undefined,
+      // svc dev's store judges each event's derived status (core/status.ts) over the whole feed;
+      // with a channel chosen, that channel's own outcome.
+      svcStatus: f.status ? [f.status] : undefined,
     });
   };
-  // The feed has no status filter: it is computed from the jobs, as `svc events list --status` does
-  // (`completed`: every step finished, whatever went out), over the pages loaded so far.
-  const keep = (n: ActivityNotification) => !f.status || matchesStatus(eventStatus(n), f.status);
-  const feed = usePagedFeed(fetchPage, keep, JSON.stringify([subscriber, email, workflow, f.channel, f.since, f.status, transactionId]), !!f.status);
+  const scope = { channels: f.channel ? [f.channel] : undefined };
+  const feed = usePagedFeed(fetchPage, JSON.stringify([subscriber, email, workflow, f.channel, f.since, f.status, transactionId]));
   const loaded = feed.value?.rows ?? [];
-  const rows = f.status ? loaded.filter(keep) : loaded;
+  // The store filtered them; the rows still read the status of the events as they are now.
+  const rows = loaded;
+  // No event for a subscriber id no subscriber has: say so, with the id it may have meant.
+  const hint = useSubscriberHint(feed.value !== undefined && feed.current && rows.length === 0 ? subscriber.trim() : '');
 
   // Rows that arrived since the page opened are marked for a moment.
   const seen = useRef<Set<string> | null>(null);
@@ -290,15 +287,22 @@ export function Activity({ params }: { params: URLSearchParams }) {
       }
       <${ErrorLine} error=${feed.error} />
       ${feed.value && html`<div class="feed-count muted small" aria-live="polite">${countLine(feed.value, rows.length, f.status, feed.busy)}</div>`}
-      ${feed.value && rows.length === 0 && !feed.value.hasMore && html`<${Empty}>No events match. Trigger one from the <a href="#/trigger">Trigger</a> page or with <code>svc trigger</code>.<//>`}
+      ${feed.value && rows.length === 0 && !feed.value.hasMore && hint && html`<${Empty}><span class="subscriber-hint">${hint}</span><//>`}
+      ${
+        feed.value &&
+        rows.length === 0 &&
+        !feed.value.hasMore &&
+        !hint &&
+        html`<${Empty}>No events match. Trigger one from the <a href="#/trigger">Trigger</a> page or with <code>svc trigger</code>.<//>`
+      }
       <table class="feed" aria-label="Activity feed">
         <colgroup><col class="c-when" /><col class="c-wf" /><col class="c-sub" /><col class="c-chans" /><col class="c-status" /><col class="c-reason" /></colgroup>
         <thead><tr><th>When</th><th>Workflow</th><th>Subscriber</th><th>Channels</th><th>Status</th><th>Reason</th></tr></thead>
         <tbody>
           ${rows.map((n) => {
-            const status = eventStatus(n);
+            const status = eventStatus(n, scope);
             const name = [n.subscriber?.firstName, n.subscriber?.lastName].filter(Boolean).join(' ');
-            const reason = eventReason(n) ?? '';
+            const reason = eventReason(n, scope) ?? '';
             // Any text can be long (a name, a workflow, a provider's error): each cell shows one line,
             // cut with an ellipsis, and the whole value on hover (and in the timeline beside).
             return html`<tr key=${n._id} class=${`${n._id === selected ? 'sel' : ''} ${fresh.has(n._id!) ? 'fresh' : ''}`} data-event=${n._id} data-transaction=${n.transactionId}
@@ -308,7 +312,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
               <td><div class="cut" title=${n.subscriber?.subscriberId ?? ''}>${n.subscriber?.subscriberId ?? ''}</div><div class="muted small cut sub-name" title=${name}>${name}</div></td>
               <td class="chans">${(n.channels ?? []).map((c) => html`<span class="chip">${channelLabel(c)}</span>`)}</td>
               <td class="status"><${Badge} value=${status} /></td>
-              <td class="reason-cell"><div class="clamp small" title=${reason}>${reason}</div></td>
+              <td class="reason-cell"><div class=${`clamp small${status === 'failed' ? '' : ' why'}`} title=${reason}>${reason}</div></td>
             </tr>`;
           })}
         </tbody>
@@ -316,7 +320,7 @@ export function Activity({ params }: { params: URLSearchParams }) {
       ${
         feed.value?.hasMore
           ? html`<div class="feed-more"><button type="button" class="more" aria-busy=${feed.busy} onClick=${feed.more}>${
-              feed.busy ? 'Loading…' : f.status ? `Look further (up to ${STEP_PAGES * PAGE_SIZE} older events)` : 'Load older events'
+              feed.busy ? 'Loading…' : 'Load older events'
             }</button></div>`
           : feed.value && feed.value.rows.length > PAGE_SIZE && html`<div class="feed-more muted small">No older events: the whole feed is loaded.</div>`
       }
@@ -327,16 +331,44 @@ export function Activity({ params }: { params: URLSearchParams }) {
   </div>`;
 }
 
-/** What the list holds: "50 events shown · more older", "3 merged among the newest 400 events". */
+/** What the list holds: "50 events shown · more older", "19 merged, all shown" (the store looked at every event). */
 function countLine(v: Loaded, shown: number, status: string, busy: boolean): string {
-  const events = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
-  const looked = v.rows.length;
-  if (!status) {
-    if (v.hasMore) return `${events(shown)} shown · more older${busy ? ' · loading…' : ''}`;
-    return shown === 0 ? '' : `${events(shown)}, all shown`;
+  const events = (n: number) => `${n} ${status ? `${status} ` : ''}event${n === 1 ? '' : 's'}`;
+  if (v.hasMore) return `${events(shown)} shown · more older${busy ? ' · loading…' : ''}`;
+  return shown === 0 ? '' : `${events(shown)}, all shown`;
+}
+
+/**
+ * The hint the CLI gives when a subscriber id names no subscriber: "no subscriber has the id 'Ada';
+ * did you mean 'ada'?". Empty while the id is unknown to be missing (or when there is one).
+ */
+function useSubscriberHint(id: string): string {
+  const [hint, setHint] = useState('');
+  useEffect(() => {
+    setHint('');
+    if (!id) return;
+    let alive = true;
+    subscriberHint(id).then(
+      (h) => alive && setHint(h),
+      () => undefined,
+    );
+    return () => void (alive = false);
+  }, [id]);
+  return hint;
+}
+
+async function subscriberHint(id: string): Promise<string> {
+  try {
+    await api.getSubscriber(id);
+    return '';
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404) return '';
   }
-  if (v.hasMore) return `${shown} ${status} among the newest ${events(looked)}${busy ? ' · looking further…' : ' · more older not looked at yet'}`;
-  return `${shown} ${status} among all ${events(looked)}`;
+  // Ids differing in case, or close to it, among those the service finds for the same text.
+  const found = await Promise.all([id, id.toLowerCase()].map((q) => api.searchSubscribers({ subscriberId: q, limit: 10 }).catch(() => ({ data: [] }))));
+  const ids = found.flatMap((r) => r.data.map((x) => x.subscriberId));
+  const near = closest(id, ids.length ? ids : (await api.searchSubscribers({ limit: 100 }).catch(() => ({ data: [] }))).data.map((x) => x.subscriberId));
+  return `no subscriber has the id '${id}'${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`;
 }
 
 export function EventDetail({ id }: { id: string }) {
@@ -353,6 +385,12 @@ export function EventDetail({ id }: { id: string }) {
         <dt>Transaction</dt><dd><code>${n.transactionId}</code></dd>
         <dt>Created</dt><dd>${dateTime(n.createdAt)}</dd>
         ${eventReason(n) && html`<dt>Why</dt><dd class="reason">${eventReason(n)}</dd>`}
+        ${
+          new Set(channelOutcomes(n).map((c) => c.outcome)).size > 1 &&
+          html`<dt>Channels</dt><dd class="outcomes">${channelOutcomes(n).map(
+            (c) => html`<span class="outcome" title=${c.reason ?? ''}>${channelLabel(c.channel)} <${Badge} value=${c.outcome} /></span> `,
+          )}</dd>`
+        }
         <dt>Messages</dt><dd><a href=${`#/messages?transaction=${encodeURIComponent(n.transactionId)}`}>open the delivered messages</a></dd>
       </dl>
     </header>

@@ -1,6 +1,7 @@
 // Trigger, bulk trigger and the activity feed.
 import { z } from 'zod';
 import { MAX_BULK_EVENTS, TriggerBody, type TriggerResult } from '../../api/schemas/requests.js';
+import { statusesFor } from '../../core/status.js';
 import { fieldErrors, HttpError, notFound, unprocessable } from '../errors.js';
 import { trigger } from '../trigger.js';
 import { notificationViews } from '../views.js';
@@ -103,12 +104,23 @@ export const listEvents: Route<'listEvents'> = {
         contextKeys: q.contextKeys,
         after: dateParam('after', q.after),
         before: dateParam('before', q.before),
+        // svc dev's own extension (GET /v1/svc-dev names it): `completed` stands for every finished status.
+        statuses: q.svcStatus ? [...new Set(q.svcStatus.flatMap(statusesFor))] : undefined,
       },
       page,
       limit,
     );
     return { hasMore, data: notificationViews(svc.store, rows), pageSize: limit, page };
   },
+};
+
+/** svc dev's own extensions of the API, named by GET /v1/svc-dev so that a client uses them only here. */
+export const LOCAL_EXTENSIONS = ['listEvents.svcStatus'] as const;
+
+/** GET /v1/svc-dev: this is svc dev (the hosted service answers 404), and what it adds to the API. */
+export const getLocalService: Route<'getLocalService'> = {
+  envelope: 'data',
+  handle: () => ({ service: 'svc dev' as const, version: typeof __SVC_VERSION__ === 'string' ? __SVC_VERSION__ : 'dev', extensions: [...LOCAL_EXTENSIONS] }),
 };
 
 export const getEvent: Route<'getEvent'> = {

@@ -4,7 +4,7 @@ import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl
 import { createContext, deleteContext, getContext, listContexts, updateContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
-import { cancelEvent, getEvent, listEvents, triggerBulk, triggerEvent } from './events.js';
+import { cancelEvent, getEvent, getLocalService, listEvents, triggerBulk, triggerEvent } from './events.js';
 import { deleteMessage, deleteMessagesByTransaction } from './messages-admin.js';
 import { createIntegration, deleteIntegration, listActiveIntegrations, listIntegrations, setPrimaryIntegration } from './integrations.js';
 import {
@@ -50,6 +50,7 @@ export const routes: Routes = {
   getEvent,
   triggerEvent: withTriggerBridge(triggerEvent),
   listEvents,
+  getLocalService,
   triggerBulk: withBulkBridge(triggerBulk),
   cancelEvent,
   listChannelConnections,

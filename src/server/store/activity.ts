@@ -3,6 +3,7 @@
 import type { JsonObject } from '../../api/schemas/common.js';
 import { CHANNELS } from '../../api/enum-values.js';
 import type { StepType } from '../../api/schemas/enums.js';
+import { type EventStatus, judge, jobStatusesNeeded, type StatusJob } from '../../core/status.js';
 import { NewestFirstPages } from './paging.js';
 import { contextKeySet, idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
@@ -84,7 +85,31 @@ export interface EventFilter {
   contextKeys?: string[] | undefined;
   after?: string | undefined;
   before?: string | undefined;
+  /**
+   * Events of these derived statuses (core/status.ts), judged over `channels`' steps when given: svc
+   * dev's extension of the feed (`svcStatus`), which the hosted service does not have.
+   */
+  statuses?: readonly EventStatus[] | undefined;
 }
+
+/**
+ * svc_event_status(jobs, channels): an event's derived status, judged by core/status.ts from its jobs
+ * as `[[type, status, last detail], ...]` (JSON), over the steps of `channels` (a JSON array) or all.
+ * The last detail is what judge() reads of a job's details to tell a throttle from a skip.
+ */
+function statusOfRow(jobs: string, channels: string | null): string {
+  const list = JSON.parse(jobs) as [string, string, unknown][];
+  const statusJobs: StatusJob[] = list.map(([type, status, detail]) => ({
+    type,
+    status,
+    ...(typeof detail === 'string' && { executionDetails: [{ detail }] }),
+  }));
+  return judge(statusJobs, channels === null ? {} : { channels: JSON.parse(channels) as string[] }).status;
+}
+
+/** The jobs of the event `n` as statusOfRow reads them (details keep their last text at [1]). */
+const JOBS_OF_ROW =
+  "(SELECT json_group_array(json_array(j.type, j.status, j.details ->> '$[#-1][1]') ORDER BY j.step_index) FROM jobs j WHERE j.notification_id = n.id)";
 
 /** The document without its empty defaults (put back when read): most events have no overrides, topics or context. */
 function packDoc(doc: NotificationDoc): string {
@@ -102,6 +127,7 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 export class Activity extends Repo {
   /** Deep pages seek where the page before ended (paging.ts). */
   readonly pages = new NewestFirstPages(this.db, 'n');
+  private statusFunction = false;
 
   // --- transactionId deduplication ---------------------------------------------------------------
 
@@ -238,7 +264,34 @@ export class Activity extends Repo {
       where.push('n.created_at <= ?');
       params.push(Date.parse(f.before));
     }
+    if (f.statuses !== undefined) this.whereStatus(f.statuses, f.channels, where, params);
     const rows = this.pages.rows<NotificationRow & { __k: unknown }>(`${SELECT_NOTIFICATION_KEYED} n`, where.join(' AND '), params, page, limit);
     return { hasMore: rows.length > limit, rows: rows.slice(0, limit).map(toNotification) };
+  }
+
+  /**
+   * The derived-status filter: each event is judged by core/status.ts (svc_event_status), after a test
+   * of its jobs' own statuses that rules most events out cheaply (an event that failed has a failed job).
+   */
+  private whereStatus(statuses: readonly EventStatus[], channels: readonly string[] | undefined, where: string[], params: unknown[]): void {
+    if (statuses.length === 0) {
+      where.push('0');
+      return;
+    }
+    if (!this.statusFunction) {
+      this.db.function('svc_event_status', { deterministic: true }, (jobs: unknown, scope: unknown) =>
+        statusOfRow(String(jobs), typeof scope === 'string' ? scope : null),
+      );
+      this.statusFunction = true;
+    }
+    const needed = statuses.map(jobStatusesNeeded);
+    if (needed.every((n) => n !== undefined)) {
+      const any = [...new Set(needed.flat())];
+      const types = channels?.length ? ` AND j.type IN (${placeholders(channels.length)})` : '';
+      where.push(`EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id AND j.status IN (${placeholders(any.length)})${types})`);
+      params.push(...any, ...(channels?.length ? channels : []));
+    }
+    where.push(`svc_event_status(${JOBS_OF_ROW}, ?) IN (${placeholders(statuses.length)})`);
+    params.push(channels?.length ? JSON.stringify(channels) : null, ...statuses);
   }
 }

@@ -70,10 +70,19 @@ describe('events get', () => {
     expect(out.indexOf('Step queued')).toBeLessThan(out.indexOf('Message sent'));
     expect(out.indexOf('Message sent')).toBeLessThan(out.indexOf('2. email'));
   });
-  test('--json prints the record untouched', async () => {
+  test("--json prints the record untouched, with svc's derived status beside it", async () => {
     stub.on('GET', `/v1/notifications/${event._id}`, { body: { data: event } });
     const r = await runSvc(['events', 'get', event._id, '--json'], { env, tty: true });
-    expect(JSON.parse(r.stdout)).toEqual(event);
+    const { derived, ...service } = JSON.parse(r.stdout);
+    expect(service).toEqual(event);
+    expect(derived).toEqual({
+      status: 'failed',
+      reason: 'email: No active integration found for channel email',
+      channels: [
+        { stepId: null, channel: 'in_app', outcome: 'delivered', reason: null },
+        { stepId: null, channel: 'email', outcome: 'failed', reason: 'No active integration found for channel email' },
+      ],
+    });
   });
   test('404 gives exit 5 with the service message', async () => {
     stub.on('GET', `/v1/notifications/${event._id}`, {

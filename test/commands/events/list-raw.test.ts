@@ -37,6 +37,11 @@ const asked: number[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    // Only the feed: GET /v1/svc-dev (does --status talk to svc dev?) is answered as the hosted service answers it.
+    if (new URL(req.url ?? '/', 'http://feed').pathname === '/v1/svc-dev') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"statusCode":404,"message":"Cannot GET"}');
+      return;
+    }
     const page = Number(new URL(req.url ?? '/', 'http://feed').searchParams.get('page') ?? 0);
     asked.push(page);
     const records = PAGES[page] ?? [];
@@ -84,8 +89,10 @@ test.each(['ndjson', 'json'])('events list --all -o %s prints from the bytes wha
   if (format === 'ndjson') {
     const lines = fast.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(14);
-    expect(lines[0]).toBe(clean(0));
-    expect(lines[4]).toBe('{"_id":"6761f0c2a3b4c5d6e7f00004","jobs":[]}');
+    // An event with its jobs gets svc's derived field, appended to the bytes as they came.
+    const derived = '"derived":{"status":"none","reason":null,"channels":[]}';
+    expect(lines[0]).toBe(`${clean(0).slice(0, -1)},${derived}}`);
+    expect(lines[4]).toBe(`{"_id":"6761f0c2a3b4c5d6e7f00004","jobs":[],${derived}}`);
     expect(lines[5]).toBe('{"_id":"6761f0c2a3b4c5d6e7f00005","n":1}');
     expect(lines[7]).toBe('{"_id":"6761f0c2a3b4c5d6e7f00007","note":"key sk_…cdef quoted"}');
     expect(lines[8]).toBe('{"_id":"6761f0c2a3b4c5d6e7f00008","name":"a\\u0085b\\u202ec"}');

@@ -34,7 +34,7 @@ const notification = (sub: string, jobs: unknown[]) => ({
 const page = (data: unknown[]) => ({ body: { data, hasMore: false, page: 0, pageSize: 50 } });
 
 describe('events watch', () => {
-  test('prints each new event once, in order, as NDJSON when piped; Ctrl-C gives 130 and a --since hint', async () => {
+  test('prints each new event once, in order, as NDJSON when piped; Ctrl-C gives 130 and a --since hint, not an error line', async () => {
     const ev = (i: number) => ({ ...notification(`u${i}`, []), createdAt: `2026-11-22T10:00:0${i}.000Z`, transactionId: `t${i}` });
     stub.on('GET', '/v1/notifications', (_req, n) => page(n === 1 ? [ev(2), ev(1)] : n === 2 ? [ev(3), ev(2)] : [ev(3)]));
     const controller = new AbortController();
@@ -48,10 +48,43 @@ describe('events watch', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.transactionId)).toEqual(['t1', 't2', 't3']);
-    expect(r.stderr).toContain('svc events watch --since 2026-11-22T10:00:03.000Z');
+    expect(r.stderr).toContain('stopped watching; to continue from here: svc events watch --since 2026-11-22T10:00:03.000Z');
+    // Ctrl-C is how a watch ends: a note, not an error.
+    expect(r.stderr).not.toMatch(/^error:/m);
     const gets = stub.requests.filter((q) => q.method === 'GET');
     expect(gets[0]!.query.get('after')).toBe('2026-11-22T09:00:00.000Z');
     expect(gets[1]!.query.get('after')).toBe('2026-11-22T10:00:02.000Z');
+  });
+
+  test('--status prints an event once it settles into that status, however many polls that takes', async () => {
+    const at = (i: number) => `2026-11-22T10:00:0${i}.000Z`;
+    const ev = (i: number, jobs: unknown[]) => ({ ...notification(`u${i}`, jobs), createdAt: at(i), transactionId: `t${i}` });
+    const pending = [job('email', 'queued', 'Step queued')];
+    const failed = [job('email', 'failed', 'Subscriber does not have an email address')];
+    const sent = [job('email', 'completed', 'Message sent')];
+    // Poll 1: t1 pending, t2 delivered. Poll 2: t1 still pending. Poll 3 and later: t1 failed, t3 failed at once.
+    stub.on('GET', '/v1/notifications', (_req, n) =>
+      page(n === 1 ? [ev(2, sent), ev(1, pending)] : n === 2 ? [ev(2, sent), ev(1, pending)] : [ev(3, failed), ev(2, sent), ev(1, failed)]),
+    );
+    const controller = new AbortController();
+    const running = runSvc(['events', 'watch', '--status', 'failed', '--interval', '30ms', '--since', '2026-11-22T09:00:00Z'], {
+      env,
+      signal: controller.signal,
+    });
+    while (stub.requests.length < 4) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const r = await running;
+    expect(r.code).toBe(130);
+    const printed = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(printed.map((l) => [l.transactionId, l.derived.status])).toEqual([
+      ['t1', 'failed'],
+      ['t3', 'failed'],
+    ]);
+    // The poll reached back to the event still followed (t1), not only after the newest one seen.
+    expect(stub.requests[2]!.query.get('after')).toBe(at(1));
   });
 
   test('--dry-run prints the first poll and returns without sending', async () => {
