@@ -104,7 +104,9 @@ export class Realtime {
     this.wakeups.clear();
     const i = this.svc.store.messages.listeners.indexOf(this.onMessage);
     if (i >= 0) this.svc.store.messages.listeners.splice(i, 1);
-    this.io.disconnectSockets(true);
+    // Closing the transports, not the sockets: socket.io's disconnect packet tells a client the server
+    // meant it and it never reconnects, so every open Inbox would go deaf across a restart. A closed
+    // transport is a lost connection, which the client retries until the service is back.
     this.io.engine.close();
   }
 }
