@@ -104,27 +104,31 @@ export class Inbox extends Repo {
       where.push('m.created_at <= ?');
       params.push(f.createdLte);
     }
+    // Lists of values (severities, tags, data) are bound as one JSON text each and read with
+    // json_each: the SQL text depends only on which filters are given, never on how many values a
+    // caller sends, so the statement cache holds a fixed, small number of statements.
     if (f.severity !== undefined && f.severity.length > 0) {
-      where.push(`n.severity IN (${f.severity.map(() => '?').join(',')})`);
-      params.push(...f.severity);
+      where.push('n.severity IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(f.severity));
     }
-    for (const group of f.tags ?? []) {
-      if (group.length === 0) continue;
-      where.push(`EXISTS (SELECT 1 FROM json_each(n.doc, '$.tags') t WHERE t.value IN (${group.map(() => '?').join(',')}))`);
-      params.push(...group);
-    }
-    for (const [key, values] of Object.entries(f.data ?? {})) {
-      if (values.length === 0) continue;
-      const path = `$.data${key
-        .split('.')
-        .map((k) => `."${k.replace(/"/g, '""')}"`)
-        .join('')}`;
-      // A stored array matches when it holds any of the values; a scalar when it is one of them.
+    const groups = (f.tags ?? []).filter((g) => g.length > 0);
+    if (groups.length > 0) {
+      // Every group (an OR of tags) has a tag the event carries.
       where.push(
-        `(json_extract(m.doc, ?) IN (${values.map(() => '?').join(',')}) OR EXISTS (SELECT 1 FROM json_each(m.doc, ?) d WHERE json_type(m.doc, ?) = 'array' AND d.value IN (${values.map(() => '?').join(',')})))`,
+        "NOT EXISTS (SELECT 1 FROM json_each(?) g WHERE NOT EXISTS (SELECT 1 FROM json_each(n.doc, '$.tags') t JOIN json_each(g.value) v ON v.value = t.value))",
       );
-      const sqlValues = values.map((v) => (typeof v === 'boolean' ? +v : v));
-      params.push(path, ...sqlValues, path, path, ...sqlValues);
+      params.push(JSON.stringify(groups));
+    }
+    const data = Object.entries(f.data ?? {})
+      .filter(([, values]) => values.length > 0)
+      .map(([key, values]) => [dataPath(key), values.map((v) => (typeof v === 'boolean' ? +v : v))]);
+    if (data.length > 0) {
+      // Every [path, values] pair holds: a stored scalar is one of the values, or a stored array holds one.
+      // A key the message lacks reads as NULL: coalesce makes that "does not hold", not "unknown".
+      where.push(`NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE NOT coalesce(
+        json_extract(m.doc, f.value ->> 0) IN (SELECT value FROM json_each(f.value, '$[1]'))
+        OR (json_type(m.doc, f.value ->> 0) = 'array' AND EXISTS (SELECT 1 FROM json_each(m.doc, f.value ->> 0) d JOIN json_each(f.value, '$[1]') v ON v.value = d.value)), 0))`);
+      params.push(JSON.stringify(data));
     }
     return { sql: where.join(' AND '), params };
   }
@@ -281,6 +285,14 @@ export class Inbox extends Repo {
       m.id,
     );
   }
+}
+
+/** The JSON path of a data filter's key in a message document: `a.b` is `$.data."a"."b"`. */
+function dataPath(key: string): string {
+  return `$.data${key
+    .split('.')
+    .map((k) => `."${k.replace(/"/g, '""')}"`)
+    .join('')}`;
 }
 
 function toInbox(r: Row): InboxMessage {
