@@ -201,12 +201,72 @@ export const PreferenceSchedule = z.object({
 
 /** `PATCH /v1/inbox/preferences` and `…/preferences/:workflow`: the channels to switch (and the global schedule). */
 export const InboxPreferenceBody = z.strictObject({ ...ChannelSwitches, schedule: PreferenceSchedule.optional() });
+/** A topic subscription's preference for a workflow: on or off, or a JSON Logic condition (or `true`). */
+const Condition = z.union([z.boolean(), z.record(z.string(), z.unknown())], { error: 'must be a JSON Logic object or a boolean' });
 export const InboxBulkPreferenceBody = z.strictObject({
   preferences: z
-    .array(z.strictObject({ workflowId: z.string().min(1), ...ChannelSwitches }))
+    .array(
+      z.strictObject({
+        workflowId: z.string().min(1),
+        /** A topic subscription of the subscriber's: the item sets that subscription's preference. */
+        subscriptionIdentifier: z.string().min(1).optional(),
+        enabled: z.boolean().optional(),
+        condition: Condition.optional(),
+        ...ChannelSwitches,
+      }),
+    )
     .min(1, 'must contain at least 1 element')
     .max(100, 'must contain at most 100 elements'),
 });
+
+// --- topic subscriptions (the Inbox's own) ----------------------------------------------------------
+
+/** The service's longest subscription identifier. */
+export const MAX_SUBSCRIPTION_IDENTIFIER = 512;
+/** How many subscriptions of one topic a subscriber may hold. */
+export const MAX_SUBSCRIPTIONS_PER_TOPIC = 10;
+
+/** A subscription's preferences as given: a workflow id or identifier, one with a switch, or a group. */
+const SubscriptionPreferenceInput = z.union([
+  z.string().min(1),
+  z.strictObject({ workflowId: z.string().min(1), enabled: z.boolean().optional(), condition: Condition.optional() }),
+  z.strictObject({
+    filter: z.strictObject({ workflowIds: z.array(z.string()).max(100).optional(), tags: z.array(z.string()).max(100).optional() }),
+    enabled: z.boolean().optional(),
+    condition: Condition.optional(),
+  }),
+]);
+const SubscriptionPreferencesInput = z.array(SubscriptionPreferenceInput).max(100, 'must contain at most 100 elements');
+
+export const CreateInboxSubscriptionBody = z.looseObject({
+  identifier: z.string().max(MAX_SUBSCRIPTION_IDENTIFIER, `Subscription identifier must not exceed ${MAX_SUBSCRIPTION_IDENTIFIER} characters`).optional(),
+  name: z.string().max(256).optional(),
+  topic: z.looseObject({ name: z.string().max(100).optional() }).optional(),
+  preferences: SubscriptionPreferencesInput.optional(),
+});
+export const UpdateInboxSubscriptionBody = z.looseObject({
+  name: z.string().max(256).optional(),
+  preferences: SubscriptionPreferencesInput.optional(),
+});
+/** `PATCH /v1/inbox/subscriptions/:identifier/preferences/:workflow`. */
+export const InboxSubscriptionPreferenceBody = z.strictObject({ ...ChannelSwitches, enabled: z.boolean().optional(), condition: Condition.optional() });
+
+const SubscriptionWorkflow = InboxWorkflow.extend({ data: JsonObject.optional() });
+export const InboxSubscriptionPreference = z.looseObject({
+  workflow: SubscriptionWorkflow.optional(),
+  subscriptionId: z.string(),
+  enabled: z.boolean(),
+  condition: z.unknown().optional(),
+});
+export const InboxSubscription = z.looseObject({
+  id: z.string(),
+  identifier: z.string(),
+  name: z.string().nullish(),
+  preferences: z.array(InboxSubscriptionPreference).optional(),
+});
+
+/** `POST /v1/inbox/events`: the keyless demo's trigger (refused outside a keyless environment). */
+export const InboxEventBody = z.looseObject({ name: z.string(), to: z.unknown(), payload: JsonObject.optional() });
 
 export const InboxPreference = z.looseObject({
   level: z.enum(['global', 'template']),

@@ -10,6 +10,7 @@ import { Server } from 'socket.io';
 import type { Service } from '../handlers/types.js';
 import type { MessageChange } from '../store/messages.js';
 import type { SubscriberClaims } from './jwt.js';
+import type { InboxOrigins } from './origins.js';
 import { toSocketMessage, workflowInfo } from './notification.js';
 
 const room = (subscriberDbId: string) => `s:${subscriberDbId}`;
@@ -29,8 +30,15 @@ export class Realtime {
     server: HttpServer,
     private readonly svc: Service,
     authenticate: (token: string) => SubscriberClaims | undefined,
+    origins: InboxOrigins,
   ) {
-    this.io = new Server(server, { serveClient: false, cors: { origin: true, credentials: true } });
+    // The Inbox API's rule for pages, checked at the handshake: a WebSocket upgrade is not subject to
+    // CORS in browsers, so the origin is checked here for every transport, not only in CORS answers.
+    this.io = new Server(server, {
+      serveClient: false,
+      cors: { origin: (origin, cb) => cb(null, origins.allows(origin)), credentials: false },
+      allowRequest: (req, cb) => cb(null, origins.allows(req.headers.origin, req.headers.host)),
+    });
     this.io.use((socket, next) => {
       const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
       const claims = typeof token === 'string' ? authenticate(token) : undefined;

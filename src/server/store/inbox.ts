@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Message } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { type MessageRecord, type MessageRow, messageRows } from './messages.js';
+import { InboxSubscriptions } from './inbox-subscriptions.js';
 import { isoAt, Repo } from './repo.js';
 
 /** One filter of the Inbox: every given field must hold. `tags`: an AND of OR-groups. */
@@ -61,6 +62,8 @@ export interface InboxSettings {
 
 export class Inbox extends Repo {
   private settingsCache = new Map<string, InboxSettings>();
+  /** The subscribers' own topic subscriptions. */
+  readonly subscriptions = new InboxSubscriptions(this.db, this.clock);
 
   /** The environment's application identifier and token secret, made the first time they are asked for. */
   settings(envId: string): InboxSettings {
