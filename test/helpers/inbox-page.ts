@@ -15,15 +15,16 @@ import { createRoot } from 'react-dom/client';
 import { Inbox, Notifications } from '@novu/react';
 const c = window.INBOX_CONFIG;
 createRoot(document.getElementById('root')).render(
-  h(Inbox, { applicationIdentifier: c.appId, subscriberId: c.subscriberId, backendUrl: c.base, socketUrl: c.base, ...(c.subscriberHash && { subscriberHash: c.subscriberHash }) }, h(Notifications)),
+  h(Inbox, { applicationIdentifier: c.appId, subscriberId: c.subscriberId, backendUrl: c.base, socketUrl: c.socketUrl ?? c.base, ...(c.subscriberHash && { subscriberHash: c.subscriberHash }) }, h(Notifications)),
 );
 `;
 
 export interface InboxPageConfig {
   appId: string;
   subscriberId: string;
-  /** The service's base URL (backendUrl and socketUrl). */
+  /** The service's base URL (backendUrl, and socketUrl unless given). */
   base: string;
+  socketUrl?: string;
   subscriberHash?: string;
 }
 
@@ -76,8 +77,9 @@ export async function serveInboxPage(config: InboxPageConfig): Promise<InboxPage
 }
 
 /**
- * Counts the Inbox socket's CONNECT answers ("40…" frames) and closes on the page: the service joins
- * the subscriber's room before it answers, so a notification created after an answer reaches the page.
+ * Counts the Inbox socket's CONNECT answers ("40…" frames), and the closes of connections that had
+ * one, on the page: the service joins the subscriber's room before it answers, so a notification
+ * created after an answer reaches the page.
  */
 export function watchSocket(tab: Page): {
   connects(): number;
@@ -91,13 +93,17 @@ export function watchSocket(tab: Page): {
     for (const w of waiters.splice(0)) w();
   };
   tab.on('websocket', (ws) => {
+    let open = false;
     ws.on('framereceived', (frame) => {
       if (String(frame.payload).startsWith('40')) {
+        open = true;
         connects++;
         changed();
       }
     });
+    // A connection that never got its CONNECT answer (refused, or cut first) is not one that closed.
     ws.on('close', () => {
+      if (!open) return;
       closes++;
       changed();
     });

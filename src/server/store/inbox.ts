@@ -7,7 +7,7 @@ import type { Message } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { type MessageRecord, type MessageRow, messageRows } from './messages.js';
 import { InboxSubscriptions } from './inbox-subscriptions.js';
-import { isoAt, Repo } from './repo.js';
+import { idText, isoAt, Repo } from './repo.js';
 
 /** One filter of the Inbox: every given field must hold. `tags`: an AND of OR-groups. */
 export interface InboxFilter {
@@ -33,6 +33,14 @@ export interface InboxMessage extends MessageRecord {
   snoozedUntil: number | null;
   /** The _id of its job's step definition (what the stored document leaves out when it matches). */
   stepId: string | undefined;
+  /** Service milliseconds: with the id, its place in the subscriber's Inbox (see InboxCursor). */
+  createdAtMs: number;
+}
+
+/** A place in a subscriber's in-app messages, in creation order: a time, and an id among its ties. */
+export interface InboxCursor {
+  at: number;
+  id: string;
 }
 
 export type InboxChange =
@@ -194,6 +202,24 @@ export class Inbox extends Repo {
     return row ? toInbox(row) : undefined;
   }
 
+  /** The subscriber's in-app messages created after `c`, oldest first, at most `limit`. */
+  createdAfter(subscriberDbId: string, c: InboxCursor, limit: number): InboxMessage[] {
+    const rows = this.stmt(
+      `${SELECT} WHERE m.subscriber_id = unhex(?) AND m.channel = 'in_app' AND (m.created_at > ? OR (m.created_at = ? AND m.id > unhex(?)))
+       ORDER BY m.created_at, m.id LIMIT ?`,
+    ).all(subscriberDbId, c.at, c.at, c.id, limit) as Row[];
+    return rows.map(toInbox);
+  }
+
+  /** Where the subscriber's newest in-app message is (none: the beginning). */
+  newest(subscriberDbId: string): InboxCursor {
+    const row = this.stmt(
+      `SELECT m.created_at AS at, ${idText('m.id', 'id')} FROM messages m WHERE m.subscriber_id = unhex(?) AND m.channel = 'in_app'
+       ORDER BY m.created_at DESC, m.id DESC LIMIT 1`,
+    ).get(subscriberDbId) as InboxCursor | undefined;
+    return row ?? { at: 0, id: '0'.repeat(24) };
+  }
+
   /** Applies one change to a message of the subscriber's; the message as it now is. */
   change(subscriberDbId: string, id: string, change: InboxChange): InboxMessage | undefined {
     const m = this.get(subscriberDbId, id);
@@ -309,5 +335,6 @@ function toInbox(r: Row): InboxMessage {
     archived: r.archived === 1,
     snoozedUntil: r.snoozed_until,
     stepId: r.j_step_id ?? undefined,
+    createdAtMs: r.created_at,
   };
 }
