@@ -63,8 +63,16 @@ export class InboxHttp {
     private readonly opts: InboxHttpOptions,
     private readonly authenticate: (token: string) => SubscriberClaims | undefined,
   ) {
-    app.addHook('onRequest', async (req, reply) => {
-      if (req.url.startsWith(INBOX_PREFIX)) this.cors(req, reply);
+    // Callback hooks, as app.ts's: every request of the service passes them, and an async hook costs
+    // each a promise.
+    app.addHook('onRequest', (req, reply, done) => {
+      if (!req.url.startsWith(INBOX_PREFIX)) return done();
+      try {
+        this.cors(req, reply);
+      } catch (e) {
+        return done(e as Error);
+      }
+      done();
     });
     app.options('/v1/inbox/*', async (_req, reply) =>
       reply
@@ -75,13 +83,17 @@ export class InboxHttp {
         .send(),
     );
     // An answer that is not the route's own (an error): kept for its key as the operator API keeps it.
-    app.addHook('onSend', async (req, reply, payload) => {
+    app.addHook('onSend', (req, reply, payload, done) => {
       const p = this.pending.get(req);
       if (p) {
         this.pending.delete(req);
-        finishIdempotency(this.svc.store, p.scope, p.key, reply.statusCode, typeof payload === 'string' ? payload : '');
+        try {
+          finishIdempotency(this.svc.store, p.scope, p.key, reply.statusCode, typeof payload === 'string' ? payload : '');
+        } catch (e) {
+          return done(e as Error);
+        }
       }
-      return payload;
+      done(null, payload);
     });
   }
 
