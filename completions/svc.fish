@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --concurrency --connection --context --controls --credentials --data --email --endpoint --environment-id --field --fields --first-name --hmac --host --idempotency-key --identifier --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --concurrency --connection --context --controls --credentials --data --email --endpoint --environment-id --field --fields --first-name --hmac --host --idempotency-key --identifier --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -454,4 +454,5 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-log -d 'log no reques
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l no-save-profile -d 'do not save the "local" profile'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l open -d 'open the web console in the browser (signed in by a one-time link)'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l bridge-url -r -F -a '(__svc_at_files)' -d 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l inbox-origin -r -F -a '(__svc_at_files)' -d 'let pages of this origin use the Inbox API and socket (repeatable; this machine'\''s loopback origins always can)'
 complete -c svc -n 'test (__svc_node) = '\''completion'\''' -a 'bash zsh fish'
