@@ -9,6 +9,7 @@ import type { Service } from '../handlers/types.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { recordReadState } from '../read-state.js';
 import type { InboxChange, InboxFilter } from '../store/inbox.js';
+import type { Store } from '../store/index.js';
 import { bulkFilter, parseCountFilters, parseListQuery } from './filters.js';
 import { InboxHttp, validate, type Who } from './http.js';
 import { issueToken, subscriberHashMatches, verifyToken, type SubscriberClaims } from './jwt.js';
@@ -38,16 +39,23 @@ export function registerInbox(app: FastifyInstance, svc: Service, opts: InboxOpt
   const realtime = new Realtime(app.server, svc, authenticate, origins);
   app.addHook('preClose', async () => realtime.close());
   const http = new InboxHttp(app, svc, { origins, limiter: opts.limiter, onRefusedOrigin: opts.onRefusedOrigin }, authenticate);
+  registerSession(http, svc);
+  registerNotifications(http, svc);
+  registerMarks(http, svc, realtime);
+  registerPreferences(http, svc);
+  registerSubscriptions(http, svc);
+  return realtime;
+}
 
-  function notificationOf(w: Who, id: string, workflows = new Map<string, WorkflowInfo | undefined>()) {
-    const m = store.inbox.get(w.subscriber._id, id);
-    if (!m) throw new HttpError(404, `Notification with id: ${id} is not found.`);
-    if (!workflows.has(m.workflowDbId)) workflows.set(m.workflowDbId, workflowInfo(store, m));
-    return toInboxNotification(m, w.subscriber, workflows.get(m.workflowDbId), clock.now());
-  }
+function notificationOf(svc: Service, w: Who, id: string) {
+  const m = svc.store.inbox.get(w.subscriber._id, id);
+  if (!m) throw new HttpError(404, `Notification with id: ${id} is not found.`);
+  return toInboxNotification(m, w.subscriber, workflowInfo(svc.store, m), svc.clock.now());
+}
 
-  // --- session -------------------------------------------------------------------------------------
-
+/** `POST /v1/inbox/session`: a subscriber's session token, for the environment's application identifier. */
+function registerSession(http: InboxHttp, svc: Service): void {
+  const { store, clock } = svc;
   const sessionEnv = (body: unknown) => {
     const id = (body as { applicationIdentifier?: unknown } | undefined)?.applicationIdentifier;
     return typeof id === 'string' && id !== '' ? store.inbox.environmentOf(id, (e) => store.environments.findById(e)) : undefined;
@@ -100,9 +108,11 @@ export function registerInbox(app: FastifyInstance, svc: Service, opts: InboxOpt
       return { status: 201, body: { data } };
     },
   );
+}
 
-  // --- notifications ---------------------------------------------------------------------------------
-
+/** The list and its counts. */
+function registerNotifications(http: InboxHttp, svc: Service): void {
+  const { store, clock } = svc;
   http.route('GET', '/v1/inbox/notifications', (req, w) => {
     const q = parseListQuery((req.query ?? {}) as Record<string, unknown>);
     const page = store.inbox.list(w.subscriber._id, q.filter, { limit: q.limit, offset: q.offset, ...(q.after !== undefined && { after: q.after }) });
@@ -119,49 +129,53 @@ export function registerInbox(app: FastifyInstance, svc: Service, opts: InboxOpt
     const { given, filters } = parseCountFilters((req.query as Record<string, unknown>).filters);
     return { status: 200, body: { data: filters.map((f, i) => ({ count: store.inbox.count(w.subscriber._id, f), filter: given[i] })) } };
   });
+}
 
-  /**
-   * One change to one of the subscriber's messages, and what a read or a view changes beyond it, as the
-   * operator's mark-as does: the step's state for later steps, and the timeline's ReadConfirmation.
-   */
-  function changeOne(subscriberDbId: string, id: string, change: InboxChange) {
-    const before = store.inbox.get(subscriberDbId, id);
-    const after = store.inbox.change(subscriberDbId, id, change);
-    if (!before || !after) return after;
-    const became = (key: 'read' | 'seen', value: boolean) => before.doc[key] !== value && after.doc[key] === value;
-    if (became('read', true)) recordReadState(store, [after], 'read');
-    else if (became('seen', true)) recordReadState(store, [after], 'seen');
-    else if (became('read', false)) recordReadState(store, [after], 'unread');
-    return after;
-  }
+/**
+ * One change to one of the subscriber's messages, and what a read or a view changes beyond it, as the
+ * operator's mark-as does: the step's state for later steps, and the timeline's ReadConfirmation.
+ */
+function changeOne(store: Store, subscriberDbId: string, id: string, change: InboxChange) {
+  const before = store.inbox.get(subscriberDbId, id);
+  const after = store.inbox.change(subscriberDbId, id, change);
+  if (!before || !after) return after;
+  const became = (key: 'read' | 'seen', value: boolean) => before.doc[key] !== value && after.doc[key] === value;
+  if (became('read', true)) recordReadState(store, [after], 'read');
+  else if (became('seen', true)) recordReadState(store, [after], 'seen');
+  else if (became('read', false)) recordReadState(store, [after], 'unread');
+  return after;
+}
 
-  const changes: Record<string, (body: unknown) => InboxChange> = {
-    read: () => ({ kind: 'read' }),
-    unread: () => ({ kind: 'unread' }),
-    archive: () => ({ kind: 'archive' }),
-    unarchive: () => ({ kind: 'unarchive' }),
-    unsnooze: () => ({ kind: 'unsnooze' }),
-    snooze: (body) => {
-      const until = Date.parse(validate(InboxSnoozeBody, body ?? {}).snoozeUntil);
-      const now = clock.now();
-      if (until <= now) throw new HttpError(400, 'Snooze time must be in the future');
-      if (until - now > MAX_SNOOZE_HOURS * 3_600_000) throw new HttpError(400, `Snooze time must be at most ${MAX_SNOOZE_HOURS} hours from now`);
-      return { kind: 'snooze', until };
-    },
-    complete: (body) => ({ kind: 'action', status: 'done', button: validate(InboxActionBody, body ?? {}).actionType }),
-    revert: (body) => ({ kind: 'action', status: 'pending', button: validate(InboxActionBody, body ?? {}).actionType }),
-  };
+/** What each `PATCH /v1/inbox/notifications/:id/:action` changes (`now`: service time). */
+const changes: Record<string, (body: unknown, now: number) => InboxChange> = {
+  read: () => ({ kind: 'read' }),
+  unread: () => ({ kind: 'unread' }),
+  archive: () => ({ kind: 'archive' }),
+  unarchive: () => ({ kind: 'unarchive' }),
+  unsnooze: () => ({ kind: 'unsnooze' }),
+  snooze: (body, now) => {
+    const until = Date.parse(validate(InboxSnoozeBody, body ?? {}).snoozeUntil);
+    if (until <= now) throw new HttpError(400, 'Snooze time must be in the future');
+    if (until - now > MAX_SNOOZE_HOURS * 3_600_000) throw new HttpError(400, `Snooze time must be at most ${MAX_SNOOZE_HOURS} hours from now`);
+    return { kind: 'snooze', until };
+  },
+  complete: (body) => ({ kind: 'action', status: 'done', button: validate(InboxActionBody, body ?? {}).actionType }),
+  revert: (body) => ({ kind: 'action', status: 'pending', button: validate(InboxActionBody, body ?? {}).actionType }),
+};
 
+/** The state changes: one message's, and the bulk marks. */
+function registerMarks(http: InboxHttp, svc: Service, realtime: Realtime): void {
+  const { store, clock } = svc;
   http.route<{ id: string; action: string }>('PATCH', '/v1/inbox/notifications/:id/:action', (req, w) => {
     const make = Object.hasOwn(changes, req.params.action) ? changes[req.params.action] : undefined;
     if (!make) throw new HttpError(404, `Cannot PATCH ${req.url.split('?')[0]}`);
-    const change = make(req.body);
+    const change = make(req.body, clock.now());
     const { id } = req.params;
-    const done = changeOne(w.subscriber._id, id, change);
+    const done = changeOne(store, w.subscriber._id, id, change);
     if (!done) throw new HttpError(404, `Notification with id: ${id} is not found.`);
     return {
       status: 200,
-      body: { data: notificationOf(w, id) },
+      body: { data: notificationOf(svc, w, id) },
       after: () => {
         if (change.kind === 'snooze') realtime.snoozed(w.subscriber._id, done.id, change.until);
         if (change.kind === 'unsnooze') realtime.unsnoozed(done.id);
@@ -193,7 +207,7 @@ export function registerInbox(app: FastifyInstance, svc: Service, opts: InboxOpt
       const ids = store.inbox.matching(w.subscriber._id, filter);
       for (const id of ids) {
         if (b.change === 'delete') store.inbox.remove(w.subscriber._id, id);
-        else changeOne(w.subscriber._id, id, b.change);
+        else changeOne(store, w.subscriber._id, id, b.change);
       }
       return {
         status: 204,
@@ -208,12 +222,14 @@ export function registerInbox(app: FastifyInstance, svc: Service, opts: InboxOpt
   http.route('POST', '/v1/inbox/notifications/seen', (req, w) => {
     const body = validate(InboxSeenBody, req.body ?? {});
     const filter = { ...bulkFilter(body), seen: false };
-    for (const id of store.inbox.matching(w.subscriber._id, filter, body.notificationIds)) changeOne(w.subscriber._id, id, { kind: 'seen' });
+    for (const id of store.inbox.matching(w.subscriber._id, filter, body.notificationIds)) changeOne(store, w.subscriber._id, id, { kind: 'seen' });
     return { status: 204, after: () => realtime.queue(w.subscriber._id) };
   });
+}
 
-  // --- preferences --------------------------------------------------------------------------------------
-
+/** The subscriber's own preferences: global, per workflow, in bulk. */
+function registerPreferences(http: InboxHttp, svc: Service): void {
+  const { store } = svc;
   http.route('GET', '/v1/inbox/preferences', (req, w) => {
     const q = req.query as Record<string, unknown>;
     const tags = [q['tags[]'], q.tags].flat().filter((t): t is string => typeof t === 'string');
@@ -240,7 +256,4 @@ export function registerInbox(app: FastifyInstance, svc: Service, opts: InboxOpt
     const id = setPreference(store, w.env, w.subscriber._id, req.params.workflow, channels);
     return { status: 200, body: { data: workflowPreference(store, w.env, w.subscriber._id, id) } };
   });
-
-  registerSubscriptions(http, svc);
-  return realtime;
 }
