@@ -3,7 +3,7 @@
 // (requests in flight finish, the runner stops, the store closes) when deps.signal is aborted.
 // The service's modules (fastify, better-sqlite3) load when the command runs, not with its declaration.
 import { join } from 'node:path';
-import { intArg, positiveNumberArg } from '../cli-args.js';
+import { collect, intArg, positiveNumberArg } from '../cli-args.js';
 import { EXIT, SvcError, UsageError } from '../core/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { maskKey } from '../core/mask.js';
@@ -30,7 +30,12 @@ export const command = () =>
       .option('--no-save-profile', 'do not save the "local" profile')
       .option('--open', 'open the web console in the browser (signed in by a one-time link)')
       .option('--bridge-url <url>', 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts')
-      .option('--allow-remote-bridge', "let bridge URLs (--bridge-url, workflow sync, a trigger's bridgeUrl) be non-loopback addresses"),
+      .option('--allow-remote-bridge', "let bridge URLs (--bridge-url, workflow sync, a trigger's bridgeUrl) be non-loopback addresses")
+      .option(
+        '--inbox-origin <url>',
+        "let pages of this origin use the Inbox API and socket (repeatable; this machine's loopback origins always can)",
+        collect,
+      ),
     [
       'svc dev',
       'svc dev --open',
@@ -38,6 +43,7 @@ export const command = () =>
       'svc dev --host 127.0.0.1 --port 4000 --in-memory --api-key sk_test_local   # a fixed key (tests, CI)',
       'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60',
       'svc dev --retention 30d',
+      'svc dev --inbox-origin https://myapp.test:5173   # an app page served from a name other than localhost',
     ],
   );
 
@@ -67,6 +73,8 @@ export interface DevOptions {
   allowRemoteBridge?: boolean;
   /** Log requests: --log / --no-log; by default only when stderr is not a terminal (where the log would scroll the banner away). */
   log?: boolean;
+  /** Origins whose pages may use the Inbox API and socket, besides this machine's loopback origins. */
+  inboxOrigin?: string[];
 }
 
 const DEFAULT_PORT = 2999;
@@ -87,6 +95,11 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const host = opts.host ?? DEFAULT_HOST;
   if (opts.bridgeUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.bridgeUrl))
     throw new UsageError(`--bridge-url: must be an http(s) URL, got ${JSON.stringify(opts.bridgeUrl)}`);
+  const { originOf } = await import('../server/inbox/origins.js');
+  for (const o of opts.inboxOrigin ?? []) {
+    if (originOf(o) === undefined)
+      throw new UsageError(`--inbox-origin: expected an http(s) origin such as https://myapp.test:5173 (no path), got ${JSON.stringify(o)}`);
+  }
   // What the service is given to start with and refuses (a seed file, a rate-limit spec) is the user's input: exit 2.
   const { ServiceInputError } = await import('../server/errors.js');
   const given = <T>(start: () => T): T => {
@@ -133,6 +146,8 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     allowRemoteBridge: opts.allowRemoteBridge,
     log: logsRequests(deps, opts) ? (line) => deps.io.stderr.write(`${line}\n`) : undefined,
     onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),
+    inboxOrigins: opts.inboxOrigin,
+    warn: (line) => deps.warn(line),
   });
   try {
     const baseUrl = await listen(service, host, port);
@@ -158,6 +173,9 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
     const { consoleLinks } = await import('../server/console/index.js');
     const web = consoleLinks(service.app, baseUrl);
     const applicationIdentifier = service.store.tx(() => service.store.inbox.settings(service.environment.id).identifier);
+    // With the in-app integration's HMAC on, an <Inbox/> needs the subscriber's hash to get a session.
+    const { inboxHashFor } = await import('../server/inbox/jwt.js');
+    const subscriberHash = inboxHashFor(service.store, service.environment, 'ada');
     announce(deps, {
       baseUrl,
       apiKey,
@@ -169,6 +187,7 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
       memory: data === MEMORY,
       console: web,
       applicationIdentifier,
+      subscriberHash,
       logging: logsRequests(deps, opts),
     });
     // Code-first workflows: registered now, re-discovered when the app restarts or changes them.
@@ -259,11 +278,14 @@ interface Started {
   logging: boolean;
   /** The environment's application identifier: what the in-app Inbox client is given. */
   applicationIdentifier: string;
+  /** The example subscriber's hash, when the in-app integration requires one (HMAC on). */
+  subscriberHash: string | undefined;
 }
 
 /** A ready `<Inbox/>` for an app's page, against this service. */
 function inboxSnippet(s: Started): string {
-  return `<Inbox applicationIdentifier="${s.applicationIdentifier}" subscriberId="ada" backendUrl="${s.baseUrl}" socketUrl="${s.baseUrl}" />`;
+  const hash = s.subscriberHash !== undefined ? ` subscriberHash="${s.subscriberHash}"` : '';
+  return `<Inbox applicationIdentifier="${s.applicationIdentifier}" subscriberId="ada"${hash} backendUrl="${s.baseUrl}" socketUrl="${s.baseUrl}" />`;
 }
 
 function announce(deps: Deps, s: Started): void {
@@ -302,6 +324,7 @@ function announce(deps: Deps, s: Started): void {
       '',
       'In-app Inbox (@novu/react), in your app:',
       `  ${inboxSnippet(s)}`,
+      ...(s.subscriberHash !== undefined ? ["  (HMAC is on: compute subscriberHash on your server for each subscriber; see the README's Inbox section)"] : []),
       '',
       'Try:',
       `  ${use} trigger welcome --to ada`,

@@ -39,6 +39,10 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** A request failed with a 500: the caller only sees the error id. */
   onInternalError?: (error: unknown, errorId: string) => void;
+  /** Origins whose pages may use the Inbox API besides loopback ones (`svc dev --inbox-origin`). */
+  inboxOrigins?: readonly string[] | undefined;
+  /** Something the person running the service should know (an Inbox page of a refused origin). */
+  warn?: ((line: string) => void) | undefined;
 }
 
 interface RequestState {
@@ -198,7 +202,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   }
 
   registerConsole(app, service);
-  registerInbox(app, service);
+  registerInbox(app, service, {
+    origins: opts.inboxOrigins,
+    limiter,
+    onRefusedOrigin: (origin) =>
+      opts.warn?.(
+        `refused the Inbox API to a page of ${printable(origin)}: only loopback origins are let in (svc dev --inbox-origin ${printable(origin)} adds it)`,
+      ),
+  });
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`)));
 
@@ -244,6 +255,11 @@ function discardBody(raw: IncomingMessage, limit: number): Promise<boolean> {
     raw.once('close', onEnd);
     raw.resume();
   });
+}
+
+/** A request's header value as a terminal may show it: printable ASCII only, at most 200 characters. */
+function printable(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
 }
 
 function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {

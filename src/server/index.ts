@@ -38,6 +38,10 @@ export interface LocalServiceOptions {
   registry?: StepRegistry | undefined;
   log?: ((line: string) => void) | undefined;
   onInternalError?: ((error: unknown, errorId: string) => void) | undefined;
+  /** `--inbox-origin`: origins whose pages may use the Inbox API besides loopback ones. */
+  inboxOrigins?: readonly string[] | undefined;
+  /** Something the person running the service should know (an Inbox page of a refused origin). */
+  warn?: ((line: string) => void) | undefined;
 }
 
 export interface LocalService {
@@ -71,6 +75,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       rateLimits: opts.rateLimits,
       ...(opts.log && { log: opts.log }),
       ...(opts.onInternalError && { onInternalError: opts.onInternalError }),
+      inboxOrigins: opts.inboxOrigins,
+      warn: opts.warn,
     });
     runner.start();
     const stopRetention = opts.retentionMs !== undefined ? keepFor(store, clock, opts.retentionMs, opts.onInternalError) : undefined;

@@ -46,13 +46,44 @@ export const InboxSession = z.object({
   applicationIdentifier: z.string(),
 });
 
+/** The service's bounds on a tags filter: OR-groups of at most 100 tags, at most 30 of them, 200 tags in all. */
+export const MAX_TAGS_PER_GROUP = 100;
+export const MAX_TAG_GROUPS = 30;
+export const MAX_TAGS_IN_ALL = 200;
+/** A data filter is held to the same bounds: at most 100 values for a key, 200 in all. */
+export const MAX_DATA_VALUES_PER_KEY = MAX_TAGS_PER_GROUP;
+export const MAX_DATA_VALUES_IN_ALL = MAX_TAGS_IN_ALL;
+
+const OrGroup = z.array(z.string()).max(MAX_TAGS_PER_GROUP, `must hold at most ${MAX_TAGS_PER_GROUP} tags in one OR-group`);
+/** AND of OR-groups, within the service's bounds. */
+export const TagGroups = z
+  .array(OrGroup)
+  .max(MAX_TAG_GROUPS, `must hold at most ${MAX_TAG_GROUPS} tag groups`)
+  .refine((groups) => groups.reduce((n, g) => n + g.length, 0) <= MAX_TAGS_IN_ALL, `must hold at most ${MAX_TAGS_IN_ALL} tag values in all`);
+
 /** A tags filter: one OR-group (`["a", "b"]` or `{or: [...]}`), or an AND of OR-groups. */
-const TagsFilter = z.union([z.array(z.string()), z.object({ or: z.array(z.string()) }), z.object({ and: z.array(z.object({ or: z.array(z.string()) })) })]);
+const TagsFilter = z.union([
+  OrGroup,
+  z.object({ or: OrGroup }),
+  z.object({
+    and: z
+      .array(z.object({ or: OrGroup.min(1, 'each tag group must hold at least one tag') }))
+      .max(MAX_TAG_GROUPS, `must hold at most ${MAX_TAG_GROUPS} tag groups`)
+      .refine((groups) => groups.reduce((n, g) => n + g.or.length, 0) <= MAX_TAGS_IN_ALL, `must hold at most ${MAX_TAGS_IN_ALL} tag values in all`),
+  }),
+]);
 
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
-const DataValue = z.union([Scalar, z.array(Scalar), z.object({ or: z.array(Scalar) })]);
+const valuesOf = (v: unknown) => (Array.isArray(v) ? v : v !== null && typeof v === 'object' ? (v as { or: unknown[] }).or : [v]);
+const DataValue = z
+  .union([Scalar, z.array(Scalar), z.object({ or: z.array(Scalar) })])
+  .refine((v) => valuesOf(v).length <= MAX_DATA_VALUES_PER_KEY, `must hold at most ${MAX_DATA_VALUES_PER_KEY} values`);
+const valuesIn = (v: unknown): number =>
+  Array.isArray(v) ? v.length : v !== null && typeof v === 'object' ? Object.values(v).reduce((n: number, x) => n + valuesIn(x), 0) : 1;
 /** `data`: key → a value, any of a list, or (one level down) an object of such keys. */
-export const InboxDataFilter = z.record(z.string(), z.union([DataValue, z.record(z.string(), DataValue)]));
+export const InboxDataFilter = z
+  .record(z.string(), z.union([DataValue, z.record(z.string(), DataValue)]))
+  .refine((f) => valuesIn(f) <= MAX_DATA_VALUES_IN_ALL, `must hold at most ${MAX_DATA_VALUES_IN_ALL} values in all`);
 
 /** One filter of `GET /v1/inbox/notifications/count?filters=[...]`. */
 const Bool = z.boolean({ error: 'must be a boolean' });
@@ -83,7 +114,7 @@ export const InboxNotificationsQuery = z.strictObject({
   limit: NumberText.pipe(z.number().min(1, 'must not be less than 1').max(100, 'must not be greater than 100')).optional(),
   after: z.string().regex(OBJECT_ID_RE, 'must be a mongodb id').optional(),
   offset: NumberText.optional(),
-  tags: z.array(z.array(z.string())).optional(),
+  tags: TagGroups.optional(),
   read: BoolText.optional(),
   archived: BoolText.optional(),
   snoozed: BoolText.optional(),
@@ -170,12 +201,72 @@ export const PreferenceSchedule = z.object({
 
 /** `PATCH /v1/inbox/preferences` and `…/preferences/:workflow`: the channels to switch (and the global schedule). */
 export const InboxPreferenceBody = z.strictObject({ ...ChannelSwitches, schedule: PreferenceSchedule.optional() });
+/** A topic subscription's preference for a workflow: on or off, or a JSON Logic condition (or `true`). */
+const Condition = z.union([z.boolean(), z.record(z.string(), z.unknown())], { error: 'must be a JSON Logic object or a boolean' });
 export const InboxBulkPreferenceBody = z.strictObject({
   preferences: z
-    .array(z.strictObject({ workflowId: z.string().min(1), ...ChannelSwitches }))
+    .array(
+      z.strictObject({
+        workflowId: z.string().min(1),
+        /** A topic subscription of the subscriber's: the item sets that subscription's preference. */
+        subscriptionIdentifier: z.string().min(1).optional(),
+        enabled: z.boolean().optional(),
+        condition: Condition.optional(),
+        ...ChannelSwitches,
+      }),
+    )
     .min(1, 'must contain at least 1 element')
     .max(100, 'must contain at most 100 elements'),
 });
+
+// --- topic subscriptions (the Inbox's own) ----------------------------------------------------------
+
+/** The service's longest subscription identifier. */
+export const MAX_SUBSCRIPTION_IDENTIFIER = 512;
+/** How many subscriptions of one topic a subscriber may hold. */
+export const MAX_SUBSCRIPTIONS_PER_TOPIC = 10;
+
+/** A subscription's preferences as given: a workflow id or identifier, one with a switch, or a group. */
+const SubscriptionPreferenceInput = z.union([
+  z.string().min(1),
+  z.strictObject({ workflowId: z.string().min(1), enabled: z.boolean().optional(), condition: Condition.optional() }),
+  z.strictObject({
+    filter: z.strictObject({ workflowIds: z.array(z.string()).max(100).optional(), tags: z.array(z.string()).max(100).optional() }),
+    enabled: z.boolean().optional(),
+    condition: Condition.optional(),
+  }),
+]);
+const SubscriptionPreferencesInput = z.array(SubscriptionPreferenceInput).max(100, 'must contain at most 100 elements');
+
+export const CreateInboxSubscriptionBody = z.looseObject({
+  identifier: z.string().max(MAX_SUBSCRIPTION_IDENTIFIER, `Subscription identifier must not exceed ${MAX_SUBSCRIPTION_IDENTIFIER} characters`).optional(),
+  name: z.string().max(256).optional(),
+  topic: z.looseObject({ name: z.string().max(100).optional() }).optional(),
+  preferences: SubscriptionPreferencesInput.optional(),
+});
+export const UpdateInboxSubscriptionBody = z.looseObject({
+  name: z.string().max(256).optional(),
+  preferences: SubscriptionPreferencesInput.optional(),
+});
+/** `PATCH /v1/inbox/subscriptions/:identifier/preferences/:workflow`. */
+export const InboxSubscriptionPreferenceBody = z.strictObject({ ...ChannelSwitches, enabled: z.boolean().optional(), condition: Condition.optional() });
+
+const SubscriptionWorkflow = InboxWorkflow.extend({ data: JsonObject.optional() });
+export const InboxSubscriptionPreference = z.looseObject({
+  workflow: SubscriptionWorkflow.optional(),
+  subscriptionId: z.string(),
+  enabled: z.boolean(),
+  condition: z.unknown().optional(),
+});
+export const InboxSubscription = z.looseObject({
+  id: z.string(),
+  identifier: z.string(),
+  name: z.string().nullish(),
+  preferences: z.array(InboxSubscriptionPreference).optional(),
+});
+
+/** `POST /v1/inbox/events`: the keyless demo's trigger (refused outside a keyless environment). */
+export const InboxEventBody = z.looseObject({ name: z.string(), to: z.unknown(), payload: JsonObject.optional() });
 
 export const InboxPreference = z.looseObject({
   level: z.enum(['global', 'template']),

@@ -2,6 +2,7 @@
 // signed with a secret of the environment's kept in the store, so a token outlives a restart of
 // `svc dev` but not a new store. Verification is strict: the header, signature, audience and expiry.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Environment, Store } from '../store/index.js';
 
 export const TOKEN_AUDIENCE = 'widget_user';
 export const TOKEN_LIFETIME_S = 15 * 24 * 3600;
@@ -73,4 +74,13 @@ export function subscriberHashMatches(apiKey: string, subscriberId: string, give
   const expected = Buffer.from(subscriberHash(apiKey, subscriberId));
   const actual = Buffer.from(given);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/**
+ * The hash an <Inbox/> of this subscriber must send when the environment's in-app integration has HMAC
+ * on; undefined while it is off (a session needs none).
+ */
+export function inboxHashFor(store: Store, env: Environment, subscriberId: string): string | undefined {
+  const inApp = store.integrations.forChannel(env.id, 'in_app');
+  return (inApp?.credentials as { hmac?: unknown } | undefined)?.hmac === true ? subscriberHash(env.apiKey, subscriberId) : undefined;
 }

@@ -1,23 +1,51 @@
 // The Inbox's realtime socket: socket.io v4 on the service's own port. A client connects with its
 // session token (`query.token`) and joins its subscriber's room; when an in-app message of that
-// subscriber is created (by the job runner) or changes state (Inbox or operator API), the room gets
+// subscriber is created (by the job runner) or changes state (Inbox or operator API), its sockets get
 // `notification_received {message}`, `unread_count_changed {unreadCount, counts}` and
 // `unseen_count_changed {unseenCount}` — only once the write has committed, and read back from the
 // store (a write rolled back sends nothing). A snoozed message is announced again when its snooze
 // ends (while the service runs: the timers are not kept in the store).
+//
+// Across a restart: stopping closes the transports, which socket.io-client takes as a lost connection
+// and retries. Every event carries, as its last argument, where in the subscriber's messages it
+// leaves the client (socket.io's offset, kept by the client through its connection-state-recovery
+// support); a client that comes back sends it, and is sent what was created after it while it was
+// away — what a restart's gap would otherwise lose until the page is reloaded. The offsets are
+// places in the store, so they mean the same to the next process of the same store.
 import type { Server as HttpServer } from 'node:http';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
+import { Adapter } from 'socket.io-adapter';
 import type { Service } from '../handlers/types.js';
+import type { InboxCursor, InboxMessage } from '../store/inbox.js';
 import type { MessageChange } from '../store/messages.js';
 import type { SubscriberClaims } from './jwt.js';
 import { toSocketMessage, workflowInfo } from './notification.js';
+import type { InboxOrigins } from './origins.js';
 
 const room = (subscriberDbId: string) => `s:${subscriberDbId}`;
+/** At most this many messages are caught up on a reconnection (the newest are in the list anyway). */
+export const MAX_CAUGHT_UP = 50;
+/** Carries a new socket's first offset; no Inbox client listens to it. */
+export const OFFSET_EVENT = 'svc_inbox_offset';
+
+const offsetOf = (c: InboxCursor) => `${c.at}.${c.id}`;
+function cursorOf(offset: unknown): InboxCursor | undefined {
+  const m = typeof offset === 'string' ? /^(\d{1,15})\.([0-9a-f]{24})$/.exec(offset) : null;
+  return m ? { at: Number(m[1]), id: m[2]! } : undefined;
+}
+const isAfter = (a: InboxCursor, b: InboxCursor | undefined) => !b || a.at > b.at || (a.at === b.at && a.id > b.id);
+
+interface Pending {
+  /** Messages created since the last flush. */
+  created: Set<string>;
+  /** Messages whose snooze ended: announced again whatever a socket was sent before. */
+  woken: Set<string>;
+}
 
 export class Realtime {
   readonly io: Server;
-  /** Subscriber → messages created since the last flush (an empty set: only counts changed). */
-  private pending = new Map<string, Set<string>>();
+  /** Subscriber → what to announce at the next flush (nothing in the sets: only counts changed). */
+  private pending = new Map<string, Pending>();
   private scheduled = false;
   /** Message → the timer that announces it again when its snooze ends (kept in memory only). */
   private readonly wakeups = new Map<string, () => void>();
@@ -29,8 +57,20 @@ export class Realtime {
     server: HttpServer,
     private readonly svc: Service,
     authenticate: (token: string) => SubscriberClaims | undefined,
+    origins: InboxOrigins,
   ) {
-    this.io = new Server(server, { serveClient: false, cors: { origin: true, credentials: true } });
+    this.io = new Server(server, {
+      serveClient: false,
+      // The Inbox API's rule for pages, checked at the handshake: a WebSocket upgrade is not subject
+      // to CORS in browsers, so the origin is checked here for every transport, not only in CORS answers.
+      cors: { origin: (origin, cb) => cb(null, origins.allows(origin)), credentials: false },
+      allowRequest: (req, cb) => cb(null, origins.allows(req.headers.origin, req.headers.host)),
+      // Turns on the client's side of recovery (it keeps the last offset and sends it back), with
+      // the plain adapter: the offsets are this class's places in the store, not packets kept in
+      // memory, and the token is checked on every connection.
+      connectionStateRecovery: { skipMiddlewares: false },
+      adapter: Adapter,
+    });
     this.io.use((socket, next) => {
       const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
       const claims = typeof token === 'string' ? authenticate(token) : undefined;
@@ -38,17 +78,15 @@ export class Realtime {
       socket.data.subscriberDbId = claims._id;
       next();
     });
-    this.io.on('connection', (socket) => {
-      void socket.join(room(socket.data.subscriberDbId as string));
-    });
+    this.io.on('connection', (socket) => this.connected(socket));
     svc.store.messages.listeners.push(this.onMessage);
   }
 
   /** Tells the subscriber's sockets, once what is being written now has committed. */
-  queue(subscriberDbId: string, createdMessageId?: string): void {
-    let ids = this.pending.get(subscriberDbId);
-    if (!ids) this.pending.set(subscriberDbId, (ids = new Set()));
-    if (createdMessageId !== undefined) ids.add(createdMessageId);
+  queue(subscriberDbId: string, createdMessageId?: string, woken = false): void {
+    let p = this.pending.get(subscriberDbId);
+    if (!p) this.pending.set(subscriberDbId, (p = { created: new Set(), woken: new Set() }));
+    if (createdMessageId !== undefined) (woken ? p.woken : p.created).add(createdMessageId);
     if (this.scheduled) return;
     this.scheduled = true;
     const { store } = this.svc;
@@ -65,7 +103,7 @@ export class Realtime {
     const cancel = clock.setTimer(
       () => {
         this.wakeups.delete(messageId);
-        this.queue(subscriberDbId, messageId);
+        this.queue(subscriberDbId, messageId, true);
       },
       Math.max(0, until - clock.now()),
     );
@@ -77,25 +115,66 @@ export class Realtime {
     this.wakeups.delete(messageId);
   }
 
+  /**
+   * A socket joins its subscriber's room. A new one is told where it starts (an event of svc dev's
+   * own, which the Inbox clients do not listen to, carrying only the offset); one coming back with an
+   * offset is sent the messages created after it and the counts, which may have changed meanwhile.
+   */
+  private connected(socket: Socket): void {
+    const subscriberDbId = socket.data.subscriberDbId as string;
+    void socket.join(room(subscriberDbId));
+    const { store } = this.svc;
+    if (!store.db.open) return;
+    const from = cursorOf(socket.handshake.auth?.offset);
+    socket.data.upTo = from ?? store.inbox.newest(subscriberDbId);
+    if (!from) {
+      socket.emit(OFFSET_EVENT, offsetOf(socket.data.upTo as InboxCursor));
+      return;
+    }
+    this.announce(subscriberDbId, [socket], store.inbox.createdAfter(subscriberDbId, from, MAX_CAUGHT_UP), []);
+  }
+
   private flush(): void {
     this.scheduled = false;
     const pending = this.pending;
     this.pending = new Map();
-    const { store, clock } = this.svc;
+    const { store } = this.svc;
     if (!store.db.open) return;
-    for (const [subscriberDbId, created] of pending) {
-      const target = this.io.to(room(subscriberDbId));
-      if (!this.io.sockets.adapter.rooms.get(room(subscriberDbId))?.size) continue;
-      const subscriber = store.subscribers.findById(subscriberDbId);
-      if (!subscriber) continue;
-      const now = clock.now();
-      for (const id of created) {
-        const m = store.inbox.get(subscriberDbId, id);
-        if (m) target.emit('notification_received', { message: toSocketMessage(m, subscriber, workflowInfo(store, m), now) });
+    for (const [subscriberDbId, p] of pending) {
+      const ids = this.io.sockets.adapter.rooms.get(room(subscriberDbId));
+      if (!ids?.size) continue;
+      const sockets = [...ids].map((id) => this.io.sockets.sockets.get(id)).filter((s): s is Socket => s !== undefined);
+      const read = (set: Set<string>) => [...set].map((id) => store.inbox.get(subscriberDbId, id)).filter((m): m is InboxMessage => m !== undefined);
+      this.announce(subscriberDbId, sockets, read(p.created), read(p.woken));
+    }
+  }
+
+  /**
+   * Sends each socket the created messages it has not been sent (a socket that caught up on
+   * connecting may already have some), the woken ones, and the counts; each event with the socket's
+   * offset after it.
+   */
+  private announce(subscriberDbId: string, sockets: Socket[], created: InboxMessage[], woken: InboxMessage[]): void {
+    const { store, clock } = this.svc;
+    const subscriber = store.subscribers.findById(subscriberDbId);
+    if (!subscriber) return;
+    const now = clock.now();
+    const payload = (m: InboxMessage) => ({ message: toSocketMessage(m, subscriber, workflowInfo(store, m), now) });
+    for (const s of sockets) {
+      for (const m of created) {
+        const at = { at: m.createdAtMs, id: m.id };
+        if (!isAfter(at, s.data.upTo as InboxCursor | undefined)) continue;
+        s.data.upTo = at;
+        s.emit('notification_received', payload(m), offsetOf(at));
       }
-      const counts = store.inbox.unreadCounts(subscriberDbId);
-      target.emit('unread_count_changed', { unreadCount: counts.total, counts });
-      target.emit('unseen_count_changed', { unseenCount: store.inbox.unseenCount(subscriberDbId) });
+      for (const m of woken) s.emit('notification_received', payload(m), offsetOf(s.data.upTo as InboxCursor));
+    }
+    const counts = store.inbox.unreadCounts(subscriberDbId);
+    const unseenCount = store.inbox.unseenCount(subscriberDbId);
+    for (const s of sockets) {
+      const offset = offsetOf(s.data.upTo as InboxCursor);
+      s.emit('unread_count_changed', { unreadCount: counts.total, counts }, offset);
+      s.emit('unseen_count_changed', { unseenCount }, offset);
     }
   }
 
@@ -104,7 +183,9 @@ export class Realtime {
     this.wakeups.clear();
     const i = this.svc.store.messages.listeners.indexOf(this.onMessage);
     if (i >= 0) this.svc.store.messages.listeners.splice(i, 1);
-    this.io.disconnectSockets(true);
+    // Closing the transports, not the sockets: socket.io's disconnect packet tells a client the server
+    // meant it and it never reconnects, so every open Inbox would go deaf across a restart. A closed
+    // transport is a lost connection, which the client retries until the service is back.
     this.io.engine.close();
   }
 }

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Message } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { type MessageRecord, type MessageRow, messageRows } from './messages.js';
-import { isoAt, Repo } from './repo.js';
+import { InboxSubscriptions } from './inbox-subscriptions.js';
+import { idText, isoAt, Repo } from './repo.js';
 
 /** One filter of the Inbox: every given field must hold. `tags`: an AND of OR-groups. */
 export interface InboxFilter {
@@ -32,6 +33,14 @@ export interface InboxMessage extends MessageRecord {
   snoozedUntil: number | null;
   /** The _id of its job's step definition (what the stored document leaves out when it matches). */
   stepId: string | undefined;
+  /** Service milliseconds: with the id, its place in the subscriber's Inbox (see InboxCursor). */
+  createdAtMs: number;
+}
+
+/** A place in a subscriber's in-app messages, in creation order: a time, and an id among its ties. */
+export interface InboxCursor {
+  at: number;
+  id: string;
 }
 
 export type InboxChange =
@@ -61,6 +70,8 @@ export interface InboxSettings {
 
 export class Inbox extends Repo {
   private settingsCache = new Map<string, InboxSettings>();
+  /** The subscribers' own topic subscriptions. */
+  readonly subscriptions = new InboxSubscriptions(this.db, this.clock);
 
   /** The environment's application identifier and token secret, made the first time they are asked for. */
   settings(envId: string): InboxSettings {
@@ -104,27 +115,31 @@ export class Inbox extends Repo {
       where.push('m.created_at <= ?');
       params.push(f.createdLte);
     }
+    // Lists of values (severities, tags, data) are bound as one JSON text each and read with
+    // json_each: the SQL text depends only on which filters are given, never on how many values a
+    // caller sends, so the statement cache holds a fixed, small number of statements.
     if (f.severity !== undefined && f.severity.length > 0) {
-      where.push(`n.severity IN (${f.severity.map(() => '?').join(',')})`);
-      params.push(...f.severity);
+      where.push('n.severity IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(f.severity));
     }
-    for (const group of f.tags ?? []) {
-      if (group.length === 0) continue;
-      where.push(`EXISTS (SELECT 1 FROM json_each(n.doc, '$.tags') t WHERE t.value IN (${group.map(() => '?').join(',')}))`);
-      params.push(...group);
-    }
-    for (const [key, values] of Object.entries(f.data ?? {})) {
-      if (values.length === 0) continue;
-      const path = `$.data${key
-        .split('.')
-        .map((k) => `."${k.replace(/"/g, '""')}"`)
-        .join('')}`;
-      // A stored array matches when it holds any of the values; a scalar when it is one of them.
+    const groups = (f.tags ?? []).filter((g) => g.length > 0);
+    if (groups.length > 0) {
+      // Every group (an OR of tags) has a tag the event carries.
       where.push(
-        `(json_extract(m.doc, ?) IN (${values.map(() => '?').join(',')}) OR EXISTS (SELECT 1 FROM json_each(m.doc, ?) d WHERE json_type(m.doc, ?) = 'array' AND d.value IN (${values.map(() => '?').join(',')})))`,
+        "NOT EXISTS (SELECT 1 FROM json_each(?) g WHERE NOT EXISTS (SELECT 1 FROM json_each(n.doc, '$.tags') t JOIN json_each(g.value) v ON v.value = t.value))",
       );
-      const sqlValues = values.map((v) => (typeof v === 'boolean' ? +v : v));
-      params.push(path, ...sqlValues, path, path, ...sqlValues);
+      params.push(JSON.stringify(groups));
+    }
+    const data = Object.entries(f.data ?? {})
+      .filter(([, values]) => values.length > 0)
+      .map(([key, values]) => [dataPath(key), values.map((v) => (typeof v === 'boolean' ? +v : v))]);
+    if (data.length > 0) {
+      // Every [path, values] pair holds: a stored scalar is one of the values, or a stored array holds one.
+      // A key the message lacks reads as NULL: coalesce makes that "does not hold", not "unknown".
+      where.push(`NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE NOT coalesce(
+        json_extract(m.doc, f.value ->> 0) IN (SELECT value FROM json_each(f.value, '$[1]'))
+        OR (json_type(m.doc, f.value ->> 0) = 'array' AND EXISTS (SELECT 1 FROM json_each(m.doc, f.value ->> 0) d JOIN json_each(f.value, '$[1]') v ON v.value = d.value)), 0))`);
+      params.push(JSON.stringify(data));
     }
     return { sql: where.join(' AND '), params };
   }
@@ -185,6 +200,24 @@ export class Inbox extends Repo {
       | Row
       | undefined;
     return row ? toInbox(row) : undefined;
+  }
+
+  /** The subscriber's in-app messages created after `c`, oldest first, at most `limit`. */
+  createdAfter(subscriberDbId: string, c: InboxCursor, limit: number): InboxMessage[] {
+    const rows = this.stmt(
+      `${SELECT} WHERE m.subscriber_id = unhex(?) AND m.channel = 'in_app' AND (m.created_at > ? OR (m.created_at = ? AND m.id > unhex(?)))
+       ORDER BY m.created_at, m.id LIMIT ?`,
+    ).all(subscriberDbId, c.at, c.at, c.id, limit) as Row[];
+    return rows.map(toInbox);
+  }
+
+  /** Where the subscriber's newest in-app message is (none: the beginning). */
+  newest(subscriberDbId: string): InboxCursor {
+    const row = this.stmt(
+      `SELECT m.created_at AS at, ${idText('m.id', 'id')} FROM messages m WHERE m.subscriber_id = unhex(?) AND m.channel = 'in_app'
+       ORDER BY m.created_at DESC, m.id DESC LIMIT 1`,
+    ).get(subscriberDbId) as InboxCursor | undefined;
+    return row ?? { at: 0, id: '0'.repeat(24) };
   }
 
   /** Applies one change to a message of the subscriber's; the message as it now is. */
@@ -283,6 +316,14 @@ export class Inbox extends Repo {
   }
 }
 
+/** The JSON path of a data filter's key in a message document: `a.b` is `$.data."a"."b"`. */
+function dataPath(key: string): string {
+  return `$.data${key
+    .split('.')
+    .map((k) => `."${k.replace(/"/g, '""')}"`)
+    .join('')}`;
+}
+
 function toInbox(r: Row): InboxMessage {
   const rec = messageRows.read(r);
   return {
@@ -294,5 +335,6 @@ function toInbox(r: Row): InboxMessage {
     archived: r.archived === 1,
     snoozedUntil: r.snoozed_until,
     stepId: r.j_step_id ?? undefined,
+    createdAtMs: r.created_at,
   };
 }

@@ -275,6 +275,21 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO message_counts_subscriber VALUES (NEW.subscriber_id, NEW.channel, 1) ON CONFLICT DO UPDATE SET n = n + 1;
   END;
   `,
+  // The Inbox's topic subscriptions, made by a subscriber from an app's <Inbox/>: each has an
+  // identifier unique in its topic and a name, beside the topic_subscribers row the trigger's
+  // fan-out reads; and each subscription's preference per workflow (on or off, a condition, channels),
+  // listed in the order they were first set (seq).
+  `
+  CREATE TABLE topic_subscriptions (
+    id TEXT PRIMARY KEY, topic_id TEXT NOT NULL, subscriber_id TEXT NOT NULL, identifier TEXT NOT NULL,
+    name TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (topic_id, identifier)
+  );
+  CREATE INDEX topic_subscriptions_subscriber ON topic_subscriptions (subscriber_id, identifier);
+  CREATE TABLE topic_subscription_preferences (
+    subscription_id TEXT NOT NULL, workflow_id TEXT NOT NULL, seq INTEGER NOT NULL, enabled INTEGER NOT NULL,
+    condition TEXT, channels TEXT NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (subscription_id, workflow_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**
