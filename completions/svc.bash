@@ -15,7 +15,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -54,8 +54,11 @@ _svc_complete() {
       'topics/remove') node='topics remove'; npos=0 ;;
       'topics/subscribers') node='topics subscribers'; npos=0 ;;
       'integrations/active') node='integrations active'; npos=0 ;;
-      'integrations/primary') node='integrations primary'; npos=0 ;;
+      'integrations/list') node='integrations list'; npos=0 ;;
+      'integrations/create') node='integrations create'; npos=0 ;;
       'integrations/update') node='integrations update'; npos=0 ;;
+      'integrations/primary') node='integrations primary'; npos=0 ;;
+      'integrations/delete') node='integrations delete'; npos=0 ;;
       'contexts/create') node='contexts create'; npos=0 ;;
       'connections/create') node='connections create'; npos=0 ;;
       'connections/update') node='connections update'; npos=0 ;;
@@ -92,13 +95,16 @@ _svc_complete() {
     'events/-o'|'events/--output') choices='table json ndjson yaml tsv' ;;
     'events list/--channel') choices='in_app email sms chat push' ;;
     'events list/--severity') choices='high medium low none' ;;
+    'events list/--status') choices='delivered partial failed pending merged throttled skipped canceled completed none' ;;
     'events list/-o'|'events list/--output') choices='table json ndjson yaml tsv' ;;
     'events watch/--channel') choices='in_app email sms chat push' ;;
     'events watch/--severity') choices='high medium low none' ;;
+    'events watch/--status') choices='delivered partial failed pending merged throttled skipped canceled completed none' ;;
     'events watch/-o'|'events watch/--output') choices='table json ndjson yaml tsv' ;;
     'events get/-o'|'events get/--output') choices='table json ndjson yaml tsv' ;;
     'events browse/--channel') choices='in_app email sms chat push' ;;
     'events browse/--severity') choices='high medium low none' ;;
+    'events browse/--status') choices='delivered partial failed pending merged throttled skipped canceled completed none' ;;
     'events browse/-o'|'events browse/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers/-o'|'subscribers/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers search/--order-by') choices='_id updatedAt' ;;
@@ -120,10 +126,16 @@ _svc_complete() {
     'topics subscribers/-o'|'topics subscribers/--output') choices='table json ndjson yaml tsv' ;;
     'integrations/-o'|'integrations/--output') choices='table json ndjson yaml tsv' ;;
     'integrations active/-o'|'integrations active/--output') choices='table json ndjson yaml tsv' ;;
-    'integrations primary/-o'|'integrations primary/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations list/-o'|'integrations list/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations create/--provider-id') choices='emailjs mailgun mailjet mandrill nodemailer postmark sendgrid sendinblue ses netcore infobip-email resend plunk mailersend mailtrap clickatell outlook365 svc-email sparkpost email-webhook braze svc-email-agent nexmo plivo sms77 sms-central sns telnyx twilio gupshup firetext infobip-sms burst-sms bulk-sms isend-sms forty-six-elks kannel maqsam termii africas-talking svc-sms sendchamp generic-sms clicksend bandwidth messagebird simpletexting azure-sms ring-central brevo-sms eazy-sms mobishastra afro-message unifonic smsmode imedia sinch isendpro-sms cm-telecom fcm apns expo one-signal pushpad push-webhook pusher-beams appio svc slack discord msteams mattermost ryver zulip grafana-on-call getstream rocket-chat whatsapp-business chat-webhook svc-slack anthropic' ;;
+    'integrations create/--channel') choices='in_app email sms chat push' ;;
+    'integrations create/--active') choices='true false' ;;
+    'integrations create/-o'|'integrations create/--output') choices='table json ndjson yaml tsv' ;;
     'integrations update/--active') choices='true false on off' ;;
     'integrations update/--hmac') choices='on off' ;;
     'integrations update/-o'|'integrations update/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations primary/-o'|'integrations primary/--output') choices='table json ndjson yaml tsv' ;;
+    'integrations delete/-o'|'integrations delete/--output') choices='table json ndjson yaml tsv' ;;
     'contexts/-o'|'contexts/--output') choices='table json ndjson yaml tsv' ;;
     'contexts create/-o'|'contexts create/--output') choices='table json ndjson yaml tsv' ;;
     'connections/-o'|'connections/--output') choices='table json ndjson yaml tsv' ;;
@@ -209,8 +221,11 @@ _svc_complete() {
     'topics subscribers/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations active/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
-    'integrations primary/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations primary/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'integrations delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'contexts/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'contexts create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'connections/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -231,6 +246,7 @@ _svc_complete() {
     'workflow/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'workflow list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'workflow get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'workflow preview/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
     'workflow preview/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'workflow create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'workflow update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -256,7 +272,7 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
@@ -273,10 +289,10 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --status --page --limit --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events watch')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --interval -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --interval --status -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events get')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--raw -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events browse')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--channel --workflow --email --subscriber --severity --transaction-id --topic-key --subscription-id --context --since --until --status --interval -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -337,15 +353,24 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'active primary update' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'active list create update primary delete' -- "$cur")); return ;;
     'integrations active')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'integrations list')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'integrations create')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--provider-id --channel --name --identifier --credentials --active -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'integrations update')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--name --active --credentials --hmac -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations primary')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    'integrations update')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--name --active --credentials --hmac -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+    'integrations delete')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'contexts')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
@@ -458,7 +483,7 @@ _svc_complete() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'dev')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --log --no-log --no-save-profile --open --bridge-url --inbox-origin -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --data --in-memory --seed --empty --rate-limit --time-scale --allow-remote-webhooks --retention --log --no-log --no-save-profile --open --bridge-url --allow-remote-bridge --inbox-origin -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'completion')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { operations, type Operation, type OperationName } from '../api/operations.js';
-import { MAX_BODY_BYTES } from '../api/limits.js';
+import { bodyLimitFor, DEFAULT_BODY_BYTES } from '../api/limits.js';
 import { authenticate } from './auth.js';
 import { registerConsole } from './console/index.js';
 import { registerInbox } from './inbox/index.js';
@@ -20,7 +20,8 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import type { Environment } from './store/index.js';
 
-export const DEFAULT_BODY_LIMIT = MAX_BODY_BYTES;
+/** The body limit of a route without one of its own (the Inbox's, unknown paths): the service's default. */
+export const DEFAULT_BODY_LIMIT = DEFAULT_BODY_BYTES;
 /**
  * An error answered before a request's body was read (413, 401, 404...) first reads and discards the
  * rest of it, up to this many bytes: a client that writes its whole body before reading (Node's
@@ -31,7 +32,7 @@ export const DISCARD_LIMIT = 32 * 1024 * 1024;
 
 export interface AppOptions {
   service: Service;
-  /** Largest accepted request body in bytes (413 above). */
+  /** Largest accepted request body in bytes on every route (413 above); by default the service's own limit of each route. */
   bodyLimit?: number;
   /** Requests per second per category; rate limiting is off when absent. */
   rateLimits?: RateLimits | undefined;
@@ -163,6 +164,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     app.route({
       method: op.method,
       url: op.path.replace(/\{(\w+)\}/g, ':$1'),
+      bodyLimit: opts.bodyLimit ?? bodyLimitFor(op.path),
       config: { opName: name },
       handler: async (req, reply) => {
         const s = state.get(req)!;
@@ -285,7 +287,7 @@ function toHttpError(err: FastifyError | HttpError, req: FastifyRequest, opts: A
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(413, `Request body is larger than ${opts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
+      return new HttpError(413, `Request body is larger than ${req.routeOptions.bodyLimit ?? opts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${req.headers['content-type'] ?? 'none'})`);
   }

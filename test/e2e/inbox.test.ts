@@ -59,9 +59,13 @@ describe('svc dev and the Inbox', () => {
   it('topics made with the CLI receive a trigger addressed to them', async () => {
     expect((await svc('topics', 'create', 'ops', '--name', 'Ops on call')).exitCode).toBe(0);
     const add = await svc('topics', 'add', 'ops', 'grace', 'alan', 'nobody', '-o', 'json');
-    expect(add.exitCode, add.stderr).toBe(0);
+    // The two who exist are added; the one who does not is named with the service's reason, and the
+    // command fails (exit 5: every failure is a not-found).
+    expect(add.exitCode, add.stderr).toBe(5);
     expect(JSON.parse(add.stdout).meta).toEqual({ totalCount: 3, successful: 2, failed: 1 });
-    expect(add.stderr).toContain("nobody: Subscriber with id 'nobody' could not be found");
+    expect(JSON.parse(add.stderr.trim().split('\n').at(-1) ?? '').error.items).toEqual([
+      { item: 'nobody', code: 'SUBSCRIBER_NOT_FOUND', message: "Subscriber with id 'nobody' could not be found" },
+    ]);
     const table = await svc('topics', 'list', '-o', 'table');
     expect(table.stdout).toContain('ops');
     for (const line of table.stdout.split('\n')) expect(line.length, table.stdout).toBeLessThanOrEqual(80);

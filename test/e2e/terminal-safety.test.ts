@@ -201,7 +201,7 @@ describe('hostile text never reaches a terminal raw', () => {
     );
     try {
       // (the subscriber column is cut to fit 80 columns)
-      await screen.waitFor('xEve\\e]0;PW');
+      await screen.waitFor('xEve\\e]0;');
       await new Promise((r) => setTimeout(r, 300));
       const raw = screen
         .raw()

@@ -24,7 +24,7 @@ export const FILES: Record<string, string | Buffer | null> = {
   'array.json': '[1, 2, 3]\n',
   'string.json': '"just a string"\n',
   'null.json': 'null\n',
-  'huge.json': `{"blob": "${'x'.repeat(6 * 1024 * 1024)}"}`,
+  'huge.json': `{"blob": "${'x'.repeat(27 * 1024 * 1024)}"}`,
   'utf16.json': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', 'utf16le')]),
   'nul.json': '{"a": "\u0000"}\u0000',
   'deep.json': `{"x": ${'['.repeat(5000)}${']'.repeat(5000)}}`,

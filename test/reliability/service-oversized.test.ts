@@ -3,9 +3,12 @@
 // get the 413 and its message, not a closed socket ("fetch failed", EPIPE).
 import { Novu } from '@novu/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../src/api/limits.js';
 import { startDev, type DevProcess } from '../helpers/dev.js';
 
-const LIMIT = 1024 * 1024;
+// A trigger takes the service's largest body (26 MiB): this one is 1 MiB over it.
+const LIMIT = MAX_BODY_BYTES;
+const BLOB = 'a'.repeat(LIMIT + 1024 * 1024);
 const TOO_LARGE = `Request body is larger than ${LIMIT} bytes`;
 let dev: DevProcess;
 beforeAll(async () => {
@@ -15,7 +18,7 @@ afterAll(async () => {
   await dev?.stop();
 });
 
-const body = JSON.stringify({ name: 'otp', to: 'ada', payload: { blob: 'a'.repeat(20 * 1024 * 1024) } });
+const body = JSON.stringify({ name: 'otp', to: 'ada', payload: { blob: BLOB } });
 const headers = () => ({ authorization: `ApiKey ${dev.apiKey}`, 'content-type': 'application/json' });
 
 async function answer(init: RequestInit): Promise<string> {
@@ -27,7 +30,7 @@ async function answer(init: RequestInit): Promise<string> {
   }
 }
 
-describe('a 20 MB trigger body', () => {
+describe('a trigger body 1 MiB over the limit', () => {
   it('Node fetch gets the 413 and its message every time, with a length given or chunked', { timeout: 60_000 }, async () => {
     const seen: string[] = [];
     for (let i = 0; i < 4; i++) seen.push(await answer({ headers: headers(), body }));
@@ -44,7 +47,7 @@ describe('a 20 MB trigger body', () => {
   it('the official SDK sees the 413 as an API error with its message', { timeout: 60_000 }, async () => {
     const novu = new Novu({ serverURL: dev.baseUrl, secretKey: dev.apiKey, retryConfig: { strategy: 'none' } });
     for (let i = 0; i < 3; i++) {
-      const err = await novu.trigger({ workflowId: 'otp', to: 'ada', payload: { blob: 'a'.repeat(20 * 1024 * 1024) } }).then(
+      const err = await novu.trigger({ workflowId: 'otp', to: 'ada', payload: { blob: BLOB } }).then(
         () => undefined,
         (e: unknown) => e as { statusCode?: number; body?: string; message: string },
       );

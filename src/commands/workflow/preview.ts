@@ -86,9 +86,12 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [workflow, s
   for (const k of long) await deps.print(textBlock(k, preview[k] as string, width), { view: 'preview' });
 }
 
-/** `--subscriber` given as JSON (inline object, @file or stdin) rather than as a subscriber id. */
+/**
+ * `--subscriber` given as JSON (inline, @file or stdin) rather than as a subscriber id. An inline
+ * array is JSON too, so it is refused as the wrong type instead of looked up as an id.
+ */
 function isJsonValue(v: string): boolean {
-  return v === '-' || v.startsWith('@') || v.trimStart().startsWith('{');
+  return v === '-' || v.startsWith('@') || /^\s*[{[]/.test(v);
 }
 
 /** What the preview renders `subscriber.*` with: the stored subscriber's own fields. */
