@@ -8,6 +8,7 @@ import { bodyLimitFor, DEFAULT_BODY_BYTES, MAX_BODY_BYTES, oversizeBody } from '
 import { DEFAULT_BODY_LIMIT } from '../../src/server/app.js';
 import { stubbedService } from '../helpers/command-test.js';
 import { runSvc } from '../helpers/run.js';
+import { testService } from '../helpers/service.js';
 
 describe('the limit of each route', () => {
   test.each([
@@ -22,7 +23,20 @@ describe('the limit of each route', () => {
     ['/v1/eventsx', DEFAULT_BODY_BYTES],
   ])('%s → %i bytes', (path, limit) => expect(bodyLimitFor(path)).toBe(limit));
 
-  test('svc dev reads bodies up to the same limit', () => expect(DEFAULT_BODY_LIMIT).toBe(MAX_BODY_BYTES));
+  test('svc dev answers each route with the same limit: 413 over 100 KiB on subscribers, a trigger of 200 KiB read', async () => {
+    const svc = testService();
+    try {
+      const blob = 'x'.repeat(200 * 1024);
+      const sub = await svc.request('POST', '/v2/subscribers', { body: { subscriberId: 'big', data: { blob } } });
+      expect(sub.status).toBe(413);
+      expect((sub.body as { message: string }).message).toBe(`Request body is larger than ${DEFAULT_BODY_BYTES} bytes`);
+      const trigger = await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada', payload: { blob } } });
+      expect(trigger.status).toBe(201);
+      expect(DEFAULT_BODY_LIMIT).toBe(DEFAULT_BODY_BYTES);
+    } finally {
+      await svc.close();
+    }
+  });
 
   test('the message names the flag of the largest part', () => {
     const body = { subscriberId: 'a', data: { blob: 'x'.repeat(200 * 1024) } };
