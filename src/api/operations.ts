@@ -46,7 +46,7 @@ import {
   WorkflowPreferenceView,
 } from './schemas/inbox.js';
 import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
-import { DeleteMessageResult, DeleteMessagesByTransactionQuery } from './schemas/requests.js';
+import { DeleteMessageResult, DeleteMessagesByTransactionQuery, WaitForMessageQuery } from './schemas/requests.js';
 import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
 
@@ -132,6 +132,8 @@ export const operations = {
   deleteIntegration: op(routes.deleteIntegration, { response: z.array(Integration) }),
   deleteMessage: op(routes.deleteMessage, { response: DeleteMessageResult }),
   deleteMessagesByTransaction: op(routes.deleteMessagesByTransaction, { query: DeleteMessagesByTransactionQuery }),
+  waitForMessage: op(routes.waitForMessage, { query: WaitForMessageQuery, response: Message.nullable() }),
+  getMessage: op(routes.getMessage, { params: z.looseObject({ messageId: ObjectId }), response: Message }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

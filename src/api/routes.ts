@@ -448,6 +448,23 @@ export const routes = {
     status: 204,
     category: 'global',
   }),
+  // svc dev only (GET /v1/svc-dev names them): a message as soon as one that matches is stored, and one message by id.
+  waitForMessage: route({
+    name: 'waitForMessage',
+    method: 'GET',
+    path: '/v1/svc-dev/messages/wait',
+    summary: 'Wait for a message (svc dev only)',
+    status: 200,
+    category: 'global',
+  }),
+  getMessage: route({
+    name: 'getMessage',
+    method: 'GET',
+    path: '/v1/svc-dev/messages/{messageId}',
+    summary: 'Retrieve a message (svc dev only)',
+    status: 200,
+    category: 'global',
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -11,6 +11,7 @@ import { bodyLimitFor, DEFAULT_BODY_BYTES } from '../api/limits.js';
 import { authenticate } from './auth.js';
 import { registerConsole } from './console/index.js';
 import { registerInbox } from './inbox/index.js';
+import { registerOutbox } from './outbox/index.js';
 import { iso } from './clock.js';
 import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes, type Service } from './handlers/index.js';
@@ -204,6 +205,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   }
 
   registerConsole(app, service);
+  registerOutbox(app, service);
   registerInbox(app, service, {
     origins: opts.inboxOrigins,
     limiter,

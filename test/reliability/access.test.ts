@@ -292,6 +292,11 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('DELETE', `/v1/messages/transaction/${own.transactionId}`),
     await call('DELETE', `/v1/messages/transaction/${own.transactionId}?channel=in_app`),
   ],
+  waitForMessage: async (call, own) => [
+    await call('GET', `/v1/svc-dev/messages/wait?transactionId=${own.transactionId}&since=1970-01-01T00:00:00Z&holdMs=0`),
+    await call('GET', `/v1/svc-dev/messages/wait?subscriberId=${own.subscriber}&since=1970-01-01T00:00:00Z&holdMs=0`),
+  ],
+  getMessage: async (call, own) => [await call('GET', `/v1/svc-dev/messages/${own.messageIds[0]}`)],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -334,6 +339,7 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   deleteIntegration: [403],
   deleteMessage: [404],
   deleteMessagesByTransaction: [404, 404],
+  getMessage: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

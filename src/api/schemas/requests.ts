@@ -274,3 +274,20 @@ export type UpdateContextBody = z.infer<typeof UpdateContextBody>;
 export const DeleteMessageResult = z.looseObject({ acknowledged: z.boolean(), status: z.literal('deleted') });
 export const DeleteMessagesByTransactionQuery = z.looseObject({ channel: Channel.optional() });
 export type DeleteMessagesByTransactionQuery = z.infer<typeof DeleteMessagesByTransactionQuery>;
+
+/**
+ * svc dev only (GET /v1/svc-dev names `messages.wait`): the oldest message created at or after `since`
+ * that matches, answered as soon as one is stored; `null` when none is within `holdMs`.
+ */
+export const MAX_MESSAGE_HOLD_MS = 60_000;
+export const WaitForMessageQuery = z.looseObject({
+  subscriberId: z.string().optional(),
+  workflowId: z.string().optional(),
+  channel: Channel.optional(),
+  transactionId: z.string().optional(),
+  /** Part of the subject, title or text, in any case. */
+  contains: z.string().optional(),
+  since: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a valid ISO 8601 date string').optional(),
+  holdMs: queryInt({ min: 0, max: MAX_MESSAGE_HOLD_MS }).optional(),
+});
+export type WaitForMessageQuery = z.infer<typeof WaitForMessageQuery>;

@@ -6,6 +6,7 @@ import { createChannelConnection, deleteChannelConnection, getChannelConnection,
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
 import { cancelEvent, getEvent, getLocalService, listEvents, triggerBulk, triggerEvent } from './events.js';
 import { deleteMessage, deleteMessagesByTransaction } from './messages-admin.js';
+import { getMessage, waitForMessage } from './dev-messages.js';
 import { createIntegration, deleteIntegration, listActiveIntegrations, listIntegrations, setPrimaryIntegration } from './integrations.js';
 import {
   createSubscriber,
@@ -96,6 +97,8 @@ export const routes: Routes = {
   deleteIntegration,
   deleteMessage,
   deleteMessagesByTransaction,
+  waitForMessage,
+  getMessage,
 };
 
 export type { Service } from './types.js';

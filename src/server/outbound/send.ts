@@ -8,7 +8,7 @@ import { Agent } from 'undici';
 import { checkUrl, guardedLookup, REFUSED } from './guard.js';
 import { signature } from './signature.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 export interface Signing {
   secret: string;

@@ -1,0 +1,242 @@
+// A Mailpit-compatible read API at /mailpit (base URL `http://HOST:PORT/mailpit`), so that tests
+// written against Mailpit read svc dev's emails unchanged: info, the message list, search with
+// Mailpit's words, deletion, a message's summary, headers, source and link check, and its HTML and
+// text views. Served: MAILPIT_SERVED; any other call of Mailpit's API answers 404 naming it.
+//
+// Like Mailpit, it asks for no key from this machine: every environment's emails are in it. With
+// basic auth whose password is an environment's API key it shows that environment's emails alone,
+// and a client off this machine must give one (svc dev --host 0.0.0.0 shares no mail by accident).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackAddress } from '../outbound/index.js';
+import type { Service } from '../handlers/types.js';
+import { emailsNewestFirst, messageById, senders } from '../outbox/query.js';
+import type { Store } from '../store/index.js';
+import { linkCheck } from './link-check.js';
+import { parseSearch, type Predicate } from './search.js';
+import { headers, listItem, type MailpitEmail, summary, toMailpit } from './shapes.js';
+
+export const MAILPIT_PREFIX = '/mailpit';
+
+/** The `mailpit-api` client's calls svc dev serves (README), beside the Mailpit route of each. */
+export const MAILPIT_SERVED = {
+  getInfo: 'GET /api/v1/info',
+  listMessages: 'GET /api/v1/messages',
+  setReadStatus: 'PUT /api/v1/messages',
+  deleteMessages: 'DELETE /api/v1/messages',
+  searchMessages: 'GET /api/v1/search',
+  deleteMessagesBySearch: 'DELETE /api/v1/search',
+  getMessageSummary: 'GET /api/v1/message/{ID}',
+  getMessageHeaders: 'GET /api/v1/message/{ID}/headers',
+  getMessageSource: 'GET /api/v1/message/{ID}/raw',
+  linkCheck: 'GET /api/v1/message/{ID}/link-check',
+  getTags: 'GET /api/v1/tags',
+  renderMessageHTML: 'GET /view/{ID}.html',
+  renderMessageText: 'GET /view/{ID}.txt',
+} as const;
+
+/** Mailpit's calls svc dev does not serve, by the `mailpit-api` client's name, for the 404's words. */
+const NOT_SERVED: [RegExp, string][] = [
+  [/^GET \/api\/v1\/webui$/, 'getConfiguration'],
+  [/^POST \/api\/v1\/send$/, 'sendMessage'],
+  [/^POST \/api\/v1\/message\/[^/]+\/release$/, 'releaseMessage'],
+  [/^GET \/api\/v1\/message\/[^/]+\/part\/[^/]+\/thumb$/, 'getAttachmentThumbnail'],
+  [/^GET \/api\/v1\/message\/[^/]+\/part\/[^/]+$/, 'getMessageAttachment'],
+  [/^GET \/api\/v1\/message\/[^/]+\/html-check$/, 'htmlCheck'],
+  [/^GET \/api\/v1\/message\/[^/]+\/sa-check$/, 'spamAssassinCheck'],
+  [/^PUT \/api\/v1\/tags$/, 'setTags'],
+  [/^PUT \/api\/v1\/tags\/.+$/, 'renameTag'],
+  [/^DELETE \/api\/v1\/tags\/.+$/, 'deleteTag'],
+  [/^(GET|PUT) \/api\/v1\/chaos$/, 'getChaosTriggers / setChaosTriggers'],
+];
+
+/** Messages a Mailpit client has read (Mailpit's `Read`): kept while svc dev runs. */
+const readIds = new WeakMap<Store, Set<string>>();
+
+class MailpitError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function registerMailpit(app: FastifyInstance, svc: Service): void {
+  const { store } = svc;
+  const started = Date.now();
+  if (!readIds.has(store)) readIds.set(store, new Set());
+  const read = readIds.get(store)!;
+
+  /** The environment a request may see (undefined: all of them). */
+  const scope = (req: FastifyRequest): string | undefined => {
+    const auth = req.headers.authorization;
+    if (typeof auth === 'string' && /^basic /i.test(auth)) {
+      const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
+      const env = store.environments.findByKey(decoded.slice(decoded.indexOf(':') + 1));
+      if (!env) throw new MailpitError(401, 'the password is no API key of this svc dev');
+      return env.id;
+    }
+    if (!isLoopbackAddress(req.socket.remoteAddress ?? '')) throw new MailpitError(401, 'off this machine, give an API key as the basic auth password');
+    return undefined;
+  };
+  const emails = (envId: string | undefined, where: Predicate = () => true): MailpitEmail[] => {
+    const from = senders(store);
+    const out: MailpitEmail[] = [];
+    for (const r of emailsNewestFirst(store, envId)) {
+      const m = toMailpit(r, from(r.doc._environmentId, r.doc.providerId), read.has(r.id));
+      if (where(m)) out.push(m);
+    }
+    return out;
+  };
+  const one = (req: FastifyRequest, id: string): MailpitEmail => {
+    const envId = scope(req);
+    if (id === 'latest') {
+      const latest = emails(envId)[0];
+      if (!latest) throw new MailpitError(404, 'Message not found');
+      return latest;
+    }
+    const r = messageById(store, id, envId);
+    if (!r || r.doc.channel !== 'email') throw new MailpitError(404, '404 page not found');
+    return toMailpit(r, senders(store)(r.doc._environmentId, r.doc.providerId), read.has(r.id));
+  };
+  const remove = (ids: { id: string; envId: string }[]) =>
+    store.tx(() => {
+      for (const { id, envId } of ids) {
+        store.messages.removeById(envId, id);
+        read.delete(id);
+      }
+    });
+
+  const route = (method: 'GET' | 'PUT' | 'DELETE', path: string, handler: (req: FastifyRequest, reply: FastifyReply) => unknown) =>
+    app.route({
+      method,
+      url: `${MAILPIT_PREFIX}${path}`,
+      handler: async (req, reply) => {
+        try {
+          const answer = await handler(req, reply);
+          if (typeof answer === 'string') return reply.code(200).type(reply.getHeader('content-type') ? String(reply.getHeader('content-type')) : 'text/plain; charset=utf-8').send(answer);
+          return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(answer));
+        } catch (e) {
+          if (!(e instanceof MailpitError)) throw e;
+          if (e.status === 401) reply.header('www-authenticate', 'Basic realm="svc dev Mailpit API"');
+          return reply.code(e.status).type('text/plain; charset=utf-8').send(e.message);
+        }
+      },
+    });
+  const page = (req: FastifyRequest) => {
+    const q = req.query as { start?: string; limit?: string };
+    const start = Math.max(0, Number.parseInt(q.start ?? '0', 10) || 0);
+    const limit = Number.parseInt(q.limit ?? '50', 10);
+    return { start, limit: Number.isNaN(limit) || limit < 0 ? 50 : limit };
+  };
+  const listAnswer = (all: MailpitEmail[], matching: MailpitEmail[], start: number, limit: number) => ({
+    total: all.length,
+    unread: all.filter((m) => !m.Read).length,
+    count: Math.max(0, Math.min(limit, matching.length - start)),
+    messages_count: matching.length,
+    messages_unread: matching.filter((m) => !m.Read).length,
+    start,
+    tags: [] as string[],
+    messages: matching.slice(start, start + limit).map(listItem),
+  });
+  const searchOf = (req: FastifyRequest) => {
+    const search = String((req.query as { query?: unknown }).query ?? '').trim();
+    if (search === '') throw new MailpitError(400, 'Error: no search query');
+    return parseSearch(search);
+  };
+
+  route('GET', '/api/v1/info', (req) => {
+    const all = emails(scope(req));
+    return {
+      Version: `svc dev ${typeof __SVC_VERSION__ === 'string' ? __SVC_VERSION__ : 'dev'}`,
+      LatestVersion: '',
+      Database: store.db.name,
+      DatabaseSize: 0,
+      Messages: all.length,
+      Unread: all.filter((m) => !m.Read).length,
+      Tags: {},
+      RuntimeStats: {
+        Uptime: Math.round((Date.now() - started) / 1000),
+        Memory: process.memoryUsage().rss,
+        MessagesDeleted: 0,
+        SMTPAccepted: 0,
+        SMTPAcceptedSize: 0,
+        SMTPRejected: 0,
+        SMTPIgnored: 0,
+      },
+    };
+  });
+  route('GET', '/api/v1/messages', (req) => {
+    const { start, limit } = page(req);
+    const all = emails(scope(req));
+    return listAnswer(all, all, start, limit);
+  });
+  route('GET', '/api/v1/search', (req) => {
+    const where = searchOf(req);
+    const { start, limit } = page(req);
+    const all = emails(scope(req));
+    return listAnswer(all, all.filter(where), start, limit);
+  });
+  route('DELETE', '/api/v1/search', (req) => {
+    remove(emails(scope(req), searchOf(req)).map((m) => ({ id: m.ID, envId: m.envId })));
+    return 'ok';
+  });
+  route('DELETE', '/api/v1/messages', (req) => {
+    const ids = (req.body as { IDs?: unknown } | undefined)?.IDs;
+    const envId = scope(req);
+    // No IDs: every message, as Mailpit does.
+    const chosen =
+      Array.isArray(ids) && ids.length > 0
+        ? ids.map((id) => messageById(store, String(id), envId)).filter((r) => r?.doc.channel === 'email')
+        : emailsNewestFirst(store, envId);
+    remove(chosen.map((r) => ({ id: r!.id, envId: r!.doc._environmentId })));
+    return 'ok';
+  });
+  route('PUT', '/api/v1/messages', (req) => {
+    const body = (req.body ?? {}) as { Read?: unknown; IDs?: unknown; Search?: unknown };
+    const ids = Array.isArray(body.IDs) ? body.IDs.map(String) : [];
+    const search = typeof body.Search === 'string' ? body.Search.trim() : '';
+    if (ids.length > 0 && search !== '') throw new MailpitError(400, 'You may specify either IDs or a search query, not both');
+    const envId = scope(req);
+    const chosen = ids.length > 0 ? ids.filter((id) => messageById(store, id, envId)) : emails(envId, search ? parseSearch(search) : undefined).map((m) => m.ID);
+    for (const id of chosen) body.Read === true ? read.add(id) : read.delete(id);
+    return 'ok';
+  });
+  route('GET', '/api/v1/tags', () => []);
+  route('GET', '/api/v1/message/:id', (req) => {
+    const m = one(req, (req.params as { id: string }).id);
+    // Reading a message's summary marks it read, as in Mailpit.
+    read.add(m.ID);
+    return summary({ ...m, Read: true });
+  });
+  route('GET', '/api/v1/message/:id/headers', (req) => headers(one(req, (req.params as { id: string }).id)));
+  route('GET', '/api/v1/message/:id/raw', (req) => one(req, (req.params as { id: string }).id).parts.source);
+  route('GET', '/api/v1/message/:id/link-check', async (req) => {
+    const m = one(req, (req.params as { id: string }).id);
+    const follow = ['true', '1'].includes(String((req.query as { follow?: unknown }).follow));
+    return linkCheck(m.parts.html, m.parts.text, { follow, allowRemote: svc.runner.settings.allowRemoteWebhooks });
+  });
+  route('GET', '/view/:file', (req, reply) => {
+    const file = (req.params as { file: string }).file;
+    const kind = /\.(html|txt)$/.exec(file)?.[1];
+    if (!kind) throw new MailpitError(404, '404 page not found');
+    const m = one(req, file.slice(0, -kind.length - 1));
+    if (kind === 'html') {
+      if (m.parts.html === '') throw new MailpitError(404, '404 page not found');
+      reply.header('content-type', 'text/html; charset=utf-8');
+      // The HTML is the workflow's: shown as a page of its own, with no script and no form posts.
+      reply.header('content-security-policy', "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; sandbox");
+      return m.parts.html;
+    }
+    return m.parts.text;
+  });
+  app.all(`${MAILPIT_PREFIX}/*`, (req, reply) => {
+    const call = `${req.method} ${req.url.slice(MAILPIT_PREFIX.length).split('?')[0]}`;
+    const name = NOT_SERVED.find(([re]) => re.test(call))?.[1];
+    const what = name ? `${call} (mailpit-api: ${name})` : call;
+    return reply
+      .code(404)
+      .type('text/plain; charset=utf-8')
+      .send(`svc dev's Mailpit API does not serve ${what}; it serves ${Object.keys(MAILPIT_SERVED).join(', ')} (README: "Mailpit-compatible API")`);
+  });
+}
