@@ -41,6 +41,8 @@ import * as topicsSubscribers from './commands/topics/subscribers.js';
 import * as login from './commands/login.js';
 import * as messagesList from './commands/messages/list.js';
 import * as messagesMarkAs from './commands/messages/mark-as.js';
+import * as messagesWait from './commands/messages/wait.js';
+import * as messagesGet from './commands/messages/get.js';
 import * as profileAdd from './commands/profile/add.js';
 import * as profileList from './commands/profile/list.js';
 import * as profileRemove from './commands/profile/remove.js';
@@ -120,7 +122,7 @@ const TREE: Entry[] = [
     workflowDelete,
     workflowSync,
   ]),
-  group('messages', 'messages delivered to subscribers, and in-app read/seen state', [messagesMarkAs, messagesList]),
+  group('messages', 'messages delivered to subscribers, and in-app read/seen state', [messagesMarkAs, messagesList, messagesWait, messagesGet]),
   api,
   login,
   group('profile', 'manage saved profiles (base URL and API key)', [profileAdd, profileList, profileShow, profileUse, profileRemove]),

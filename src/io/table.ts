@@ -4,6 +4,7 @@
 // workflows, previews.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { getPath } from './paths.js';
+import { renderMessage } from './outbox-view.js';
 import { safeText } from './safe-text.js';
 import type { Output, PrintOptions } from './types.js';
 import { LIST_VIEWS, type Column } from './views.js';
@@ -242,6 +243,7 @@ export function renderTable(out: Output, value: unknown, opts: PrintOptions, str
     if (view === 'event') return renderTimeline(c, r, layoutOf(out, opts));
     if (view === 'trigger') return renderTrigger(c, r);
     if (view === 'wait') return renderWaitReport(c, r, layoutOf(out));
+    if (view === 'message') return renderMessage(c, r, layoutOf(out));
     if (view === 'workflow') return renderWorkflow(out, c, r);
     if (view === 'preview') return renderPreview(out, c, r);
   }

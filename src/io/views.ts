@@ -14,6 +14,7 @@ export type ViewName =
   | 'endpoints'
   | 'connections'
   | 'messages'
+  | 'message'
   | 'contexts'
   | 'trigger'
   | 'triggers'
