@@ -94,6 +94,9 @@ export const api = {
   listEvents: (q: Query) => call<Page<ActivityNotification>>('GET', '/v1/notifications', { query: q }),
   getEvent: (id: string) => data(call<{ data: ActivityNotification }>('GET', `/v1/notifications/${encodeURIComponent(id)}`)),
   listMessages: (q: Query) => call<Page<Message> & { totalCount?: number }>('GET', '/v1/messages', { query: q }),
+  /** svc dev's own route: one message, an email with its sender (its integration's `from`). */
+  getMessage: (id: string) =>
+    data(call<{ data: Message & { sender?: { address: string; name?: string } } }>('GET', `/v1/svc-dev/messages/${encodeURIComponent(id)}`)),
   searchSubscribers: (q: Query) => call<{ data: Subscriber[]; next: string | null }>('GET', '/v2/subscribers', { query: q }),
   getSubscriber: (id: string) => data(call<{ data: Subscriber }>('GET', `/v2/subscribers/${encodeURIComponent(id)}`)),
   /** The environment, with the application identifier the in-app Inbox is given. */

@@ -2,11 +2,8 @@
 // an in-app notification with its actions, an SMS bubble with its segment count, a chat post and a
 // push card. Used for delivered messages and for previews alike.
 import { useState } from 'preact/hooks';
+import { smsInfo } from '../core/message-checks.js';
 import { html } from './ui.js';
-
-// GSM 03.38: the basic set, and the extension set whose characters take two septets.
-const GSM_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-const GSM_EXT = '^{}\\[~]|€\f';
 
 export interface Segments {
   encoding: 'GSM-7' | 'UCS-2';
@@ -16,25 +13,10 @@ export interface Segments {
   perSegment: number;
 }
 
-/** How many SMS parts a text is sent in (160/153 GSM-7 septets, 70/67 UCS-2 units). */
+/** How many SMS parts a text is sent in (160/153 GSM-7 septets, 70/67 UCS-2 units): the CLI's count. */
 export function smsSegments(text: string): Segments {
-  let septets = 0;
-  let gsm = true;
-  for (const ch of text) {
-    if (GSM_BASIC.includes(ch)) septets += 1;
-    else if (GSM_EXT.includes(ch)) septets += 2;
-    else {
-      gsm = false;
-      break;
-    }
-  }
-  if (gsm) {
-    const single = septets <= 160;
-    return { encoding: 'GSM-7', units: septets, segments: septets === 0 ? 0 : single ? 1 : Math.ceil(septets / 153), perSegment: single ? 160 : 153 };
-  }
-  const units = text.length;
-  const single = units <= 70;
-  return { encoding: 'UCS-2', units, segments: single ? 1 : Math.ceil(units / 67), perSegment: single ? 70 : 67 };
+  const s = smsInfo(text);
+  return { encoding: s.encoding, units: s.units, segments: s.segments, perSegment: s.segments > 1 ? s.perSegment : s.single };
 }
 
 /**

@@ -84,7 +84,8 @@ export function smsInfo(text: string): SmsInfo {
   }
   const characters = [...text].length;
   if (outside.length === 0) {
-    return { text, encoding: 'GSM-7', characters, units: septets, segments: septets <= 160 ? 1 : Math.ceil(septets / 153), single: 160, perSegment: 153, outsideGsm: [] };
+    const segments = septets === 0 ? 0 : septets <= 160 ? 1 : Math.ceil(septets / 153);
+    return { text, encoding: 'GSM-7', characters, units: septets, segments, single: 160, perSegment: 153, outsideGsm: [] };
   }
   // UCS-2 as phones send it: UTF-16 code units, an emoji taking two.
   const units = text.length;

@@ -1,5 +1,7 @@
 // Messages: every delivered message (GET /v1/messages) rendered as its recipient sees it, with the
-// delivery record and the provider exchange from its job's execution details beside it.
+// checks a person would otherwise do by hand (core/message-checks.ts, as `svc messages get` prints
+// them), and the delivery record and the provider exchange from its job's execution details beside it.
+import { type Check, type Inspection, inspectMessage } from '../../core/message-checks.js';
 import { api, type Message } from '../api.js';
 import { ChatCard, EmailView, InAppCard, PushCard, SmsView } from '../render.js';
 import { ago, Badge, channelLabel, dateTime, Empty, ErrorLine, go, html, Json, prettyRaw, setParams, useDebounced, useLoad, useParam } from '../ui.js';
@@ -105,7 +107,7 @@ function MessageDetail({ message: m, integrations }: { message: Message; integra
       ${m.errorText && html`<div class="error">${m.errorText}</div>`}
     </header>
     <div class="side-by-side">
-      <div class="rendered"><${MessageView} m=${m} integrations=${integrations} /></div>
+      <div class="rendered"><${MessageView} m=${m} integrations=${integrations} /><${Outbox} m=${m} /></div>
       <aside class="raw">
         <h3>Provider request</h3>
         ${
@@ -120,4 +122,35 @@ function MessageDetail({ message: m, integrations }: { message: Message; integra
       </aside>
     </div>
   </div>`;
+}
+
+const MARK: Record<Check['level'], string> = { ok: '✓', warning: '!', problem: '✗' };
+
+/** The message as sent and its checks: each a line that says what exceeded what. */
+function Outbox({ m }: { m: Message }) {
+  // An email's sender is its integration's `from`, which svc dev gives with the message alone.
+  const full = useLoad(() => (m.channel === 'email' ? api.getMessage(m._id!) : Promise.resolve(undefined)), [m._id]);
+  const o: Inspection = inspectMessage(m, { from: full.value?.sender });
+  const links = o.email?.links ?? o.links ?? [];
+  return html`<section class="outbox" data-outbox=${m._id}>
+    <h3>Checks</h3>
+    <ul class="checks" aria-label="Checks">
+      ${o.checks.map((c) => html`<li class=${`check ${c.level}`} data-check=${c.check}><span class="mark" aria-label=${c.level}>${MARK[c.level]}</span> <span class="k">${c.check}</span> ${c.text}</li>`)}
+    </ul>
+    ${
+      o.email &&
+      html`<h3>Headers</h3>
+        <table class="headers" aria-label="Headers"><tbody>
+          ${Object.entries(o.email.headers).map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}
+        </tbody></table>
+        <details class="text-part"><summary>Text part (${o.email.text.length} characters)</summary><pre>${o.email.text}</pre></details>`
+    }
+    ${
+      links.length > 0 &&
+      html`<h3>Links (${links.length})</h3>
+        <ol class="links" aria-label="Links">${links.map((l) => html`<li><code>${l.url}</code>${l.text ? html` <span class="muted small">${l.text}</span>` : ''}</li>`)}</ol>`
+    }
+    ${o.email && o.email.images.length > 0 && html`<div class="muted small">${o.email.images.length} image(s)</div>`}
+    ${o.push && Object.keys(o.push.data).length > 0 && html`<h3>Data</h3><${Json} value=${o.push.data} />`}
+  </section>`;
 }
