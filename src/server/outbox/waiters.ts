@@ -2,6 +2,7 @@
 // every message it writes; once that write has committed, each waiter whose filters the new message
 // could meet looks again, and is answered by the first that matches. No polling: a waiter is answered
 // in the turn of the event loop after the commit.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Service } from '../handlers/types.js';
 import type { MessageChange } from '../store/messages.js';
 import type { MessageRecord } from '../store/messages.js';
@@ -38,17 +39,22 @@ export class MessageWaits {
     const found = firstMatching(this.svc.store, envId, match);
     if (found || holdMs <= 0) return Promise.resolve(found);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => waiter.done(undefined), holdMs);
+      // The hold ends the wait with nothing unless a message ends it first (which cancels the hold).
+      const hold = new AbortController();
       const waiter: Waiter = {
         envId,
         match,
         done: (m) => {
-          clearTimeout(timer);
+          hold.abort();
           this.waiters.delete(waiter);
           resolve(m);
         },
       };
       this.waiters.add(waiter);
+      sleep(holdMs, undefined, { signal: hold.signal }).then(
+        () => waiter.done(undefined),
+        () => undefined,
+      );
     });
   }
 
