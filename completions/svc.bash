@@ -15,7 +15,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -80,6 +80,8 @@ _svc_complete() {
       'workflow/sync') node='workflow sync'; npos=0 ;;
       'messages/mark-as') node='messages mark-as'; npos=0 ;;
       'messages/list') node='messages list'; npos=0 ;;
+      'messages/wait') node='messages wait'; npos=0 ;;
+      'messages/get') node='messages get'; npos=0 ;;
       'profile/add') node='profile add'; npos=0 ;;
       'profile/list') node='profile list'; npos=0 ;;
       'profile/show') node='profile show'; npos=0 ;;
@@ -176,6 +178,10 @@ _svc_complete() {
     'messages mark-as/-o'|'messages mark-as/--output') choices='table json ndjson yaml tsv' ;;
     'messages list/--channel') choices='in_app email sms chat push' ;;
     'messages list/-o'|'messages list/--output') choices='table json ndjson yaml tsv' ;;
+    'messages wait/--channel') choices='in_app email sms chat push' ;;
+    'messages wait/-o'|'messages wait/--output') choices='table json ndjson yaml tsv' ;;
+    'messages get/--channel') choices='in_app email sms chat push' ;;
+    'messages get/-o'|'messages get/--output') choices='table json ndjson yaml tsv' ;;
     'api/-o'|'api/--output') choices='table json ndjson yaml tsv' ;;
     'login/-o'|'login/--output') choices='table json ndjson yaml tsv' ;;
     'profile/-o'|'profile/--output') choices='table json ndjson yaml tsv' ;;
@@ -258,6 +264,11 @@ _svc_complete() {
     'messages mark-as/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'messages list/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
     'messages list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages wait/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'messages wait/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
+    'messages wait/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'messages get/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'messages get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'api/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'login/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'profile/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -272,7 +283,7 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
@@ -449,13 +460,19 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'mark-as list' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'mark-as list wait get' -- "$cur")); return ;;
     'messages mark-as')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; 1) COMPREPLY=($(compgen -W 'read seen unread unseen' -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --channel --transaction-id --context --page --limit --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'messages wait')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --workflow --channel --transaction-id --contains --since --wait-timeout --extract -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'messages get')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --transaction-id --channel -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'api')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -f --field --paginate -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --concurrency --connection --context --controls --credentials --data --email --endpoint --environment-id --field --fields --first-name --hmac --host --idempotency-key --identifier --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --concurrency --connection --contains --context --controls --credentials --data --email --endpoint --environment-id --extract --field --fields --first-name --hmac --host --idempotency-key --identifier --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -130,6 +130,10 @@ function __svc_node --description "the svc command path typed so far"
                 set node 'messages mark-as'
             case 'messages/list'
                 set node 'messages list'
+            case 'messages/wait'
+                set node 'messages wait'
+            case 'messages/get'
+                set node 'messages get'
             case 'profile/add'
                 set node 'profile add'
             case 'profile/list'
@@ -433,6 +437,8 @@ complete -c svc -n 'test (__svc_node) = '\''workflow delete'\''' -a '(svc __comp
 complete -c svc -n 'test (__svc_node) = '\''workflow sync'\''' -l bridge-url -r -F -a '(__svc_at_files)' -d 'the app'\''s framework endpoint, e.g. http://localhost:4000/api/novu'
 complete -c svc -n 'test (__svc_node) = '\''messages'\''' -a 'mark-as' -d 'mark in-app messages read, seen, unread or unseen (POST /v1/subscribers/{subscriberId}/messages/mark-as)'
 complete -c svc -n 'test (__svc_node) = '\''messages'\''' -a 'list' -d 'list messages (GET /v1/messages)'
+complete -c svc -n 'test (__svc_node) = '\''messages'\''' -a 'wait' -d 'wait for a message to be delivered, and read its link or code (GET /v1/messages)'
+complete -c svc -n 'test (__svc_node) = '\''messages'\''' -a 'get' -d 'show a message as sent, with its checks (size, links, SMS segments, push payload) (GET /v1/messages)'
 complete -c svc -n 'test (__svc_node) = '\''messages mark-as'\''' -a '(svc __complete subscribers 2>/dev/null)'
 complete -c svc -n 'test (__svc_node) = '\''messages mark-as'\''' -a 'read seen unread unseen'
 complete -c svc -n 'test (__svc_node) = '\''messages list'\''' -l subscriber -x -a '(svc __complete subscribers 2>/dev/null)' -d 'subscriber id'
@@ -442,6 +448,17 @@ complete -c svc -n 'test (__svc_node) = '\''messages list'\''' -l context -r -F 
 complete -c svc -n 'test (__svc_node) = '\''messages list'\''' -l page -r -F -a '(__svc_at_files)' -d 'page number, from 0'
 complete -c svc -n 'test (__svc_node) = '\''messages list'\''' -l limit -r -F -a '(__svc_at_files)' -d 'messages per page, 1 to 1000'
 complete -c svc -n 'test (__svc_node) = '\''messages list'\''' -l all -d 'follow every page to the end, streaming records'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l subscriber -x -a '(svc __complete subscribers 2>/dev/null)' -d 'the recipient subscriber id'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l workflow -x -a '(svc __complete workflows 2>/dev/null)' -d 'the workflow identifier'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l channel -x -a 'in_app email sms chat push' -d 'channel'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l transaction-id -r -F -a '(__svc_at_files)' -d 'the trigger transaction id'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l contains -r -F -a '(__svc_at_files)' -d 'part of the subject, title or text, in any case'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l since -r -F -a '(__svc_at_files)' -d 'messages created at or after this (ISO 8601 or an age such as 5m); default: the command'\''s start'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l wait-timeout -r -F -a '(__svc_at_files)' -d 'how long to wait (default 30s)'
+complete -c svc -n 'test (__svc_node) = '\''messages wait'\''' -l extract -r -F -a '(__svc_at_files)' -d 'print only: link (the first link), otp (the first 4-8 digit code), or a regular expression (its first group)'
+complete -c svc -n 'test (__svc_node) = '\''messages get'\''' -l subscriber -x -a '(svc __complete subscribers 2>/dev/null)' -d 'narrows the search on the hosted service: the recipient'
+complete -c svc -n 'test (__svc_node) = '\''messages get'\''' -l transaction-id -r -F -a '(__svc_at_files)' -d 'narrows the search on the hosted service: the trigger transaction id'
+complete -c svc -n 'test (__svc_node) = '\''messages get'\''' -l channel -x -a 'in_app email sms chat push' -d 'narrows the search on the hosted service: the channel'
 complete -c svc -n 'test (__svc_node) = '\''api'\''' -l data -r -F -a '(__svc_at_files)' -d 'request body: inline JSON, @file or -'
 complete -c svc -n 'test (__svc_node) = '\''api'\''' -s f -l field -r -F -a '(__svc_at_files)' -d 'query parameter (GET/DELETE) or body field (repeatable; key:=<json>)'
 complete -c svc -n 'test (__svc_node) = '\''api'\''' -l paginate -d 'follow cursors (next) or pages (hasMore) and stream every record'
