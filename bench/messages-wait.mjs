@@ -43,7 +43,12 @@ async function call(dev, method, path, body) {
 }
 
 const trigger = (dev, transactionId, i) =>
-  call(dev, 'POST', '/v1/events/trigger', { name: 'bench-mail', to: { subscriberId: `bench-${i % 50}`, email: `bench-${i % 50}@example.com` }, transactionId, payload: { i } });
+  call(dev, 'POST', '/v1/events/trigger', {
+    name: 'bench-mail',
+    to: { subscriberId: `bench-${i % 50}`, email: `bench-${i % 50}@example.com` },
+    transactionId,
+    payload: { i },
+  });
 
 async function told(dev, i) {
   const tx = randomUUID();
@@ -98,7 +103,9 @@ try {
     name: 'Bench mail',
     workflowId: 'bench-mail',
     active: true,
-    steps: [{ name: 'Mail', type: 'email', controlValues: { subject: 'Code {{ payload.i }}', body: '<p>Your code is {{ payload.i }}</p>', editorType: 'html' } }],
+    steps: [
+      { name: 'Mail', type: 'email', controlValues: { subject: 'Code {{ payload.i }}', body: '<p>Your code is {{ payload.i }}</p>', editorType: 'html' } },
+    ],
   });
   const rows = [
     await loop('told (svc dev long-poll)', dev, told),

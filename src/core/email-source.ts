@@ -109,13 +109,6 @@ export function emailSource(m: OutboxMessage, from?: Mailbox): EmailParts {
   ];
   const part = (type: string, body: string) =>
     [`--${boundary}`, `Content-Type: ${type}; charset=utf-8`, 'Content-Transfer-Encoding: quoted-printable', '', quotedPrintable(body)].join('\r\n');
-  const source = [
-    ...headers.map(([k, v]) => `${k}: ${v}`),
-    '',
-    part('text/plain', text),
-    part('text/html', html),
-    `--${boundary}--`,
-    '',
-  ].join('\r\n');
+  const source = [...headers.map(([k, v]) => `${k}: ${v}`), '', part('text/plain', text), part('text/html', html), `--${boundary}--`, ''].join('\r\n');
   return { headers, text, html, source };
 }

@@ -60,9 +60,7 @@ export interface Inspection {
   links?: Link[];
 }
 
-const GSM_BASIC = new Set(
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
-);
+const GSM_BASIC = new Set('@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà');
 /** The extension table: each is sent as an escape and the character, two septets. */
 const GSM_EXTENDED = new Set('^{}\\[~]|€\f');
 
@@ -139,7 +137,11 @@ export function pushInfo(m: OutboxMessage): PushInfo {
 function pushChecks(p: PushInfo): Check[] {
   const limit = (check: string, name: string, bytes: number, max: number): Check =>
     bytes > max
-      ? { level: 'problem', check, text: `${name} payload is ${n(bytes)} bytes: over ${name}'s ${n(max)}-byte limit by ${n(bytes - max)}; the provider refuses it` }
+      ? {
+          level: 'problem',
+          check,
+          text: `${name} payload is ${n(bytes)} bytes: over ${name}'s ${n(max)}-byte limit by ${n(bytes - max)}; the provider refuses it`,
+        }
       : { level: 'ok', check, text: `${name} payload is ${n(bytes)} of ${n(max)} bytes` };
   const checks = [limit('apns', 'APNs', p.apnsBytes, APNS_MAX_BYTES), limit('fcm', 'FCM', p.fcmBytes, FCM_MAX_BYTES)];
   if (p.title === '') checks.push({ level: 'warning', check: 'title', text: 'no title: most devices show the app name alone above the body' });
@@ -180,10 +182,13 @@ function imageChecks(images: Image[]): Check[] {
   if (images.length === 0) return [];
   const checks: Check[] = [];
   const noAlt = images.filter((i) => i.alt === undefined).length;
-  if (noAlt > 0) checks.push({ level: 'warning', check: 'images', text: `${noAlt} of ${images.length} image(s) without alt text: blank where images are blocked` });
+  if (noAlt > 0)
+    checks.push({ level: 'warning', check: 'images', text: `${noAlt} of ${images.length} image(s) without alt text: blank where images are blocked` });
   for (const i of images) {
-    if (/^data:/i.test(i.src)) checks.push({ level: 'problem', check: 'images', text: `an image is inline data (data: URI), which Gmail and Outlook do not show` });
-    else if (i.src === '' || !/^https?:\/\//i.test(i.src)) checks.push({ level: 'problem', check: 'images', text: `image ${i.src || '(no src)'} is not an absolute URL` });
+    if (/^data:/i.test(i.src))
+      checks.push({ level: 'problem', check: 'images', text: `an image is inline data (data: URI), which Gmail and Outlook do not show` });
+    else if (i.src === '' || !/^https?:\/\//i.test(i.src))
+      checks.push({ level: 'problem', check: 'images', text: `image ${i.src || '(no src)'} is not an absolute URL` });
     else if (/^http:/i.test(i.src)) checks.push({ level: 'warning', check: 'images', text: `image ${i.src} is plain http: mixed content in webmail` });
   }
   if (checks.length === 0) checks.push({ level: 'ok', check: 'images', text: `${images.length} image(s), each with alt text and an https source` });

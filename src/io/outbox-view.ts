@@ -51,7 +51,12 @@ export function renderMessage(c: ChalkInstance, m: Rec, layout: { utc: boolean }
   const status = String(m.status ?? '');
   const head = `${c.bold(String(m.channel))} ${m._id ?? ''}  ${status === 'sent' ? c.green(status) : c.red(status)}`;
   const when = typeof m.createdAt === 'string' ? formatTime(m.createdAt, 'full', { utc: layout.utc }) : '';
-  const about = [`to ${destination(m)}`, m.templateIdentifier ? `workflow ${m.templateIdentifier}` : '', when, m.transactionId ? `transaction ${m.transactionId}` : '']
+  const about = [
+    `to ${destination(m)}`,
+    m.templateIdentifier ? `workflow ${m.templateIdentifier}` : '',
+    when,
+    m.transactionId ? `transaction ${m.transactionId}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   const lines = [head, c.dim(about)];

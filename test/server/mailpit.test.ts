@@ -98,7 +98,12 @@ describe('svc dev as Mailpit, through mailpit-api', () => {
     const [grace] = (await mailpit.searchMessages({ query: 'to:grace' })).messages;
     expect(grace!.Read).toBe(false);
     const m = await mailpit.getMessageSummary(grace!.ID);
-    expect(m).toMatchObject({ ID: grace!.ID, Subject: 'Welcome aboard, Grace', From: { Address: 'hello@example.com' }, To: [{ Address: 'grace@example.com' }] });
+    expect(m).toMatchObject({
+      ID: grace!.ID,
+      Subject: 'Welcome aboard, Grace',
+      From: { Address: 'hello@example.com' },
+      To: [{ Address: 'grace@example.com' }],
+    });
     expect(m.HTML).toContain('<a href="https://app.example.com/onboarding">Finish setting up</a>');
     expect(m.Text).toContain('Finish setting up (https://app.example.com/onboarding)');
     expect(Date.parse(m.Date)).not.toBeNaN();

@@ -32,7 +32,12 @@ describe('svc dev: waiting for a message', () => {
     const { r, at } = await waiting;
     expect(r.status).toBe(200);
     const m = r.body.data;
-    expect(m).toMatchObject({ channel: 'email', subject: 'Welcome aboard, Ada', transactionId: t.body.data.transactionId, subscriber: { subscriberId: 'ada' } });
+    expect(m).toMatchObject({
+      channel: 'email',
+      subject: 'Welcome aboard, Ada',
+      transactionId: t.body.data.transactionId,
+      subscriber: { subscriberId: 'ada' },
+    });
     expect(at - storedAt.get(m._id)!).toBeLessThan(50);
   });
 

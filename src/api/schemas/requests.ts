@@ -287,7 +287,10 @@ export const WaitForMessageQuery = z.looseObject({
   transactionId: z.string().optional(),
   /** Part of the subject, title or text, in any case. */
   contains: z.string().optional(),
-  since: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a valid ISO 8601 date string').optional(),
+  since: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a valid ISO 8601 date string')
+    .optional(),
   holdMs: queryInt({ min: 0, max: MAX_MESSAGE_HOLD_MS }).optional(),
 });
 export type WaitForMessageQuery = z.infer<typeof WaitForMessageQuery>;

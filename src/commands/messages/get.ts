@@ -8,7 +8,7 @@ import type { Message } from '../../api/schemas/resources.js';
 import type { Api } from '../../api/session.js';
 import { EXIT, SvcError, UsageError } from '../../core/errors.js';
 import { checkId } from '../../core/input.js';
-import { type Mailbox } from '../../core/email-source.js';
+import type { Mailbox } from '../../core/email-source.js';
 import { inspectMessage } from '../../core/message-checks.js';
 import type { Deps } from '../../deps.js';
 import { about, Command, choiceOption, examples, helpNote, type ArgsOf, type OptsOf } from '../define.js';

@@ -114,7 +114,11 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
       handler: async (req, reply) => {
         try {
           const answer = await handler(req, reply);
-          if (typeof answer === 'string') return reply.code(200).type(reply.getHeader('content-type') ? String(reply.getHeader('content-type')) : 'text/plain; charset=utf-8').send(answer);
+          if (typeof answer === 'string')
+            return reply
+              .code(200)
+              .type(reply.getHeader('content-type') ? String(reply.getHeader('content-type')) : 'text/plain; charset=utf-8')
+              .send(answer);
           return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(answer));
         } catch (e) {
           if (!(e instanceof MailpitError)) throw e;
@@ -198,7 +202,8 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
     const search = typeof body.Search === 'string' ? body.Search.trim() : '';
     if (ids.length > 0 && search !== '') throw new MailpitError(400, 'You may specify either IDs or a search query, not both');
     const envId = scope(req);
-    const chosen = ids.length > 0 ? ids.filter((id) => messageById(store, id, envId)) : emails(envId, search ? parseSearch(search) : undefined).map((m) => m.ID);
+    const chosen =
+      ids.length > 0 ? ids.filter((id) => messageById(store, id, envId)) : emails(envId, search ? parseSearch(search) : undefined).map((m) => m.ID);
     for (const id of chosen) body.Read === true ? read.add(id) : read.delete(id);
     return 'ok';
   });

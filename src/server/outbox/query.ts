@@ -94,4 +94,3 @@ export function senders(store: Store): (envId: string, providerId: string | unde
     return cache.get(key);
   };
 }
-

@@ -54,7 +54,12 @@ it('hosted service: looks through GET /v1/messages pages for the id', async () =
     body:
       n++ === 0
         ? { data: [{ ...emailMessage, _id: ID2, content: '<p>other</p>' }], hasMore: true, page: 0, pageSize: 100 }
-        : { data: [{ ...base, _id: ID, channel: 'push', title: 'Hi', content: 'x'.repeat(5000), deviceTokens: ['t'] }], hasMore: false, page: 1, pageSize: 100 },
+        : {
+            data: [{ ...base, _id: ID, channel: 'push', title: 'Hi', content: 'x'.repeat(5000), deviceTokens: ['t'] }],
+            hasMore: false,
+            page: 1,
+            pageSize: 100,
+          },
   }));
   const r = await runSvc(['messages', 'get', ID, '--subscriber', 'ada', '-o', 'json'], { env: svc.env });
   const out = JSON.parse(r.stdout);
