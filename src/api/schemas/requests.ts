@@ -277,7 +277,8 @@ export type DeleteMessagesByTransactionQuery = z.infer<typeof DeleteMessagesByTr
 
 /**
  * svc dev only (GET /v1/svc-dev names `messages.wait`): the oldest message created at or after `since`
- * that matches, answered as soon as one is stored; `null` when none is within `holdMs`.
+ * (default: now) that matches, answered as soon as one is stored; `null` when none is within `holdMs`
+ * (default 0: one look).
  */
 export const MAX_MESSAGE_HOLD_MS = 60_000;
 export const WaitForMessageQuery = z.looseObject({

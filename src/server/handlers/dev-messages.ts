@@ -9,8 +9,8 @@ import type { MessageRecord } from '../store/messages.js';
 import { messageViews } from '../views.js';
 import type { Call, Route } from './types.js';
 
-/** How long a wait is held when the query does not say: less than a client's usual 30 s timeout. */
-export const DEFAULT_HOLD_MS = 20_000;
+/** Without `holdMs` the route looks once: a caller says how long it is ready to wait. */
+export const DEFAULT_HOLD_MS = 0;
 
 type WaitCall = Call<'waitForMessage'> & { prepared?: MessageRecord | undefined };
 
