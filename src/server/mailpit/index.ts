@@ -61,13 +61,23 @@ class MailpitError extends Error {
   }
 }
 
-export function registerMailpit(app: FastifyInstance, svc: Service): void {
+interface Mailbox {
+  store: Store;
+  started: number;
+  /** Messages a Mailpit client has read. */
+  read: Set<string>;
+  /** The environment a request may see (undefined: all of them). */
+  scope(req: FastifyRequest): string | undefined;
+  emails(envId: string | undefined, where?: Predicate): MailpitEmail[];
+  /** One email by id or `latest`, of what the request may see. */
+  one(req: FastifyRequest, id: string): MailpitEmail;
+  remove(ids: { id: string; envId: string }[]): void;
+}
+
+function mailbox(svc: Service): Mailbox {
   const { store } = svc;
-  const started = Date.now();
   if (!readIds.has(store)) readIds.set(store, new Set());
   const read = readIds.get(store)!;
-
-  /** The environment a request may see (undefined: all of them). */
   const scope = (req: FastifyRequest): string | undefined => {
     const auth = req.headers.authorization;
     if (typeof auth === 'string' && /^basic /i.test(auth)) {
@@ -107,8 +117,16 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
       }
     });
 
-  const route = (method: 'GET' | 'PUT' | 'DELETE', path: string, handler: (req: FastifyRequest, reply: FastifyReply) => unknown) =>
-    app.route({
+  return { store, started: Date.now(), read, scope, emails, one, remove };
+}
+
+type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
+type RouteOf = (method: 'GET' | 'PUT' | 'DELETE', path: string, handler: Handler) => void;
+
+/** A route under /mailpit answering as Mailpit does: JSON, or text; its errors as plain text. */
+function router(app: FastifyInstance): RouteOf {
+  return (method, path, handler) =>
+    void app.route({
       method,
       url: `${MAILPIT_PREFIX}${path}`,
       handler: async (req, reply) => {
@@ -127,28 +145,33 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
         }
       },
     });
-  const page = (req: FastifyRequest) => {
-    const q = req.query as { start?: string; limit?: string };
-    const start = Math.max(0, Number.parseInt(q.start ?? '0', 10) || 0);
-    const limit = Number.parseInt(q.limit ?? '50', 10);
-    return { start, limit: Number.isNaN(limit) || limit < 0 ? 50 : limit };
-  };
-  const listAnswer = (all: MailpitEmail[], matching: MailpitEmail[], start: number, limit: number) => ({
-    total: all.length,
-    unread: all.filter((m) => !m.Read).length,
-    count: Math.max(0, Math.min(limit, matching.length - start)),
-    messages_count: matching.length,
-    messages_unread: matching.filter((m) => !m.Read).length,
-    start,
-    tags: [] as string[],
-    messages: matching.slice(start, start + limit).map(listItem),
-  });
-  const searchOf = (req: FastifyRequest) => {
-    const search = String((req.query as { query?: unknown }).query ?? '').trim();
-    if (search === '') throw new MailpitError(400, 'Error: no search query');
-    return parseSearch(search);
-  };
+}
 
+const page = (req: FastifyRequest) => {
+  const q = req.query as { start?: string; limit?: string };
+  const start = Math.max(0, Number.parseInt(q.start ?? '0', 10) || 0);
+  const limit = Number.parseInt(q.limit ?? '50', 10);
+  return { start, limit: Number.isNaN(limit) || limit < 0 ? 50 : limit };
+};
+const listAnswer = (all: MailpitEmail[], matching: MailpitEmail[], start: number, limit: number) => ({
+  total: all.length,
+  unread: all.filter((m) => !m.Read).length,
+  count: Math.max(0, Math.min(limit, matching.length - start)),
+  messages_count: matching.length,
+  messages_unread: matching.filter((m) => !m.Read).length,
+  start,
+  tags: [] as string[],
+  messages: matching.slice(start, start + limit).map(listItem),
+});
+const searchOf = (req: FastifyRequest) => {
+  const search = String((req.query as { query?: unknown }).query ?? '').trim();
+  if (search === '') throw new MailpitError(400, 'Error: no search query');
+  return parseSearch(search);
+};
+
+/** Info, the list, search, deletion, read status and tags. */
+function registerMailbox(route: RouteOf, box: Mailbox): void {
+  const { store, read, scope, emails, remove } = box;
   route('GET', '/api/v1/info', (req) => {
     const all = emails(scope(req));
     return {
@@ -160,7 +183,7 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
       Unread: all.filter((m) => !m.Read).length,
       Tags: {},
       RuntimeStats: {
-        Uptime: Math.round((Date.now() - started) / 1000),
+        Uptime: Math.round((Date.now() - box.started) / 1000),
         Memory: process.memoryUsage().rss,
         MessagesDeleted: 0,
         SMTPAccepted: 0,
@@ -208,6 +231,11 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
     return 'ok';
   });
   route('GET', '/api/v1/tags', () => []);
+}
+
+/** One message: its summary, headers, source, link check and views. */
+function registerMessage(route: RouteOf, box: Mailbox, svc: Service): void {
+  const { read, one } = box;
   route('GET', '/api/v1/message/:id', (req) => {
     const m = one(req, (req.params as { id: string }).id);
     // Reading a message's summary marks it read, as in Mailpit.
@@ -235,6 +263,10 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
     }
     return m.parts.text;
   });
+}
+
+/** Any other call of Mailpit's API: 404 naming it, and what is served. */
+function registerNotServed(app: FastifyInstance): void {
   app.all(`${MAILPIT_PREFIX}/*`, (req, reply) => {
     const call = `${req.method} ${req.url.slice(MAILPIT_PREFIX.length).split('?')[0]}`;
     const name = NOT_SERVED.find(([re]) => re.test(call))?.[1];
@@ -244,4 +276,12 @@ export function registerMailpit(app: FastifyInstance, svc: Service): void {
       .type('text/plain; charset=utf-8')
       .send(`svc dev's Mailpit API does not serve ${what}; it serves ${Object.keys(MAILPIT_SERVED).join(', ')} (README: "Mailpit-compatible API")`);
   });
+}
+
+export function registerMailpit(app: FastifyInstance, svc: Service): void {
+  const box = mailbox(svc);
+  const route = router(app);
+  registerMailbox(route, box);
+  registerMessage(route, box, svc);
+  registerNotServed(app);
 }
