@@ -12,6 +12,7 @@ import type { SeedFile } from './seed/schema.js';
 import { Store, StoreError, type Environment } from './store/index.js';
 import { pruneActivity } from './store/retention.js';
 import { DEFAULT_ENV_NAME, DEFAULT_ORG_NAME } from './store/environments.js';
+import { THROUGHPUT } from './throughput.js';
 
 export interface LocalServiceOptions {
   /** A file path, or ':memory:'. */
@@ -61,6 +62,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       store,
       clock,
       registry: opts.registry ?? defaultRegistry(),
+      pace: THROUGHPUT,
       settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false, allowRemoteBridge: opts.allowRemoteBridge ?? false },
       onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),
     });

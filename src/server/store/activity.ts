@@ -184,6 +184,12 @@ export class Activity extends Repo {
     );
   }
 
+  /** Which digest the event's events went out in (`into`'s), or none; its update time unchanged. */
+  setDigestedInto(id: string, into: string | undefined): void {
+    if (into === undefined) this.stmt("UPDATE notifications SET doc = json_remove(doc, '$.digestedNotificationId') WHERE id = unhex(?)").run(id);
+    else this.stmt("UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?) WHERE id = unhex(?)").run(into, id);
+  }
+
   /** The event changed now (a job of it settled); a second change in the same millisecond writes nothing. */
   touchNotification(id: string): void {
     const now = this.clock.now();
