@@ -8,10 +8,16 @@
 //   one SQLite transaction; each runs in a savepoint of it (a failing one rolls back alone) and its
 //   answer waits for the COMMIT, so "answered 2xx" still means "in the WAL file". A COMMIT costs about
 //   as much as a trigger's other writes together; shared, it is paid once per turn.
+// - Together: the jobs of one look that need no network run in one savepoint instead of one each
+//   (SQLite copies every page a savepoint first changes into its journal: the same few pages, the
+//   tails of the jobs' and messages' tables and indexes, once per look instead of once per job). A
+//   handler that throws rolls that savepoint back, and the look's jobs run again each in its own,
+//   from a fresh attempt, so that the one that threw fails alone.
 // - Chaining: a step that ends with its event's next step due at once runs that step right away, with
 //   the same event, subscriber and workflow, instead of leaving it for the next look to read back.
 // - Slots for code-first workflows: each of their steps is a call to the team's app; with more calls
 //   in flight both svc dev and the app work in batches instead of waiting on each other.
+import type { Attempt } from './runner/attempt.js';
 import type { DB } from './store/db.js';
 import type { Store } from './store/index.js';
 
@@ -27,8 +33,9 @@ export class GroupCommit {
   /**
    * The most requests one batch takes: a turn of the event loop that reads more (a burst of pipelined
    * requests) commits in steps, so that the first answers are not held back until the last are handled.
+   * (1: a COMMIT per request, as bench/runner-pieces.mjs measures it.)
    */
-  static readonly MAX_BATCH = 512;
+  maxBatch = 512;
 
   constructor(
     private readonly db: DB,
@@ -55,7 +62,7 @@ export class GroupCommit {
     const batch = this.batch;
     const value = this.tx(fn);
     const committed = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
-    if (batch.waiters.length >= GroupCommit.MAX_BATCH) this.flush();
+    if (batch.waiters.length >= this.maxBatch) this.flush();
     return { value, committed };
   }
 
@@ -101,6 +108,12 @@ export interface RunnerPace {
   /** More of them for code-first workflows' jobs (see Slots above). */
   appSlots: number;
   /**
+   * Runs a look's jobs that need no network: `run(attempt, alone)` runs one, in a transaction of its
+   * own when `alone` (a throw fails that job), else in the caller's (a throw leaves it). `again` is a
+   * fresh attempt at the same job, for a second run.
+   */
+  runReady(store: Store, ready: readonly Attempt[], run: (a: Attempt, alone: boolean) => void, again: (a: Attempt) => Attempt | undefined): void;
+  /**
    * The most jobs one look reads: the look runs them all before the event loop takes the requests
    * that arrived meanwhile, then looks again.
    */
@@ -116,6 +129,7 @@ export const PLAIN: RunnerPace = {
     store.tx(fn);
     return Promise.resolve();
   },
+  runReady: eachAlone,
   chain: false,
   slots: 16,
   appSlots: 0,
@@ -127,6 +141,26 @@ export const THROUGHPUT: RunnerPace = {
   ...PLAIN,
   // The runner's writes join the group-commit batch the next requests join too.
   write: (store, fn) => store.grouped(fn).committed,
+  runReady: together,
   chain: true,
   appSlots: 96,
 };
+
+function eachAlone(_store: Store, ready: readonly Attempt[], run: (a: Attempt, alone: boolean) => void): void {
+  for (const a of ready) run(a, true);
+}
+
+/** See Together above. A job alone runs in its own savepoint at once: a throw does not run it twice. */
+function together(store: Store, ready: readonly Attempt[], run: (a: Attempt, alone: boolean) => void, again: (a: Attempt) => Attempt | undefined): void {
+  if (ready.length < 2) return eachAlone(store, ready, run);
+  try {
+    store.tx(() => {
+      for (const a of ready) run(a, false);
+    });
+  } catch {
+    for (const a of ready) {
+      const fresh = again(a);
+      if (fresh) run(fresh, true);
+    }
+  }
+}

@@ -75,7 +75,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         ? (store.integrations.forChannel(env.id, s.type as Channel)?.providerId ?? SERVICE_PROVIDER)
         : SERVICE_PROVIDER,
     );
-    const stepRefs = store.jobs.saveSteps(workflow.steps);
+    const stepRefs = store.jobs.saveSteps(workflow);
     for (const r of recipients) {
       // Only read from here on (its id, and the runner's scope): the store's shared copy will do.
       const subscriber = upsertSubscriber(store, env, r, true);

@@ -20,6 +20,8 @@ export interface Attempt {
   providerId: string | undefined;
   state: JsonObject | undefined;
   output: JsonObject | undefined;
+  /** Handed over still pending by the step before it (chaining): queued in the write of its outcome. */
+  queuedNow: boolean;
 }
 
 export interface AttemptDeps {
@@ -29,24 +31,27 @@ export interface AttemptDeps {
   settings: RunnerSettings;
 }
 
+/** What the caller already has of a job's context: read with the job, or the context of the step before it. */
+export type Known = Partial<Pick<StepContext, 'notification' | 'subscriber' | 'workflow' | 'environment'>>;
+
 /**
  * The attempt at `job`, or why it cannot run (its event, subscriber or workflow is gone, the workflow
- * no longer has its step, no handler). `same`: the context of a job of the same event just run, whose
- * event, subscriber, workflow and environment this one shares.
+ * no longer has its step, no handler). `known`: its event, subscriber, workflow or environment when
+ * the caller has them (read with the job, or shared with the job of the same event just run).
  */
-export function startAttempt(deps: AttemptDeps, job: JobRecord, same?: StepContext): Attempt | string {
+export function startAttempt(deps: AttemptDeps, job: JobRecord, known: Known = {}): Attempt | string {
   const { store, clock } = deps;
-  const notification = same?.notification ?? store.activity.notificationById(job.notificationId);
-  const subscriber = same?.subscriber ?? store.subscribers.findById(job.subscriberId);
-  const workflow = same?.workflow ?? store.workflows.findById(job.workflowId);
-  const environment = same?.environment ?? store.environments.findById(job.envId);
+  const notification = known.notification ?? store.activity.notificationById(job.notificationId);
+  const subscriber = known.subscriber ?? store.subscribers.findById(job.subscriberId);
+  const workflow = known.workflow ?? store.workflows.findById(job.workflowId);
+  const environment = known.environment ?? store.environments.findById(job.envId);
   if (!notification || !subscriber || !workflow || !environment) return 'The event, subscriber or workflow of this job no longer exists';
   const runtime = workflowRuntime(workflow);
   const step = runtime.steps[job.stepIndex];
   if (!step || step.type !== job.type) return `The workflow no longer has this ${job.type} step at position ${job.stepIndex + 1}`;
   const handler = deps.registry.forJob(job.type, workflow.origin);
   if (!handler) return `No handler for step type ${job.type}`;
-  const attempt: Attempt = { job, handler, details: [], providerId: undefined, state: undefined, output: undefined, ctx: undefined as never };
+  const attempt: Attempt = { job, handler, details: [], providerId: undefined, state: undefined, output: undefined, queuedNow: false, ctx: undefined as never };
   let scope: Required<TemplateScope> | undefined;
   let integrations: readonly Integration[] | undefined;
   const memos = new Map<string, unknown>();

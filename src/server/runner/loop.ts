@@ -10,9 +10,9 @@ import type { Clock } from '../clock.js';
 import type { Store } from '../store/index.js';
 import type { JobRecord } from '../store/jobs.js';
 import { PLAIN, type RunnerPace } from '../throughput.js';
-import { type Attempt, type AttemptDeps, needsNetwork, startAttempt } from './attempt.js';
+import { type Attempt, type AttemptDeps, type Known, needsNetwork, startAttempt } from './attempt.js';
 import { NOTHING_RECORDED, recordFailure, recordOutcome } from './outcome.js';
-import { STEP_RUNNING, STEP_REQUEUED } from './queue.js';
+import { queueJob, STEP_REQUEUED, STEP_RUNNING } from './queue.js';
 import { type Slot, Slots } from './slots.js';
 import type { RunnerSettings, StepContext, StepRegistry } from './types.js';
 
@@ -29,6 +29,15 @@ export interface RunnerOptions {
 
 /** After the store itself failed (disk full, ...), the next look waits this long rather than spin. */
 const RETRY_AFTER_STORE_FAILURE_MS = 1000;
+
+/** needsNetwork, where a throw counts as yes: the job is left to a look of its own, which fails it. */
+function hasNetworkWork(attempt: Attempt): boolean {
+  try {
+    return needsNetwork(attempt);
+  } catch {
+    return true;
+  }
+}
 
 export class JobRunner {
   /** What the one who started svc dev allowed (the routes read it too). */
@@ -120,69 +129,93 @@ export class JobRunner {
   /** Runs or launches the jobs due now, in due order; how many it started. */
   private runDue(): number {
     let started = 0;
+    const ready: Attempt[] = [];
     this.slots.startLook();
-    for (const id of this.store.jobs.dueIds(this.opts.clock.now(), this.pace.lookLimit)) {
-      if (this.slots.holds(id) || this.slots.mustWait(id)) continue;
-      // Read now, not with the ids: a job run before it in this look may have changed it.
-      const job = this.store.jobs.job(id);
-      if (!job || (job.status !== 'queued' && job.status !== 'delayed')) continue;
-      if (this.runOrLaunch(job)) started++;
+    // Ids first: jobs in a slot, or known to wait for one, are passed over without reading their rows.
+    const ids = this.store.jobs.dueIds(this.opts.clock.now(), this.pace.lookLimit).filter((id) => !this.slots.holds(id) && !this.slots.mustWait(id));
+    for (const { job, ...known } of this.store.jobs.due(ids)) {
+      const attempt = this.attempt(job, known);
+      if (attempt === undefined) started++;
+      else if (attempt.network) {
+        const slot = this.slots.take(job.id, attempt.ctx.workflow.origin === 'external');
+        if (slot) {
+          this.launch(attempt, slot);
+          started++;
+        }
+      } else {
+        ready.push(attempt);
+        started++;
+      }
     }
+    this.pace.runReady(
+      this.store,
+      ready,
+      (a, alone) => this.runHere(a, alone),
+      (a) => this.attempt(a.job),
+    );
     return started;
   }
 
-  /** Runs the job, or launches its network work in a slot; false when it waits for a slot. */
-  private runOrLaunch(job: JobRecord): boolean {
-    const attempt = startAttempt(this.deps, job);
+  /**
+   * The attempt at the job, and whether it has network work first; undefined when it cannot run (it
+   * is failed now, saying why).
+   */
+  private attempt(job: JobRecord, known?: Known): (Attempt & { network: boolean }) | undefined {
+    const attempt = startAttempt(this.deps, job, known);
     if (typeof attempt === 'string') {
       this.store.tx(() => recordOutcome(this.store, job, NOTHING_RECORDED, { status: 'failed', error: attempt }));
-      return true;
+      return undefined;
     }
-    let network: boolean;
     try {
-      network = needsNetwork(attempt);
+      return Object.assign(attempt, { network: needsNetwork(attempt) });
     } catch (e) {
       this.failed(job, e);
-      return true;
-    }
-    if (!network) {
-      this.runHere(attempt);
-      return true;
-    }
-    const slot = this.slots.take(job.id, attempt.ctx.workflow.origin === 'external');
-    if (slot) this.launch(attempt, slot);
-    return slot !== undefined;
-  }
-
-  /** Runs a job without network work now; with chaining, the steps of its event that come due with it. */
-  private runHere(first: Attempt): void {
-    let next = this.settle(first, undefined);
-    let ctx: StepContext = first.ctx;
-    while (next !== undefined && this.pace.chain) {
-      const attempt = startAttempt(this.deps, next, ctx);
-      // A step with network work waits for a slot as every such job does: the next look finds it.
-      if (typeof attempt === 'string' || needsNetwork(attempt)) return;
-      ctx = attempt.ctx;
-      next = this.settle(attempt, undefined);
+      return undefined;
     }
   }
 
   /**
-   * The job's outcome from its handler's run, in a transaction of its own; a handler that throws
-   * rolls its writes back and fails the job alone. Returns the event's next job when it is due now.
+   * Runs a job without network work (`alone`: in a transaction of its own); with chaining, then the
+   * steps of its event that come due with it.
    */
-  private settle(attempt: Attempt, prepared: unknown): JobRecord | undefined {
-    const { job, handler, ctx } = attempt;
-    try {
-      return this.store.tx(() => recordOutcome(this.store, job, attempt, handler.run(ctx, prepared)));
-    } catch (e) {
-      return this.failed(job, e);
+  private runHere(first: Attempt, alone: boolean): void {
+    const chain = this.pace.chain;
+    let next = this.settle(first, undefined, alone, chain);
+    let ctx: StepContext = first.ctx;
+    while (next !== undefined) {
+      const attempt = startAttempt(this.deps, next, ctx);
+      // A step that cannot run, or has network work, is queued for a look, as any job.
+      if (typeof attempt === 'string' || hasNetworkWork(attempt)) {
+        const queued = next;
+        this.store.tx(() => queueJob(this.store, queued, this.opts.clock.now()));
+        return;
+      }
+      attempt.queuedNow = true;
+      ctx = attempt.ctx;
+      next = this.settle(attempt, undefined, alone, chain);
     }
   }
 
-  private failed(job: JobRecord, e: unknown): JobRecord | undefined {
+  /**
+   * The job's outcome from its handler's run. `alone`: in a transaction of its own, so that a handler
+   * that throws rolls its writes back and fails the job alone; else a throw leaves to the caller.
+   * `handOver`: the event's next step is returned still pending, to be run at once (chaining).
+   */
+  private settle(attempt: Attempt, prepared: unknown, alone = true, handOver = false): JobRecord | undefined {
+    const { job, handler, ctx } = attempt;
+    const outcome = () => recordOutcome(this.store, job, attempt, handler.run(ctx, prepared), handOver);
+    if (!alone) return outcome();
+    try {
+      return this.store.tx(outcome);
+    } catch (e) {
+      this.failed(job, e, attempt.queuedNow);
+      return undefined;
+    }
+  }
+
+  private failed(job: JobRecord, e: unknown, queuedNow = false): void {
     this.opts.onError?.(e, job);
-    return this.store.tx(() => recordFailure(this.store, job, e));
+    this.store.tx(() => recordFailure(this.store, job, e, queuedNow));
   }
 
   /**

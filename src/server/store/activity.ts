@@ -35,7 +35,7 @@ export interface NotificationRecord {
   updatedAt: string;
 }
 
-interface NotificationRow {
+export interface NotificationRow {
   id: string;
   env_id: string;
   org_id: string;
@@ -58,7 +58,7 @@ const NOTIFICATION_IN_ENV = `${SELECT_NOTIFICATION} WHERE env_id = unhex(?) AND 
 /** A page of the feed, with the row's stored id (`__k`) for the next page's seek (paging.ts). */
 const SELECT_NOTIFICATION_KEYED = SELECT_NOTIFICATION.replace(/^SELECT /, 'SELECT id AS __k, ');
 
-const toNotification = (r: NotificationRow): NotificationRecord => ({
+export const toNotification = (r: NotificationRow): NotificationRecord => ({
   id: r.id,
   envId: r.env_id,
   orgId: r.org_id,

@@ -9,8 +9,10 @@ import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { Cache, Caches } from './cache.js';
 import type { DB } from './db.js';
-import { idList, idText, isoAt, parseDoc, Repo, txKey } from './repo.js';
-import type { StoredStep } from './workflows.js';
+import type { Subscriber } from '../../api/schemas/resources.js';
+import { type NotificationRecord, toNotification } from './activity.js';
+import { idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
+import type { StoredStep, StoredWorkflow } from './workflows.js';
 
 export interface JobRecord {
   id: string;
@@ -89,6 +91,38 @@ interface JobRow {
   workflow_id: string;
 }
 
+/** A due job, and its event and subscriber when their rows are there (a damaged store may lack them). */
+export interface DueJob {
+  job: JobRecord;
+  notification: NotificationRecord | undefined;
+  subscriber: Subscriber | undefined;
+}
+
+interface DueRow extends JobRow {
+  n_transaction_id: string;
+  n_channels: string;
+  n_severity: string;
+  n_doc: string | null;
+  n_created_at: number;
+  n_updated_at: number;
+  s_doc: string | null;
+}
+
+/** The event's columns of a due row, as activity.ts reads an event's row. */
+const eventColumns = (r: DueRow) => ({
+  id: r.notification_id,
+  env_id: r.env_id,
+  org_id: r.org_id,
+  transaction_id: r.n_transaction_id,
+  workflow_id: r.workflow_id,
+  subscriber_id: r.subscriber_id,
+  channels: r.n_channels,
+  severity: r.n_severity,
+  doc: r.n_doc as string,
+  created_at: r.n_created_at,
+  updated_at: r.n_updated_at,
+});
+
 /**
  * A job row with what its event holds for it (a job keeps none of it). A job whose event is gone (a
  * damaged store) is still read, and fails when run, rather than never being due.
@@ -96,6 +130,26 @@ interface JobRow {
 const SELECT_JOB = `SELECT ${idText('j.id')}, ${idText('j.notification_id')}, j.step_index, j.type, j.status, j.run_at, j.provider_id, j.state,
   j.group_key, j.step_ref, j.created_at, j.updated_at, ${idText('n.env_id')}, ${idText('n.org_id')},
   ${idText('n.subscriber_id')}, ${idText('n.workflow_id')} FROM jobs j LEFT JOIN notifications n ON n.id = j.notification_id`;
+
+/**
+ * The statements run for every job, built once: Repo.stmt finds a prepared statement by its SQL text,
+ * and a text built anew at each call is hashed anew.
+ */
+const JOB_BY_ID = `${SELECT_JOB} WHERE j.id = unhex(?)`;
+/** Jobs with their event's and subscriber's rows, which running them needs (see DueJob). */
+const SELECT_DUE = `${SELECT_JOB.replace(
+  ' FROM jobs j',
+  `, ${txText('n.transaction_id', 'n_transaction_id')}, n.channels AS n_channels, n.severity AS n_severity,
+  n.doc AS n_doc, n.created_at AS n_created_at, n.updated_at AS n_updated_at, s.doc AS s_doc FROM jobs j`,
+)}
+  LEFT JOIN subscribers s ON s.id = lower(hex(n.subscriber_id))`;
+/** Read from the due index alone. (The id is not named `id`: ORDER BY would take that name for the hex text and sort again.) */
+const DUE_IDS = `SELECT ${idText('id', 'hex_id')} FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?`;
+/** The job's own row only: its event's fields are those of the job before it. */
+const NEXT_PENDING = `SELECT ${idText('id')}, ${idText('notification_id')}, step_index, type, status, run_at, provider_id, state, group_key,
+  step_ref, created_at, updated_at FROM jobs WHERE notification_id = unhex(?) AND step_index > ? AND status = 'pending' ORDER BY step_index LIMIT 1`;
+const PENDING_AFTER = `${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`;
+const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
 /** A detail's id: the job's timestamp part, then 16 hex digits of a hash of the job id and position. */
 export function detailId(jobId: string, index: number): string {
@@ -142,10 +196,13 @@ const statusParam = (change: JobChange, now: number, id: string) => ({
 export class Jobs extends Repo {
   /** Step definitions by reference: every job read needs its step, and a reference never changes content. */
   private readonly steps: Cache<string, StoredStep>;
+  /** The references saveSteps wrote, by workflow version. */
+  private readonly savedSteps: Cache<string, string[]>;
 
   constructor(db: DB, clock: Clock, caches: Caches) {
     super(db, clock);
     this.steps = caches.create(1000);
+    this.savedSteps = caches.create(500);
   }
 
   private toJob(r: JobRow): JobRecord {
@@ -182,14 +239,23 @@ export class Jobs extends Repo {
 
   // --- jobs --------------------------------------------------------------------------------------
 
-  /** Stores each step definition once (equal ones share a row) and returns their references, in order. */
-  saveSteps(steps: readonly StoredStep[]): string[] {
-    return steps.map((step) => {
-      const json = JSON.stringify(step);
-      const ref = stepRefOf(json);
-      this.stmt('INSERT OR IGNORE INTO step_defs (ref, doc) VALUES (?, ?)').run(ref, json);
-      return ref;
-    });
+  /**
+   * Stores each step definition of the workflow once (equal ones share a row) and returns their
+   * references, in order. Known for a version of a workflow once written (every trigger of it asks).
+   */
+  saveSteps(workflow: Pick<StoredWorkflow, '_id' | 'updatedAt' | 'steps'>): string[] {
+    const key = `${workflow._id}@${workflow.updatedAt}`;
+    let refs = this.savedSteps.get(key);
+    if (refs === undefined) {
+      refs = workflow.steps.map((step) => {
+        const json = JSON.stringify(step);
+        const ref = stepRefOf(json);
+        this.stmt('INSERT OR IGNORE INTO step_defs (ref, doc) VALUES (?, ?)').run(ref, json);
+        return ref;
+      });
+      this.savedSteps.set(key, refs);
+    }
+    return refs;
   }
 
   /** A new job of a step saved by saveSteps; `detail`, if given, is its first execution detail. */
@@ -218,7 +284,7 @@ export class Jobs extends Repo {
   }
 
   job(id: string): JobRecord | undefined {
-    const row = this.stmt(`${SELECT_JOB} WHERE j.id = unhex(?)`).get(id) as JobRow | undefined;
+    const row = this.stmt(JOB_BY_ID).get(id) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 
@@ -239,26 +305,27 @@ export class Jobs extends Repo {
     return this.jobsOf(ids.map((r) => r.id));
   }
 
-  /** Queued or delayed jobs due at `now`, oldest first. */
-  due(now: number, limit: number): JobRecord[] {
-    const rows = this.stmt(`${SELECT_JOB} WHERE j.status IN ('queued', 'delayed') AND j.run_at <= ? ORDER BY j.run_at, j.id LIMIT ?`).all(
-      now,
-      limit,
-    ) as JobRow[];
-    return rows.map((r) => this.toJob(r));
+  /** The ids of the queued or delayed jobs due at `now`, oldest first. */
+  dueIds(now: number, limit: number): string[] {
+    return (this.stmt(DUE_IDS).all(now, limit) as { hex_id: string }[]).map((r) => r.hex_id);
   }
 
-  /**
-   * The ids of queued or delayed jobs due at `now`, oldest first: read from the due index alone (the
-   * runner skips the jobs already in a slot or waiting for one before reading their rows). The column
-   * is not named `id`: ORDER BY would take that name for the hex text and sort the rows again.
-   */
-  dueIds(now: number, limit: number): string[] {
-    const rows = this.stmt(`SELECT ${idText('id', 'hex_id')} FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?`).all(
-      now,
-      limit,
-    ) as { hex_id: string }[];
-    return rows.map((r) => r.hex_id);
+  /** These jobs (due ones: queued or delayed) with their event and subscriber, in the order given. */
+  due(ids: readonly string[]): DueJob[] {
+    if (ids.length === 0) return [];
+    const rows = this.stmt(`${SELECT_DUE} WHERE j.id IN (${idList(ids.length)}) AND j.status IN ('queued', 'delayed')`).all(...ids) as DueRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const out: DueJob[] = [];
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (r)
+        out.push({
+          job: this.toJob(r),
+          notification: r.n_doc === null ? undefined : toNotification(eventColumns(r)),
+          subscriber: r.s_doc === null ? undefined : parseDoc<Subscriber>(r.s_doc),
+        });
+    }
+    return out;
   }
 
   /** When the earliest queued or delayed job is due. */
@@ -320,19 +387,15 @@ export class Jobs extends Repo {
 
   /** The first pending job of `job`'s event after it, if any. */
   nextPending(job: JobRecord): JobRecord | undefined {
-    const row = this.stmt(`${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index LIMIT 1`).get(
-      job.notificationId,
-      job.stepIndex,
-    ) as JobRow | undefined;
-    return row && this.toJob(row);
+    const row = this.stmt(NEXT_PENDING).get(job.notificationId, job.stepIndex) as
+      | Omit<JobRow, 'env_id' | 'org_id' | 'subscriber_id' | 'workflow_id'>
+      | undefined;
+    return row && this.toJob({ ...row, env_id: job.envId, org_id: job.orgId, subscriber_id: job.subscriberId, workflow_id: job.workflowId });
   }
 
   /** The pending jobs after `stepIndex`, in order. */
   pendingAfter(notificationId: string, stepIndex: number): JobRecord[] {
-    const rows = this.stmt(`${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`).all(
-      notificationId,
-      stepIndex,
-    ) as JobRow[];
+    const rows = this.stmt(PENDING_AFTER).all(notificationId, stepIndex) as JobRow[];
     return rows.map((r) => this.toJob(r));
   }
 
@@ -357,9 +420,7 @@ export class Jobs extends Repo {
 
   /** The digest of this group still collecting events (a delayed digest job), if any. */
   openDigest(groupKey: string, exceptId: string): JobRecord | undefined {
-    const row = this.stmt(
-      `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`,
-    ).get(groupRef(groupKey), exceptId) as JobRow | undefined;
+    const row = this.stmt(OPEN_DIGEST).get(groupRef(groupKey), exceptId) as JobRow | undefined;
     return row ? this.toJob(row) : undefined;
   }
 

@@ -102,17 +102,21 @@ export class Workflows extends Repo {
   private readonly parsed: Cache<string, StoredWorkflow>;
   /** Database ids by environment and trigger identifier (every trigger looks one up); hits only. */
   private readonly idByTrigger: Cache<string, string>;
+  /** The last_triggered_at written per workflow: a second trigger in the same millisecond writes nothing. */
+  private readonly triggeredAt: Cache<string, string>;
 
   constructor(db: DB, clock: Clock, caches: Caches) {
     super(db, clock);
     this.parsed = caches.create(500);
     this.idByTrigger = caches.create(1000);
+    this.triggeredAt = caches.create(500);
   }
 
   /** A write changed this workflow (or which identifier names which id). */
   private forget(id: string): void {
     this.parsed.delete(id);
     this.idByTrigger.clear();
+    this.triggeredAt.delete(id);
   }
 
   create(env: Environment, input: NewWorkflow): StoredWorkflow {
@@ -318,10 +322,12 @@ export class Workflows extends Repo {
     return this.save({ ...stored, ...given, steps });
   }
 
-  /** Records the trigger's time; a second trigger in the same millisecond changes nothing. */
+  /** Records the trigger's time. */
   markTriggered(id: string): void {
     const now = this.nowIso();
-    this.stmt('UPDATE workflows SET last_triggered_at = ? WHERE id = ? AND last_triggered_at IS NOT ?').run(now, id, now);
+    if (this.triggeredAt.get(id) === now) return;
+    this.stmt('UPDATE workflows SET last_triggered_at = ? WHERE id = ?').run(now, id);
+    this.triggeredAt.set(id, now);
   }
 }
 
