@@ -12,6 +12,7 @@ import { resolveRecipients, upsertSubscriber } from './recipients.js';
 import { STEP_QUEUED } from './runner/queue.js';
 import type { Environment, Store } from './store/index.js';
 import { SERVICE_PROVIDER } from './store/integrations.js';
+import type { NotificationRecord } from './store/activity.js';
 import type { StoredWorkflow } from './store/workflows.js';
 
 const CHANNEL_TYPES = new Set<string>(CHANNELS);
@@ -99,27 +100,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           tenant,
         },
       });
-      workflow.steps.forEach((step, stepIndex) => {
-        store.jobs.createJob(
-          {
-            envId: env.id,
-            orgId: env.orgId,
-            notificationId: notification.id,
-            subscriberId: subscriber._id!,
-            workflowId: workflow._id,
-            stepIndex,
-            type: step.type,
-            // The first step is due now; each later one is queued when the one before it finishes.
-            status: stepIndex === 0 ? 'queued' : 'pending',
-            runAt: now,
-            providerId: providers[stepIndex]!,
-            state: {},
-            step,
-          },
-          stepRefs[stepIndex]!,
-          stepIndex === 0 ? STEP_QUEUED : undefined,
-        );
-      });
+      createJobs(store, workflow, notification, { now, providers, stepRefs });
     }
     store.workflows.markTriggered(workflow._id);
     // The events themselves (indexed by transactionId) record that this transactionId was accepted.
@@ -128,6 +109,31 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
   const result = inCallerSavepoint ? run() : store.tx(run);
   if (result.status === 'processed') deps.kick();
   return result;
+}
+
+/** The event's jobs, one per step of its workflow: the first due now, each later one pending. */
+function createJobs(store: Store, workflow: StoredWorkflow, event: NotificationRecord, plan: { now: number; providers: string[]; stepRefs: string[] }): void {
+  workflow.steps.forEach((step, stepIndex) => {
+    store.jobs.createJob(
+      {
+        envId: event.envId,
+        orgId: event.orgId,
+        notificationId: event.id,
+        subscriberId: event.subscriberId,
+        workflowId: workflow._id,
+        stepIndex,
+        type: step.type,
+        // Each later one is queued when the one before it finishes.
+        status: stepIndex === 0 ? 'queued' : 'pending',
+        runAt: plan.now,
+        providerId: plan.providers[stepIndex]!,
+        state: {},
+        step,
+      },
+      plan.stepRefs[stepIndex]!,
+      stepIndex === 0 ? STEP_QUEUED : undefined,
+    );
+  });
 }
 
 function processedResult(transactionId: string, baseUrl: string): TriggerResult {

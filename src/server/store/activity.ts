@@ -254,7 +254,7 @@ export class Activity extends Repo {
     }
     if (f.subscriptionId !== undefined) {
       // svc dev records no topic-subscription ids on its events yet, so nothing matches an id; the
-      // filter must still apply (it used to be ignored, listing every event).
+      // filter still applies (ignoring it would list every event).
       where.push("json_extract(n.doc, '$.subscriptionId') = ?");
       params.push(f.subscriptionId);
     }

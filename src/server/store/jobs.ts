@@ -1,9 +1,9 @@
 // Jobs (one per step of a notification) with their status and run-at time, and the execution details
 // the service records for them. Statuses are the API's words, checked by the schema (migrations.ts);
-// details are kept on their job's row as a JSON array of word tuples (see StoredDetail). This file
-// reads and writes rows: which job moves on, and why, is the runner's (runner/).
+// details are kept on their job's row (details.ts). This file reads and writes rows: which job moves
+// on, and why, is the runner's (runner/).
 import type { JsonObject } from '../../api/schemas/common.js';
-import type { ExecutionDetailSource, ExecutionDetailStatus, JobStatus, StepType } from '../../api/schemas/enums.js';
+import type { JobStatus, StepType } from '../../api/schemas/enums.js';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
@@ -11,6 +11,7 @@ import type { Cache, Caches } from './cache.js';
 import type { DB } from './db.js';
 import type { Subscriber } from '../../api/schemas/resources.js';
 import { type NotificationRecord, toNotification } from './activity.js';
+import { type DetailInput, type DetailRecord, readDetails, type StoredTimeline, toStored } from './details.js';
 import { idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 import type { StoredStep, StoredWorkflow } from './workflows.js';
 
@@ -36,25 +37,6 @@ export interface JobRecord {
   updatedAt: string;
 }
 
-export interface DetailInput {
-  status: ExecutionDetailStatus;
-  detail: string;
-  source?: ExecutionDetailSource;
-  providerId?: string | null | undefined;
-  raw?: string | null | undefined;
-}
-
-export interface DetailRecord {
-  id: string;
-  job_id: string;
-  status: ExecutionDetailStatus;
-  detail: string;
-  source: ExecutionDetailSource;
-  provider_id: string | null;
-  raw: string | null;
-  created_at: string;
-}
-
 /** A job's change of status, with what its run set (provider, state) and, for a delay, when it is due. */
 export interface JobChange {
   status: JobStatus;
@@ -62,13 +44,6 @@ export interface JobChange {
   providerId?: string | null | undefined;
   state?: JsonObject | undefined;
 }
-
-/**
- * One execution detail as its job's `details` array keeps it: [status, detail, ms after the job's
- * creation, providerId, source, raw], the last three left out from the end when absent (a missing
- * source is Internal). Its id is derived from the job's id and its position (detailId).
- */
-type StoredDetail = [ExecutionDetailStatus, string, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
 
 interface JobRow {
   id: string;
@@ -151,11 +126,6 @@ const NEXT_PENDING = `SELECT ${idText('id')}, ${idText('notification_id')}, step
 const PENDING_AFTER = `${SELECT_JOB} WHERE j.notification_id = unhex(?) AND j.step_index > ? AND j.status = 'pending' ORDER BY j.step_index`;
 const OPEN_DIGEST = `${SELECT_JOB} WHERE j.group_key = ? AND j.status = 'delayed' AND j.type = 'digest' AND j.id != unhex(?) ORDER BY j.created_at, j.id LIMIT 1`;
 
-/** A detail's id: the job's timestamp part, then 16 hex digits of a hash of the job id and position. */
-export function detailId(jobId: string, index: number): string {
-  return jobId.slice(0, 8) + createHash('sha1').update(`${jobId}#${index}`).digest('hex').slice(0, 16);
-}
-
 /**
  * A digest or throttle group as a job row keeps it: '#' and 16 characters of a hash of the group key
  * (which names the workflow, step, subscriber and key value, too long to repeat on every row and in
@@ -169,19 +139,6 @@ function groupRef(groupKey: string): string {
 /** A step definition's reference in step_defs: a hash of its JSON, so that equal steps share a row. */
 function stepRefOf(json: string): string {
   return createHash('sha1').update(json).digest('base64url').slice(0, 16);
-}
-
-function toStored(d: DetailInput, offset: number): StoredDetail {
-  const out: StoredDetail = [
-    d.status,
-    d.detail,
-    offset,
-    d.providerId ?? null,
-    d.source === 'Internal' || d.source === undefined ? null : d.source,
-    d.raw ?? null,
-  ];
-  while (out.length > 3 && out[out.length - 1] === null) out.pop();
-  return out;
 }
 
 const statusParam = (change: JobChange, now: number, id: string) => ({
@@ -470,32 +427,11 @@ export class Jobs extends Repo {
   /** The execution details of these notifications' jobs, oldest first. */
   detailsOf(notificationIds: string[]): DetailRecord[] {
     if (notificationIds.length === 0) return [];
-    const out: { d: DetailRecord; position: number }[] = [];
     const rows = this.stmt(
       `SELECT ${idText('id')}, created_at, details FROM jobs WHERE notification_id IN (${idList(notificationIds.length)}) AND details IS NOT NULL`,
-    ).all(...notificationIds) as { id: string; created_at: number; details: string }[];
-    for (const r of rows) {
-      parseDoc<StoredDetail[]>(r.details).forEach(([status, detail, offset, provider, source, raw], position) => {
-        const d: DetailRecord = {
-          id: detailId(r.id, position),
-          job_id: r.id,
-          status,
-          detail,
-          source: source ?? 'Internal',
-          provider_id: provider ?? null,
-          raw: raw ?? null,
-          created_at: iso(r.created_at + offset),
-        };
-        out.push({ d, position });
-      });
-    }
-    // Oldest first; within one instant, by job, and a job's details in the order they were written.
-    out.sort(
-      (a, b) =>
-        (a.d.created_at < b.d.created_at ? -1 : a.d.created_at > b.d.created_at ? 1 : 0) ||
-        (a.d.job_id < b.d.job_id ? -1 : a.d.job_id > b.d.job_id ? 1 : 0) ||
-        a.position - b.position,
-    );
-    return out.map((o) => o.d);
+    ).all(...notificationIds) as StoredTimeline[];
+    return readDetails(rows);
   }
 }
+
+export type { DetailInput, DetailRecord } from './details.js';
