@@ -13,7 +13,7 @@ import { ManualClock } from '../../src/server/clock.js';
 import { createLocalService, type LocalService } from '../../src/server/index.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/server/store/migrations.js';
 // @ts-expect-error: a JavaScript module shared with the fixture's generator
-import { normalized, runScenario, SCENARIO_START } from '../fixtures/store-scenario.mjs';
+import { normalized, runScenario, SCENARIO_START, tiesInOrder } from '../fixtures/store-scenario.mjs';
 
 const fixtures = new URL('../fixtures/', import.meta.url);
 const expected = JSON.parse(readFileSync(new URL('store-v3.answers.json', fixtures), 'utf8')) as {
@@ -21,28 +21,6 @@ const expected = JSON.parse(readFileSync(new URL('store-v3.answers.json', fixtur
   now: number;
   answers: Record<string, unknown>;
 };
-
-/**
- * The answers with a list's entries of one instant in an order of their content: the API orders them
- * by id within an instant, and ids number the order the runner did its work in, not the service's.
- */
-function tiesInOrder(answers: Record<string, unknown>): Record<string, unknown> {
-  const key = (v: unknown) => JSON.stringify(v).replace(/[0-9a-f]{24}/g, '');
-  const out: Record<string, unknown> = {};
-  for (const [url, answer] of Object.entries(answers)) {
-    const data = (answer as { data?: unknown }).data;
-    if (!Array.isArray(data)) {
-      out[url] = answer;
-      continue;
-    }
-    const sorted = [...data].sort((a, b) => {
-      const [ta, tb] = [a.createdAt as string, b.createdAt as string];
-      return ta !== tb ? (ta < tb ? 1 : -1) : key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
-    });
-    out[url] = { ...(answer as object), data: sorted };
-  }
-  return out;
-}
 
 let svc: LocalService;
 let clock: ManualClock;

@@ -6,7 +6,7 @@
 // every job that had not finished (those that were running when it died, and delays and digests that
 // came due while it was down). How looks are committed, and the pieces that only buy throughput, are
 // chosen in throughput.ts; this loop behaves the same with or without them.
-import type { Clock } from '../clock.js';
+import type { Clock, MovableClock } from '../clock.js';
 import type { Store } from '../store/index.js';
 import type { JobRecord } from '../store/jobs.js';
 import { PLAIN, type RunnerPace } from '../throughput.js';
@@ -106,6 +106,26 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Makes service time pass up to `target`: the clock moves to each job's due time in turn and the
+   * runner runs what came due then (with what that queued), so that delays, digest windows and
+   * throttle windows close in time order and each at its own time. Resolves at `target`, with
+   * everything due by then run. The runner must be running.
+   */
+  async advanceTo(clock: MovableClock, target: number): Promise<void> {
+    if (!this.running) throw new Error('the job runner is not running: time cannot pass for its jobs');
+    for (;;) {
+      await this.idle();
+      const next = this.store.jobs.nextRunAt();
+      if (next === undefined || next > target) break;
+      clock.moveTo(next);
+      this.kick();
+    }
+    clock.moveTo(target);
+    this.kick();
+    await this.idle();
+  }
+
   private look(): void {
     this.lookScheduled = false;
     if (!this.running || !this.store.db.open) return;
@@ -116,7 +136,11 @@ export class JobRunner {
     if (this.store.batchOpen) return this.store.afterCommit(() => queueMicrotask(() => this.look()));
     let started = 0;
     try {
-      this.pace.write(this.store, () => (started = this.runDue())).catch((e: unknown) => this.storeFailed(e));
+      // Ids first, outside any transaction: jobs in a slot, or known to wait for one, are passed over
+      // without reading their rows, and a look with nothing to start writes nothing.
+      this.slots.startLook();
+      const ids = this.store.jobs.dueIds(this.opts.clock.now(), this.pace.lookLimit).filter((id) => !this.slots.holds(id) && !this.slots.mustWait(id));
+      if (ids.length > 0) this.pace.write(this.store, () => (started = this.runDue(ids))).catch((e: unknown) => this.storeFailed(e));
     } catch (e) {
       return this.storeFailed(e);
     }
@@ -127,12 +151,9 @@ export class JobRunner {
   }
 
   /** Runs or launches the jobs due now, in due order; how many it started. */
-  private runDue(): number {
+  private runDue(ids: readonly string[]): number {
     let started = 0;
     const ready: Attempt[] = [];
-    this.slots.startLook();
-    // Ids first: jobs in a slot, or known to wait for one, are passed over without reading their rows.
-    const ids = this.store.jobs.dueIds(this.opts.clock.now(), this.pace.lookLimit).filter((id) => !this.slots.holds(id) && !this.slots.mustWait(id));
     for (const { job, ...known } of this.store.jobs.due(ids)) {
       const attempt = this.attempt(job, known);
       if (attempt === undefined) started++;
