@@ -118,6 +118,8 @@ const SELECT_DUE = `${SELECT_JOB.replace(
   n.doc AS n_doc, n.created_at AS n_created_at, n.updated_at AS n_updated_at, s.doc AS s_doc FROM jobs j`,
 )}
   LEFT JOIN subscribers s ON s.id = lower(hex(n.subscriber_id))`;
+/** Due jobs by id, per number of ids (a look reads up to its limit of them). */
+const DUE_BY_IDS: string[] = [];
 /** Read from the due index alone. (The id is not named `id`: ORDER BY would take that name for the hex text and sort again.) */
 const DUE_IDS = `SELECT ${idText('id', 'hex_id')} FROM jobs WHERE status IN ('queued', 'delayed') AND run_at <= ? ORDER BY run_at, id LIMIT ?`;
 /** The job's own row only: its event's fields are those of the job before it. */
@@ -270,7 +272,9 @@ export class Jobs extends Repo {
   /** These jobs (due ones: queued or delayed) with their event and subscriber, in the order given. */
   due(ids: readonly string[]): DueJob[] {
     if (ids.length === 0) return [];
-    const rows = this.stmt(`${SELECT_DUE} WHERE j.id IN (${idList(ids.length)}) AND j.status IN ('queued', 'delayed')`).all(...ids) as DueRow[];
+    const rows = this.stmt((DUE_BY_IDS[ids.length] ??= `${SELECT_DUE} WHERE j.id IN (${idList(ids.length)}) AND j.status IN ('queued', 'delayed')`)).all(
+      ...ids,
+    ) as DueRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const out: DueJob[] = [];
     for (const id of ids) {
