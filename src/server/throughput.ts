@@ -1,22 +1,23 @@
 // Everything svc dev does only for throughput, in one place. Correctness does not depend on any of
 // it: the runner is a plain loop (runner/loop.ts) and every request and every job writes in a
-// transaction of its own; the pieces here decide how those transactions are committed and how many
-// jobs run per look. bench/runner-pieces.mjs measures what each one buys (bench/RESULTS-runner.md),
-// and test/server/throughput.test.ts checks that each keeps the plain loop's behaviour.
+// transaction of its own; the pieces here decide how those transactions are committed and how much
+// one look does. bench/runner-pieces.mjs measures what each one buys (bench/RESULTS-runner.md), and
+// test/server/throughput.test.ts checks that svc dev answers the same with all of them and with none.
 //
 // - Group commit: the requests handled in one turn of the event loop, and the runner's writes, share
 //   one SQLite transaction; each runs in a savepoint of it (a failing one rolls back alone) and its
-//   answer waits for the COMMIT, so "answered 2xx" still means "in the WAL file". A COMMIT costs about
-//   as much as a trigger's other writes together; shared, it is paid once per turn.
+//   answer waits for the COMMIT, so "answered 2xx" still means "in the WAL file". A COMMIT writes every
+//   page its transaction changed, and the requests of a turn change the same few (the tails of the
+//   events', jobs' and messages' tables and indexes): shared, they are written once per turn.
 // - Together: the jobs of one look that need no network run in one savepoint instead of one each
-//   (SQLite copies every page a savepoint first changes into its journal: the same few pages, the
-//   tails of the jobs' and messages' tables and indexes, once per look instead of once per job). A
-//   handler that throws rolls that savepoint back, and the look's jobs run again each in its own,
-//   from a fresh attempt, so that the one that threw fails alone.
-// - Chaining: a step that ends with its event's next step due at once runs that step right away, with
-//   the same event, subscriber and workflow, instead of leaving it for the next look to read back.
-// - Slots for code-first workflows: each of their steps is a call to the team's app; with more calls
-//   in flight both svc dev and the app work in batches instead of waiting on each other.
+//   (SQLite copies every page a savepoint first changes into its journal: the same few pages again,
+//   once per look instead of once per job). A handler that throws rolls that savepoint back, and the
+//   look's jobs run again each in its own, from a fresh attempt, so that the one that threw fails alone.
+// - Chaining: a step that ends with its event's next step due at once (in-app, then email) runs that
+//   step right away, with the same event, subscriber and workflow, and queues it in the write of its
+//   outcome, instead of queueing it for the next look to read back.
+// - Slots for code-first workflows: each of their steps is a call to the team's app; with about a
+//   hundred calls in flight both svc dev and the app work in batches instead of waiting on each other.
 import type { Attempt } from './runner/attempt.js';
 import type { DB } from './store/db.js';
 import type { Store } from './store/index.js';
@@ -131,8 +132,12 @@ export const PLAIN: RunnerPace = {
   },
   runReady: eachAlone,
   chain: false,
+  // Enough calls at once that one slow receiver does not hold the others back; a backlog of webhook
+  // jobs waits in the table, not in open sockets.
   slots: 16,
   appSlots: 0,
+  // A look of 64 jobs (and their chained steps) keeps requests waiting a few milliseconds at most;
+  // its exact size matters little (bench/runner-pieces.mjs runs 16 and 256 beside it).
   lookLimit: 64,
 };
 
@@ -143,6 +148,8 @@ export const THROUGHPUT: RunnerPace = {
   write: (store, fn) => store.grouped(fn).committed,
   runReady: together,
   chain: true,
+  // With the 16 shared, about 110 calls to the team's app at once, under the outbound module's 128
+  // keep-alive connections.
   appSlots: 96,
 };
 

@@ -2,7 +2,8 @@
 // true by one rule: a repository that writes a record deletes that record's entries, and a rolled-back
 // transaction (a request's savepoint, a job's, or a whole group-commit batch whose COMMIT failed)
 // clears every cache, because what was read inside it may be gone. Records handed out from a cache
-// are shared: callers treat them as read-only.
+// are shared: callers treat them as read-only. Sizes are counts of records, above what a local store
+// holds of workflows, environments and step definitions; of subscribers, the busiest thousand.
 import { LRUCache } from 'lru-cache';
 
 /** Values are never null or undefined (lru-cache's rule): a miss is `undefined`. */
