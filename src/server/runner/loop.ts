@@ -283,16 +283,17 @@ export class JobRunner {
   }
 
   /**
-   * Sleeps until the earliest queued or delayed job is due, also while calls are in flight (a
-   * webhook must not hold back a delay that comes due meanwhile). With every slot taken, the next
-   * call to end looks again, and a job already due waits for it (a timer for it would spin).
+   * Sleeps until the next job comes due, also while calls are in flight (a webhook must not hold back
+   * a delay that comes due meanwhile). A job already due that waits for a slot needs no timer: the
+   * next call to end frees one and looks again.
    */
   private sleepUntilDue(): void {
     this.cancelSleep?.();
     this.cancelSleep = undefined;
-    if (this.lookScheduled || this.slots.full) return;
-    const next = this.store.jobs.nextRunAt();
+    if (this.lookScheduled) return;
+    const now = this.opts.clock.now();
+    const next = this.store.jobs.nextRunAt(now);
     if (next === undefined) return;
-    this.cancelSleep = this.opts.clock.setTimer(() => this.kick(), next - this.opts.clock.now());
+    this.cancelSleep = this.opts.clock.setTimer(() => this.kick(), next - now);
   }
 }

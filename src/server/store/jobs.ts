@@ -289,9 +289,13 @@ export class Jobs extends Repo {
     return out;
   }
 
-  /** When the earliest queued or delayed job is due. */
-  nextRunAt(): number | undefined {
-    const row = this.stmt("SELECT min(run_at) AS t FROM jobs WHERE status IN ('queued', 'delayed')").get() as { t: number | null };
+  /** When the earliest queued or delayed job is due (of those due after `after`, when given). */
+  nextRunAt(after?: number): number | undefined {
+    const row = (
+      after === undefined
+        ? this.stmt("SELECT min(run_at) AS t FROM jobs WHERE status IN ('queued', 'delayed')").get()
+        : this.stmt("SELECT min(run_at) AS t FROM jobs WHERE status IN ('queued', 'delayed') AND run_at > ?").get(after)
+    ) as { t: number | null };
     return row.t ?? undefined;
   }
 
