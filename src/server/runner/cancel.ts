@@ -6,7 +6,7 @@ import type { Store } from '../store/index.js';
 import type { DetailInput, JobRecord } from '../store/jobs.js';
 
 /** What cancelTransaction did: how many jobs it canceled, and the digests it handed on. */
-export interface CancelOutcome {
+interface CancelOutcome {
   canceled: number;
   /** The events whose jobs changed: the transaction's, and those of a digest handed on. */
   events: Set<string>;

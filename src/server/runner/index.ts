@@ -10,5 +10,4 @@ export function defaultRegistry(): StepRegistry {
 }
 
 export { JobRunner, type RunnerOptions } from './loop.js';
-export { queueJob } from './queue.js';
 export * from './types.js';

@@ -35,7 +35,7 @@ export interface NotificationRecord {
   updatedAt: string;
 }
 
-export interface NotificationRow {
+interface NotificationRow {
   id: string;
   env_id: string;
   org_id: string;

@@ -30,7 +30,7 @@ export interface DetailRecord {
 type StoredDetail = [ExecutionDetailStatus, string, number, (string | null)?, (ExecutionDetailSource | null)?, (string | null)?];
 
 /** A detail's id: the job's timestamp part, then 16 hex digits of a hash of the job id and position. */
-export function detailId(jobId: string, index: number): string {
+function detailId(jobId: string, index: number): string {
   return jobId.slice(0, 8) + createHash('sha1').update(`${jobId}#${index}`).digest('hex').slice(0, 16);
 }
 

@@ -38,7 +38,7 @@ export interface JobRecord {
 }
 
 /** A job's change of status, with what its run set (provider, state) and, for a delay, when it is due. */
-export interface JobChange {
+interface JobChange {
   status: JobStatus;
   runAt?: number | undefined;
   providerId?: string | null | undefined;
@@ -67,7 +67,7 @@ interface JobRow {
 }
 
 /** A due job, and its event and subscriber when their rows are there (a damaged store may lack them). */
-export interface DueJob {
+interface DueJob {
   job: JobRecord;
   notification: NotificationRecord | undefined;
   subscriber: Subscriber | undefined;
