@@ -138,7 +138,7 @@ for (const [k, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) consol
 const incl = (
   arg(
     'incl',
-    'handler,trigger,flush,pumpBatch,route.handle,runBatch,runSync,context,dueWithHints,dueJobs,settle,upsertSubscriber,resolveRecipients,validate,parseJson,authenticate,checkPayload,createNotification,createJob,findByTrigger,forChannel,markTriggered,contextKeysOf,sqliteTransaction,exec',
+    'handler,trigger,flush,look,runDue,route.handle,runHere,settle,startAttempt,dueIds,due,recordOutcome,upsertSubscriber,resolveRecipients,validate,parseJson,authenticate,checkPayload,createNotification,createJob,findByTrigger,forChannel,markTriggered,contextKeysOf,sqliteTransaction,exec',
   ) || ''
 )
   .split(',')

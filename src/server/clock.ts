@@ -1,12 +1,22 @@
 // Service time. Every timestamp the local service writes and every timer it sets goes through a Clock,
-// so that `--time-scale N` (ServiceClock) and tests (ManualClock) can make delays and digests
-// pass faster without touching the code that uses them.
+// so that `--time-scale N` (ServiceClock) and tests (ManualClock) can make delays and digests pass
+// faster without touching the code that uses them; a MovableClock is moved forward by its caller.
 
 export interface Clock {
   /** Milliseconds since the epoch, in service time. */
   now(): number;
   /** Calls `fn` once after `ms` of service time; the returned function cancels it. */
   setTimer(fn: () => void, ms: number): () => void;
+}
+
+/**
+ * A clock a caller moves forward (tests; a service whose time its user controls). Moving it is only
+ * half of "make time pass": JobRunner.advanceTo moves it job by job, so that what comes due on the
+ * way runs at its own time, in time order.
+ */
+export interface MovableClock extends Clock {
+  /** Moves service time forward to `t` (never back); timers due by then fire, in time order. */
+  moveTo(t: number): void;
 }
 
 /**
@@ -55,7 +65,7 @@ export const systemClock: Clock = {
  * store written at `--time-scale 600` and reopened would see new events dated before old ones, and
  * delayed jobs would wait again for the service time that had already passed.
  */
-export class ServiceClock implements Clock {
+export class ServiceClock implements MovableClock {
   private realOrigin: number;
   private serviceOrigin: number;
 
@@ -79,13 +89,23 @@ export class ServiceClock implements Clock {
     return this.serviceOrigin + (this.base.now() - this.realOrigin) * this.scale;
   }
 
+  /**
+   * Service time jumps to `t` and runs on from there. Timers set before keep their real-time delay:
+   * whoever moves the clock looks again at what came due (JobRunner.advanceTo does).
+   */
+  moveTo(t: number): void {
+    if (t <= this.now()) return;
+    this.realOrigin = this.base.now();
+    this.serviceOrigin = t;
+  }
+
   setTimer(fn: () => void, ms: number): () => void {
     return this.base.setTimer(fn, ms / this.scale);
   }
 }
 
-/** A clock that moves only when told to; timers fire in order as time passes them. For tests. */
-export class ManualClock implements Clock {
+/** A clock that moves only when told to; timers fire in order as time passes them. */
+export class ManualClock implements MovableClock {
   private t: number;
   private timers: { at: number; fn: () => void; seq: number }[] = [];
   private seq = 0;
@@ -114,6 +134,10 @@ export class ManualClock implements Clock {
     return () => {
       this.timers = this.timers.filter((e) => e !== entry);
     };
+  }
+
+  moveTo(t: number): void {
+    if (t > this.t) this.advance(t - this.t);
   }
 
   advance(ms: number): void {

@@ -12,6 +12,7 @@ import type { SeedFile } from './seed/schema.js';
 import { Store, StoreError, type Environment } from './store/index.js';
 import { pruneActivity } from './store/retention.js';
 import { DEFAULT_ENV_NAME, DEFAULT_ORG_NAME } from './store/environments.js';
+import { THROUGHPUT, type RunnerPace } from './throughput.js';
 
 export interface LocalServiceOptions {
   /** A file path, or ':memory:'. */
@@ -36,6 +37,8 @@ export interface LocalServiceOptions {
   allowRemoteBridge?: boolean | undefined;
   /** Step handlers; the default registry runs every step kind through the workflow engine. */
   registry?: StepRegistry | undefined;
+  /** How the runner commits and what it does for throughput (throughput.ts); THROUGHPUT unless given. */
+  pace?: RunnerPace | undefined;
   log?: ((line: string) => void) | undefined;
   onInternalError?: ((error: unknown, errorId: string) => void) | undefined;
   /** `--inbox-origin`: origins whose pages may use the Inbox API besides loopback ones. */
@@ -65,6 +68,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       store,
       clock,
       registry: opts.registry ?? defaultRegistry(),
+      pace: opts.pace ?? THROUGHPUT,
       settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false, allowRemoteBridge: opts.allowRemoteBridge ?? false },
       onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),
     });

@@ -9,17 +9,13 @@ import { contextKeysOf, type ContextPayload } from './context-keys.js';
 import { validatePayload } from './engine/index.js';
 import { HttpError } from './errors.js';
 import { resolveRecipients, upsertSubscriber } from './recipients.js';
+import { STEP_QUEUED } from './runner/queue.js';
 import type { Environment, Store } from './store/index.js';
 import { SERVICE_PROVIDER } from './store/integrations.js';
+import type { NotificationRecord } from './store/activity.js';
 import type { StoredWorkflow } from './store/workflows.js';
 
 const CHANNEL_TYPES = new Set<string>(CHANNELS);
-/**
- * A trigger whose payload and overrides take more than this (as JSON) leaves no hint: a hint holds
- * its event in memory until its first job is written, and a backlog of up to Jobs.MAX_HINTS large
- * events would hold gigabytes. The runner reads such an event back from the store, as without hints.
- */
-const HINT_MAX_JSON = 16 * 1024;
 
 export interface TriggerDeps {
   store: Store;
@@ -43,7 +39,6 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
     if (earlier) return earlier as TriggerResult;
   }
   checkPayload(workflow, body.payload ?? {});
-  const hintable = JSON.stringify(body.payload ?? {}).length + (body.overrides ? JSON.stringify(body.overrides).length : 0) <= HINT_MAX_JSON;
 
   const run = (): TriggerResult => {
     let tenant: string | undefined;
@@ -81,6 +76,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
         ? (store.integrations.forChannel(env.id, s.type as Channel)?.providerId ?? SERVICE_PROVIDER)
         : SERVICE_PROVIDER,
     );
+    const stepRefs = store.jobs.saveSteps(workflow);
     for (const r of recipients) {
       // Only read from here on (its id, and the runner's scope): the store's shared copy will do.
       const subscriber = upsertSubscriber(store, env, r, true);
@@ -104,31 +100,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           tenant,
         },
       });
-      // The runner is left this event and subscriber with the first job (see JobHint), as it would
-      // read them back: the document without undefined fields, as stored.
-      const hinted = { ...notification, doc: definedFields(notification.doc) };
-      const subscriberWrites = store.subscribers.writes;
-      workflow.steps.forEach((step, stepIndex) => {
-        const job = store.jobs.createJob(
-          {
-            envId: env.id,
-            orgId: env.orgId,
-            notificationId: notification.id,
-            subscriberId: subscriber._id!,
-            workflowId: workflow._id,
-            stepIndex,
-            type: step.type,
-            // The first step is due now; each later one is queued when the one before it finishes.
-            status: stepIndex === 0 ? 'queued' : 'pending',
-            runAt: now,
-            providerId: providers[stepIndex]!,
-            state: {},
-            step,
-          },
-          stepIndex === 0 ? { status: 'Pending', detail: 'Step queued', source: 'Internal' } : undefined,
-        );
-        if (stepIndex === 0 && hintable) store.jobs.hint({ job, notification: hinted, subscriber, subscriberWrites, last: workflow.steps.length === 1 });
-      });
+      createJobs(store, workflow, notification, { now, providers, stepRefs });
     }
     store.workflows.markTriggered(workflow._id);
     // The events themselves (indexed by transactionId) record that this transactionId was accepted.
@@ -139,10 +111,29 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
   return result;
 }
 
-function definedFields<T extends object>(o: T): T {
-  const out = {} as T;
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
-  return out;
+/** The event's jobs, one per step of its workflow: the first due now, each later one pending. */
+function createJobs(store: Store, workflow: StoredWorkflow, event: NotificationRecord, plan: { now: number; providers: string[]; stepRefs: string[] }): void {
+  workflow.steps.forEach((step, stepIndex) => {
+    store.jobs.createJob(
+      {
+        envId: event.envId,
+        orgId: event.orgId,
+        notificationId: event.id,
+        subscriberId: event.subscriberId,
+        workflowId: workflow._id,
+        stepIndex,
+        type: step.type,
+        // Each later one is queued when the one before it finishes.
+        status: stepIndex === 0 ? 'queued' : 'pending',
+        runAt: plan.now,
+        providerId: plan.providers[stepIndex]!,
+        state: {},
+        step,
+      },
+      plan.stepRefs[stepIndex]!,
+      stepIndex === 0 ? STEP_QUEUED : undefined,
+    );
+  });
 }
 
 function processedResult(transactionId: string, baseUrl: string): TriggerResult {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MAX_TIMER_MS, ServiceClock, systemClock } from '../../src/server/clock.js';
 import { createLocalService } from '../../src/server/index.js';
-import { TEST_KEY } from '../helpers/service.js';
+import { TEST_KEY, testService } from '../helpers/service.js';
 
 describe('ServiceClock', () => {
   it('runs `scale` times faster than its base, timers included', () => {
@@ -83,5 +83,55 @@ describe("timers beyond setTimeout's limit (2^31-1 ms)", () => {
     scaled.setTimer(() => (done = true), 60 * 86_400_000);
     clock.advance(60 * 86_400_000);
     expect(done).toBe(true);
+  });
+});
+
+describe('JobRunner.advanceTo: time that a caller moves', () => {
+  it('runs each job when it comes due, in time order, within one call', async () => {
+    const svc = testService();
+    try {
+      const MIN = 60_000;
+      const inbox = (body: string) => ({ name: 'Inbox', type: 'in_app', controlValues: { body } });
+      const create = (workflowId: string, steps: unknown[]) =>
+        svc.request('POST', '/v2/workflows', { body: { name: workflowId, workflowId, active: true, steps } });
+      await create('later', [{ name: 'Wait', type: 'delay', controlValues: { amount: 30, unit: 'minutes' } }, inbox('after the delay')]);
+      await create('batched', [
+        { name: 'Batch', type: 'digest', controlValues: { amount: 10, unit: 'minutes' } },
+        inbox('{{ steps.batch.eventCount }} events'),
+      ]);
+      const start = svc.clock.now();
+      const fire = async (name: string) =>
+        expect((await svc.request('POST', '/v1/events/trigger', { body: { name, to: 'ada', payload: {} } })).status).toBe(201);
+      await fire('later');
+      await fire('batched');
+      await svc.runner.idle();
+      svc.clock.advance(MIN);
+      await fire('batched');
+      await svc.runner.idle();
+
+      await svc.runner.advanceTo(svc.clock, start + 2 * 60 * MIN);
+      expect(svc.clock.now()).toBe(start + 2 * 60 * MIN);
+      const sent = (await svc.request('GET', '/v1/messages?channel=in_app&limit=10')).body.data as { content: string; createdAt: string }[];
+      // The digest's window closed first (at 10 minutes), then the delay (at 30): each at its own time.
+      expect(sent.map((m) => [m.content, m.createdAt]).reverse()).toEqual([
+        ['2 events', new Date(start + 10 * MIN).toISOString()],
+        ['after the delay', new Date(start + 30 * MIN).toISOString()],
+      ]);
+      await svc.runner.stop();
+      await expect(svc.runner.advanceTo(svc.clock, start + 3 * 60 * MIN)).rejects.toThrow(/not running/);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('ServiceClock.moveTo jumps service time ahead and runs on from there, never back', () => {
+    const base = new ManualClock(1_000_000);
+    const clock = new ServiceClock(1, base);
+    clock.moveTo(5_000_000);
+    expect(clock.now()).toBe(5_000_000);
+    base.advance(10);
+    expect(clock.now()).toBe(5_000_010);
+    clock.moveTo(1_000);
+    expect(clock.now()).toBe(5_000_010);
   });
 });

@@ -105,13 +105,14 @@ describe('idempotency keys', () => {
     // A slow disk: the first batch's COMMIT comes 50 ms late, and B (same key, same body) is sent
     // as soon as A's handler has run inside that batch. Every answer sent before the COMMIT is one a
     // crash in between would have taken back.
-    const flush = store.flush.bind(store);
+    const batch = store.groupCommit;
+    const flush = batch.flush.bind(batch);
     let slowed = false;
-    store.flush = () => {
-      if (!store.batchOpen) return flush();
+    batch.flush = () => {
+      if (!batch.open) return flush();
       if (!slowed) {
         slowed = true;
-        setTimeout(() => store.flush(), 50);
+        setTimeout(() => batch.flush(), 50);
         return;
       }
       order.push('COMMIT');

@@ -1,5 +1,5 @@
-// The compact activity tables: what the store leaves out or codes must come back exactly as it went
-// in.
+// The compact activity tables: what the store leaves out must come back exactly as it went in, and
+// what it keeps is readable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/schemas/resources.js';
 import { txKey } from '../../src/server/store/repo.js';
@@ -82,14 +82,30 @@ describe('message documents', () => {
   });
 });
 
-describe('job state', () => {
-  it("an in-app step's unread output is coded, and a later output replaces it", () => {
+describe('jobs as the store keeps them', () => {
+  it("a job's status, state and timeline are readable words in its row; a later output replaces the state's", () => {
     const job = svc.store.jobs.job(event.jobId)!;
     expect(job.state).toEqual({ output: { seen: false, read: false, lastSeenDate: null, lastReadDate: null } });
-    const raw = () => (svc.store.db.prepare('SELECT state FROM jobs WHERE id = unhex(?)').get(event.jobId) as { state: string }).state;
-    expect(raw()).toBe('{"$s":0}');
+    const raw = () =>
+      svc.store.db.prepare('SELECT status, state, details FROM jobs WHERE id = unhex(?)').get(event.jobId) as {
+        status: string;
+        state: string;
+        details: string;
+      };
+    expect(raw().status).toBe('completed');
+    expect(JSON.parse(raw().state)).toEqual({ output: { seen: false, read: false, lastSeenDate: null, lastReadDate: null } });
+    expect(JSON.parse(raw().details).map((d: unknown[]) => d.slice(0, 2))).toEqual([
+      ['Pending', 'Step queued'],
+      ['Pending', 'Start sending message'],
+      ['Pending', 'Message created'],
+      ['Success', 'Message sent'],
+    ]);
     svc.store.jobs.setOutput(event.jobId, { seen: true, read: true, lastSeenDate: 'x', lastReadDate: 'y' });
     expect(svc.store.jobs.job(event.jobId)!.state).toEqual({ output: { seen: true, read: true, lastSeenDate: 'x', lastReadDate: 'y' } });
+  });
+
+  it("a status that is not one of the API's words is refused by the schema", () => {
+    expect(() => svc.store.db.prepare("UPDATE jobs SET status = 'done' WHERE id = unhex(?)").run(event.jobId)).toThrow(/CHECK constraint/);
   });
 });
 

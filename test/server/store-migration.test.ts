@@ -1,7 +1,8 @@
 // A store written by an older svc (schema 3, before the compact activity tables of migration 4) is
 // brought forward when opened, and every answer about its activity stays what the older svc said;
 // so is one holding the older forms of rows migration 5 converts.
-// The fixture is that svc's own store and answers (test/fixtures/make-store-v3.mjs).
+// The fixtures are those svcs' own stores and answers (test/fixtures/make-store.mjs): schema 3, and
+// schema 8 (timelines and states kept as numbers, before migration 10).
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { ManualClock } from '../../src/server/clock.js';
 import { createLocalService, type LocalService } from '../../src/server/index.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/server/store/migrations.js';
 // @ts-expect-error: a JavaScript module shared with the fixture's generator
-import { normalized, runScenario, SCENARIO_START } from '../fixtures/store-scenario.mjs';
+import { normalized, runScenario, SCENARIO_START, tiesInOrder } from '../fixtures/store-scenario.mjs';
 
 const fixtures = new URL('../fixtures/', import.meta.url);
 const expected = JSON.parse(readFileSync(new URL('store-v3.answers.json', fixtures), 'utf8')) as {
@@ -95,7 +96,7 @@ describe('a new store, the same activity', () => {
         JSON.parse(JSON.stringify(v), function (this: Record<string, unknown>, k, val) {
           return (k === 'url' || k === 'target') && (this.type === 'primary' || this.type === 'secondary') ? undefined : val;
         });
-      expect(normalized(withoutButtonLinks(answers))).toEqual(normalized(expected.answers));
+      expect(normalized(withoutButtonLinks(tiesInOrder(answers)))).toEqual(normalized(tiesInOrder(expected.answers)));
     } finally {
       await fresh.close();
     }
@@ -198,5 +199,62 @@ describe('a schema-4 store with rows in the forms older stores left', () => {
     } finally {
       await migrated.close();
     }
+  });
+});
+
+describe('a schema-8 store (timelines and states kept as numbers) opened by this svc', () => {
+  const v8 = JSON.parse(readFileSync(new URL('store-v8.answers.json', fixtures), 'utf8')) as typeof expected;
+  let migrated: LocalService;
+  let clock8: ManualClock;
+  beforeAll(() => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-migrate-v8-')), 'store.sqlite');
+    const db = new Database(file);
+    db.exec(readFileSync(new URL('store-v8.sql', fixtures), 'utf8'));
+    expect(db.pragma('user_version', { simple: true })).toBe(8);
+    db.close();
+    clock8 = new ManualClock(v8.now);
+    migrated = createLocalService({ data: file, apiKey: v8.key, clock: clock8 });
+  });
+  afterAll(() => migrated?.close());
+
+  it('keeps every status, timeline and state in words', () => {
+    expect(migrated.store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const rows = migrated.store.db.prepare('SELECT status, state, details FROM jobs').all() as { status: string; state: string; details: string }[];
+    expect(rows.length).toBeGreaterThan(10);
+    for (const r of rows) {
+      expect(JSON.parse(r.state)).not.toHaveProperty('$s');
+      for (const [status, detail] of JSON.parse(r.details) as unknown[][]) {
+        expect(typeof status, r.details).toBe('string');
+        expect(typeof detail, r.details).toBe('string');
+      }
+    }
+    // The in-app job whose message was read keeps its read output; the others the unread one.
+    const outputs = rows.map((r) => JSON.parse(r.state).output).filter((o) => o?.read !== undefined);
+    expect(outputs.filter((o) => o.read === true)).toHaveLength(1);
+    expect(outputs.filter((o) => o.read === false).length).toBeGreaterThan(0);
+  });
+
+  it.each(Object.keys(v8.answers))('answers %s as the older svc did', async (url) => {
+    const r = await migrated.app.inject({ url, headers: { authorization: `ApiKey ${v8.key}` } });
+    expect(r.statusCode).toBe(200);
+    expect(JSON.parse(r.body)).toEqual(v8.answers[url]);
+  });
+
+  it('runs new activity beside the old', async () => {
+    clock8.advance(60_000);
+    const headers = { authorization: `ApiKey ${v8.key}`, 'content-type': 'application/json' };
+    const t = await migrated.app.inject({
+      method: 'POST',
+      url: '/v1/events/trigger',
+      headers,
+      payload: JSON.stringify({ name: 'welcome', to: 'ada', transactionId: 'after-v8' }),
+    });
+    expect(t.statusCode).toBe(201);
+    await migrated.runner.idle();
+    const list = JSON.parse((await migrated.app.inject({ url: '/v1/notifications?limit=1', headers })).body) as {
+      data: { transactionId: string; jobs: { status: string }[] }[];
+    };
+    expect(list.data[0]!.transactionId).toBe('after-v8');
+    expect(list.data[0]!.jobs.map((j) => j.status)).toEqual(['completed', 'completed']);
   });
 });

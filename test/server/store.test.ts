@@ -148,11 +148,11 @@ describe('caches of the trigger path', () => {
     });
     expect(() =>
       store.tx(() => {
-        store.jobs.createJob(job(event()));
+        store.jobs.createJob(job(event()), store.jobs.saveSteps(kept)[0]!);
         throw new Error('roll back');
       }),
     ).toThrow('roll back');
-    const created = store.tx(() => store.jobs.createJob(job(event())));
+    const created = store.tx(() => store.jobs.createJob(job(event()), store.jobs.saveSteps(kept)[0]!));
     expect(store.jobs.job(created.id)?.step).toEqual(kept.steps[0]);
     // Renaming the trigger identifier's workflow away is seen at once.
     expect(store.workflows.findByTrigger(env.id, 'rolled')?._id).toBe(kept._id);

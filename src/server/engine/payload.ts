@@ -5,6 +5,7 @@
 // lands where, and a user sees exactly which keys to send.
 import { isIPv4, isIPv6 } from 'node:net';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { LRUCache } from 'lru-cache';
 import type { Segment } from './analysis.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -262,8 +263,8 @@ const FORMATS: Record<string, (value: string) => boolean> = {
 };
 
 const ajv = new Ajv({ allErrors: true, strict: false, logger: false, formats: FORMATS });
-const VALIDATOR_CACHE_SIZE = 200;
-const validators = new Map<string, ValidateFunction>();
+/** Compiled validators by schema: every trigger of a workflow that validates its payload asks for one. */
+const validators = new LRUCache<string, ValidateFunction>({ max: 200 });
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
   const { $schema: _dialect, $id: _id, ...rest } = schema;
@@ -272,7 +273,6 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   if (!validate) {
     validate = ajv.compile(rest);
     validators.set(key, validate);
-    if (validators.size > VALIDATOR_CACHE_SIZE) validators.delete(validators.keys().next().value as string);
   }
   return validate;
 }

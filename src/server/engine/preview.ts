@@ -9,7 +9,7 @@ import { renderCustomOutput, renderHttpRequest, renderStep, requestBodyText, typ
 import type { TemplateError } from './template.js';
 import { nextCronTime } from './timing.js';
 import { buildScope } from './scope.js';
-import { isChannelKind, type TemplateScope, type WorkflowDefinition } from './types.js';
+import { isChannelKind, type StepKind, type TemplateScope, type WorkflowDefinition } from './types.js';
 import { findStep, resolveSteps, workflowPayloadPaths } from './variables.js';
 
 export class StepNotFoundError extends Error {
@@ -221,74 +221,84 @@ export function generatePreview(input: PreviewInput): PreviewResponse {
 
   const response: PreviewResponse = { previewPayloadExample, schema: fullSchema, result: { type: step.type } };
   const values = withControlDefaults(step.type, controls);
-  if (isChannelKind(step.type)) {
-    const rendered = renderStep(step.type, values, scope, input.layouts ? { layouts: input.layouts } : {});
-    response.result = rendered.ok
-      ? { type: step.type, preview: rendered.content as unknown as Record<string, unknown> }
-      : { type: step.type, error: previewError(rendered.errors) };
-    return response;
+  const signed = previewResult(step.type, values, scope, input, subscriber.timezone);
+  response.result = signed.result;
+  if (signed.svcSignature !== undefined) response.svcSignature = signed.svcSignature;
+  return response;
+}
+
+/** What the step would do with these control values and scope: its rendered content, or its settings. */
+function previewResult(
+  type: StepKind,
+  values: Record<string, unknown>,
+  scope: TemplateScope,
+  input: PreviewInput,
+  timezone: unknown,
+): { result: PreviewResponse['result']; svcSignature?: string } {
+  if (isChannelKind(type)) {
+    const rendered = renderStep(type, values, scope, input.layouts ? { layouts: input.layouts } : {});
+    return {
+      result: rendered.ok ? { type, preview: rendered.content as unknown as Record<string, unknown> } : { type, error: previewError(rendered.errors) },
+    };
   }
-  switch (step.type) {
+  switch (type) {
     case 'delay': {
-      const type = typeof values.type === 'string' ? values.type : 'regular';
+      const kind = typeof values.type === 'string' ? values.type : 'regular';
       const preview =
-        type === 'timed'
-          ? defined({ type, cron: values.cron, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
-          : type === 'regular'
-            ? defined({ type, amount: values.amount, unit: values.unit })
-            : defined({ type, dynamicKey: values.dynamicKey ?? values.delayPath });
-      response.result = { type: 'delay', preview };
-      break;
+        kind === 'timed'
+          ? defined({ type: kind, cron: values.cron, nextRunAt: nextAt(values.cron, input.now, timezone) })
+          : kind === 'regular'
+            ? defined({ type: kind, amount: values.amount, unit: values.unit })
+            : defined({ type: kind, dynamicKey: values.dynamicKey ?? values.delayPath });
+      return { result: { type: 'delay', preview } };
     }
     case 'digest': {
       const timed = values.type === 'timed' || (values.type === undefined && typeof values.cron === 'string' && values.cron !== '');
-      response.result = {
-        type: 'digest',
-        preview: timed
-          ? defined({ type: 'timed', cron: values.cron, digestKey: values.digestKey, nextRunAt: nextAt(values.cron, input.now, subscriber.timezone) })
-          : defined({
-              type: values.lookBackWindow ? 'backoff' : 'regular',
-              amount: values.amount,
-              unit: values.unit,
-              digestKey: values.digestKey,
-              lookBackWindow: values.lookBackWindow,
-            }),
+      return {
+        result: {
+          type: 'digest',
+          preview: timed
+            ? defined({ type: 'timed', cron: values.cron, digestKey: values.digestKey, nextRunAt: nextAt(values.cron, input.now, timezone) })
+            : defined({
+                type: values.lookBackWindow ? 'backoff' : 'regular',
+                amount: values.amount,
+                unit: values.unit,
+                digestKey: values.digestKey,
+                lookBackWindow: values.lookBackWindow,
+              }),
+        },
       };
-      break;
     }
     case 'throttle':
-      response.result = {
-        type: 'throttle',
-        preview: defined({
-          type: values.type,
-          amount: values.amount,
-          unit: values.unit,
-          dynamicKey: values.dynamicKey,
-          threshold: values.threshold,
-          throttleKey: values.throttleKey,
-        }),
+      return {
+        result: {
+          type: 'throttle',
+          preview: defined({
+            type: values.type,
+            amount: values.amount,
+            unit: values.unit,
+            dynamicKey: values.dynamicKey,
+            threshold: values.threshold,
+            throttleKey: values.throttleKey,
+          }),
+        },
       };
-      break;
     case 'custom': {
       const output = renderCustomOutput(values, scope);
-      response.result = output.ok ? { type: 'custom', preview: output.output } : { type: 'custom', error: previewError(output.errors) };
-      break;
+      return { result: output.ok ? { type: 'custom', preview: output.output } : { type: 'custom', error: previewError(output.errors) } };
     }
     case 'http_request': {
       const rendered = renderHttpRequest(values, scope);
-      if (!rendered.ok) {
-        response.result = { type: 'http_request', error: previewError(rendered.errors) };
-        break;
-      }
+      if (!rendered.ok) return { result: { type: 'http_request', error: previewError(rendered.errors) } };
       const { method, url, headers, body } = rendered.request;
-      response.result = { type: 'http_request', preview: defined({ method, url, headers, body }) };
-      if (input.sign) response.svcSignature = input.sign(requestBodyText(body) ?? '');
-      break;
+      return {
+        result: { type: 'http_request', preview: defined({ method, url, headers, body }) },
+        ...(input.sign && { svcSignature: input.sign(requestBodyText(body) ?? '') }),
+      };
     }
     default:
-      break;
+      return { result: { type } };
   }
-  return response;
 }
 
 function nextAt(cron: unknown, now: number, timezone: unknown): string | undefined {

@@ -2,6 +2,7 @@
 // does with sanitize-html's defaults plus `style` and `img` (and the document tags emails need). Script,
 // frames, objects and event-handler attributes go; URLs keep only safe schemes. A small tokenizer
 // rather than a new dependency: it only needs to recognise tags, comments and text.
+import { LRUCache } from 'lru-cache';
 
 const ALLOWED_TAGS = new Set([
   'address',
@@ -188,7 +189,7 @@ const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?/g;
  * every email it wraps, and cleaning it was the larger part of sanitizing one (a pure function of
  * the tag and its attribute text, so a cached answer is the same answer).
  */
-const cleaned = new Map<string, string>();
+const cleaned = new LRUCache<string, string>({ max: 4096 });
 
 function cleanAttributes(tag: string, raw: string): string {
   if (raw === '') return '';
@@ -196,7 +197,6 @@ function cleanAttributes(tag: string, raw: string): string {
   let out = cleaned.get(key);
   if (out === undefined) {
     out = cleanAttributesOf(tag, raw);
-    if (cleaned.size >= 4096) cleaned.clear();
     cleaned.set(key, out);
   }
   return out;

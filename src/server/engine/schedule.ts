@@ -2,6 +2,8 @@
 // such as `09:00 AM`–`05:00 PM` in their timezone) and whether an instant falls inside it. Pure: every
 // function takes `now` (ms). The service skips a channel step (in-app excepted) outside the schedule,
 // and holds a delay or digest that asks to be extended to it until the next time inside.
+import { LRUCache } from 'lru-cache';
+
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
@@ -37,7 +39,8 @@ function validZone(tz: string | null | undefined): string {
   }
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
+/** A formatter per time zone: building one is far dearer than formatting with it. */
+const formats = new LRUCache<string, Intl.DateTimeFormat>({ max: 100 });
 function format(zone: string): Intl.DateTimeFormat {
   let f = formats.get(zone);
   if (!f) {
@@ -52,7 +55,6 @@ function format(zone: string): Intl.DateTimeFormat {
       second: 'numeric',
       weekday: 'long',
     });
-    if (formats.size > 100) formats.clear();
     formats.set(zone, f);
   }
   return f;

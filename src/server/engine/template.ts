@@ -1,6 +1,7 @@
 // Liquid rendering as the service does it: liquidjs with lenient variables and filters (an undefined
 // variable prints nothing, an unknown filter passes the value through), the service's extra filters,
 // and objects printed as single-quoted JSON. Every failure comes back as data; nothing is thrown.
+import { LRUCache } from 'lru-cache';
 import { Liquid, LiquidError, type Template } from 'liquidjs';
 import { digest, pluralize, singleQuotedJson, toSentence } from './filters.js';
 import type { TemplateScope } from './types.js';
@@ -74,9 +75,9 @@ export interface RenderOptions {
 }
 
 // Parsing dominates the cost of rendering short templates, and the same few templates render for every
-// recipient of a trigger: keep the most recent parses.
+// recipient of a trigger: keep the most recent parses (of pure functions of the source: never stale).
 const PARSE_CACHE_SIZE = 500;
-const parseCache = new Map<string, Template[]>();
+const parseCache = new LRUCache<string, Template[]>({ max: PARSE_CACHE_SIZE });
 
 export type ParseResult = { ok: true; templates: Template[] } | { ok: false; error: TemplateError };
 
@@ -84,15 +85,10 @@ export type ParseResult = { ok: true; templates: Template[] } | { ok: false; err
 export function parseTemplate(source: string, escape: 'text' | 'json' = 'text'): ParseResult {
   const key = `${escape}:${source}`;
   const cached = parseCache.get(key);
-  if (cached) {
-    parseCache.delete(key);
-    parseCache.set(key, cached);
-    return { ok: true, templates: cached };
-  }
+  if (cached) return { ok: true, templates: cached };
   try {
     const templates = (escape === 'json' ? jsonLiquid : liquid).parse(source);
     parseCache.set(key, templates);
-    if (parseCache.size > PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value as string);
     return { ok: true, templates };
   } catch (err) {
     return { ok: false, error: toTemplateError(err) };
@@ -203,8 +199,8 @@ function undefinedVariablesOf(templates: Template[], scope: object, control?: st
 /**
  * A template that is only text and plain outputs (`{{ payload.code }}`: dotted names, no filters, no
  * tags, no whitespace control): its text parts and output paths. Most message templates are this,
- * and liquidjs' renderer (a generator per output and per property read) cost ~10% of a delivered
- * SMS. Anything else is null and goes through liquidjs.
+ * and liquidjs' renderer spends a generator per output and per property read on them. Anything else
+ * is null and goes through liquidjs.
  */
 interface SimpleTemplate {
   text: string[];
@@ -214,14 +210,15 @@ interface SimpleTemplate {
 const SIMPLE_OUTPUT = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}/g;
 /** Names liquidjs reads as literals or as special properties (size, first, last): left to it. */
 const NOT_PLAIN = new Set(['true', 'false', 'nil', 'null', 'empty', 'blank', 'size', 'first', 'last', 'toLiquid', '__proto__']);
-const simpleCache = new Map<string, SimpleTemplate | null>();
+/** Each source's plan, or false: not simple. */
+const simpleCache = new LRUCache<string, SimpleTemplate | false>({ max: PARSE_CACHE_SIZE });
 
 function simpleTemplate(source: string): SimpleTemplate | null {
   // Past liquidjs' parse limit the template fails to parse: liquidjs says so.
   if (source.length > LIMITS.parseLimit) return null;
-  let plan = simpleCache.get(source);
-  if (plan !== undefined) return plan;
-  plan = { text: [], paths: [] };
+  const known = simpleCache.get(source);
+  if (known !== undefined) return known || null;
+  let plan: SimpleTemplate | null = { text: [], paths: [] };
   let at = 0;
   for (const m of source.matchAll(SIMPLE_OUTPUT)) {
     plan.text.push(source.slice(at, m.index));
@@ -230,8 +227,7 @@ function simpleTemplate(source: string): SimpleTemplate | null {
   }
   plan.text.push(source.slice(at));
   if (plan.text.some((t) => t.includes('{{') || t.includes('{%')) || plan.paths.some((p) => p.some((k) => NOT_PLAIN.has(k)))) plan = null;
-  if (simpleCache.size >= PARSE_CACHE_SIZE) simpleCache.delete(simpleCache.keys().next().value as string);
-  simpleCache.set(source, plan);
+  simpleCache.set(source, plan ?? false);
   return plan;
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_BULK_EVENTS, TriggerBody, type TriggerResult } from '../../api/schemas/requests.js';
 import { statusesFor } from '../../core/status.js';
 import { fieldErrors, HttpError, notFound, unprocessable } from '../errors.js';
+import { cancelTransaction } from '../runner/cancel.js';
 import { trigger } from '../trigger.js';
 import { notificationViews } from '../views.js';
 import type { Call, Route, Service } from './types.js';
@@ -58,13 +59,13 @@ export const triggerBulk: Route<'triggerBulk'> & { parseBody(input: unknown): un
 export const CANCELED_BY_API = 'Step canceled: the event was canceled through the API (DELETE /v1/events/trigger/{transactionId})';
 
 /**
- * Cancels what the transaction's events have not run yet (Jobs.cancelTransaction): true when a job
+ * Cancels what the transaction's events have not run yet (runner/cancel.ts): true when a job
  * was canceled, false when none was (an unknown transactionId too, as the service answers: no 404).
  */
 export const cancelEvent: Route<'cancelEvent'> = {
   envelope: 'data',
   handle({ svc, env, params }) {
-    const { canceled, events } = svc.store.jobs.cancelTransaction(env.id, params.transactionId!, {
+    const { canceled, events } = cancelTransaction(svc.store, env.id, params.transactionId!, {
       status: 'Warning',
       detail: CANCELED_BY_API,
       source: 'Internal',

@@ -44,8 +44,7 @@ export const updateIntegration: Route<'updateIntegration'> = {
       };
       // An inactive integration cannot stay primary.
       if (next.active === false) next.primary = false;
-      store.topicAdmin.saveIntegration(next);
-      store.integrations.forgetAll();
+      store.integrations.replace(next);
       return integrationView(store.topicAdmin.integrationDoc(env.id, id)!);
     });
   },

@@ -135,7 +135,7 @@ function ownEvent(ctx: StepContext): DigestEvent {
 
 /** The window has ended: this job's event and every event merged into it, as `steps.<id>`. */
 function closeDigest(ctx: StepContext): StepResult {
-  const merged = ctx.job.groupKey ? ctx.store.jobs.digestFollowers(ctx.job.groupKey, ctx.job.id) : [];
+  const merged = ctx.job.groupKey ? ctx.store.jobs.digestedEvents(ctx.job.groupKey, ctx.job.id) : [];
   const events: DigestEvent[] = [ownEvent(ctx), ...merged.map((m) => ({ id: m.notificationId, time: m.createdAt, payload: m.payload }))];
   const output = digestOutput(events);
   ctx.setOutput(output as unknown as JsonObject);

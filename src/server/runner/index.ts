@@ -9,6 +9,5 @@ export function defaultRegistry(): StepRegistry {
   return registerFlowHandlers(registerChannelHandlers(new StepRegistry())).register('http_request', httpRequestHandler).registerExternal(bridgeHandler);
 }
 
-export { JobRunner, type RunnerOptions } from './runner.js';
-export { queueJob } from './queue.js';
+export { JobRunner, type RunnerOptions } from './loop.js';
 export * from './types.js';

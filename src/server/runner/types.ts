@@ -67,8 +67,8 @@ export type StepResult =
 export interface StepHandler {
   /**
    * Whether this job needs the asynchronous `prepare` (default: whenever the handler has one). A
-   * channel step needs it only when its integration is a webhook provider; answering false keeps the
-   * job in the runner's batched, synchronous path. Must not write to the store.
+   * channel step needs it only when its integration is a webhook provider; answering false runs the
+   * job at once, without a slot. Must not write to the store.
    */
   needsPrepare?(ctx: StepContext): boolean;
   /**

@@ -58,7 +58,7 @@ const NOTIFICATION_IN_ENV = `${SELECT_NOTIFICATION} WHERE env_id = unhex(?) AND 
 /** A page of the feed, with the row's stored id (`__k`) for the next page's seek (paging.ts). */
 const SELECT_NOTIFICATION_KEYED = SELECT_NOTIFICATION.replace(/^SELECT /, 'SELECT id AS __k, ');
 
-const toNotification = (r: NotificationRow): NotificationRecord => ({
+export const toNotification = (r: NotificationRow): NotificationRecord => ({
   id: r.id,
   envId: r.env_id,
   orgId: r.org_id,
@@ -184,6 +184,12 @@ export class Activity extends Repo {
     );
   }
 
+  /** Which digest the event's events went out in (`into`'s), or none; its update time unchanged. */
+  setDigestedInto(id: string, into: string | undefined): void {
+    if (into === undefined) this.stmt("UPDATE notifications SET doc = json_remove(doc, '$.digestedNotificationId') WHERE id = unhex(?)").run(id);
+    else this.stmt("UPDATE notifications SET doc = json_set(doc, '$.digestedNotificationId', ?) WHERE id = unhex(?)").run(into, id);
+  }
+
   /** The event changed now (a job of it settled); a second change in the same millisecond writes nothing. */
   touchNotification(id: string): void {
     const now = this.clock.now();
@@ -248,7 +254,7 @@ export class Activity extends Repo {
     }
     if (f.subscriptionId !== undefined) {
       // svc dev records no topic-subscription ids on its events yet, so nothing matches an id; the
-      // filter must still apply (it used to be ignored, listing every event).
+      // filter still applies (ignoring it would list every event).
       where.push("json_extract(n.doc, '$.subscriptionId') = ?");
       params.push(f.subscriptionId);
     }

@@ -117,19 +117,20 @@ function prepare(db: DB, file: string): OpenedDatabase {
     // NORMAL in WAL mode: a commit is in the WAL file (the OS's cache) before its replies are sent,
     // so it survives the process being killed (kill -9, a crash); a power cut or kernel crash can lose
     // the last transactions. FULL would fsync the WAL at every commit: with group commit that is one
-    // fsync per batch, not per trigger, but still the disk's flush latency on every reply (see
-    // bench/RESULTS-startup-engine-store.md). A local development service takes NORMAL.
+    // fsync per batch, not per trigger, but still the disk's flush latency on every reply. A local
+    // development service takes NORMAL.
     db.pragma('synchronous = NORMAL');
-    // A page cache that holds the indexes' hot pages (the default is 2 MB), and checkpoints every
-    // ~40 MB of WAL instead of every 4 MB: a checkpoint runs inside the COMMIT that crosses the mark.
+    // A page cache that holds the indexes' hot pages (the default holds 2 MB), and a checkpoint every
+    // 10,000 pages of WAL instead of 1,000: a checkpoint runs inside the COMMIT that crosses the mark,
+    // so the answers of that batch wait for it.
     db.pragma('cache_size = -65536');
     db.pragma('wal_autocheckpoint = 10000');
   }
-  // Savepoint journals in memory: every request and every job runs in a savepoint of its group-commit
-  // batch, and SQLite copies each page a savepoint first changes into its journal, a temporary file
-  // by default (this build: TEMP_STORE=1), i.e. write() calls on every trigger. Only a rollback of a
-  // savepoint in this process reads it; a crash leaves the WAL with whole transactions either way.
-  // -18% CPU per trigger (bench/trigger-inprocess.mjs).
+  // Savepoint journals in memory: every request and every look of the runner runs in a savepoint of
+  // its group-commit batch, and SQLite copies each page a savepoint first changes into its journal, a
+  // temporary file by default (this build: TEMP_STORE=1), i.e. write() calls on every trigger. Only a
+  // rollback of a savepoint in this process reads it; a crash leaves the WAL with whole transactions
+  // either way.
   db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   migrate(db, version);

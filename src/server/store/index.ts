@@ -1,7 +1,9 @@
 // The store: one SQLite file (or memory) and its repositories. better-sqlite3 is synchronous; a
-// request's writes happen in one savepoint of a group-commit batch (see `grouped`), and its reply is
-// sent only once that batch has committed.
+// request's writes happen in one savepoint of a group-commit batch (`grouped`, throughput.ts), and
+// its reply is sent only once that batch has committed.
 import type { Clock } from '../clock.js';
+import { GroupCommit } from '../throughput.js';
+import { Caches } from './cache.js';
 import { Activity } from './activity.js';
 import { ChannelConnections, ChannelEndpoints } from './channels.js';
 import { Contexts, Tenants, Topics } from './contexts.js';
@@ -34,6 +36,10 @@ export class Store {
   readonly inbox: Inbox;
   readonly preferences: SubscriberPreferences;
   readonly topicAdmin: TopicAdmin;
+  /** Every cache of the repositories (cache.ts): cleared whenever a transaction rolls back. */
+  readonly caches = new Caches();
+  /** The batch requests and the runner share (throughput.ts): its COMMIT is what answers wait for. */
+  readonly groupCommit: GroupCommit;
 
   constructor(
     readonly db: DB,
@@ -43,14 +49,14 @@ export class Store {
     readonly file: string,
   ) {
     this.environments = new Environments(db, clock);
-    this.subscribers = new Subscribers(db, clock);
-    this.integrations = new Integrations(db, clock);
-    this.workflows = new Workflows(db, clock);
+    this.subscribers = new Subscribers(db, clock, this.caches);
+    this.integrations = new Integrations(db, clock, this.caches);
+    this.workflows = new Workflows(db, clock, this.caches);
     this.contexts = new Contexts(db, clock);
     this.tenants = new Tenants(db, clock);
     this.topics = new Topics(db, clock);
     this.activity = new Activity(db, clock);
-    this.jobs = new Jobs(db, clock);
+    this.jobs = new Jobs(db, clock, this.caches);
     this.messages = new Messages(db, clock);
     this.connections = new ChannelConnections(db, clock);
     this.endpoints = new ChannelEndpoints(db, clock);
@@ -59,6 +65,11 @@ export class Store {
     this.preferences = new SubscriberPreferences(db, clock);
     this.topicAdmin = new TopicAdmin(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
+    this.groupCommit = new GroupCommit(
+      db,
+      (fn) => this.tx(fn),
+      () => this.rolledBack(),
+    );
   }
 
   static open(file: string, clock: Clock, opts: OpenOptions = {}): Store {
@@ -77,13 +88,10 @@ export class Store {
     return row.n === null || row.j === null ? (row.n ?? row.j) : Math.max(row.n, row.j);
   }
 
-  /**
-   * One transaction function for every call: `db.transaction(fn)` builds a new wrapper each time
-   * (properties, a closure per mode), which cost ~4% of a trigger's CPU when built per request and job.
-   */
+  /** better-sqlite3's transaction wrapper, built once (it is an object of its own per call otherwise). */
   private readonly runInTx: (fn: () => unknown) => unknown;
 
-  /** Runs `fn` in one transaction (nested calls, and calls while a batch is open, join the outer one). */
+  /** Runs `fn` in one transaction (nested calls, and calls while a batch is open, are savepoints of the outer one). */
   tx<T>(fn: () => T): T {
     try {
       return this.runInTx(fn) as T;
@@ -93,76 +101,32 @@ export class Store {
     }
   }
 
-  /** Caches of documents read inside a rolled-back transaction may hold what it took back. */
+  /** What was read inside a rolled-back transaction may be gone: every cache forgets. */
   private rolledBack(): void {
-    this.workflows.forgetAll();
-    this.integrations.forgetAll();
-    this.jobs.forgetAll();
+    this.caches.clear();
     this.inbox.forgetAll();
-    this.subscribers.forgetAll();
   }
 
-  // --- group commit ----------------------------------------------------------------------------
-  // One transaction per request spends most of a trigger's time in COMMIT. Instead, the requests
-  // handled in one turn of the event loop share one transaction: each runs in its own savepoint (a
-  // failing one rolls back alone), and the batch commits as soon as the loop has read what had
-  // arrived (setImmediate), or at MAX_BATCH. `committed` settles only after that COMMIT: a caller
-  // answers then, so every acknowledged write is in the WAL file before its reply leaves.
-
-  private batch: { waiters: { resolve: () => void; reject: (e: unknown) => void }[] } | undefined;
-  private readonly afterCommitFns: (() => void)[] = [];
-  static readonly MAX_BATCH = 512;
+  // --- group commit (throughput.ts) ------------------------------------------------------------
 
   /** A batch is open: what is read now may not be committed yet. */
   get batchOpen(): boolean {
-    return this.batch !== undefined;
+    return this.groupCommit.open;
   }
 
+  /** Runs `fn` in a savepoint of the open group-commit batch; `committed` settles after its COMMIT. */
   grouped<T>(fn: () => T): { value: T; committed: Promise<void> } {
-    if (!this.batch) {
-      // Inside someone else's transaction (a test, start-up): that transaction decides.
-      if (this.db.inTransaction) return { value: this.tx(fn), committed: Promise.resolve() };
-      this.db.exec('BEGIN');
-      this.batch = { waiters: [] };
-      setImmediate(() => this.flush());
-    }
-    const batch = this.batch;
-    const value = this.tx(fn);
-    const committed = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
-    if (batch.waiters.length >= Store.MAX_BATCH) this.flush();
-    return { value, committed };
+    return this.groupCommit.join(fn);
   }
 
   /** Runs `fn` once no batch is open (now, or right after the open one commits). */
   afterCommit(fn: () => void): void {
-    if (this.batch) this.afterCommitFns.push(fn);
-    else fn();
+    this.groupCommit.afterCommit(fn);
   }
 
-  /** Commits the open batch, if any, and settles its callers. */
+  /** Commits the open batch, if any. */
   flush(): void {
-    const batch = this.batch;
-    if (!batch) return;
-    this.batch = undefined;
-    try {
-      if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
-    } catch (e) {
-      try {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      } catch {
-        // The connection is gone; the callers are told below.
-      }
-      this.rolledBack();
-      for (const w of batch.waiters) w.reject(e);
-      this.runAfterCommit();
-      return;
-    }
-    for (const w of batch.waiters) w.resolve();
-    this.runAfterCommit();
-  }
-
-  private runAfterCommit(): void {
-    for (const fn of this.afterCommitFns.splice(0)) fn();
+    this.groupCommit.flush();
   }
 
   close(): void {

@@ -3,6 +3,9 @@
 import type { Channel } from '../../api/schemas/enums.js';
 import type { Integration, StepFilter } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
+import type { Clock } from '../clock.js';
+import type { Cache, Caches } from './cache.js';
+import type { DB } from './db.js';
 import { parseDoc, Repo } from './repo.js';
 
 /** The service's own provider id: in-app delivery and the steps it runs itself. */
@@ -21,16 +24,12 @@ export interface NewIntegration {
 }
 
 export class Integrations extends Repo {
-  // Every channel job chooses among its environment's integrations; they change only on create and
-  // set-primary, which clear this.
-  private readonly byEnvironment = new Map<string, Integration[]>();
-  /** forChannel's answers (every trigger asks one per channel step); cleared with byEnvironment. */
-  private readonly byChannel = new Map<string, Integration | null>();
+  /** Each environment's integrations: every channel job chooses among them, every trigger asks which delivers. */
+  private readonly byEnvironment: Cache<string, Integration[]>;
 
-  /** Drops the cached lists (a write, or a transaction rolled back: what was read in it may be gone). */
-  forgetAll(): void {
-    this.byEnvironment.clear();
-    this.byChannel.clear();
+  constructor(db: DB, clock: Clock, caches: Caches) {
+    super(db, clock);
+    this.byEnvironment = caches.create(100);
   }
 
   /** Every integration of the environment (active or not), oldest first; shared: treat as read-only. */
@@ -45,7 +44,7 @@ export class Integrations extends Repo {
   }
 
   create(env: Environment, input: NewIntegration): Integration {
-    this.forgetAll();
+    this.byEnvironment.delete(env.id);
     const now = this.nowIso();
     const doc: Integration = {
       _id: this.newId(),
@@ -90,19 +89,10 @@ export class Integrations extends Repo {
     return rows.map((r) => parseDoc<Integration>(r.doc));
   }
 
-  /** The integration a channel delivers through: the primary one first, else the oldest active one. Shared: treat as read-only. */
+  /** The integration a channel delivers through: the primary active one, else the oldest active one. Shared: treat as read-only. */
   forChannel(envId: string, channel: Channel): Integration | undefined {
-    const key = `${envId}\n${channel}`;
-    let found = this.byChannel.get(key);
-    if (found === undefined) {
-      const row = this.stmt(
-        'SELECT doc FROM integrations WHERE env_id = ? AND channel = ? AND active = 1 ORDER BY is_primary DESC, created_at, id LIMIT 1',
-      ).get(envId, channel) as { doc: string } | undefined;
-      found = row ? parseDoc<Integration>(row.doc) : null;
-      if (this.byChannel.size >= 1000) this.byChannel.clear();
-      this.byChannel.set(key, found);
-    }
-    return found ?? undefined;
+    const active = this.ofEnvironment(envId).filter((i) => i.channel === channel && i.active);
+    return active.find((i) => i.primary) ?? active[0];
   }
 
   /** For subscriber channel settings: by identifier when given, else the first active one of the provider. */
@@ -157,7 +147,7 @@ export class Integrations extends Repo {
    * service's remove use case does: they could not deliver without it).
    */
   remove(integration: Integration): void {
-    this.forgetAll();
+    this.byEnvironment.delete(integration._environmentId);
     const envId = integration._environmentId;
     this.stmt('DELETE FROM channel_endpoints WHERE env_id = ? AND integration_identifier = ?').run(envId, integration.identifier);
     this.stmt('DELETE FROM channel_connections WHERE env_id = ? AND integration_identifier = ?').run(envId, integration.identifier);
@@ -165,12 +155,27 @@ export class Integrations extends Repo {
   }
 
   private save(doc: Integration): void {
-    this.forgetAll();
+    this.byEnvironment.delete(doc._environmentId);
     this.stmt('UPDATE integrations SET active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
       +doc.active,
       +doc.primary,
       JSON.stringify(doc),
       doc.updatedAt,
+      doc._id,
+    );
+  }
+
+  /** Writes an integration's whole document back, its identifier included, with a new update time. */
+  replace(doc: Integration): void {
+    const now = this.nowIso();
+    const next = { ...doc, updatedAt: now };
+    this.byEnvironment.delete(doc._environmentId);
+    this.stmt('UPDATE integrations SET identifier = ?, active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
+      next.identifier,
+      +next.active,
+      +next.primary,
+      JSON.stringify(next),
+      now,
       doc._id,
     );
   }

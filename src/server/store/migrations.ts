@@ -290,6 +290,40 @@ export const MIGRATIONS: readonly string[] = [
     condition TEXT, channels TEXT NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (subscription_id, workflow_id)
   ) WITHOUT ROWID;
   `,
+  // Readable jobs: a job's status is one of the API's words, checked by the schema; its execution
+  // details are arrays of words ([status, detail, ms after the job's creation, providerId, source,
+  // raw]) where migration 5 had kept the usual statuses and texts as numbers (positions in lists in
+  // the code); a state kept as {"$s": 0, ...} (the in-app output every in-app job had) is written out.
+  // The table is rebuilt in rowid order for the CHECK.
+  `
+  CREATE TABLE jobs_words (
+    id BLOB PRIMARY KEY, notification_id BLOB NOT NULL, step_index INTEGER NOT NULL, type TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'queued', 'running', 'completed', 'failed', 'delayed', 'canceled', 'merged', 'skipped')),
+    run_at INTEGER NOT NULL, provider_id TEXT, state TEXT NOT NULL, step_ref TEXT, details TEXT, group_key TEXT,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  );
+  INSERT INTO jobs_words SELECT id, notification_id, step_index, type, status, run_at, provider_id,
+    CASE WHEN json_extract(state, '$."$s"') = 0 THEN
+      iif(json_type(state, '$.output') IS NULL,
+        json_set(json_remove(state, '$."$s"'), '$.output', json('{"seen":false,"read":false,"lastSeenDate":null,"lastReadDate":null}')),
+        json_remove(state, '$."$s"'))
+    ELSE state END,
+    step_ref,
+    CASE WHEN details IS NULL THEN NULL ELSE (
+      SELECT json_group_array(json_set(d.value,
+        '$[0]', CASE json_extract(d.value, '$[0]') WHEN 0 THEN 'Success' WHEN 1 THEN 'Warning' WHEN 2 THEN 'Failed' WHEN 3 THEN 'Pending'
+          WHEN 4 THEN 'Queued' WHEN 5 THEN 'ReadConfirmation' ELSE json_extract(d.value, '$[0]') END,
+        '$[1]', CASE json_extract(d.value, '$[1]') WHEN 0 THEN 'Step queued' WHEN 1 THEN 'Start sending message' WHEN 2 THEN 'Message created'
+          WHEN 3 THEN 'Message sent' WHEN 4 THEN 'Step running' ELSE json_extract(d.value, '$[1]') END) ORDER BY d.key)
+      FROM json_each(details) d
+    ) END,
+    group_key, created_at, updated_at FROM jobs ORDER BY rowid;
+  DROP TABLE jobs;
+  ALTER TABLE jobs_words RENAME TO jobs;
+  CREATE INDEX jobs_notification ON jobs (notification_id, step_index);
+  CREATE INDEX jobs_due ON jobs (run_at, id) WHERE status IN ('queued', 'delayed');
+  CREATE INDEX jobs_group ON jobs (group_key, status) WHERE group_key IS NOT NULL;
+  `,
 ];
 
 /**

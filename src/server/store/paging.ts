@@ -1,6 +1,7 @@
 // Cursor pagination as the service does it (ground truth, "Cursor pagination"): the cursors are the
 // ids of the first and last item of a page, an unknown cursor gives an empty page, `includeCursor`
 // includes the cursor item, and `totalCount` counts the whole filter up to 50,000.
+import { LRUCache } from 'lru-cache';
 import type { DB } from './db.js';
 
 export const TOTAL_COUNT_CAP = 50_000;
@@ -117,7 +118,8 @@ interface Continuation {
  * then the seek returns exactly the rows the offset would. Any write in between, and the offset is used.
  */
 export class NewestFirstPages {
-  private readonly next = new Map<string, Continuation>();
+  /** Where the next page of each listing starts (its own rule: valid while no row changed anywhere). */
+  private readonly next: LRUCache<string, Continuation>;
   private changesStmt: { get(): unknown } | undefined;
   /** Pages served by seeking (for tests). */
   seeks = 0;
@@ -126,8 +128,10 @@ export class NewestFirstPages {
   constructor(
     private readonly db: DB,
     private readonly alias: string,
-    private readonly max = 64,
-  ) {}
+    max = 64,
+  ) {
+    this.next = new LRUCache({ max });
+  }
 
   /** Rows of page `page` (`limit` + 1 of them when there is more), `where` and `params` as in `select … WHERE where`. */
   rows<R extends { created_at: number; __k: unknown }>(select: string, where: string, params: unknown[], page: number, limit: number): R[] {
@@ -153,7 +157,6 @@ export class NewestFirstPages {
     }
     if (rows.length > limit) {
       const last = rows[limit - 1]!;
-      if (this.next.size >= this.max) this.next.delete(this.next.keys().next().value!);
       this.next.set(`${page + 1}\u0000${listing}`, { changes, createdAt: last.created_at, key: last.__k });
     }
     return rows;

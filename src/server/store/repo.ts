@@ -35,9 +35,8 @@ let lastMs = Number.NaN;
 let lastIso = '';
 
 /**
- * `iso(ms)` remembering its last answer: a trigger and its job's delivery ask for the same
- * millisecond several times (every row's created_at and updated_at), and toISOString allocates a
- * Date and a string each time (~2.5% of a trigger's CPU).
+ * `iso(ms)` remembering its last answer: a trigger and its jobs ask for the same millisecond many
+ * times (every row's created_at and updated_at), each otherwise a new Date and string.
  */
 export function isoAt(ms: number): string {
   if (ms !== lastMs) {
@@ -55,9 +54,9 @@ export function contextKeySet(keys: readonly string[] | undefined): string {
 
 /**
  * The activity tables keep ObjectIds as their 12 bytes (BLOB), half the size in each row and index.
- * SQL converts both ways, so JavaScript only sees the usual 24 characters (a Buffer per id read cost
- * more CPU than the smaller rows saved): `unhex(?)` for a bound id (text that is not hex matches
- * nothing), `idText(column)` to read one.
+ * SQL converts both ways, so JavaScript only sees the usual 24 characters (cheaper than a Buffer per
+ * id read): `unhex(?)` for a bound id (text that is not hex matches nothing), `idText(column)` to
+ * read one.
  */
 export function idText(column: string, as = column.slice(column.indexOf('.') + 1)): string {
   return `lower(hex(${column})) AS ${as}`;

@@ -3,6 +3,9 @@
 import type { Subscriber } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { cursorOptions, cursorPage, type CursorEnvelope } from './paging.js';
+import type { Clock } from '../clock.js';
+import type { Cache, Caches } from './cache.js';
+import type { DB } from './db.js';
 import { parseDoc, Repo } from './repo.js';
 
 export type SubscriberFields = Partial<
@@ -28,32 +31,22 @@ interface Row {
 }
 
 export class Subscribers extends Repo {
-  /**
-   * Counts the writes to subscribers through this repository (the only writer): a record read when
-   * it stood at the same count is still what the store holds (see JobHint).
-   */
-  writes = 0;
-  /** Records read by `current`, with the write count they were read at. */
-  private readonly shared = new Map<string, { writes: number; sub: Subscriber }>();
+  /** Records by environment and subscriberId, for the trigger, which reads the same few recipients again and again. */
+  private readonly byId: Cache<string, Subscriber>;
 
-  /** Drops the records `current` keeps (a rolled-back transaction may have written what they hold). */
-  forgetAll(): void {
-    this.shared.clear();
+  constructor(db: DB, clock: Clock, caches: Caches) {
+    super(db, clock);
+    this.byId = caches.create(1000);
   }
 
-  /**
-   * The stored subscriber, shared between callers until any subscriber is written: treat it as
-   * read-only. For the trigger, which reads the same few recipients again and again (a read and a
-   * JSON parse of the document per recipient before).
-   */
+  /** The stored subscriber, shared between callers: treat it as read-only. */
   current(envId: string, subscriberId: string): Subscriber | undefined {
     const key = `${envId}\n${subscriberId}`;
-    const hit = this.shared.get(key);
-    if (hit !== undefined && hit.writes === this.writes) return hit.sub;
-    const sub = this.find(envId, subscriberId);
-    if (sub === undefined) return undefined;
-    if (this.shared.size >= 1000) this.shared.clear();
-    this.shared.set(key, { writes: this.writes, sub });
+    let sub = this.byId.get(key);
+    if (sub === undefined) {
+      sub = this.find(envId, subscriberId);
+      if (sub !== undefined) this.byId.set(key, sub);
+    }
     return sub;
   }
 
@@ -110,7 +103,9 @@ export class Subscribers extends Repo {
   }
 
   private save(sub: Subscriber, insert: boolean): void {
-    this.writes++;
+    // A document without its environment (written by an older svc) cannot name its entry: drop them all.
+    if (typeof sub._environmentId === 'string') this.byId.delete(`${sub._environmentId}\n${sub.subscriberId}`);
+    else this.byId.clear();
     const cols = [sub.firstName ?? null, sub.lastName ?? null, sub.email ?? null, sub.phone ?? null, JSON.stringify(sub), sub.updatedAt];
     if (insert) {
       this.stmt(
@@ -126,7 +121,7 @@ export class Subscribers extends Repo {
   remove(envId: string, subscriberId: string): boolean {
     const sub = this.find(envId, subscriberId);
     if (!sub) return false;
-    this.writes++;
+    this.byId.delete(`${envId}\n${subscriberId}`);
     this.stmt('DELETE FROM topic_subscribers WHERE subscriber_id = ?').run(sub._id);
     this.stmt('DELETE FROM channel_endpoints WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);
     this.stmt('DELETE FROM channel_connections WHERE env_id = ? AND subscriber_id = ?').run(envId, subscriberId);

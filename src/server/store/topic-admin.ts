@@ -116,20 +116,6 @@ export class TopicAdmin extends Repo {
     this.stmt('UPDATE topics SET updated_at = ? WHERE id = ?').run(this.nowIso(), topicId);
   }
 
-  /** Writes an integration's whole document back (its caches are the caller's to drop). */
-  saveIntegration(doc: Integration): void {
-    const now = this.nowIso();
-    const next = { ...doc, updatedAt: now };
-    this.stmt('UPDATE integrations SET identifier = ?, active = ?, is_primary = ?, doc = ?, updated_at = ? WHERE id = ?').run(
-      next.identifier,
-      +next.active,
-      +next.primary,
-      JSON.stringify(next),
-      now,
-      doc._id,
-    );
-  }
-
   integrationDoc(envId: string, id: string): Integration | undefined {
     const row = this.stmt('SELECT doc FROM integrations WHERE env_id = ? AND id = ?').get(envId, id) as { doc: string } | undefined;
     const doc = row ? parseDoc<Integration>(row.doc) : undefined;

@@ -7,6 +7,9 @@ import type { JsonObject } from '../../api/schemas/common.js';
 import type { StepFilter } from '../../api/schemas/resources.js';
 import { stepSlug, workflowSlug } from '../engine/index.js';
 import type { Environment } from './environments.js';
+import type { Clock } from '../clock.js';
+import type { Cache, Caches } from './cache.js';
+import type { DB } from './db.js';
 import { parseDoc, Repo } from './repo.js';
 
 type Severity = (typeof SEVERITIES)[number];
@@ -95,37 +98,30 @@ export function slugify(name: string): string {
 }
 
 export class Workflows extends Repo {
-  // Every job of every trigger reads its workflow: parsed documents are kept by database id; every
-  // write (save, remove) calls forget().
-  private readonly parsed = new Map<string, StoredWorkflow>();
+  /** Parsed documents by database id: every trigger and every job reads its workflow. */
+  private readonly parsed: Cache<string, StoredWorkflow>;
+  /** Database ids by environment and trigger identifier (every trigger looks one up); hits only. */
+  private readonly idByTrigger: Cache<string, string>;
+  /** The last_triggered_at written per workflow: a second trigger in the same millisecond writes nothing. */
+  private readonly triggeredAt: Cache<string, string>;
 
-  /**
-   * The database id of a workflow by environment and trigger identifier (every trigger looks one up).
-   * Only hits are kept; every write and every rolled-back transaction (Store.tx) clears it, so an id
-   * learnt inside a savepoint that rolls back is not kept either.
-   */
-  private readonly idByTrigger = new Map<string, string>();
+  constructor(db: DB, clock: Clock, caches: Caches) {
+    super(db, clock);
+    this.parsed = caches.create(500);
+    this.idByTrigger = caches.create(1000);
+    this.triggeredAt = caches.create(500);
+  }
 
-  /** The last_triggered_at this process wrote per workflow: a trigger in the same millisecond writes nothing. */
-  private readonly triggeredAt = new Map<string, string>();
-
-  forget(id: string): void {
+  /** A write changed this workflow (or which identifier names which id). */
+  private forget(id: string): void {
     this.parsed.delete(id);
     this.idByTrigger.clear();
     this.triggeredAt.delete(id);
   }
 
-  /** Drops every cached document (a transaction rolled back: what was read in it may be gone). */
-  forgetAll(): void {
-    this.parsed.clear();
-    this.idByTrigger.clear();
-    this.triggeredAt.clear();
-  }
-
   create(env: Environment, input: NewWorkflow): StoredWorkflow {
     const now = this.nowIso();
     const id = this.newId();
-    this.forget(id);
     const doc: StoredWorkflow = {
       _id: id,
       _environmentId: env.id,
@@ -277,7 +273,6 @@ export class Workflows extends Repo {
       const row = this.stmt('SELECT id FROM workflows WHERE env_id = ? AND workflow_id = ?').get(envId, identifier) as { id: string } | undefined;
       if (!row) return undefined;
       id = row.id;
-      if (this.idByTrigger.size >= 1000) this.idByTrigger.clear();
       this.idByTrigger.set(key, id);
     }
     return this.findById(id);
@@ -290,7 +285,6 @@ export class Workflows extends Repo {
     const row = this.stmt('SELECT doc FROM workflows WHERE id = ?').get(id) as { doc: string } | undefined;
     if (!row) return undefined;
     const doc = parseDoc<StoredWorkflow>(row.doc);
-    if (this.parsed.size >= 500) this.parsed.delete(this.parsed.keys().next().value as string);
     this.parsed.set(id, doc);
     return doc;
   }
@@ -328,11 +322,11 @@ export class Workflows extends Repo {
     return this.save({ ...stored, ...given, steps });
   }
 
+  /** Records the trigger's time. */
   markTriggered(id: string): void {
     const now = this.nowIso();
     if (this.triggeredAt.get(id) === now) return;
     this.stmt('UPDATE workflows SET last_triggered_at = ? WHERE id = ?').run(now, id);
-    if (this.triggeredAt.size >= 1000) this.triggeredAt.clear();
     this.triggeredAt.set(id, now);
   }
 }

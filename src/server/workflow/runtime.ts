@@ -3,6 +3,7 @@
 // the control values with their defaults, the control issues, the step filters and the variables that
 // have a `default`. Computed once per workflow version and kept, so a trigger of 1,000 recipients
 // analyses its templates once, not 1,000 times.
+import { LRUCache } from 'lru-cache';
 import type { StepFilter } from '../../api/schemas/resources.js';
 import type { StepIssues, Workflow } from '../../api/schemas/workflow.js';
 import {
@@ -78,8 +79,8 @@ function readsSteps(controls: Record<string, unknown>): boolean {
   return /\bsteps\b/.test(JSON.stringify(controls));
 }
 
-const CACHE_SIZE = 200;
-const cache = new Map<string, WorkflowRuntime>();
+/** Runtimes by workflow version (database id and update time): a new version is a new key. */
+const cache = new LRUCache<string, WorkflowRuntime>({ max: 200 });
 
 /** The runtime view of a workflow version (kept by database id and update time). */
 export function workflowRuntime(stored: StoredWorkflow): WorkflowRuntime {
@@ -107,7 +108,6 @@ export function workflowRuntime(stored: StoredWorkflow): WorkflowRuntime {
   );
   const runtime = { stored, definition, steps };
   cache.set(key, runtime);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return runtime;
 }
 

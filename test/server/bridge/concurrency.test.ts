@@ -1,6 +1,6 @@
 // How svc dev keeps a team's app busy: the jobs of code-first workflows have slots of their own beside
 // the runner's shared ones (more calls in flight than the 16 shared slots), and an event's next step
-// starts as soon as the one before settles, with a timeline as if it had been queued then.
+// is queued when the one before settles and called in a slot as any job.
 import { workflow } from '@novu/framework';
 import { afterEach, expect, it, vi } from 'vitest';
 import { testService, TEST_KEY, type TestService } from '../../helpers/service.js';
@@ -40,7 +40,7 @@ it('30 events of a code-first workflow: all 30 first steps are in the app at onc
   expect(feed).toHaveLength(30);
   for (const n of feed) {
     expect(n.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
-    // The second step ran right after the first, in its slot: still queued, then running, then its outcome.
+    // The second step was queued when the first settled, then running, then its outcome.
     const second = n.jobs[1].executionDetails.map((d: any) => d.detail);
     expect(second.slice(0, 2)).toEqual(['Step queued', 'Step running']);
     expect(second.join('\n')).toMatch(/Step executed by the bridge/);

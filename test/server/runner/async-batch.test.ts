@@ -1,6 +1,5 @@
-// Asynchronous jobs whose prepare ends in the same turn of the event loop are settled together, in one
-// savepoint: a handler that throws there rolls them all back, and each is settled again alone, so
-// that it fails by itself, the others' writes stay once, and every error is reported once.
+// Jobs whose network calls end in the same turn of the event loop: a run that throws and a call that
+// rejects each fail their own job alone, the others' writes stay once, and every error is reported once.
 import { expect, it } from 'vitest';
 import type { StepHandler } from '../../../src/server/runner/index.js';
 import { customStepService } from './custom-step.js';
@@ -48,8 +47,7 @@ it('four answers settled together, one run throwing and one prepare rejecting: e
   const digested = async (tx: string) => svc.store.activity.notificationById((await job(tx))._id)?.doc.digestedNotificationId;
   expect([await digested('one'), await digested('bad'), await digested('two')]).toEqual(['ran-one', undefined, 'ran-two']);
   expect(thrown.map((e) => (e as Error).message).sort()).toEqual(['kaboom', 'no answer']);
-  // One batch: run whole (rolled back by 'bad'), then job by job.
-  expect(runs.filter((r) => r === 'one')).toHaveLength(2);
+  expect(runs.filter((r) => r === 'one')).toHaveLength(1);
   expect(runs.filter((r) => r === 'reject')).toHaveLength(0);
   await svc.close();
 });

@@ -1,5 +1,5 @@
-// What an asynchronous job's prepare phase records (timeline details, the provider it chose) stays
-// when the job is settled: alone, and when its batch is rolled back and settled again job by job.
+// What a job's prepare phase records (timeline details, the provider it chose) stays when its outcome
+// is written: alone, and beside a job of the same turn whose run throws.
 import { expect, it } from 'vitest';
 import type { StepHandler } from '../../../src/server/runner/index.js';
 import { customStepService, eventsByName, nameOf } from './custom-step.js';
@@ -40,12 +40,12 @@ it('a lone asynchronous job keeps the details and provider id set before and in 
   await svc.close();
 });
 
-it('a batch rolled back by one job: the others settle again with what their prepare recorded, once', async () => {
+it('calls that end together, one run throwing: the others keep what their prepare recorded, once', async () => {
   let open = () => {};
   const gate = new Promise<void>((r) => (open = r));
   const svc = await customStepService(handler(gate));
   for (const n of ['one', 'bad', 'two']) await trigger(svc, n);
-  // All three wait in prepare, then finish in one turn: one settle batch, rolled back by 'bad'.
+  // All three wait in prepare, then finish in one turn.
   await svc.runner.idle({ inflight: false });
   open();
   await svc.runner.idle();

@@ -1,7 +1,6 @@
-// With many calls to a team's app in flight, svc dev keeps all of them in the app at once (the
-// code-first slots and the shared ones: some 110, so that the app still has work while svc dev holds
-// answers back to settle them together), and the answers, settled in groups (up to 32, or what came
-// within 4 ms), leave timelines and messages as settled one at a time.
+// With many calls to a team's app in flight, svc dev keeps some 110 of them in the app at once (the
+// code-first slots and the shared ones), and the answers, coming back spread over some 100 ms, leave
+// each event its own timeline and message.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +18,7 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-it('100 events: all first steps in the app at once; answers settled in groups leave each event its own timeline and message', async () => {
+it('100 events: all first steps in the app at once; the answers leave each event its own timeline and message', async () => {
   vi.spyOn(console, 'log').mockImplementation(() => {});
   const gate = new Promise<void>((r) => (release = r));
   let inApp = 0;
