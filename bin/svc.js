@@ -36,6 +36,11 @@ if (major < 22 || (major === 22 && minor < 19)) {
     process.stderr.write(`error: svc needs Node.js 22.19 or later; this is Node.js ${process.versions.node}: ${run}\n`);
     process.exit(1);
   }
+} else if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
+  // Scripts probe for the tool with --version: answered from the package's own file, with nothing of
+  // dist/ loaded.
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
   await start();
 }

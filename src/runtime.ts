@@ -4,7 +4,8 @@
 import type { ClientOptions, Deps, GlobalOptions, IO } from './deps.js';
 import { checkApiKey, ProfileStore, requireApiKey, requireBaseUrl, resolveSettings, type ResolvedSettings } from './config/profiles.js';
 import { InputReader } from './core/input.js';
-import type { Api } from './api/session.js';
+import { Api } from './api/session.js';
+import { print } from './io/output.js';
 import type { Output, OutputFormat, PrintOptions } from './io/types.js';
 import { hideUrlCredentialsIn } from './core/mask.js';
 import { safeText } from './io/safe-text.js';
@@ -59,7 +60,6 @@ export function createRuntime(init: RuntimeInit): Runtime {
     const baseUrl = requireBaseUrl(opts.baseUrl !== undefined ? { baseUrl: given, profile: { value: undefined, source: 'none' } } : s!);
     const apiKey = opts.apiKey !== undefined ? checkApiKey(opts.apiKey, 'the API key') : requireApiKey(s!);
     const readOnlyProfile = s?.readOnly ? (s.profile.value ?? '?') : undefined;
-    const { Api } = await import('./api/session.js');
     const api = new Api(
       {
         baseUrl,
@@ -143,7 +143,6 @@ export function createRuntime(init: RuntimeInit): Runtime {
       note: (m) => deps.info(m),
     }),
     print: async (value: unknown, opts?: PrintOptions) => {
-      const { print } = await import('./io/output.js');
       await print(deps.output(), value, opts);
     },
     records: async (opts = {}) => {

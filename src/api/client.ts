@@ -9,6 +9,7 @@ import { maskData, maskHeaders, maskUrl, secretValues } from '../core/mask.js';
 import { formatDuration } from '../core/duration.js';
 import { buildPath, type Route } from './routes.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
+import { createDispatcher } from './node-transport.js';
 import { describeErrorBody, parseRetryAfter, retryDelay, shouldRetryStatus, unwrapEnvelope } from './http-rules.js';
 
 /** The longest svc waits between two attempts; an answer asking for longer is not retried. */
@@ -134,9 +135,7 @@ export class ApiClient {
     // The transport loads with the first request: a dry run, or a command refused before sending, never pays for it.
     return (this.dispatcher ??= this.config.dispatcher
       ? Promise.resolve(this.config.dispatcher)
-      : import('./node-transport.js').then(({ createDispatcher }) =>
-          createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }),
-        ));
+      : createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }));
   }
 
   async close(): Promise<void> {

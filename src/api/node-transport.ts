@@ -11,6 +11,7 @@
 // carried the request. Timeouts come from the caller's signal (the HTTP core sets one per attempt).
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { loadUndici } from '../core/lazy.js';
 
 export interface NodeRequestOptions {
   origin: string;
@@ -206,7 +207,7 @@ export async function createDispatcher(env: NodeJS.ProcessEnv, opts: DispatcherO
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   if (!httpProxy && !httpsProxy) return new NodeTransport() as unknown as Dispatcher;
-  const { EnvHttpProxyAgent } = await (await import('../core/lazy.js')).loadUndici();
+  const { EnvHttpProxyAgent } = await loadUndici();
   return new EnvHttpProxyAgent({
     ...opts,
     keepAliveTimeout: 10_000,

@@ -8,9 +8,11 @@ import { problemsOf } from '../core/validate.js';
 import type { RawList } from '../core/raw-json.js';
 import { ApiClient, type ApiResponse, type ClientConfig, type OperationInput, type RawReader } from './client.js';
 import type { Operation, OperationName } from './operations.js';
+import { releaseBuffer } from './node-transport.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { buildPath, routes } from './routes.js';
 import { oversizeBody } from './limits.js';
+import { type ShapeValidator, shapes } from './shape-validators.js';
 
 export type { ApiResponse, OperationInput, RateLimitInfo } from './client.js';
 export type { QueryInput, SendOptions } from './request.js';
@@ -124,11 +126,14 @@ export class Api {
   /** Calls an operation of the table; undefined under --dry-run. The answer's shape is checked. */
   async call<T = unknown>(name: OperationName, input: OperationInput = {}, opts: CallOptions = {}): Promise<ApiResponse<T> | undefined> {
     const route = routes[name];
+    // The answer's validator loads while the request is on its way, not after the answer is in.
+    const validator = shapes && !this.policy.dryRun && !shapes.withoutResponse.includes(name) ? shapes.validator('response', name) : undefined;
+    validator?.catch(() => undefined);
     const res = await this.send<T>(
       { method: route.method, path: buildPath(route.path, input.params ?? {}), query: input.query, body: input.body, idempotencyKey: input.idempotencyKey },
       opts,
     );
-    if (res) await this.checkShape(name, res.data);
+    if (res) await this.checkShape(name, res.data, validator);
     return res;
   }
 
@@ -137,10 +142,9 @@ export class Api {
    * build compiled from the schemas answer first, without loading zod; zod has the last word (and the
    * message) whenever they refuse an answer or have no validator for the operation.
    */
-  private async checkShape(name: OperationName, data: unknown): Promise<void> {
-    const { shapes } = await import('./shape-validators.js');
+  private async checkShape(name: OperationName, data: unknown, validator: Promise<ShapeValidator | undefined> | undefined): Promise<void> {
     if (shapes?.withoutResponse.includes(name)) return;
-    if ((await shapes?.validator('response', name))?.(data)) return;
+    if ((await validator)?.(data)) return;
     const { operations } = await import('./operations.js');
     const op: Operation = operations[name];
     if (!op.response) return;
@@ -197,7 +201,6 @@ export class Api {
     const { scanList } = await import('../core/raw-json.js');
     // An answer's bytes are freed once their page is written, not at the next garbage collection: an
     // export allocates so little on the heap that collections are rare (node-transport.ts).
-    const { releaseBuffer } = await import('./node-transport.js');
     let query: QueryInput = { ...req.query };
     let page = typeof query.page === 'number' ? query.page : Number(query.page ?? 0) || 0;
     for (;;) {

@@ -6,6 +6,7 @@
 // scripts call it.
 import type { Deps } from '../deps.js';
 import { type ArgsOf, Command, examples, type OptsOf } from './define.js';
+import { cacheScope } from './events/cache.js';
 
 const KINDS = ['profiles', 'workflows', 'subscribers'] as const;
 
@@ -34,7 +35,6 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [kind, pref
       );
     }
     if (kind !== 'workflows' && kind !== 'subscribers') return;
-    const { cacheScope } = await import('./events/cache.js');
     const scope = cacheScope(deps);
     if (!scope) return;
     let canFetch = false;
