@@ -60,29 +60,6 @@ const builtinsOnUse = {
   },
 };
 
-// commander's entry makes a Command when it loads (its default `program`), which svc never uses: svc's
-// imports of it go to the files of its classes instead.
-const commanderLib = fileURLToPath(new URL('../node_modules/commander/lib/', import.meta.url));
-const commanderClasses = {
-  name: 'commander-classes',
-  setup(b) {
-    b.onResolve({ filter: /^commander$/ }, (args) =>
-      args.importer.includes(`${join('src', '')}`) ? { path: 'commander', namespace: 'commander-classes' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'commander-classes' }, () => ({
-      loader: 'js',
-      resolveDir: commanderLib,
-      contents: [
-        "export { Argument } from './argument.js';",
-        "export { Command } from './command.js';",
-        "export { CommanderError, InvalidArgumentError } from './error.js';",
-        "export { Help } from './help.js';",
-        "export { Option } from './option.js';",
-      ].join('\n'),
-    }));
-  },
-};
-
 // The answers' and request bodies' validators (src/api/shape-compile.ts): schemas of the operation table
 // compiled to standalone code, which replaces src/api/shape-validators.ts in the bundle, so that a command
 // whose input and answer pass loads no zod. Each validator is a chunk, imported when first needed. The
@@ -140,7 +117,7 @@ const common = {
 };
 const cli = {
   ...common,
-  entryPoints: { main: 'src/main.ts', about: 'src/about.ts' },
+  entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -172,7 +149,7 @@ const probe = await build({
   write: false,
   metafile: true,
   sourcemap: false,
-  plugins: [compiledShapes, notYet, commanderClasses, builtinsOnUse, lazyChildProcess],
+  plugins: [compiledShapes, notYet, builtinsOnUse, lazyChildProcess],
 });
 const inputs = probe.metafile.inputs;
 const reached = (roots) => {
@@ -203,7 +180,7 @@ const entryExports = new Map(
     .filter((o) => o.entryPoint)
     .map((o) => [o.entryPoint, o.exports]),
 );
-const hotImports = [...inputs[ENTRY].imports.filter((i) => !i.external).map((i) => i.path), ...helpers]
+const hotImports = [...inputs[ENTRY].imports.filter((i) => !i.external && i.kind !== 'dynamic-import').map((i) => i.path), ...helpers]
   .filter((p, i, all) => !p.includes(':') && all.indexOf(p) === i)
   .map((p) => join(root, p));
 const entry = join(root, ENTRY);
@@ -238,7 +215,7 @@ const onePath = {
     });
   },
 };
-const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, commanderClasses, builtinsOnUse, lazyChildProcess] });
+const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, builtinsOnUse, lazyChildProcess] });
 // The check of the above: every module of the hot path is in main.js or in one chunk beside it.
 const hotFiles = Object.entries(result.metafile.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => hot.has(i)));
 if (hotFiles.length > 2) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
@@ -257,4 +234,3 @@ await build({
   logLevel: 'warning',
 });
 copyFileSync(new URL('../src/console/index.html', import.meta.url), new URL('../dist/console/index.html', import.meta.url));
-if (process.env.SVC_BUILD_META) (await import('node:fs')).writeFileSync(process.env.SVC_BUILD_META, JSON.stringify(result.metafile));
