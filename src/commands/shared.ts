@@ -122,7 +122,7 @@ export async function runList(deps: Deps, route: RouteName, query: QueryInput, o
   try {
     const req = { method, path: buildPath(path, opts.params ?? {}), query };
     // ndjson or json without --fields or --query: each page is written from the answer's bytes (io/stream.ts, rawPage).
-    for await (const page of opts.mode === 'page' && writer.raw ? api.rawPages(req) : api.pages(req, opts.mode)) {
+    for await (const page of opts.mode === 'page' && writer.raw ? api.rawPages(req, writer.scan) : api.pages(req, opts.mode)) {
       if (page.raw) await writer.rawPage(page.raw, deps.signal);
       else await writer.page(page.records);
       resumeFrom = page.next?.after !== undefined ? `--after ${page.next.after}` : page.next?.page !== undefined ? `--page ${page.next.page}` : undefined;

@@ -11,7 +11,7 @@
 // out as one buffer, so that a long export allocates per page rather than per record.
 import { InterruptedError } from '../core/errors.js';
 import { loadYaml } from '../core/lazy.js';
-import { parseElement, type RawList } from '../core/raw-json.js';
+import { parseElement, type RawList, scanList } from './raw-json.js';
 import type { JudgeScope } from '../core/status.js';
 import { DERIVED_FIELD, derivedOf, EVENT_VIEWS, withDerived } from './derived.js';
 import { checkFields } from './fields.js';
@@ -26,8 +26,10 @@ export interface RecordWriter {
   page(records: unknown[]): Promise<void>;
   /** Whether rawPage() writes this output from bytes: ndjson or json, no --fields, no --query. */
   readonly raw: boolean;
+  /** The byte reader that makes a page's RawList from an answer (the API session's rawPages() takes it). */
+  readonly scan: (bytes: Buffer) => RawList | undefined;
   /**
-   * Writes one page from the bytes of its records (core/raw-json.ts), exactly as page() would print
+   * Writes one page from the bytes of its records (raw-json.ts), exactly as page() would print
    * them parsed. `signal`: Ctrl-C ends the wait for a reader that has stopped reading (InterruptedError).
    */
   rawPage(list: RawList, signal?: AbortSignal): Promise<void>;
@@ -192,6 +194,7 @@ export async function createRecordWriter(out: Output, opts: WriterOptions = {}):
       }
     },
     raw,
+    scan: scanList,
     async rawPage(list, signal) {
       if (!raw) {
         const records: unknown[] = [];

@@ -11,7 +11,7 @@
 import { intArg } from '../../cli-args.js';
 import { ApiError, InterruptedError } from '../../core/errors.js';
 import { pagingHint } from '../../io/output.js';
-import type { RawList } from '../../core/raw-json.js';
+import type { RawList } from '../../io/raw-json.js';
 import { eventStatus, matchesStatus, type StatusJob } from '../../core/status.js';
 import type { Deps, OutStream } from '../../deps.js';
 import { routes } from '../../api/routes.js';
@@ -58,7 +58,7 @@ function drained(out: OutStream, signal: AbortSignal): Promise<void> {
 }
 
 async function recordsOf(list: RawList): Promise<unknown[]> {
-  const { parseElement } = await import('../../core/raw-json.js');
+  const { parseElement } = await import('../../io/raw-json.js');
   return Array.from({ length: list.count }, (_, i) => parseElement(list, i));
 }
 
@@ -107,7 +107,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const req = { method, path, query: { ...query, limit: query.limit ?? EVENTS_MAX_LIMIT } };
   try {
     if (writer.raw && !wanted?.length) {
-      for await (const page of api.rawPages(req)) {
+      for await (const page of api.rawPages(req, writer.scan)) {
         seen += page.raw ? page.raw.count : page.records.length;
         next = page.next?.page;
         // Only the first pages' records are parsed here, for the completion cache.
