@@ -112,7 +112,8 @@ const common = {
   // Whitespace and syntax only: smaller files parse faster, and names stay readable in --debug traces.
   minifyWhitespace: true,
   minifySyntax: true,
-  define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
+  // __filename in a CommonJS package (write-file-atomic names its temporary files after it): the chunk's own.
+  define: { __SVC_VERSION__: JSON.stringify(pkg.version), __filename: 'import.meta.filename', __dirname: 'import.meta.dirname' },
   logLevel: 'warning',
 };
 const cli = {
