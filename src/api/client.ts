@@ -114,7 +114,7 @@ export interface OperationInput {
   idempotencyKey?: string;
 }
 
-/** Milliseconds on a monotonic clock. Not performance.now(): the global loads perf_hooks (~10 modules). */
+/** Milliseconds on a monotonic clock. Not performance.now(): the global loads perf_hooks, which nothing else here needs. */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }

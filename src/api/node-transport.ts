@@ -1,10 +1,10 @@
 // The transport under the HTTP core (client.ts): Node's own HTTP client with a keep-alive agent, shaped
 // like the part of undici's `Dispatcher.request()` the core uses (status, headers, `body.text()`, an
-// abort signal, `close()`). Node's client is already loaded and its parser is native: a command pays
-// nothing to load a transport, where undici costs ~20 ms to load and its WebAssembly parser, compiled
-// again in the background, holds the process after the answer and adds ~45 MB of peak memory. Proxies
-// (HTTP_PROXY/HTTPS_PROXY/NO_PROXY), which Node's client does not read on every supported line, go
-// through undici's EnvHttpProxyAgent, loaded only then.
+// abort signal, `close()`). Node's client is part of Node and its parser is native: a command loads no
+// transport of its own, where undici is a large package to load and its WebAssembly parser, compiled
+// again in the background, holds the process after the answer and grows its peak memory (figures in
+// bench/RESULTS-history.md). Proxies (HTTP_PROXY/HTTPS_PROXY/NO_PROXY), which Node's client does not
+// read on every supported line, go through undici's EnvHttpProxyAgent, loaded only then.
 //
 // Failures carry the codes undici gives the same events (a connection closed before an answer or during
 // the body is UND_ERR_SOCKET), so that the HTTP core describes them in the same words whichever client
@@ -52,7 +52,7 @@ export class NodeTransport {
 
   private agentFor(protocol: string): { mod: Proto; agent: HttpAgent } {
     // Not import('node:http'): as an ES module, node:http's exports are all read, and its WebSocket getter
-    // loads Node's copy of undici (~100 internal modules).
+    // loads Node's own copy of undici.
     const mod: Proto = process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as Proto;
     let agent = this.agents.get(protocol);
     if (!agent) {
