@@ -12,22 +12,6 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-// commander requires node:child_process when it loads, for subcommands that are executables of their own,
-// which svc has none of; child_process brings ~10 of Node's internal modules. It gets it on first use.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.kind === 'require-call' ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      loader: 'js',
-      contents:
-        "let m; const get = () => (m ??= require('node:child_process')); module.exports = new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get() });",
-    }));
-  },
-};
-
 // Node's own modules, imported by svc's code and the packages, come from process.getBuiltinModule, not
 // as ES modules: importing one as an ES module reads every export it has, and some are getters that
 // load more (node:http's WebSocket loads Node's copy of undici, ~100 internal modules, on Node 22-26).
@@ -57,6 +41,50 @@ const builtinsOnUse = {
         ].join('\n'),
       };
     });
+  },
+};
+
+// commander, as ES modules: its CommonJS files would each be one function that V8 compiles on every run
+// (the runtime's compile cache keeps only what is compiled when a file loads, and a module's top level
+// is). Its files are plain (`const { X } = require('./x.js')`, `exports.X = X`), turned into imports and
+// exports here; the build stops if a new version has anything else. svc imports its classes, not its
+// entry, which builds a Command (its default `program`) that svc never uses.
+const commanderLib = fileURLToPath(new URL('../node_modules/commander/lib/', import.meta.url));
+const commanderAsEsm = {
+  name: 'commander-as-esm',
+  setup(b) {
+    b.onResolve({ filter: /^commander$/ }, (args) =>
+      args.importer.startsWith(join(root, 'src')) ? { path: 'commander', namespace: 'commander-classes' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'commander-classes' }, () => ({
+      loader: 'js',
+      resolveDir: commanderLib,
+      contents: [
+        "export { Argument } from './argument.js';",
+        "export { Command } from './command.js';",
+        "export { CommanderError, InvalidArgumentError } from './error.js';",
+        "export { Help } from './help.js';",
+        "export { Option } from './option.js';",
+      ].join('\n'),
+    }));
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/][\w]+\.js$/ }, (args) => {
+      const esm = readFileSync(args.path, 'utf8')
+        // child_process only when used: commander needs it for subcommands that are executables of their own, which svc has none of.
+        .replace(/^const (\w+) = require\('node:child_process'\);$/m, "import $1 from 'svc-lazy-child-process';")
+        .replace(/^const (\w+) = require\('(node:\w+)'\)\.(\w+);$/gm, "import { $3 as $1 } from '$2';")
+        .replace(/^const (\w+) = require\('(node:\w+)'\);$/gm, "import $1 from '$2';")
+        .replace(/^const (\{[\w, ]+\}) = require\('(\.\/\w+)(?:\.js)?'\);$/gm, "import $1 from '$2.js';")
+        .replace(/^exports\.(\w+) = (\w+);.*$/gm, (_, a, b) => (a === b ? `export { ${a} };` : `export { ${b} as ${a} };`));
+      const left = esm.split('\n').find((l) => /\brequire\(|\bexports\.|module\.exports/.test(l.replace(/\/\/.*$|^\s*\*.*$/, '')));
+      if (left) throw new Error(`${args.path}: a line the build does not know how to turn into ES module syntax: ${left.trim()}`);
+      return { contents: esm, loader: 'js' };
+    });
+    b.onResolve({ filter: /^svc-lazy-child-process$/ }, () => ({ path: 'child_process', namespace: 'lazy-builtin-esm' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin-esm' }, () => ({
+      loader: 'js',
+      contents:
+        "let m; const get = () => (m ??= process.getBuiltinModule('node:child_process')); export default new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get() });",
+    }));
   },
 };
 
@@ -150,7 +178,7 @@ const probe = await build({
   write: false,
   metafile: true,
   sourcemap: false,
-  plugins: [compiledShapes, notYet, builtinsOnUse, lazyChildProcess],
+  plugins: [compiledShapes, notYet, commanderAsEsm, builtinsOnUse],
 });
 const inputs = probe.metafile.inputs;
 const reached = (roots) => {
@@ -216,7 +244,7 @@ const onePath = {
     });
   },
 };
-const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, builtinsOnUse, lazyChildProcess] });
+const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, commanderAsEsm, builtinsOnUse] });
 // The check of the above: every module of the hot path is in main.js or in one chunk beside it.
 const hotFiles = Object.entries(result.metafile.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => hot.has(i)));
 if (hotFiles.length > 2) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
