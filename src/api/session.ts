@@ -11,7 +11,7 @@ import { releaseBuffer } from './node-transport.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { buildPath, routes } from './routes.js';
 import { oversizeBody } from './limits.js';
-import { type ShapeValidator, shapes } from './shape-validators.js';
+import { shapes } from './shape-validators.js';
 
 export type { ApiResponse, OperationInput, RateLimitInfo } from './client.js';
 export type { QueryInput, SendOptions } from './request.js';
@@ -135,14 +135,11 @@ export class Api {
   /** Calls an operation of the table; undefined under --dry-run. The answer's shape is checked. */
   async call<T = unknown>(name: OperationName, input: OperationInput = {}, opts: CallOptions = {}): Promise<ApiResponse<T> | undefined> {
     const route = routes[name];
-    // The answer's validator loads while the request is on its way, not after the answer is in.
-    const validator = shapes && !this.policy.dryRun && !shapes.withoutResponse.includes(name) ? shapes.validator('response', name) : undefined;
-    validator?.catch(() => undefined);
     const res = await this.send<T>(
       { method: route.method, path: buildPath(route.path, input.params ?? {}), query: input.query, body: input.body, idempotencyKey: input.idempotencyKey },
       opts,
     );
-    if (res) await this.checkShape(name, res.data, validator);
+    if (res) await this.checkShape(name, res.data);
     return res;
   }
 
@@ -151,9 +148,9 @@ export class Api {
    * build compiled from the schemas answer first, without loading zod; zod has the last word (and the
    * message) whenever they refuse an answer or have no validator for the operation.
    */
-  private async checkShape(name: OperationName, data: unknown, validator: Promise<ShapeValidator | undefined> | undefined): Promise<void> {
+  private async checkShape(name: OperationName, data: unknown): Promise<void> {
     if (shapes?.withoutResponse.includes(name)) return;
-    if ((await validator)?.(data)) return;
+    if ((await shapes?.validator('response', name))?.(data)) return;
     const { operations } = await import('./operations.js');
     const op: Operation = operations[name];
     if (!op.response) return;
