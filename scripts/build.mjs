@@ -4,7 +4,7 @@
 // own compile cache, which bin/svc.js turns on. Type checking is `tsc --noEmit` (npm run typecheck),
 // run by `npm run build`.
 import { build } from 'esbuild';
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -209,7 +209,7 @@ const entryExports = new Map(
     .filter((o) => o.entryPoint)
     .map((o) => [o.entryPoint, o.exports]),
 );
-const hotImports = [...inputs[ENTRY].imports.filter((i) => !i.external && i.kind !== 'dynamic-import').map((i) => i.path), ...helpers]
+const hotImports = [ENTRY, ...inputs[ENTRY].imports.filter((i) => !i.external && i.kind !== 'dynamic-import').map((i) => i.path), ...helpers]
   .filter((p, i, all) => !p.includes(':') && all.indexOf(p) === i)
   .map((p) => join(root, p));
 const entry = join(root, ENTRY);
@@ -245,9 +245,26 @@ const onePath = {
   },
 };
 const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, commanderAsEsm, builtinsOnUse] });
-// The check of the above: every module of the hot path is in main.js or in one chunk beside it.
-const hotFiles = Object.entries(result.metafile.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => hot.has(i)));
-if (hotFiles.length > 2) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
+// The check of the above: every module of the hot path is in one chunk, which main.js re-exports.
+const hotFiles = Object.entries(result.metafile.outputs).filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).some((i) => hot.has(i)));
+if (hotFiles.length !== 1) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
+// ...and that chunk becomes dist/main.js itself, instead of a file main.js imports: one module less for
+// the ES module loader on every command. Its imports of other chunks now start from dist/, and the
+// chunks that import it, import main.js.
+const hotChunk = hotFiles[0][0].slice('dist/chunks/'.length);
+const hotText = readFileSync(`dist/chunks/${hotChunk}`, 'utf8')
+  .replace(/((?:\bfrom|\bimport\s*\()\s*")\.\/(?!\.)/g, '$1./chunks/')
+  .replace(/\/\/# sourceMappingURL=.*$/m, '//# sourceMappingURL=main.js.map');
+writeFileSync('dist/main.js', hotText);
+const hotMap = JSON.parse(readFileSync(`dist/chunks/${hotChunk}.map`, 'utf8'));
+writeFileSync('dist/main.js.map', JSON.stringify({ ...hotMap, sources: hotMap.sources.map((s) => s.replace(/^\.\.\//, '')) }));
+rmSync(`dist/chunks/${hotChunk}`);
+rmSync(`dist/chunks/${hotChunk}.map`);
+for (const f of readdirSync('dist/chunks').filter((f) => f.endsWith('.js'))) {
+  const text = readFileSync(`dist/chunks/${f}`, 'utf8');
+  if (text.includes(`"./${hotChunk}"`)) writeFileSync(`dist/chunks/${f}`, text.replaceAll(`"./${hotChunk}"`, '"../main.js"'));
+}
+if (/(?:^|[;}])import\s*["'{*]|\bfrom\s*"\.\.?\//m.test(hotText)) throw new Error('dist/main.js imports another file when it loads');
 
 // The web console of `svc dev` (src/console): preact + htm bundled for the browser into dist/console,
 // served from memory by src/server/console. Everything it needs is in these files: no CDN, works offline.
