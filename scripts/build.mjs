@@ -4,39 +4,86 @@
 // own compile cache, which bin/svc.js turns on. Type checking is `tsc --noEmit` (npm run typecheck),
 // run by `npm run build`.
 import { build } from 'esbuild';
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-// commander requires node:child_process when it loads, for subcommands that are executables of their own,
-// which svc has none of; child_process brings ~10 of Node's internal modules. It gets it on first use.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.kind === 'require-call' ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      loader: 'js',
-      contents:
-        "let m; const get = () => (m ??= require('node:child_process')); module.exports = new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get() });",
-    }));
-  },
-};
-
 // Node's own modules, imported by svc's code and the packages, come from process.getBuiltinModule, not
 // as ES modules: importing one as an ES module reads every export it has, and some are getters that
 // load more (node:http's WebSocket loads Node's copy of undici, ~100 internal modules, on Node 22-26).
+// Each is a small ES module whose exports read the module's property only when something imports that
+// export (unused ones are dropped, so a getter nobody asks for never runs), and whose default is the
+// module itself.
+const identifier = /^[A-Za-z_$][\w$]*$/;
 const builtinsOnUse = {
   name: 'builtins-on-use',
   setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'node-builtin' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+    // A module of its own for svc's code and another for the packages' (`?package`): the one svc's hot
+    // path uses is then reached from the same entry points as the rest of it, and joins its chunk.
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement'
+        ? { path: args.importer.includes('node_modules') ? `${args.path}?package` : args.path, namespace: 'node-builtin', sideEffects: false }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
+      const name = args.path.replace(/\?package$/, '');
+      const names = Object.keys(process.getBuiltinModule(name)).filter((k) => identifier.test(k) && k !== 'default');
+      return {
+        loader: 'js',
+        contents: [
+          `const m = process.getBuiltinModule(${JSON.stringify(name)});`,
+          'export default m;',
+          ...names.map((k) => `export const ${k} = /* @__PURE__ */ (() => m.${k})();`),
+        ].join('\n'),
+      };
+    });
+  },
+};
+
+// commander, as ES modules: its CommonJS files would each be one function that V8 compiles on every run
+// (the runtime's compile cache keeps only what is compiled when a file loads, and a module's top level
+// is). Its files are plain (`const { X } = require('./x.js')`, `exports.X = X`), turned into imports and
+// exports here; the build stops if a new version has anything else. svc imports its classes, not its
+// entry, which builds a Command (its default `program`) that svc never uses.
+const commanderLib = fileURLToPath(new URL('../node_modules/commander/lib/', import.meta.url));
+const commanderAsEsm = {
+  name: 'commander-as-esm',
+  setup(b) {
+    b.onResolve({ filter: /^commander$/ }, (args) =>
+      args.importer.startsWith(join(root, 'src')) ? { path: 'commander', namespace: 'commander-classes' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'commander-classes' }, () => ({
       loader: 'js',
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      resolveDir: commanderLib,
+      contents: [
+        "export { Argument } from './argument.js';",
+        "export { Command } from './command.js';",
+        "export { CommanderError, InvalidArgumentError } from './error.js';",
+        "export { Help } from './help.js';",
+        "export { Option } from './option.js';",
+      ].join('\n'),
+    }));
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/][\w]+\.js$/ }, (args) => {
+      const esm = readFileSync(args.path, 'utf8')
+        // child_process only when used: commander needs it for subcommands that are executables of their own, which svc has none of.
+        .replace(/^const (\w+) = require\('node:child_process'\);$/m, "import $1 from 'svc-lazy-child-process';")
+        .replace(/^const (\w+) = require\('(node:\w+)'\)\.(\w+);$/gm, "import { $3 as $1 } from '$2';")
+        .replace(/^const (\w+) = require\('(node:\w+)'\);$/gm, "import $1 from '$2';")
+        .replace(/^const (\{[\w, ]+\}) = require\('(\.\/\w+)(?:\.js)?'\);$/gm, "import $1 from '$2.js';")
+        .replace(/^exports\.(\w+) = (\w+);.*$/gm, (_, a, b) => (a === b ? `export { ${a} };` : `export { ${b} as ${a} };`));
+      const left = esm.split('\n').find((l) => /\brequire\(|\bexports\.|module\.exports/.test(l.replace(/\/\/.*$|^\s*\*.*$/, '')));
+      if (left) throw new Error(`${args.path}: a line the build does not know how to turn into ES module syntax: ${left.trim()}`);
+      return { contents: esm, loader: 'js' };
+    });
+    b.onResolve({ filter: /^svc-lazy-child-process$/ }, () => ({ path: 'child_process', namespace: 'lazy-builtin-esm' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin-esm' }, () => ({
+      loader: 'js',
+      contents:
+        "let m; const get = () => (m ??= process.getBuiltinModule('node:child_process')); export default new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get() });",
     }));
   },
 };
@@ -71,7 +118,16 @@ const compiledShapes = {
       args.path === shapeValidators ? { contents: compiled.index, loader: 'js', resolveDir: root } : undefined,
     );
     b.onResolve({ filter: /^svc-shape:/ }, (args) => ({ path: args.path.slice('svc-shape:'.length), namespace: 'svc-shape' }));
-    b.onLoad({ filter: /.*/, namespace: 'svc-shape' }, (args) => ({ contents: compiled.modules[args.path], loader: 'js', resolveDir: root }));
+    // ajv's deep equality, which validators of enums share: a module of svc's own, which the hot path
+    // imports (`svc-hot-path` below), so that it lands there and not in a file of its own.
+    b.onResolve({ filter: /^ajv\/dist\/runtime\/equal$/ }, (args) => (args.namespace.startsWith('svc-') ? { path: 'equal', namespace: 'svc-ajv' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'svc-ajv' }, () => ({ contents: "export { default } from 'fast-deep-equal';", loader: 'js', resolveDir: root }));
+    // Each validator imports the hot path too (the one-hot-path plugin below: `svc-hot-path`).
+    b.onLoad({ filter: /.*/, namespace: 'svc-shape' }, (args) => ({
+      contents: `${compiled.modules[args.path]}\nimport 'svc-hot-path';\n`,
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
@@ -84,30 +140,13 @@ const common = {
   // Whitespace and syntax only: smaller files parse faster, and names stay readable in --debug traces.
   minifyWhitespace: true,
   minifySyntax: true,
-  define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
+  // __filename in a CommonJS package (write-file-atomic names its temporary files after it): the chunk's own.
+  define: { __SVC_VERSION__: JSON.stringify(pkg.version), __filename: 'import.meta.filename', __dirname: 'import.meta.dirname' },
   logLevel: 'warning',
 };
-// dist/main.js, the entry, is a bundle of its own that imports nothing when it loads: `svc --version`
-// loads it alone. The rest of the command line starts at dist/execute.js (`--version --verbose` at
-// dist/about.js), which main.js imports when needed.
-await build({
+const cli = {
   ...common,
   entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
-  plugins: [
-    {
-      name: 'entries-apart',
-      setup(b) {
-        b.onResolve({ filter: /^\.\/(execute|about)\.js$/ }, (args) => ({ path: args.path, external: true }));
-      },
-    },
-  ],
-});
-if (/^import\s*["'{*]|\bfrom\s*["']/m.test(readFileSync('dist/main.js', 'utf8')))
-  throw new Error('dist/main.js imports a module when it loads: --version would load it');
-await build({
-  ...common,
-  entryPoints: { execute: 'src/execute.ts', about: 'src/about.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -120,8 +159,112 @@ await build({
   banner: {
     js: "const require = (id) => process.getBuiltinModule(id) ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);",
   },
-  plugins: [builtinsOnUse, lazyChildProcess, compiledShapes],
+};
+
+// The hot path, one file: what main.ts imports statically (the command line, the runtime, the API session
+// and transport, the JSON output) is what every command runs, and the ES module loader's work for each
+// file it loads (resolve, read, compile, link) costs more than the few kilobytes a file of its own would
+// spare a command that does not use it. esbuild puts a module in a chunk of its own whenever the set of
+// entry points (main.js, and every import() target) that reach it differs from its neighbours': a
+// command file that imports errors.ts but not output.ts would split the two apart. So every other module
+// of src/, every validator and every package svc imports with import() also imports `svc-hot-path`,
+// which imports all that main.ts imports: the whole hot path (and esbuild's own helpers) is then reached
+// by the same entry points and lands in one chunk. A first pass of the same build finds what main.ts
+// reaches.
+const ENTRY = 'src/main.ts';
+const notYet = { name: 'hot-path-later', setup: (b) => b.onResolve({ filter: /^svc-hot-path$/ }, () => ({ path: 'svc-hot-path', external: true })) };
+const probe = await build({
+  ...cli,
+  write: false,
+  metafile: true,
+  sourcemap: false,
+  plugins: [compiledShapes, notYet, commanderAsEsm, builtinsOnUse],
 });
+const inputs = probe.metafile.inputs;
+const reached = (roots) => {
+  const found = new Set(roots);
+  for (const todo = [...roots]; todo.length > 0; ) {
+    for (const i of inputs[todo.pop()].imports) {
+      if (i.kind === 'dynamic-import' || i.external || found.has(i.path)) continue;
+      found.add(i.path);
+      todo.push(i.path);
+    }
+  }
+  return found;
+};
+// The command files (cli.ts imports each with import()) stay apart; what they import statically (the
+// helpers commands share: flags, filters, confirmations) joins the hot path, so that a command loads as
+// its own file and nothing more.
+const commandFiles = new Set(inputs['src/cli.ts'].imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
+const helpers = [...reached([...commandFiles])].filter((p) => !commandFiles.has(p));
+const hot = reached([ENTRY, ...helpers]);
+const importedLater = Object.entries(inputs).flatMap(([from, { imports }]) =>
+  imports.filter((i) => i.kind === 'dynamic-import' && hot.has(i.path)).map((i) => `${from} imports ${i.path}`),
+);
+if (importedLater.length > 0) throw new Error(`the hot path loads with main.js; import it statically:\n  ${importedLater.join('\n  ')}`);
+const hotPath = new Set([...hot].map((p) => join(root, p)));
+// What each import() target exports (a package's wrapper below passes its default on when it has one).
+const entryExports = new Map(
+  Object.values(probe.metafile.outputs)
+    .filter((o) => o.entryPoint)
+    .map((o) => [o.entryPoint, o.exports]),
+);
+const hotImports = [ENTRY, ...inputs[ENTRY].imports.filter((i) => !i.external && i.kind !== 'dynamic-import').map((i) => i.path), ...helpers]
+  .filter((p, i, all) => !p.includes(':') && all.indexOf(p) === i)
+  .map((p) => join(root, p));
+const entry = join(root, ENTRY);
+const srcDir = join(root, 'src');
+const onePath = {
+  name: 'one-hot-path',
+  setup(b) {
+    b.onResolve({ filter: /^svc-hot-path$/ }, () => ({ path: 'svc-hot-path', namespace: 'svc-hot' }));
+    b.onLoad({ filter: /.*/, namespace: 'svc-hot' }, () => ({
+      contents: [...hotImports, 'ajv/dist/runtime/equal'].map((p) => `import ${JSON.stringify(p)};`).join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+    // main.ts imports it too: it then joins the hot chunk instead of being a file of its own.
+    b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
+      if ((hotPath.has(args.path) && args.path !== entry) || !args.path.startsWith(srcDir)) return undefined;
+      return { contents: `${readFileSync(args.path, 'utf8')}\nimport 'svc-hot-path';\n`, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+    // A package imported with import() (by svc's code, or by a package itself): through a module that
+    // also imports the hot path.
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || args.path.includes(':')) return undefined;
+      if (args.importer.startsWith(srcDir) && /^[./]/.test(args.path)) return undefined;
+      const r = await b.resolve(args.path, { kind: 'import-statement', importer: args.importer, resolveDir: args.resolveDir });
+      if (r.errors.length > 0 || r.external) return r.external ? { path: args.path, external: true } : { errors: r.errors };
+      return { path: r.path, namespace: 'svc-package' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'svc-package' }, (args) => {
+      const from = JSON.stringify(args.path);
+      const withDefault = entryExports.get(relative(root, args.path).split(sep).join('/'))?.includes('default') ? `export { default } from ${from};\n` : '';
+      return { contents: `import 'svc-hot-path';\nexport * from ${from};\n${withDefault}`, loader: 'js', resolveDir: root };
+    });
+  },
+};
+const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, commanderAsEsm, builtinsOnUse] });
+// The check of the above: every module of the hot path is in one chunk, which main.js re-exports.
+const hotFiles = Object.entries(result.metafile.outputs).filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).some((i) => hot.has(i)));
+if (hotFiles.length !== 1) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
+// ...and that chunk becomes dist/main.js itself, instead of a file main.js imports: one module less for
+// the ES module loader on every command. Its imports of other chunks now start from dist/, and the
+// chunks that import it, import main.js.
+const hotChunk = hotFiles[0][0].slice('dist/chunks/'.length);
+const hotText = readFileSync(`dist/chunks/${hotChunk}`, 'utf8')
+  .replace(/((?:\bfrom|\bimport\s*\()\s*")\.\/(?!\.)/g, '$1./chunks/')
+  .replace(/\/\/# sourceMappingURL=.*$/m, '//# sourceMappingURL=main.js.map');
+writeFileSync('dist/main.js', hotText);
+const hotMap = JSON.parse(readFileSync(`dist/chunks/${hotChunk}.map`, 'utf8'));
+writeFileSync('dist/main.js.map', JSON.stringify({ ...hotMap, sources: hotMap.sources.map((s) => s.replace(/^\.\.\//, '')) }));
+rmSync(`dist/chunks/${hotChunk}`);
+rmSync(`dist/chunks/${hotChunk}.map`);
+for (const f of readdirSync('dist/chunks').filter((f) => f.endsWith('.js'))) {
+  const text = readFileSync(`dist/chunks/${f}`, 'utf8');
+  if (text.includes(`"./${hotChunk}"`)) writeFileSync(`dist/chunks/${f}`, text.replaceAll(`"./${hotChunk}"`, '"../main.js"'));
+}
+if (/(?:^|[;}])import\s*["'{*]|\bfrom\s*"\.\.?\//m.test(hotText)) throw new Error('dist/main.js imports another file when it loads');
 
 // The web console of `svc dev` (src/console): preact + htm bundled for the browser into dist/console,
 // served from memory by src/server/console. Everything it needs is in these files: no CDN, works offline.

@@ -1,135 +1,109 @@
 // The command tree (cli.md): the global flags and the list of commands. Each command file under
-// commands/ declares its own arguments, flags and examples, and its run; declarations load nothing but
-// commander, so `--version`, `--help`, completion and usage errors never load zod, undici or renderers.
+// commands/ declares its own arguments, flags and examples, and its run. A command file is loaded only
+// when the command line names it (or names none, for help and completion, which show every command), and
+// declarations load nothing but commander, so `--help`, completion and usage errors never load zod,
+// undici or renderers.
 import { Command, Option } from 'commander';
 import { durationArg, fieldsArg, idempotencyKeyArg, intArg, urlArg } from './cli-args.js';
-import * as api from './commands/api.js';
-import * as complete from './commands/complete.js';
-import * as completion from './commands/completion.js';
-import * as connectionsCreate from './commands/connections/create.js';
-import * as connectionsDelete from './commands/connections/delete.js';
-import * as connectionsGet from './commands/connections/get.js';
-import * as connectionsList from './commands/connections/list.js';
-import * as connectionsUpdate from './commands/connections/update.js';
-import * as contextsCreate from './commands/contexts/create.js';
 import { type AnyCommand, type CommandModule, examples, groupExamples } from './commands/define.js';
-import * as dev from './commands/dev.js';
-import * as endpointsCreate from './commands/endpoints/create.js';
-import * as endpointsDelete from './commands/endpoints/delete.js';
-import * as endpointsGet from './commands/endpoints/get.js';
-import * as endpointsList from './commands/endpoints/list.js';
-import * as eventsBrowse from './commands/events/browse.js';
-import * as eventsGet from './commands/events/get.js';
-import * as eventsList from './commands/events/list.js';
-import * as eventsWatch from './commands/events/watch.js';
-import * as help from './commands/help.js';
 import { helpLayout } from './commands/help-layout.js';
-import * as integrationsActive from './commands/integrations/active.js';
-import * as integrationsCreate from './commands/integrations/create.js';
-import * as integrationsDelete from './commands/integrations/delete.js';
-import * as integrationsList from './commands/integrations/list.js';
-import * as integrationsPrimary from './commands/integrations/primary.js';
-import * as integrationsUpdate from './commands/integrations/update.js';
-import * as subscribersPreferences from './commands/subscribers/preferences.js';
-import * as topicsAdd from './commands/topics/add.js';
-import * as topicsCreate from './commands/topics/create.js';
-import * as topicsDelete from './commands/topics/delete.js';
-import * as topicsGet from './commands/topics/get.js';
-import * as topicsList from './commands/topics/list.js';
-import * as topicsRemove from './commands/topics/remove.js';
-import * as topicsSubscribers from './commands/topics/subscribers.js';
-import * as login from './commands/login.js';
-import * as messagesList from './commands/messages/list.js';
-import * as messagesMarkAs from './commands/messages/mark-as.js';
-import * as messagesWait from './commands/messages/wait.js';
-import * as messagesGet from './commands/messages/get.js';
-import * as profileAdd from './commands/profile/add.js';
-import * as profileList from './commands/profile/list.js';
-import * as profileRemove from './commands/profile/remove.js';
-import * as profileShow from './commands/profile/show.js';
-import * as profileUse from './commands/profile/use.js';
-import * as subscribersCreate from './commands/subscribers/create.js';
-import * as subscribersDelete from './commands/subscribers/delete.js';
-import * as subscribersGet from './commands/subscribers/get.js';
-import * as subscribersOnline from './commands/subscribers/online.js';
-import * as subscribersSearch from './commands/subscribers/search.js';
-import * as subscribersUpdate from './commands/subscribers/update.js';
-import * as trigger from './commands/trigger.js';
-import * as workflowActivate from './commands/workflow/activate.js';
-import * as workflowCreate from './commands/workflow/create.js';
-import * as workflowDeactivate from './commands/workflow/deactivate.js';
-import * as workflowDelete from './commands/workflow/delete.js';
-import * as workflowGet from './commands/workflow/get.js';
-import * as workflowList from './commands/workflow/list.js';
-import * as workflowPreview from './commands/workflow/preview.js';
-import * as workflowSync from './commands/workflow/sync.js';
-import * as workflowUpdate from './commands/workflow/update.js';
 
 export type { CommandModule } from './commands/define.js';
 
-type Group = { name: string; description: string; commands: Entry[] };
-type Entry = CommandModule | Group;
+/** A command: its name, and its file, loaded when the command line names it. */
+type Leaf = { name: string; load: () => Promise<CommandModule> };
+type Group = { name: string; description: string; commands: Leaf[] };
+type Entry = Leaf | Group;
 
-const group = (name: string, description: string, commands: Entry[]): Group => ({ name, description, commands });
+const cmd = (name: string, load: () => Promise<CommandModule>): Leaf => ({ name, load });
+
+/** The entry with its file (or its commands' files) being loaded now: many files load together, not one after another. */
+function loading<E extends Entry>(e: E): E {
+  if ('commands' in e) return { ...e, commands: e.commands.map(loading) };
+  const file = e.load();
+  return { ...e, load: () => file };
+}
+const group = (name: string, description: string, commands: Leaf[]): Group => ({ name, description, commands });
 
 /** Every command, in the order of `svc --help`. */
 const TREE: Entry[] = [
-  trigger,
-  group('events', 'read the activity feed of triggered events', [eventsList, eventsWatch, eventsGet, eventsBrowse]),
+  cmd('trigger', () => import('./commands/trigger.js')),
+  group('events', 'read the activity feed of triggered events', [
+    cmd('list', () => import('./commands/events/list.js')),
+    cmd('watch', () => import('./commands/events/watch.js')),
+    cmd('get', () => import('./commands/events/get.js')),
+    cmd('browse', () => import('./commands/events/browse.js')),
+  ]),
   group('subscribers', 'search, create, show, update and delete subscribers; set their online status', [
-    subscribersSearch,
-    subscribersGet,
-    subscribersCreate,
-    subscribersUpdate,
-    subscribersDelete,
-    subscribersOnline,
-    subscribersPreferences,
+    cmd('search', () => import('./commands/subscribers/search.js')),
+    cmd('get', () => import('./commands/subscribers/get.js')),
+    cmd('create', () => import('./commands/subscribers/create.js')),
+    cmd('update', () => import('./commands/subscribers/update.js')),
+    cmd('delete', () => import('./commands/subscribers/delete.js')),
+    cmd('online', () => import('./commands/subscribers/online.js')),
+    cmd('preferences', () => import('./commands/subscribers/preferences.js')),
   ]),
   group('topics', 'topics: named groups of subscribers a trigger can address', [
-    topicsList,
-    topicsGet,
-    topicsCreate,
-    topicsDelete,
-    topicsAdd,
-    topicsRemove,
-    topicsSubscribers,
+    cmd('list', () => import('./commands/topics/list.js')),
+    cmd('get', () => import('./commands/topics/get.js')),
+    cmd('create', () => import('./commands/topics/create.js')),
+    cmd('delete', () => import('./commands/topics/delete.js')),
+    cmd('add', () => import('./commands/topics/add.js')),
+    cmd('remove', () => import('./commands/topics/remove.js')),
+    cmd('subscribers', () => import('./commands/topics/subscribers.js')),
   ]),
   group('integrations', 'delivery provider integrations: list, create, update, delete, set primary', [
-    integrationsActive,
-    integrationsList,
-    integrationsCreate,
-    integrationsUpdate,
-    integrationsPrimary,
-    integrationsDelete,
+    cmd('active', () => import('./commands/integrations/active.js')),
+    cmd('list', () => import('./commands/integrations/list.js')),
+    cmd('create', () => import('./commands/integrations/create.js')),
+    cmd('update', () => import('./commands/integrations/update.js')),
+    cmd('primary', () => import('./commands/integrations/primary.js')),
+    cmd('delete', () => import('./commands/integrations/delete.js')),
   ]),
-  group('contexts', 'typed key/value scopes', [contextsCreate]),
+  group('contexts', 'typed key/value scopes', [cmd('create', () => import('./commands/contexts/create.js'))]),
   group('connections', 'chat workspace authorizations (channel connections)', [
-    connectionsCreate,
-    connectionsUpdate,
-    connectionsGet,
-    connectionsList,
-    connectionsDelete,
+    cmd('create', () => import('./commands/connections/create.js')),
+    cmd('update', () => import('./commands/connections/update.js')),
+    cmd('get', () => import('./commands/connections/get.js')),
+    cmd('list', () => import('./commands/connections/list.js')),
+    cmd('delete', () => import('./commands/connections/delete.js')),
   ]),
-  group('endpoints', 'concrete destinations: chat channels and users, webhooks, phones', [endpointsList, endpointsCreate, endpointsGet, endpointsDelete]),
+  group('endpoints', 'concrete destinations: chat channels and users, webhooks, phones', [
+    cmd('list', () => import('./commands/endpoints/list.js')),
+    cmd('create', () => import('./commands/endpoints/create.js')),
+    cmd('get', () => import('./commands/endpoints/get.js')),
+    cmd('delete', () => import('./commands/endpoints/delete.js')),
+  ]),
   group('workflow', 'list, show, create, update, activate, deactivate, delete and preview workflows', [
-    workflowList,
-    workflowGet,
-    workflowPreview,
-    workflowCreate,
-    workflowUpdate,
-    workflowActivate,
-    workflowDeactivate,
-    workflowDelete,
-    workflowSync,
+    cmd('list', () => import('./commands/workflow/list.js')),
+    cmd('get', () => import('./commands/workflow/get.js')),
+    cmd('preview', () => import('./commands/workflow/preview.js')),
+    cmd('create', () => import('./commands/workflow/create.js')),
+    cmd('update', () => import('./commands/workflow/update.js')),
+    cmd('activate', () => import('./commands/workflow/activate.js')),
+    cmd('deactivate', () => import('./commands/workflow/deactivate.js')),
+    cmd('delete', () => import('./commands/workflow/delete.js')),
+    cmd('sync', () => import('./commands/workflow/sync.js')),
   ]),
-  group('messages', 'messages delivered to subscribers, and in-app read/seen state', [messagesMarkAs, messagesList, messagesWait, messagesGet]),
-  api,
-  login,
-  group('profile', 'manage saved profiles (base URL and API key)', [profileAdd, profileList, profileShow, profileUse, profileRemove]),
-  dev,
-  completion,
-  help,
-  complete,
+  group('messages', 'messages delivered to subscribers, and in-app read/seen state', [
+    cmd('mark-as', () => import('./commands/messages/mark-as.js')),
+    cmd('list', () => import('./commands/messages/list.js')),
+    cmd('wait', () => import('./commands/messages/wait.js')),
+    cmd('get', () => import('./commands/messages/get.js')),
+  ]),
+  cmd('api', () => import('./commands/api.js')),
+  cmd('login', () => import('./commands/login.js')),
+  group('profile', 'manage saved profiles (base URL and API key)', [
+    cmd('add', () => import('./commands/profile/add.js')),
+    cmd('list', () => import('./commands/profile/list.js')),
+    cmd('show', () => import('./commands/profile/show.js')),
+    cmd('use', () => import('./commands/profile/use.js')),
+    cmd('remove', () => import('./commands/profile/remove.js')),
+  ]),
+  cmd('dev', () => import('./commands/dev.js')),
+  cmd('completion', () => import('./commands/completion.js')),
+  cmd('help', () => import('./commands/help.js')),
+  cmd('__complete', () => import('./commands/complete.js')),
 ];
 
 /** Runs a command with the dependencies of this invocation (provided by main.ts). */
@@ -148,24 +122,32 @@ const VALUE_FLAGS = new Set(['-o', '--output', '--fields', '--query', '--idempot
 /** Commands that read the whole tree (completion scripts, help topics). */
 const WHOLE_TREE = new Set(['completion', '__complete', 'help']);
 
-/** The first word of a command line that is not a global flag or its value: the command it names. */
-export function commandWord(argv: readonly string[]): string | undefined {
+/** The words of a command line that are not global flags or their values: the command it names first. */
+function commandWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    // `svc --help events` is svc's own help, which lists every command.
-    if (a === '--' || a === '-h' || a === '--help') return undefined;
-    if (!a.startsWith('-')) return a;
-    if (VALUE_FLAGS.has(a)) i++;
+    // `svc --help events` is svc's own help, which lists every command; after `--` come arguments.
+    if (a === '--' || ((a === '-h' || a === '--help') && words.length === 0)) break;
+    if (!a.startsWith('-')) words.push(a);
+    else if (VALUE_FLAGS.has(a)) i++;
+    if (words.length === 2) break;
   }
-  return undefined;
+  return words;
+}
+
+/** The first word of a command line that is not a global flag or its value: the command it names. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  return commandWords(argv)[0];
 }
 
 /**
- * The command tree. Given the command line, only the top-level command it names is built (with its
- * subcommands): building every command's flags is start-up time a one-request command does not need.
- * Anything else (no command, an unknown one, --help of svc itself, completion) gets the whole tree.
+ * The command tree. Given the command line, only the command it names is loaded and built (a group with
+ * the one subcommand named): loading and declaring every command is start-up time a one-request command
+ * does not need. Anything else (no command, an unknown one, --help of svc itself, completion) gets the
+ * whole tree.
  */
-export function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?: readonly string[]): Command {
+export async function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?: readonly string[]): Promise<Command> {
   const program = new Command('svc');
   // Set before any subcommand is attached: each child copies them.
   program.exitOverride();
@@ -218,37 +200,32 @@ export function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?: read
     'svc help exit-codes',
   ]);
 
-  const attach = (parent: Command, entry: Entry, made?: Command): void => {
-    if ('commands' in entry) {
-      const cmd = parent.command(entry.name).description(entry.description);
-      for (const e of entry.commands) attach(cmd, e);
-      return;
-    }
-    const cmd = made ?? (entry.command() as unknown as Command);
+  const attach = async (parent: Command, entry: Leaf): Promise<void> => {
+    const mod = await entry.load();
+    const cmd = mod.command() as unknown as Command;
     cmd.copyInheritedSettings(parent);
     cmd.action(async (...received: unknown[]) => {
       const opts = received[received.length - 2] as Record<string, unknown>;
-      await invoke(cmd, entry, opts, received.slice(0, -2));
+      await invoke(cmd, mod, opts, received.slice(0, -2));
     });
-    parent.addCommand(cmd, entry.hidden ? { hidden: true } : {});
+    parent.addCommand(cmd, mod.hidden ? { hidden: true } : {});
   };
-  const word = argv ? commandWord(argv) : undefined;
-  let built = false;
-  if (word !== undefined && !WHOLE_TREE.has(word)) {
-    for (const entry of TREE) {
-      if ('commands' in entry) {
-        if (entry.name !== word) continue;
-        attach(program, entry);
-      } else {
-        const cmd = entry.command() as unknown as Command;
-        if (cmd.name() !== word) continue;
-        attach(program, entry, cmd);
-      }
-      built = true;
-      break;
+  const attachAll = async (parent: Command, entries: Entry[]): Promise<void> => {
+    for (const e of entries) {
+      if ('commands' in e) await attachAll(parent.command(e.name).description(e.description), e.commands);
+      else await attach(parent, e);
     }
+  };
+  const [word, subword] = argv ? commandWords(argv) : [];
+  const named = word !== undefined && !WHOLE_TREE.has(word) ? TREE.find((e) => e.name === word) : undefined;
+  if (!named) await attachAll(program, TREE.map(loading));
+  else if (!('commands' in named)) await attach(program, named);
+  else {
+    // A group: only the subcommand named, or all of them (for its help, or a suggestion for a typo).
+    const groupCmd = program.command(named.name).description(named.description);
+    const sub = named.commands.find((c) => c.name === subword);
+    await (sub ? attach(groupCmd, sub) : attachAll(groupCmd, named.commands.map(loading)));
   }
-  if (!built) for (const entry of TREE) attach(program, entry);
   groupExamples(program as unknown as AnyCommand);
   return program;
 }

@@ -7,6 +7,7 @@ import { EXIT, SvcError } from './core/errors.js';
 import { hideUrlCredentialsIn, maskData } from './core/mask.js';
 import { escapeChar, safeJson, safeText, UNSAFE_RE } from './io/safe-text.js';
 import type { GlobalOptions, IO } from './deps.js';
+import { checkQuery } from './io/output.js';
 import { stoppedServiceHint } from './config/profiles.js';
 
 export interface Host {
@@ -119,13 +120,13 @@ export async function execute(argv: string[], host: Host): Promise<number> {
       cwd: host.cwd,
     });
     // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
-    if (runtime.globals.query !== undefined) await (await import('./io/output.js')).checkQuery(runtime.globals.query);
+    if (runtime.globals.query !== undefined) await checkQuery(runtime.globals.query);
     await mod.run(runtime, opts as never, args as never, command as never).catch((e: unknown) => {
       throw withStoppedServiceHint(e, runtime!);
     });
   };
 
-  const program = buildProgram(
+  const program = await buildProgram(
     invoke,
     {
       writeOut: (s) => io.stdout.write(s),

@@ -1,6 +1,6 @@
-// The entry point. Scripts call --version to probe for the tool: it is answered before anything else
-// loads (not even commander); every other command line goes to execute.ts.
-import type { Host } from './execute.js';
+// The entry point: bin/svc.js (which answers a plain --version itself) runs run(); tests call main().
+// `--version --verbose` loads about.ts; every other command line goes to execute.ts.
+import { execute, type Host } from './execute.js';
 import type { CompileCacheResult } from './about.js';
 
 export type { Host } from './execute.js';
@@ -17,7 +17,6 @@ export async function main(argv: string[], host: Host, compileCache?: CompileCac
     host.io.stdout.write(`${__SVC_VERSION__}\n${about(compileCache)}\n`);
     return 0;
   }
-  const { execute } = await import('./execute.js');
   return execute(argv, host);
 }
 

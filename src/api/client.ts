@@ -9,6 +9,7 @@ import { maskData, maskHeaders, maskUrl, secretValues } from '../core/mask.js';
 import { formatDuration } from '../core/duration.js';
 import { buildPath, type Route } from './routes.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
+import { createDispatcher } from './node-transport.js';
 import { describeErrorBody, parseRetryAfter, retryDelay, shouldRetryStatus, unwrapEnvelope } from './http-rules.js';
 
 /** The longest svc waits between two attempts; an answer asking for longer is not retried. */
@@ -73,6 +74,39 @@ export interface ApiResponse<T = unknown> {
  */
 export type RawReader = (bytes: Buffer) => unknown;
 
+/** What every attempt of one request shares (ApiClient.plan). */
+interface Plan {
+  method: string;
+  path: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  payload: string | undefined;
+  idempotencyKey: string | undefined;
+  retryKey: string | undefined;
+  secrets: string[];
+  repeatable: boolean;
+}
+
+/** What one attempt received: the body as text, or as bytes for the raw reader. */
+interface Received {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  bytes?: Buffer;
+  took: number;
+}
+
+/** An answer read: its body parsed (or the raw reader's result), and whether it was cut short. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  raw: unknown;
+  truncated: boolean;
+  retryAfter?: number | undefined;
+}
+
 export interface OperationInput {
   params?: Record<string, string>;
   query?: QueryInput;
@@ -80,7 +114,7 @@ export interface OperationInput {
   idempotencyKey?: string;
 }
 
-/** Milliseconds on a monotonic clock. Not performance.now(): the global loads perf_hooks (~10 modules). */
+/** Milliseconds on a monotonic clock. Not performance.now(): the global loads perf_hooks, which nothing else here needs. */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
@@ -134,9 +168,7 @@ export class ApiClient {
     // The transport loads with the first request: a dry run, or a command refused before sending, never pays for it.
     return (this.dispatcher ??= this.config.dispatcher
       ? Promise.resolve(this.config.dispatcher)
-      : import('./node-transport.js').then(({ createDispatcher }) =>
-          createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }),
-        ));
+      : createDispatcher(this.config.env ?? {}, { headersTimeout: t, bodyTimeout: t, connectTimeout: t }));
   }
 
   async close(): Promise<void> {
@@ -168,182 +200,218 @@ export class ApiClient {
   }
 
   async send<T = unknown>(opts: SendOptions, readRaw?: RawReader): Promise<ApiResponse<T>> {
-    const method = opts.method.toUpperCase();
-    const url = joinUrl(this.config.baseUrl, opts.path) + buildQuery(opts.query);
-    const idempotencyKey = idempotencyKeyFor({ ...opts, method });
-    const headers = this.headersFor(opts, idempotencyKey);
-    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-    const maxAttempts = this.config.retries + 1;
+    const plan = this.plan(opts);
     const random = this.config.random ?? Math.random;
-    const trace = this.config.trace;
-    // The key, and the tokens this request carries: a service may quote them back (a 401 naming the
-    // key, a 422 quoting the rejected token), and nothing it says may print them.
-    const secrets = [...(this.config.apiKey ? [this.config.apiKey] : []), ...secretValues(opts.body)];
-    const pathForErrors = opts.path;
-    // The key to repeat a failed state change with (GET and DELETE ignore idempotency keys).
-    const retryKey = method === 'POST' || method === 'PATCH' || method === 'PUT' ? idempotencyKey : undefined;
-    // A request that reached the service and lost its answer is repeated only when repeating it cannot
-    // act twice: a read, or a state change with an idempotency key. A DELETE has none: if the first one
-    // worked, a second answers 404.
-    const repeatable = method === 'GET' || method === 'HEAD' || retryKey !== undefined;
-
     for (let attempt = 1; ; attempt++) {
       if (this.config.signal?.aborted) throw new InterruptedError();
-      const started = monotonicMs();
-      if (trace) {
-        trace(`* ${method} ${maskUrl(url, { personal: true, knownSecrets: secrets })} (attempt ${attempt}/${maxAttempts})`);
-        for (const [k, v] of Object.entries(maskHeaders(headers, { knownSecrets: secrets }))) trace(`> ${k}: ${v}`);
-        if (payload !== undefined) trace(`> ${traceBody(opts.body, secrets)}`);
-      }
-      const attemptSignal = abortForAttempt(this.config.timeoutMs, this.config.signal);
-      const signal = attemptSignal.signal;
-
-      let status: number | undefined;
-      let resHeaders: Record<string, string>;
-      let text: string;
-      let bytes: Buffer | undefined;
-      try {
-        const dispatcher = await this.getDispatcher();
-        const u = new URL(url);
-        const res = await dispatcher.request({
-          origin: u.origin,
-          path: u.pathname + u.search,
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: payload,
-          signal,
-        });
-        status = res.statusCode;
-        resHeaders = flattenHeaders(res.headers);
-        // The raw reader is skipped under --debug: the trace shows the parsed answer, masked.
-        if (readRaw && !trace && status >= 200 && status < 300) {
-          const b = await res.body.bytes();
-          bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-          text = '';
-        } else text = await res.body.text();
-      } catch (err) {
-        attemptSignal.release();
-        if (this.config.signal?.aborted) throw new InterruptedError();
-        this.config.onAttempt?.({ rateLimit: {} });
-        const { reason, timeout: timedOut, connected } = networkReason(err);
-        const took = monotonicMs() - started;
-        trace?.(`< network error after ${formatDuration(took)}: ${reason}`);
-        const mayHaveActed = connected && !repeatable;
-        if (attempt < maxAttempts && !mayHaveActed) {
-          await this.backoff(attempt, undefined, reason, random);
-          continue;
-        }
-        const host = safeHost(url);
-        const tries = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
-        const where = `${method} ${pathForErrors}`;
-        // Say how far the last attempt got: it tells whether the service can have acted on it.
-        const message = timedOut
-          ? `${where}: no answer from ${host} within ${formatDuration(this.config.timeoutMs)} (${tries})`
-          : !connected
-            ? `${where}: could not reach ${host}: ${reason} (${tries})`
-            : status !== undefined
-              ? `${where}: the answer from ${host} (HTTP ${status}) was cut short: ${reason} (${tries})`
-              : `${where}: lost the connection to ${host} before an answer: ${reason} (${tries})`;
-        if (mayHaveActed) {
-          throw new NetworkError(
-            message,
-            timedOut ? 'timeout' : 'network_error',
-            undefined,
-            `the service may have carried out the ${method}; check before repeating it (it was not retried, as a repeat could act twice)`,
-          );
-        }
-        throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? retryKey : undefined);
-      }
-
-      attemptSignal.release();
-      const took = monotonicMs() - started;
-      let body: unknown;
-      let truncated = false;
-      let raw: unknown;
-      if (bytes) {
-        if ((resHeaders['content-type'] ?? '').includes('json')) raw = readRaw!(bytes);
-        if (raw === undefined) text = bytes.toString('utf8');
-      }
-      if (raw === undefined && text.length > 0) {
-        const ct = resHeaders['content-type'] ?? '';
-        if (ct.includes('json')) {
-          try {
-            body = JSON.parse(text);
-          } catch {
-            truncated = true;
-            body = text;
-          }
-        } else body = text;
-      }
-      if (trace) {
-        trace(`< ${status} in ${formatDuration(took)}`);
-        for (const [k, v] of Object.entries(maskHeaders(resHeaders, { knownSecrets: secrets }))) trace(`< ${k}: ${v}`);
-        if (text.length)
-          trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, secrets)}`);
-      }
-      // A success whose JSON body does not parse was cut short on the way: the request may or may not
-      // have been processed, so it is retried like a dropped connection (the idempotency key makes that
-      // safe). An error status is already the answer: it is handled by its status, its text kept.
-      if (truncated && status < 400) {
-        if (attempt < maxAttempts && repeatable) {
-          await this.backoff(attempt, undefined, 'invalid JSON in the response', random);
-          continue;
-        }
-        const tries = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
-        throw new NetworkError(
-          `${method} ${pathForErrors}: the answer from ${safeHost(url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`,
-          'network_error',
-          retryKey,
-        );
-      }
-
-      // Checking, masking and printing walk the answer recursively; one nested thousands of levels deep
-      // would overflow the stack and end as an "internal error".
-      if (nestedDeeperThan(body, MAX_ANSWER_DEPTH)) {
-        throw new SvcError(
-          `${method} ${pathForErrors}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`,
-          'answer_too_deep',
-          EXIT.failure,
-        );
-      }
-      const retryAfter = parseRetryAfter(resHeaders['retry-after'], Date.now());
-      this.config.onAttempt?.({ status, rateLimit: rateLimitOf(resHeaders), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) });
-      const cap = this.config.maxRetryDelayMs ?? MAX_RETRY_DELAY_MS;
-      // A Retry-After longer than svc waits is not retried early: that would only meet the same refusal.
-      const waitTooLong = retryAfter !== undefined && retryAfter > cap;
-      if (attempt < maxAttempts && !waitTooLong && shouldRetryStatus(status, { idempotencyKey, retryAfter })) {
-        await this.backoff(attempt, retryAfter, `HTTP ${status}`, random);
+      const got = await this.attempt(plan, attempt, readRaw);
+      if ('failure' in got) {
+        this.failOrRetry(plan, attempt, got.failure, got.status);
+        await this.backoff(attempt, undefined, networkReason(got.failure).reason, random);
         continue;
       }
-      const requestId = resHeaders['x-request-id'] ?? errorIdOf(body);
-      if (status >= 400) {
-        const safeBody = maskData(body, { knownSecrets: secrets });
-        throw new ApiError({
-          status,
-          message: describeErrorBody(safeBody, status),
-          body: safeBody,
-          ...(status >= 500 && retryKey ? { idempotencyKey: retryKey } : {}),
-          ...(requestId ? { requestId } : {}),
-          ...(waitTooLong && shouldRetryStatus(status, { idempotencyKey, retryAfter })
-            ? { hint: `the service asks to wait ${formatDuration(retryAfter)} (Retry-After); try again after that` }
-            : {}),
-          method,
-          path: pathForErrors,
-        });
+      const answer = this.read(plan, got, readRaw);
+      const retry = this.retryFor(plan, attempt, answer);
+      if (retry) {
+        await this.backoff(attempt, retry.after, retry.reason, random);
+        continue;
       }
-      return {
-        status,
-        headers: resHeaders,
-        body,
-        data: unwrapEnvelope(body) as T,
-        attempts: attempt,
-        replayed: resHeaders['idempotency-replay'] === 'true',
-        ...(requestId ? { requestId } : {}),
-        rateLimit: rateLimitOf(resHeaders),
-        ...(idempotencyKey ? { idempotencyKey } : {}),
-        ...(raw !== undefined ? { raw } : {}),
-      };
+      return this.settle<T>(plan, attempt, answer);
     }
+  }
+
+  /** What every attempt of a request shares: its URL, headers, body, and what may be repeated. */
+  private plan(opts: SendOptions): Plan {
+    const method = opts.method.toUpperCase();
+    const idempotencyKey = idempotencyKeyFor({ ...opts, method });
+    // The key to repeat a failed state change with (GET and DELETE ignore idempotency keys).
+    const retryKey = method === 'POST' || method === 'PATCH' || method === 'PUT' ? idempotencyKey : undefined;
+    return {
+      method,
+      path: opts.path,
+      url: joinUrl(this.config.baseUrl, opts.path) + buildQuery(opts.query),
+      headers: this.headersFor(opts, idempotencyKey),
+      body: opts.body,
+      payload: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      idempotencyKey,
+      retryKey,
+      // The key, and the tokens this request carries: a service may quote them back (a 401 naming the
+      // key, a 422 quoting the rejected token), and nothing it says may print them.
+      secrets: [...(this.config.apiKey ? [this.config.apiKey] : []), ...secretValues(opts.body)],
+      // A request that reached the service and lost its answer is repeated only when repeating it
+      // cannot act twice: a read, or a state change with an idempotency key. A DELETE has none: if the
+      // first one worked, a second answers 404.
+      repeatable: method === 'GET' || method === 'HEAD' || retryKey !== undefined,
+    };
+  }
+
+  /** One attempt: the answer's status, headers and body (as bytes for the raw reader), or what failed. */
+  private async attempt(plan: Plan, attempt: number, readRaw: RawReader | undefined): Promise<Received | { failure: unknown; status?: number }> {
+    const trace = this.config.trace;
+    if (trace) {
+      trace(`* ${plan.method} ${maskUrl(plan.url, { personal: true, knownSecrets: plan.secrets })} (attempt ${attempt}/${this.config.retries + 1})`);
+      for (const [k, v] of Object.entries(maskHeaders(plan.headers, { knownSecrets: plan.secrets }))) trace(`> ${k}: ${v}`);
+      if (plan.payload !== undefined) trace(`> ${traceBody(plan.body, plan.secrets)}`);
+    }
+    const started = monotonicMs();
+    const attemptSignal = abortForAttempt(this.config.timeoutMs, this.config.signal);
+    let status: number | undefined;
+    try {
+      const dispatcher = await this.getDispatcher();
+      const u = new URL(plan.url);
+      const res = await dispatcher.request({
+        origin: u.origin,
+        path: u.pathname + u.search,
+        method: plan.method as Dispatcher.HttpMethod,
+        headers: plan.headers,
+        body: plan.payload,
+        signal: attemptSignal.signal,
+      });
+      status = res.statusCode;
+      const headers = flattenHeaders(res.headers);
+      if (readRaw && status >= 200 && status < 300) {
+        const b = await res.body.bytes();
+        return { status, headers, text: '', bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength), took: monotonicMs() - started };
+      }
+      return { status, headers, text: await res.body.text(), took: monotonicMs() - started };
+    } catch (failure) {
+      if (this.config.signal?.aborted) throw new InterruptedError();
+      this.config.onAttempt?.({ rateLimit: {} });
+      trace?.(`< network error after ${formatDuration(monotonicMs() - started)}: ${networkReason(failure).reason}`);
+      return status === undefined ? { failure } : { failure, status };
+    } finally {
+      attemptSignal.release();
+    }
+  }
+
+  /** A failed attempt is retried when there are attempts left and repeating it cannot act twice; else this throws. */
+  private failOrRetry(plan: Plan, attempt: number, failure: unknown, status: number | undefined): void {
+    const { reason, timeout: timedOut, connected } = networkReason(failure);
+    const mayHaveActed = connected && !plan.repeatable;
+    if (attempt < this.config.retries + 1 && !mayHaveActed) return;
+    const host = safeHost(plan.url);
+    const tries = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+    const where = `${plan.method} ${plan.path}`;
+    // Say how far the last attempt got: it tells whether the service can have acted on it.
+    const message = timedOut
+      ? `${where}: no answer from ${host} within ${formatDuration(this.config.timeoutMs)} (${tries})`
+      : !connected
+        ? `${where}: could not reach ${host}: ${reason} (${tries})`
+        : status !== undefined
+          ? `${where}: the answer from ${host} (HTTP ${status}) was cut short: ${reason} (${tries})`
+          : `${where}: lost the connection to ${host} before an answer: ${reason} (${tries})`;
+    if (mayHaveActed) {
+      throw new NetworkError(
+        message,
+        timedOut ? 'timeout' : 'network_error',
+        undefined,
+        `the service may have carried out the ${plan.method}; check before repeating it (it was not retried, as a repeat could act twice)`,
+      );
+    }
+    throw new NetworkError(message, timedOut ? 'timeout' : 'network_error', connected ? plan.retryKey : undefined);
+  }
+
+  /** The answer's body: what the raw reader made of its bytes, or parsed JSON, or text. */
+  private read(plan: Plan, got: Received, readRaw: RawReader | undefined): Answer {
+    let text = got.text;
+    let raw: unknown;
+    let body: unknown;
+    let truncated = false;
+    const json = (got.headers['content-type'] ?? '').includes('json');
+    if (got.bytes) {
+      if (json) raw = readRaw!(got.bytes);
+      if (raw === undefined || this.config.trace) text = got.bytes.toString('utf8');
+    }
+    if ((raw === undefined || this.config.trace) && text.length > 0) {
+      if (json) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          truncated = true;
+          body = text;
+        }
+      } else body = text;
+    }
+    const trace = this.config.trace;
+    if (trace) {
+      trace(`< ${got.status} in ${formatDuration(got.took)}`);
+      for (const [k, v] of Object.entries(maskHeaders(got.headers, { knownSecrets: plan.secrets }))) trace(`< ${k}: ${v}`);
+      // An answer the raw reader took is traced as the others are (parsed, masked); it is printed from its bytes all the same.
+      if (text.length)
+        trace(`< ${truncated ? `${String(maskData(text, { knownSecrets: plan.secrets })).slice(0, 200)} [invalid JSON]` : traceBody(body, plan.secrets)}`);
+    }
+    if (raw !== undefined) body = undefined;
+    return { status: got.status, headers: got.headers, body, raw, truncated };
+  }
+
+  /** Whether to try again after this answer: one cut short, or a status worth retrying (408, 429, 5xx). */
+  private retryFor(plan: Plan, attempt: number, answer: Answer): { after?: number; reason: string } | undefined {
+    const { status, headers } = answer;
+    const attemptsLeft = attempt < this.config.retries + 1;
+    // A success whose JSON body does not parse was cut short on the way: the request may or may not
+    // have been processed, so it is retried like a dropped connection (the idempotency key makes that
+    // safe). An error status is already the answer: it is handled by its status, its text kept.
+    if (answer.truncated && status < 400) {
+      if (attemptsLeft && plan.repeatable) return { reason: 'invalid JSON in the response' };
+      const tries = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+      throw new NetworkError(
+        `${plan.method} ${plan.path}: the answer from ${safeHost(plan.url)} (HTTP ${status}) was not valid JSON: cut short? (${tries})`,
+        'network_error',
+        plan.retryKey,
+      );
+    }
+    // Checking, masking and printing walk the answer recursively; one nested thousands of levels deep
+    // would overflow the stack and end as an "internal error".
+    if (nestedDeeperThan(answer.body, MAX_ANSWER_DEPTH)) {
+      throw new SvcError(
+        `${plan.method} ${plan.path}: the answer (HTTP ${status}) nests more than ${MAX_ANSWER_DEPTH} levels deep; svc cannot process it`,
+        'answer_too_deep',
+        EXIT.failure,
+      );
+    }
+    const retryAfter = parseRetryAfter(headers['retry-after'], Date.now());
+    answer.retryAfter = retryAfter;
+    this.config.onAttempt?.({ status, rateLimit: rateLimitOf(headers), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) });
+    // A Retry-After longer than svc waits is not retried early: that would only meet the same refusal.
+    const waitTooLong = retryAfter !== undefined && retryAfter > (this.config.maxRetryDelayMs ?? MAX_RETRY_DELAY_MS);
+    if (attemptsLeft && !waitTooLong && shouldRetryStatus(status, { idempotencyKey: plan.idempotencyKey, retryAfter })) {
+      return { ...(retryAfter !== undefined ? { after: retryAfter } : {}), reason: `HTTP ${status}` };
+    }
+    return undefined;
+  }
+
+  /** The final answer: an ApiError for an error status, else the response. */
+  private settle<T>(plan: Plan, attempt: number, answer: Answer): ApiResponse<T> {
+    const { status, headers, body, retryAfter } = answer;
+    const requestId = headers['x-request-id'] ?? errorIdOf(body);
+    if (status >= 400) {
+      const safeBody = maskData(body, { knownSecrets: plan.secrets });
+      const waitTooLong = retryAfter !== undefined && retryAfter > (this.config.maxRetryDelayMs ?? MAX_RETRY_DELAY_MS);
+      throw new ApiError({
+        status,
+        message: describeErrorBody(safeBody, status),
+        body: safeBody,
+        ...(status >= 500 && plan.retryKey ? { idempotencyKey: plan.retryKey } : {}),
+        ...(requestId ? { requestId } : {}),
+        ...(waitTooLong && shouldRetryStatus(status, { idempotencyKey: plan.idempotencyKey, retryAfter })
+          ? { hint: `the service asks to wait ${formatDuration(retryAfter)} (Retry-After); try again after that` }
+          : {}),
+        method: plan.method,
+        path: plan.path,
+      });
+    }
+    return {
+      status,
+      headers,
+      body,
+      data: unwrapEnvelope(body) as T,
+      attempts: attempt,
+      replayed: headers['idempotency-replay'] === 'true',
+      ...(requestId ? { requestId } : {}),
+      rateLimit: rateLimitOf(headers),
+      ...(plan.idempotencyKey ? { idempotencyKey: plan.idempotencyKey } : {}),
+      ...(answer.raw !== undefined ? { raw: answer.raw } : {}),
+    };
   }
 
   private async backoff(attempt: number, retryAfterMs: number | undefined, reason: string, random: () => number): Promise<void> {

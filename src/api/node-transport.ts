@@ -1,16 +1,17 @@
 // The transport under the HTTP core (client.ts): Node's own HTTP client with a keep-alive agent, shaped
 // like the part of undici's `Dispatcher.request()` the core uses (status, headers, `body.text()`, an
-// abort signal, `close()`). Node's client is already loaded and its parser is native: a command pays
-// nothing to load a transport, where undici costs ~20 ms to load and its WebAssembly parser, compiled
-// again in the background, holds the process after the answer and adds ~45 MB of peak memory. Proxies
-// (HTTP_PROXY/HTTPS_PROXY/NO_PROXY), which Node's client does not read on every supported line, go
-// through undici's EnvHttpProxyAgent, loaded only then.
+// abort signal, `close()`). Node's client is part of Node and its parser is native: a command loads no
+// transport of its own, where undici is a large package to load and its WebAssembly parser, compiled
+// again in the background, holds the process after the answer and grows its peak memory (figures in
+// bench/RESULTS-history.md). Proxies (HTTP_PROXY/HTTPS_PROXY/NO_PROXY), which Node's client does not
+// read on every supported line, go through undici's EnvHttpProxyAgent, loaded only then.
 //
 // Failures carry the codes undici gives the same events (a connection closed before an answer or during
 // the body is UND_ERR_SOCKET), so that the HTTP core describes them in the same words whichever client
 // carried the request. Timeouts come from the caller's signal (the HTTP core sets one per attempt).
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { loadUndici } from '../core/lazy.js';
 
 export interface NodeRequestOptions {
   origin: string;
@@ -51,7 +52,7 @@ export class NodeTransport {
 
   private agentFor(protocol: string): { mod: Proto; agent: HttpAgent } {
     // Not import('node:http'): as an ES module, node:http's exports are all read, and its WebSocket getter
-    // loads Node's copy of undici (~100 internal modules).
+    // loads Node's own copy of undici.
     const mod: Proto = process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as Proto;
     let agent = this.agents.get(protocol);
     if (!agent) {
@@ -82,20 +83,20 @@ export class NodeTransport {
 
     return new Promise<NodeResponse>((resolve, reject) => {
       let req: ClientRequest;
-      let settled = false;
-      // Where a failure goes: the pending request, then the pending body.
-      let fail = (err: unknown) => {
-        if (settled) return;
-        settled = true;
-        reject(err);
+      // Where a failure goes: the pending request, then (once there is an answer) its pending body.
+      const outcome: { settled: boolean; fail: (err: unknown) => void } = {
+        settled: false,
+        fail: (err) => {
+          if (outcome.settled) return;
+          outcome.settled = true;
+          reject(err);
+        },
       };
       const onAbort = () => {
-        const reason = signal!.reason;
-        fail(reason);
+        outcome.fail(signal!.reason);
         req.destroy();
       };
       const done = () => signal?.removeEventListener('abort', onAbort);
-
       try {
         req = mod.request(options);
       } catch (err) {
@@ -103,84 +104,22 @@ export class NodeTransport {
         return;
       }
       signal?.addEventListener('abort', onAbort, { once: true });
-      // What the socket read is garbage once Node's HTTP parser, another listener of the same 'data'
-      // event, has read it: the body it passes on is a copy. So each read is freed after the event
-      // (a microtask: whatever the order of the listeners) instead of at the next garbage collection,
-      // which a long export that allocates little on the heap has rarely: the reads waiting for one
-      // held megabytes. The listener goes at 'close', before a kept-alive socket serves another request.
-      // A guard in case a Node handed on the socket's own buffer as the body: then it is not freed.
       const bodyBuffers = new WeakSet<ArrayBufferLike>();
-      const onData = (d: Buffer) => queueMicrotask(() => bodyBuffers.has(d.buffer) || releaseBuffer(d));
-      req.on('socket', (socket) => {
-        socket.on('data', onData);
-        req.once('close', () => socket.off('data', onData));
-      });
+      freeReads(req, bodyBuffers);
       req.on('error', (err: NodeJS.ErrnoException) => {
         done();
         // Node's "socket hang up" (before an answer) and "aborted" (during one): the service closed the
         // connection. A reset (RST) keeps its own code, as with undici.
-        if (err.code === 'ECONNRESET' && (err.message === 'socket hang up' || err.message === 'aborted')) fail(socketClosed('other side closed'));
-        else fail(err);
+        if (err.code === 'ECONNRESET' && (err.message === 'socket hang up' || err.message === 'aborted')) outcome.fail(socketClosed('other side closed'));
+        else outcome.fail(err);
       });
       req.on('response', (r: IncomingMessage) => {
-        if (settled) {
+        if (outcome.settled) {
           r.resume();
           return;
         }
-        settled = true;
-        const chunks: Buffer[] = [];
-        let bodyDone = false;
-        let bodyError: unknown;
-        let waiting: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | undefined;
-        const finish = (err?: unknown) => {
-          if (bodyDone) return;
-          bodyDone = true;
-          bodyError = err;
-          done();
-          if (!waiting) return;
-          if (err !== undefined) waiting.reject(err);
-          else waiting.resolve(joined());
-        };
-        fail = (err) => finish(err);
-        // The body in one buffer. The chunks (the parser's copies) are freed at once when they are whole
-        // buffers of their own, instead of at the next garbage collection, which an export rarely has.
-        const joined = () => {
-          if (chunks.length < 2) return chunks[0] ?? Buffer.alloc(0);
-          const all = Buffer.concat(chunks);
-          for (const c of chunks.splice(0)) releaseBuffer(c);
-          chunks.push(all);
-          return all;
-        };
-        r.on('data', (c: Buffer) => {
-          bodyBuffers.add(c.buffer);
-          chunks.push(c);
-        });
-        r.on('end', () => finish());
-        // The connection ended before the body did (Node says "aborted").
-        r.on('error', (err: NodeJS.ErrnoException) =>
-          finish(signal?.aborted ? signal.reason : err.code === 'ECONNRESET' && err.message === 'aborted' ? socketClosed('other side closed') : err),
-        );
-        r.on('aborted', () => finish(signal?.aborted ? signal.reason : socketClosed('other side closed')));
-        const bytes = () =>
-          new Promise<Buffer>((res2, rej2) => {
-            if (bodyDone) {
-              if (bodyError !== undefined) rej2(bodyError);
-              else res2(joined());
-            } else waiting = { resolve: res2, reject: rej2 };
-          });
-        const text = async () => (await bytes()).toString('utf8');
-        resolve({
-          statusCode: r.statusCode ?? 0,
-          headers: r.headers,
-          body: {
-            text,
-            bytes,
-            json: async () => JSON.parse(await text()),
-            dump: async () => {
-              await text().catch(() => undefined);
-            },
-          },
-        });
+        outcome.settled = true;
+        resolve(answer(r, signal, bodyBuffers, done, (fail) => (outcome.fail = fail)));
       });
       if (o.body !== undefined) req.end(o.body);
       else req.end();
@@ -192,6 +131,87 @@ export class NodeTransport {
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
+}
+
+/**
+ * What the socket read is garbage once Node's HTTP parser, another listener of the same 'data' event,
+ * has read it: the body it passes on is a copy. So each read is freed after the event (a microtask:
+ * whatever the order of the listeners) instead of at the next garbage collection, which a long export
+ * that allocates little on the heap has rarely: the reads waiting for one held megabytes. The listener
+ * goes at 'close', before a kept-alive socket serves another request. A guard in case a Node handed on
+ * the socket's own buffer as the body (`bodyBuffers`): then it is not freed.
+ */
+function freeReads(req: ClientRequest, bodyBuffers: WeakSet<ArrayBufferLike>): void {
+  const onData = (d: Buffer) => queueMicrotask(() => bodyBuffers.has(d.buffer) || releaseBuffer(d));
+  req.on('socket', (socket) => {
+    socket.on('data', onData);
+    req.once('close', () => socket.off('data', onData));
+  });
+}
+
+/**
+ * The answer, its body read as it arrives: `text()`, `bytes()` and `json()` wait for its end.
+ * `failWith` receives where a failure of the request goes from now on: the body's end.
+ */
+function answer(
+  r: IncomingMessage,
+  signal: AbortSignal | undefined,
+  bodyBuffers: WeakSet<ArrayBufferLike>,
+  done: () => void,
+  failWith: (fail: (err: unknown) => void) => void,
+): NodeResponse {
+  const chunks: Buffer[] = [];
+  let bodyDone = false;
+  let bodyError: unknown;
+  let waiting: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | undefined;
+  // The body in one buffer. The chunks (the parser's copies) are freed at once when they are whole
+  // buffers of their own, instead of at the next garbage collection, which an export rarely has.
+  const joined = () => {
+    if (chunks.length < 2) return chunks[0] ?? Buffer.alloc(0);
+    const all = Buffer.concat(chunks);
+    for (const c of chunks.splice(0)) releaseBuffer(c);
+    chunks.push(all);
+    return all;
+  };
+  const finish = (err?: unknown) => {
+    if (bodyDone) return;
+    bodyDone = true;
+    bodyError = err;
+    done();
+    if (!waiting) return;
+    if (err !== undefined) waiting.reject(err);
+    else waiting.resolve(joined());
+  };
+  failWith((err) => finish(err));
+  r.on('data', (c: Buffer) => {
+    bodyBuffers.add(c.buffer);
+    chunks.push(c);
+  });
+  r.on('end', () => finish());
+  // The connection ended before the body did (Node says "aborted").
+  r.on('error', (err: NodeJS.ErrnoException) =>
+    finish(signal?.aborted ? signal.reason : err.code === 'ECONNRESET' && err.message === 'aborted' ? socketClosed('other side closed') : err),
+  );
+  r.on('aborted', () => finish(signal?.aborted ? signal.reason : socketClosed('other side closed')));
+  const bytes = () =>
+    new Promise<Buffer>((res, rej) => {
+      if (!bodyDone) waiting = { resolve: res, reject: rej };
+      else if (bodyError !== undefined) rej(bodyError);
+      else res(joined());
+    });
+  const text = async () => (await bytes()).toString('utf8');
+  return {
+    statusCode: r.statusCode ?? 0,
+    headers: r.headers,
+    body: {
+      text,
+      bytes,
+      json: async () => JSON.parse(await text()),
+      dump: async () => {
+        await text().catch(() => undefined);
+      },
+    },
+  };
 }
 
 export interface DispatcherOptions {
@@ -206,7 +226,7 @@ export async function createDispatcher(env: NodeJS.ProcessEnv, opts: DispatcherO
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   if (!httpProxy && !httpsProxy) return new NodeTransport() as unknown as Dispatcher;
-  const { EnvHttpProxyAgent } = await (await import('../core/lazy.js')).loadUndici();
+  const { EnvHttpProxyAgent } = await loadUndici();
   return new EnvHttpProxyAgent({
     ...opts,
     keepAliveTimeout: 10_000,

@@ -3,7 +3,7 @@
 
 /**
  * A fresh idempotency key. node:crypto is loaded here, by the first request that needs a key, not when
- * the module loads: it is ~15 of Node's internal modules that a GET never uses.
+ * the module loads: a GET never uses it.
  */
 function newIdempotencyKey(): string {
   return process.getBuiltinModule('node:crypto').randomUUID();

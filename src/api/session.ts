@@ -5,12 +5,13 @@
 import { ReadOnlyError, UsageError } from '../core/errors.js';
 import { hideUrlCredentials, maskData, maskHeaders } from '../core/mask.js';
 import { problemsOf } from '../core/validate.js';
-import type { RawList } from '../core/raw-json.js';
 import { ApiClient, type ApiResponse, type ClientConfig, type OperationInput, type RawReader } from './client.js';
 import type { Operation, OperationName } from './operations.js';
+import { releaseBuffer } from './node-transport.js';
 import { buildQuery, idempotencyKeyFor, joinUrl, type QueryInput, type SendOptions } from './request.js';
 import { buildPath, routes } from './routes.js';
 import { oversizeBody } from './limits.js';
+import { shapes } from './shape-validators.js';
 
 export type { ApiResponse, OperationInput, RateLimitInfo } from './client.js';
 export type { QueryInput, SendOptions } from './request.js';
@@ -53,8 +54,18 @@ interface PageResult {
   next?: { after?: string; page?: number };
 }
 
+/** What the reader given to rawPages() makes of a list answer's bytes (io/raw-json.ts): where its records are. */
+export interface ScannedList {
+  readonly bytes: Buffer;
+  readonly count: number;
+  /** The envelope's `hasMore`. */
+  readonly hasMore: boolean;
+}
+
 /** A page of rawPages(): the records as the bytes the service sent, or parsed when the reader left the answer to JSON.parse. */
-export type RawPageResult = ({ raw: RawList; records?: undefined } | { raw?: undefined; records: unknown[] }) & { next?: { after?: undefined; page: number } };
+export type RawPageResult<L extends ScannedList> = ({ raw: L; records?: undefined } | { raw?: undefined; records: unknown[] }) & {
+  next?: { after?: undefined; page: number };
+};
 
 /** Which paging a list answer uses, read from its envelope. */
 function pagingOf(body: unknown): PagingMode | undefined {
@@ -138,7 +149,6 @@ export class Api {
    * message) whenever they refuse an answer or have no validator for the operation.
    */
   private async checkShape(name: OperationName, data: unknown): Promise<void> {
-    const { shapes } = await import('./shape-validators.js');
     if (shapes?.withoutResponse.includes(name)) return;
     if ((await shapes?.validator('response', name))?.(data)) return;
     const { operations } = await import('./operations.js');
@@ -189,22 +199,20 @@ export class Api {
 
   /**
    * Yields every page of a list paged by number (`page`, `hasMore`) like pages(..., 'page'), each as the
-   * byte ranges of its records (core/raw-json.ts) when the answer is one the byte reader takes, and
-   * parsed as pages() yields it otherwise (so that an answer that is not valid JSON is retried and
+   * byte ranges of its records when `scan` (the output's byte reader, io/raw-json.ts) takes the answer,
+   * and parsed as pages() yields it otherwise (so that an answer that is not valid JSON is retried and
    * reported the same way). An export writes those bytes as they came instead of building each record.
    */
-  async *rawPages(req: SendOptions): AsyncGenerator<RawPageResult> {
-    const { scanList } = await import('../core/raw-json.js');
+  async *rawPages<L extends ScannedList>(req: SendOptions, scan: (bytes: Buffer) => L | undefined): AsyncGenerator<RawPageResult<L>> {
     // An answer's bytes are freed once their page is written, not at the next garbage collection: an
     // export allocates so little on the heap that collections are rare (node-transport.ts).
-    const { releaseBuffer } = await import('./node-transport.js');
     let query: QueryInput = { ...req.query };
     let page = typeof query.page === 'number' ? query.page : Number(query.page ?? 0) || 0;
     for (;;) {
-      const res = await this.send({ ...req, query }, { readRaw: scanList });
+      const res = await this.send({ ...req, query }, { readRaw: scan });
       if (!res) return;
       let next: { page: number } | undefined;
-      const list = res.raw as RawList | undefined;
+      const list = res.raw as L | undefined;
       if (list) {
         next = list.hasMore && list.count > 0 ? { page: page + 1 } : undefined;
         yield { raw: list, ...(next ? { next } : {}) };

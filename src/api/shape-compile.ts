@@ -1,7 +1,8 @@
 // Compiles schemas of the operation table (zod, the one source of truth) into standalone validator code
 // at build time, so that a one-request command checks its input and the answer's shape without loading
-// zod and building every schema (~20-30 ms of CPU on every command that checks an answer). The path is zod → JSON Schema (zod's own
-// z.toJSONSchema) → ajv's standalone code; scripts/build.mjs bundles the result, a chunk per validator.
+// zod and building every schema, which would be most of such a command's start-up (bench/validators.mjs
+// says what each costs). The path is zod → JSON Schema (zod's own z.toJSONSchema) → ajv's standalone
+// code; scripts/build.mjs bundles the result, a chunk per validator.
 //
 // A compiled validator must never accept what zod would refuse. A schema whose JSON Schema is not
 // exactly as strict as zod gets none: transforms and preprocessors (zod states a pipe by its input side
@@ -101,7 +102,7 @@ export function compileShapes(operations: Record<string, WithSchemas>): Compiled
     inlineRefs: false,
     // Only whether an answer passes is read (zod words the refusal): no error messages in the code.
     messages: false,
-    // Long enums (the ~80 provider ids) and required lists as loops over the schema's array, not unrolled.
+    // Long enums (the provider ids) and required lists as loops over the schema's array, not unrolled.
     loopEnum: 8,
     loopRequired: 8,
   });

@@ -9,6 +9,7 @@
 // when the rows it would skip are not the rows that were sent (a file edited in place keeps its size).
 import { createHash } from 'node:crypto';
 import { appendFileSync, createReadStream, existsSync, readFileSync, renameSync, writeFileSync, createWriteStream } from 'node:fs';
+import type { Deps } from '../deps.js';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { UsageError } from '../core/errors.js';
@@ -166,4 +167,46 @@ export async function trimReport(path: string, done: Set<number>, partial: Map<n
   out.end();
   await once(out, 'finish');
   renameSync(tmp, path);
+}
+
+/**
+ * The journal of the run about to be sent, once nothing refuses it (--strict, a read-only profile): a
+ * resumed run trims its report to what was sent and appends; --again keeps the earlier run's journal and
+ * report aside (a refused run leaves them, and the "already sent" guard, in place); a new run starts its
+ * journal and is noted in the index of runs (runs-index.ts). None under --dry-run or without a file.
+ */
+export async function openJournal(
+  deps: Deps,
+  plan: {
+    journalPath: string | undefined;
+    reportPath: string | undefined;
+    /** The run journaled there before (--again keeps its files aside under its id). */
+    state: { run?: RunRecord } | undefined;
+    run: RunRecord;
+    again: boolean;
+    done: Set<number>;
+    partial: Map<number, number>;
+  },
+  opts: { resume?: boolean; workflow: string },
+  runs: { dir: string; service: string } | undefined,
+): Promise<Journal | undefined> {
+  const { journalPath, reportPath } = plan;
+  if (opts.resume && reportPath) await trimReport(reportPath, plan.done, plan.partial);
+  if (!journalPath || deps.globals.dryRun) return undefined;
+  const journal = new Journal(journalPath);
+  if (opts.resume) return journal;
+  if (plan.again && plan.state?.run) keepAside(deps, plan.state.run.runId, journalPath, reportPath);
+  journal.start(plan.run);
+  if (runs)
+    (await import('./runs-index.js')).recordRun(runs.dir, { file: plan.run.file, workflow: opts.workflow, service: runs.service, journal: journalPath });
+  return journal;
+}
+
+/** --again: the earlier run's journal and report are renamed aside (….RUNID), not overwritten. */
+function keepAside(deps: Deps, runId: string, journalPath: string, reportPath: string | undefined): void {
+  for (const path of [journalPath, reportPath]) {
+    if (!path || !existsSync(path)) continue;
+    renameSync(path, `${path}.${runId}`);
+    deps.info(`the earlier run's ${path === journalPath ? 'journal' : 'report'} is kept as ${path}.${runId}`);
+  }
 }

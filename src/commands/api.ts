@@ -5,6 +5,7 @@ import { choiceArg, collect } from '../cli-args.js';
 import { UsageError } from '../core/errors.js';
 import { deepMerge, isPlainObject, parseSetPairs, quote } from '../core/input.js';
 import type { Deps } from '../deps.js';
+import { pagingHint } from '../io/output.js';
 import { Argument, type ArgsOf, Command, examples, type OptsOf } from './define.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -89,6 +90,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [givenMethod
   const list = Boolean(res.data && typeof res.data === 'object' && Array.isArray((res.data as { data?: unknown }).data));
   await deps.print(res.data, { list });
   // A list's paging state goes to stderr, as for the list commands (cli.md, "Output").
-  const hint = list ? (await import('../io/output.js')).pagingHint(res.data, { asFields: true }) : undefined;
+  const hint = list ? pagingHint(res.data, { asFields: true }) : undefined;
   if (hint) deps.info(hint);
 }

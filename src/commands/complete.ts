@@ -6,6 +6,8 @@
 // scripts call it.
 import type { Deps } from '../deps.js';
 import { type ArgsOf, Command, examples, type OptsOf } from './define.js';
+import { cacheScope } from './events/cache.js';
+import { complete } from '../core/completion-cache.js';
 
 const KINDS = ['profiles', 'workflows', 'subscribers'] as const;
 
@@ -34,7 +36,6 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [kind, pref
       );
     }
     if (kind !== 'workflows' && kind !== 'subscribers') return;
-    const { cacheScope } = await import('./events/cache.js');
     const scope = cacheScope(deps);
     if (!scope) return;
     let canFetch = false;
@@ -43,7 +44,6 @@ export async function run(deps: Deps, _opts: OptsOf<typeof command>, [kind, pref
     } catch {
       canFetch = false;
     }
-    const { complete } = await import('../core/completion-cache.js');
     out(
       await complete(kind, prefix, {
         ...scope,

@@ -87,20 +87,70 @@ async function defaultDataFile(): Promise<string> {
 }
 
 export async function run(deps: Deps, opts: DevOptions): Promise<void> {
-  const port = opts.port ?? DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port ${opts.port}: use 0-65535 (0 picks a free port)`);
-  if (opts.inMemory && opts.data !== undefined) throw new UsageError('--data and --in-memory cannot be used together');
-  const timeScale = opts.timeScale ?? 1;
-  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
-  const host = opts.host ?? DEFAULT_HOST;
-  if (opts.bridgeUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.bridgeUrl))
-    throw new UsageError(`--bridge-url: must be an http(s) URL, got ${JSON.stringify(opts.bridgeUrl)}`);
+  const { port, host } = checkOptions(opts);
   const { originOf } = await import('../server/inbox/origins.js');
   for (const o of opts.inboxOrigin ?? []) {
     if (originOf(o) === undefined)
       throw new UsageError(`--inbox-origin: expected an http(s) origin such as https://myapp.test:5173 (no path), got ${JSON.stringify(o)}`);
   }
-  // What the service is given to start with and refuses (a seed file, a rate-limit spec) is the user's input: exit 2.
+  const { service, data, memory } = await openService(deps, opts);
+  try {
+    const baseUrl = await listen(service, host, port);
+    const apiKey = service.environment.apiKey;
+    const { profile, madeCurrent } = opts.saveProfile !== false ? await saveLocalProfile(deps, baseUrl, apiKey) : { profile: null, madeCurrent: false };
+    // The web console: its address, and a link that signs in once (the code is in the fragment, which
+    // no request carries, so no log holds it). --open hands the browser a link of its own.
+    const { consoleLinks } = await import('../server/console/index.js');
+    const web = consoleLinks(service.app, baseUrl);
+    const applicationIdentifier = service.store.tx(() => service.store.inbox.settings(service.environment.id).identifier);
+    // With the in-app integration's HMAC on, an <Inbox/> needs the subscriber's hash to get a session.
+    const { inboxHashFor } = await import('../server/inbox/jwt.js');
+    const subscriberHash = inboxHashFor(service.store, service.environment, 'ada');
+    announce(deps, {
+      baseUrl,
+      apiKey,
+      environment: service.environment,
+      profile,
+      madeCurrent,
+      data,
+      host,
+      memory,
+      console: web,
+      applicationIdentifier,
+      subscriberHash,
+      logging: logsRequests(deps, opts),
+    });
+    if (opts.bridgeUrl !== undefined) {
+      const bridge = await watchBridge(deps, service, opts.bridgeUrl, opts.allowRemoteBridge === true, baseUrl);
+      deps.signal.addEventListener('abort', () => bridge.stop(), { once: true });
+    }
+    if (opts.open) {
+      const { openInBrowser } = await import('../server/console/open.js');
+      await openInBrowser(consoleLinks(service.app, baseUrl).link, deps.env).catch((e: Error) =>
+        deps.warn(`could not open a browser (${e.message}): open ${web.url} and use the link above`),
+      );
+    }
+    await aborted(deps.signal);
+    deps.info('svc dev: stopping');
+  } finally {
+    await service.close();
+  }
+}
+
+/** The flags that need no service to check: bad ones are exit 2 before anything starts. */
+function checkOptions(opts: DevOptions): { port: number; host: string } {
+  const port = opts.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port ${opts.port}: use 0-65535 (0 picks a free port)`);
+  if (opts.inMemory && opts.data !== undefined) throw new UsageError('--data and --in-memory cannot be used together');
+  const timeScale = opts.timeScale ?? 1;
+  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
+  if (opts.bridgeUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.bridgeUrl))
+    throw new UsageError(`--bridge-url: must be an http(s) URL, got ${JSON.stringify(opts.bridgeUrl)}`);
+  return { port, host: opts.host ?? DEFAULT_HOST };
+}
+
+/** The local service over its store, from the flags: what it refuses of them is the user's input (exit 2). */
+async function openService(deps: Deps, opts: DevOptions): Promise<{ service: LocalService; data: string; memory: boolean }> {
   const { ServiceInputError } = await import('../server/errors.js');
   const given = <T>(start: () => T): T => {
     try {
@@ -120,103 +170,61 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
   const { createLocalService } = await import('../server/index.js');
   const { MEMORY, StoreError, StoreFolderMissing } = await import('../server/store/index.js');
   const data = opts.inMemory ? MEMORY : (opts.data ?? (await defaultDataFile()));
-
-  // The service refuses a store in a folder that does not exist (a plain error of its own); only the
-  // default location is created. A given --data in a missing folder is a usage error naming the flag.
-  const open = (o: Parameters<typeof createLocalService>[0]): LocalService => {
-    try {
-      return given(() => createLocalService(o));
-    } catch (e) {
-      if (e instanceof StoreFolderMissing) throw new UsageError(`--data ${o.data}: ${e.message}; create it first, or choose another file`);
-      // A store svc dev cannot use (corrupt, another program's, newer, in use): exit 1 with the store's hint.
-      if (e instanceof StoreError) throw new SvcError(e.message, 'store_error', EXIT.failure, e.hint);
-      throw e;
-    }
-  };
-  const service = open({
-    data,
-    createDataFolder: opts.data === undefined,
-    retentionMs,
-    apiKey: deps.globals.apiKey,
-    seed,
-    empty: opts.empty,
-    timeScale,
-    rateLimits,
-    allowRemoteWebhooks: opts.allowRemoteWebhooks,
-    allowRemoteBridge: opts.allowRemoteBridge,
-    log: logsRequests(deps, opts) ? (line) => deps.io.stderr.write(`${line}\n`) : undefined,
-    onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),
-    inboxOrigins: opts.inboxOrigin,
-    warn: (line) => deps.warn(line),
-  });
   try {
-    const baseUrl = await listen(service, host, port);
-    const apiKey = service.environment.apiKey;
-    let profile: string | null = null;
-    let madeCurrent = false;
-    if (opts.saveProfile !== false) {
-      try {
-        await deps.profiles().update((f) => {
-          f.profiles[PROFILE_NAME] = { ...f.profiles[PROFILE_NAME], baseUrl, apiKey };
-          if (!f.current) {
-            f.current = PROFILE_NAME;
-            madeCurrent = true;
-          }
-        });
-        profile = PROFILE_NAME;
-      } catch (e) {
-        deps.warn(`could not save the '${PROFILE_NAME}' profile: ${(e as Error).message}`);
-      }
-    }
-    // The web console: its address, and a link that signs in once (the code is in the fragment, which
-    // no request carries, so no log holds it). --open hands the browser a link of its own.
-    const { consoleLinks } = await import('../server/console/index.js');
-    const web = consoleLinks(service.app, baseUrl);
-    const applicationIdentifier = service.store.tx(() => service.store.inbox.settings(service.environment.id).identifier);
-    // With the in-app integration's HMAC on, an <Inbox/> needs the subscriber's hash to get a session.
-    const { inboxHashFor } = await import('../server/inbox/jwt.js');
-    const subscriberHash = inboxHashFor(service.store, service.environment, 'ada');
-    announce(deps, {
-      baseUrl,
-      apiKey,
-      environment: service.environment,
-      profile,
-      madeCurrent,
-      data,
-      host,
-      memory: data === MEMORY,
-      console: web,
-      applicationIdentifier,
-      subscriberHash,
-      logging: logsRequests(deps, opts),
-    });
-    // Code-first workflows: registered now, re-discovered when the app restarts or changes them.
-    let bridge: { stop(): void } | undefined;
-    if (opts.bridgeUrl !== undefined) {
-      const { watchBridge, bridgeEnvLines } = await import('../server/bridge/watch.js');
-      for (const line of bridgeEnvLines(baseUrl, apiKey, deps.globals.showSecrets === true)) deps.io.stderr.write(`${line}\n`);
-      const watch = watchBridge({
-        store: service.store,
-        environment: service.environment,
-        bridgeUrl: opts.bridgeUrl,
-        allowRemote: opts.allowRemoteBridge === true,
-        log: (l) => deps.info(l),
-      });
-      bridge = watch;
-      await watch.ready;
-    }
-    deps.signal.addEventListener('abort', () => bridge?.stop(), { once: true });
-    if (opts.open) {
-      const { openInBrowser } = await import('../server/console/open.js');
-      await openInBrowser(consoleLinks(service.app, baseUrl).link, deps.env).catch((e: Error) =>
-        deps.warn(`could not open a browser (${e.message}): open ${web.url} and use the link above`),
-      );
-    }
-    await aborted(deps.signal);
-    deps.info('svc dev: stopping');
-  } finally {
-    await service.close();
+    const service = given(() =>
+      createLocalService({
+        data,
+        createDataFolder: opts.data === undefined,
+        retentionMs,
+        apiKey: deps.globals.apiKey,
+        seed,
+        empty: opts.empty,
+        timeScale: opts.timeScale ?? 1,
+        rateLimits,
+        allowRemoteWebhooks: opts.allowRemoteWebhooks,
+        allowRemoteBridge: opts.allowRemoteBridge,
+        log: logsRequests(deps, opts) ? (line) => deps.io.stderr.write(`${line}\n`) : undefined,
+        onInternalError: (e, id) => deps.warn(`internal error ${id}: ${(e as Error)?.stack ?? String(e)}`),
+        inboxOrigins: opts.inboxOrigin,
+        warn: (line) => deps.warn(line),
+      }),
+    );
+    return { service, data, memory: data === MEMORY };
+  } catch (e) {
+    // The service refuses a store in a folder that does not exist (a plain error of its own); only the
+    // default location is created. A given --data in a missing folder is a usage error naming the flag.
+    if (e instanceof StoreFolderMissing) throw new UsageError(`--data ${data}: ${e.message}; create it first, or choose another file`);
+    // A store svc dev cannot use (corrupt, another program's, newer, in use): exit 1 with the store's hint.
+    if (e instanceof StoreError) throw new SvcError(e.message, 'store_error', EXIT.failure, e.hint);
+    throw e;
   }
+}
+
+/** The `local` profile points at this service (and becomes the current one when there is none). */
+async function saveLocalProfile(deps: Deps, baseUrl: string, apiKey: string): Promise<{ profile: string | null; madeCurrent: boolean }> {
+  let madeCurrent = false;
+  try {
+    await deps.profiles().update((f) => {
+      f.profiles[PROFILE_NAME] = { ...f.profiles[PROFILE_NAME], baseUrl, apiKey };
+      if (!f.current) {
+        f.current = PROFILE_NAME;
+        madeCurrent = true;
+      }
+    });
+    return { profile: PROFILE_NAME, madeCurrent };
+  } catch (e) {
+    deps.warn(`could not save the '${PROFILE_NAME}' profile: ${(e as Error).message}`);
+    return { profile: null, madeCurrent: false };
+  }
+}
+
+/** Code-first workflows: registered now, re-discovered when the app restarts or changes them. */
+async function watchBridge(deps: Deps, service: LocalService, bridgeUrl: string, allowRemote: boolean, baseUrl: string): Promise<{ stop(): void }> {
+  const { watchBridge: watch, bridgeEnvLines } = await import('../server/bridge/watch.js');
+  for (const line of bridgeEnvLines(baseUrl, service.environment.apiKey, deps.globals.showSecrets === true)) deps.io.stderr.write(`${line}\n`);
+  const watching = watch({ store: service.store, environment: service.environment, bridgeUrl, allowRemote, log: (l) => deps.info(l) });
+  await watching.ready;
+  return watching;
 }
 
 /** The seed file, checked (the loader's errors name --seed). */

@@ -7,6 +7,8 @@ import type { QueryInput } from '../api/request.js';
 import { buildPath, type RouteName, routes } from '../api/routes.js';
 import type { PagingMode } from '../api/session.js';
 import type { ViewName } from '../io/views.js';
+import { pagingHint } from '../io/output.js';
+import { rememberIds } from './events/cache.js';
 
 /** `--payload` (JSON object) with `--set` pairs applied over it. */
 export async function payloadFrom(deps: Deps, payload: string | undefined, set: string[] | undefined): Promise<Record<string, unknown> | undefined> {
@@ -106,11 +108,9 @@ export async function runList(deps: Deps, route: RouteName, query: QueryInput, o
     if (!res) return;
     // Subscriber ids seen here are offered by Tab later (the completion cache).
     if (opts.view === 'subscribers') {
-      const { rememberIds } = await import('./events/cache.js');
       await rememberIds(deps, ((res.data as { data?: unknown[] }).data ?? []) as unknown[]);
     }
     await deps.print(res.data, { view: opts.view, list: true });
-    const { pagingHint } = await import('../io/output.js');
     const hint = pagingHint(res.data);
     if (hint) deps.info(hint);
     return;
@@ -122,7 +122,7 @@ export async function runList(deps: Deps, route: RouteName, query: QueryInput, o
   try {
     const req = { method, path: buildPath(path, opts.params ?? {}), query };
     // ndjson or json without --fields or --query: each page is written from the answer's bytes (io/stream.ts, rawPage).
-    for await (const page of opts.mode === 'page' && writer.raw ? api.rawPages(req) : api.pages(req, opts.mode)) {
+    for await (const page of opts.mode === 'page' && writer.raw ? api.rawPages(req, writer.scan) : api.pages(req, opts.mode)) {
       if (page.raw) await writer.rawPage(page.raw, deps.signal);
       else await writer.page(page.records);
       resumeFrom = page.next?.after !== undefined ? `--after ${page.next.after}` : page.next?.page !== undefined ? `--page ${page.next.page}` : undefined;

@@ -7,11 +7,13 @@ import { collect, durationArg, intArg } from '../cli-args.js';
 import { formatDuration } from '../core/duration.js';
 import { ApiError, TriggerNotProcessedError, UsageError } from '../core/errors.js';
 import { checkId, isPlainObject } from '../core/input.js';
+import { closest } from '../core/suggest.js';
 import { checkBody } from '../api/check-body.js';
 import { flagLabels, parseOrUsage } from '../core/validate.js';
 import type { Deps } from '../deps.js';
 import { about, type ArgsOf, Command, examples, type OptsOf } from './define.js';
 import { contextMap, payloadFrom } from './shared.js';
+import { rememberIds } from './events/cache.js';
 
 export const command = () =>
   examples(
@@ -190,7 +192,6 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   const processed = Boolean(result && typeof result === 'object' && result.status === 'processed');
   if (processed) {
     // The workflow and the recipients are offered by Tab next time (the completion cache).
-    const { rememberIds } = await import('./events/cache.js');
     const ids = (valid.to as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { subscriberId?: unknown })?.subscriberId));
     await rememberIds(deps, [{ workflowId: valid.name }, ...ids.filter((x) => typeof x === 'string').map((subscriberId) => ({ subscriberId }))]);
   }
@@ -285,7 +286,6 @@ async function unknownWorkflowHint(api: Awaited<ReturnType<Deps['client']>>, e: 
   } catch {
     return e.withHint(`no workflow '${name}': svc workflow list shows the workflow ids`);
   }
-  const { closest } = await import('../core/suggest.js');
   const near = closest(name, ids);
   if (near.length) return e.withHint(`no workflow '${name}'; did you mean ${near.map((n) => `'${n}'`).join(' or ')}? (svc workflow list shows them all)`);
   return e.withHint(`no workflow '${name}'${ids.length ? ` among the ${ids.length} workflows` : ''}: svc workflow list shows the workflow ids`);

@@ -1,14 +1,19 @@
 // The profile store and the resolution of credentials (cli.md, "Credentials and target").
 //
-// The store is conf's JSON file `config.json` in the config directory (SVC_CONFIG_DIR, else
-// $XDG_CONFIG_HOME/svc or ~/.config/svc), mode 0600 in a 0700 directory. Writes go through conf (atomic
-// write-and-rename) under a lock file, so two `svc profile` processes never lose each other's profile.
-// Reads parse the same file directly: every API command reads it, and importing conf (with ajv) costs
-// ~30 ms of start-up that a read does not need.
-import { closeSync, mkdirSync, chmodSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+// The store is the JSON file `config.json` in the config directory (SVC_CONFIG_DIR, else
+// $XDG_CONFIG_HOME/svc or ~/.config/svc), mode 0600 in a 0700 directory. A write holds the store's lock
+// file (withLock below) and replaces the file atomically (write-file-atomic: a temporary file renamed over
+// it), so that two `svc profile` processes never lose each other's profile and a writer killed mid-write
+// leaves the previous file whole. Reads parse the file directly: every API command reads it.
+//
+// The lock is svc's own: proper-lockfile's takeover of a lock left by a dead writer lets two writers in
+// at once when several judge it stale together (test/config/lock-race.test.ts loses profiles with it),
+// which a claim taken exclusively before the takeover (breakStale) rules out.
+import { closeSync, mkdirSync, chmodSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CredentialsError, UsageError } from '../core/errors.js';
+import { loadWriteFileAtomic } from '../core/lazy.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -84,7 +89,7 @@ export class ProfileStore {
     return this.read().profiles[name];
   }
 
-  /** Read-modify-write under the lock, written by conf. Returns the new content. */
+  /** Read-modify-write under the lock, replaced atomically. Returns the new content. */
   async update(mutate: (file: ProfileFile) => void): Promise<ProfileFile> {
     if (this.opts.dryRun) {
       const file = this.read();
@@ -92,33 +97,38 @@ export class ProfileStore {
       return file;
     }
     this.ensureDir();
-    const { default: Conf } = await import('conf');
+    const writeFileAtomic = await loadWriteFileAtomic();
     return withLock(`${this.file}.lock`, () => {
-      const conf = new Conf<Record<string, unknown>>({
-        cwd: this.dir,
-        configName: 'config',
-        projectName: 'svc',
-        projectSuffix: '',
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-      });
-      const file = normalise(conf.store);
+      this.removeLeftover();
+      const file = this.read();
       mutate(file);
-      conf.store = file as unknown as Record<string, unknown>;
+      // The name of the temporary file is noted until the rename: a writer killed before it (kill -9, a
+      // power cut) leaves a file that holds keys, which the next writer removes.
+      writeFileAtomic.sync(this.file, `${JSON.stringify(file, undefined, '\t')}\n`, {
+        mode: 0o600,
+        tmpfileCreated: (tmp) => writeFileSync(this.pending, tmp, { mode: 0o600 }),
+      });
+      rmSync(this.pending, { force: true });
       chmodSync(this.file, 0o600);
-      this.removeLeftovers();
       return file;
     });
   }
 
-  /**
-   * Temporary files of writers that died before their rename (the write is atomic: the store itself
-   * is intact) still hold keys; under the lock no other writer is using one, so they go.
-   */
-  private removeLeftovers(): void {
-    for (const name of readdirSync(this.dir)) {
-      if (name.startsWith('config.json.tmp-')) rmSync(join(this.dir, name), { force: true });
+  /** Where a write notes its temporary file until it is renamed over the store. */
+  private get pending(): string {
+    return `${this.file}.pending`;
+  }
+
+  /** The temporary file of a writer that died before its rename (under the lock: no other writer is using one). */
+  private removeLeftover(): void {
+    let left: string;
+    try {
+      left = readFileSync(this.pending, 'utf8');
+    } catch {
+      return;
     }
+    if (left.startsWith(`${this.file}.`)) rmSync(left, { force: true });
+    rmSync(this.pending, { force: true });
   }
 
   private ensureDir(): void {
@@ -227,9 +237,9 @@ function breakStale(lockPath: string, seen: LockId): void {
 }
 
 /**
- * An exclusive lock file holding the writer's pid. A writer killed while holding it (kill -9, a power
- * cut) used to block every later write for 10 s; a lock whose process is gone is taken over at once,
- * by one writer only (breakStale).
+ * An exclusive lock file holding the writer's pid. One left by a writer killed while holding it (kill -9,
+ * a power cut) is taken over as soon as its process is gone, by one writer only (breakStale); a lock
+ * is waited for up to 10 s.
  */
 function withLock<T>(lockPath: string, fn: () => T): T {
   const deadline = Date.now() + 10_000;

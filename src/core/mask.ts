@@ -165,5 +165,5 @@ export function maskUrl(url: string, opts: MaskOptions = {}): string {
   return hideUrlCredentials(scrub(u.toString(), opts.knownSecrets));
 }
 
-/** The key names (lower-case) under which maskData may change a value: a reader that copies answers as bytes (raw-json.ts) leaves those records to maskData. */
+/** The key names (lower-case) under which maskData may change a value: a reader that copies answers as bytes (io/raw-json.ts) leaves those records to maskData. */
 export const maskedKeyNames: ReadonlySet<string> = new Set([...SECRET_KEYS, ...SECRET_OBJECTS]);

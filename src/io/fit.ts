@@ -171,142 +171,194 @@ export function shortIdForm(ids: readonly string[], min = 7): { ids: string[]; f
 const forms = (c: FitCell | undefined): readonly string[] => (c === undefined ? [''] : typeof c === 'string' ? [c] : c.length ? c : ['']);
 
 export function fitTable(columns: readonly FitColumn[], cells: readonly (readonly FitCell[])[], total: number, wide = false): FitResult {
-  const n = columns.length;
-  // The form each column is shown in (index into each cell's forms), per column.
-  const level = new Array<number>(n).fill(0);
-  const ids: (string[] | undefined)[] = new Array(n).fill(undefined);
-  const idFrom: ('start' | 'end' | undefined)[] = new Array(n).fill(undefined);
-  const shown = new Set<number>(columns.map((_, i) => i));
-  const limit = new Array<number>(n).fill(Number.POSITIVE_INFINITY);
-  let shortened = false;
+  const fit = new Fitting(columns, cells, total);
+  if (!wide) {
+    fit.narrowForms();
+    fit.cutToMax();
+    fit.dropLowValue();
+    fit.cutWide();
+  }
+  return fit.result(wide);
+}
 
-  const text = (row: number, col: number): string => {
-    if (ids[col]) return ids[col]![row]!;
-    const f = forms(cells[row]?.[col]);
-    return f[Math.min(level[col]!, f.length - 1)]!;
-  };
-  // A column's widest cell, measured once per form (the fitting loop asks again and again).
-  const naturalOf = new Map<string, number>();
-  const natural = (col: number) => {
-    const key = `${col}:${level[col]}:${ids[col] ? 'id' : ''}`;
-    let w = naturalOf.get(key);
+/** The state of fitting one table: the form, width limit and visibility of each column. */
+class Fitting {
+  /** The form each column is shown in (index into each cell's forms), per column. */
+  private readonly level: number[];
+  private readonly ids: (string[] | undefined)[];
+  private readonly idFrom: ('start' | 'end' | undefined)[];
+  private readonly shown: Set<number>;
+  private readonly limit: number[];
+  private shortened = false;
+  /** A column's widest cell, measured once per form (the fitting asks again and again). */
+  private readonly naturalOf = new Map<string, number>();
+
+  constructor(
+    private readonly columns: readonly FitColumn[],
+    private readonly cells: readonly (readonly FitCell[])[],
+    private readonly total: number,
+  ) {
+    const n = columns.length;
+    this.level = new Array<number>(n).fill(0);
+    this.ids = new Array(n).fill(undefined);
+    this.idFrom = new Array(n).fill(undefined);
+    this.shown = new Set<number>(columns.map((_, i) => i));
+    this.limit = new Array<number>(n).fill(Number.POSITIVE_INFINITY);
+  }
+
+  private text(row: number, col: number): string {
+    if (this.ids[col]) return this.ids[col]![row]!;
+    const f = forms(this.cells[row]?.[col]);
+    return f[Math.min(this.level[col]!, f.length - 1)]!;
+  }
+
+  private natural(col: number): number {
+    const key = `${col}:${this.level[col]}:${this.ids[col] ? 'id' : ''}`;
+    let w = this.naturalOf.get(key);
     if (w === undefined) {
-      w = width(columns[col]!.header);
-      for (let r = 0; r < cells.length; r++) w = Math.max(w, width(text(r, col)));
-      naturalOf.set(key, w);
+      w = width(this.columns[col]!.header);
+      for (let r = 0; r < this.cells.length; r++) w = Math.max(w, width(this.text(r, col)));
+      this.naturalOf.set(key, w);
     }
     return w;
-  };
-  const flexMin = (col: number) => Math.min(natural(col), columns[col]!.min ?? 12);
-  const colWidth = (col: number) => (columns[col]!.flex ? flexMin(col) : Math.min(natural(col), limit[col]!));
-  const used = () => {
-    const cols = [...shown];
-    return cols.reduce((s, c) => s + colWidth(c), 0) + GAP * Math.max(0, cols.length - 1);
-  };
-  const fits = () => used() <= total;
+  }
 
-  if (!wide) {
-    // 1. Narrow forms: ids, then each column's next form (times), one step at a time, left to right.
-    for (let c = 0; c < n && !fits(); c++) {
+  private colWidth(col: number): number {
+    const c = this.columns[col]!;
+    return c.flex ? Math.min(this.natural(col), c.min ?? 12) : Math.min(this.natural(col), this.limit[col]!);
+  }
+
+  private used(): number {
+    const cols = [...this.shown];
+    return cols.reduce((s, c) => s + this.colWidth(c), 0) + GAP * Math.max(0, cols.length - 1);
+  }
+
+  private fits(): boolean {
+    return this.used() <= this.total;
+  }
+
+  /** 1. Narrow forms: ids, then each column's next form (times), one step at a time, left to right. */
+  narrowForms(): void {
+    const { columns, cells } = this;
+    for (let c = 0; c < columns.length && !this.fits(); c++) {
       if (columns[c]!.kind !== 'id') continue;
-      const all = cells.map((_, r) => text(r, c));
+      const all = cells.map((_, r) => this.text(r, c));
       const { ids: short, from } = shortIdForm(all);
       if (short.some((s, i) => s !== all[i])) {
-        ids[c] = short;
-        idFrom[c] = from;
-        shortened = true;
+        this.ids[c] = short;
+        this.idFrom[c] = from;
+        this.shortened = true;
       }
     }
     const maxForms = Math.max(1, ...cells.flatMap((row) => row.map((c) => forms(c).length)));
-    for (let step = 1; step < maxForms && !fits(); step++) {
-      for (let c = 0; c < n && !fits(); c++) {
-        if (cells.some((row) => forms(row[c]).length > step)) level[c] = step;
+    for (let step = 1; step < maxForms && !this.fits(); step++) {
+      for (let c = 0; c < columns.length && !this.fits(); c++) {
+        if (cells.some((row) => forms(row[c]).length > step)) this.level[c] = step;
       }
-    }
-    // 1b. Text columns with a `max` are cut to it before anything is dropped.
-    for (let c = 0; c < n && !fits(); c++) {
-      const max = columns[c]!.max;
-      if (max !== undefined && (columns[c]!.kind ?? 'text') === 'text' && !columns[c]!.flex && colWidth(c) > max) {
-        limit[c] = Math.max(max, colWidth(c) - (used() - total));
-        shortened = true;
-      }
-    }
-    // 2. Drop low-value columns.
-    const droppable = columns
-      .map((col, i) => ({ i, order: col.dropOrder }))
-      .filter((x): x is { i: number; order: number } => x.order !== undefined)
-      .sort((a, b) => a.order - b.order);
-    // Whether a flexible column worth more than the columns of this drop order gets less than it should:
-    // not whole (dropFor), or narrower than readable (readableFor), with what the others leave it.
-    const flexShort = (order: number) =>
-      [...shown].some((c) => {
-        const col = columns[c]!;
-        if (!col.flex) return false;
-        const room = total - (used() - colWidth(c));
-        if ((col.dropFor ?? -1) >= order && room < natural(c)) return true;
-        return (col.readableFor ?? -1) >= order && room < Math.min(natural(c), col.readable ?? 0);
-      });
-    for (const { i, order } of droppable) {
-      if (fits() && !flexShort(order)) break;
-      shown.delete(i);
-    }
-    // 3. A key wider than half the terminal (a 90-character subscriber id) is cut first, as far as the
-    // table needs but not below half, then if need be further after the text: else it leaves every other column a lone `…`. A cut key ends
-    // with `…`, so it never looks whole (--wide and -o json show it).
-    const half = Math.max(24, Math.floor(total / 2));
-    const keys = () => [...shown].filter((c) => columns[c]!.kind === 'key');
-    for (const c of keys()) {
-      if (fits()) break;
-      if (colWidth(c) > half) {
-        limit[c] = Math.max(half, colWidth(c) - (used() - total));
-        shortened = true;
-      }
-    }
-    const cuttable = () => [...shown].filter((c) => !columns[c]!.flex && (columns[c]!.kind ?? 'text') === 'text' && colWidth(c) > (columns[c]!.min ?? 8));
-    while (!fits()) {
-      const list = cuttable();
-      if (list.length === 0) break;
-      const widest = list.reduce((a, b) => (colWidth(b) > colWidth(a) ? b : a));
-      limit[widest] = colWidth(widest) - 1;
-      shortened = true;
-    }
-    while (!fits()) {
-      const list = keys().filter((c) => colWidth(c) > 12);
-      if (list.length === 0) break;
-      const widest = list.reduce((a, b) => (colWidth(b) > colWidth(a) ? b : a));
-      limit[widest] = colWidth(widest) - 1;
-      shortened = true;
     }
   }
 
-  const order = [...shown].sort((a, b) => a - b);
-  const widths = order.map((c) => (wide ? natural(c) : colWidth(c)));
-  if (!wide) {
-    // 4. The flexible column takes what is left (at most its widest value).
-    const rest = total - (widths.reduce((s, w) => s + w, 0) + GAP * Math.max(0, order.length - 1));
-    order.forEach((c, k) => {
-      if (columns[c]!.flex) widths[k] = Math.max(widths[k]!, Math.min(natural(c), widths[k]! + Math.max(0, rest)));
+  /** 1b. Text columns with a `max` are cut to it before anything is dropped. */
+  cutToMax(): void {
+    for (let c = 0; c < this.columns.length && !this.fits(); c++) {
+      const col = this.columns[c]!;
+      if (col.max !== undefined && (col.kind ?? 'text') === 'text' && !col.flex && this.colWidth(c) > col.max) {
+        this.limit[c] = Math.max(col.max, this.colWidth(c) - (this.used() - this.total));
+        this.shortened = true;
+      }
+    }
+  }
+
+  /** 2. Drop low-value columns, in their drop order, until the table fits and no flexible column is left short. */
+  dropLowValue(): void {
+    const droppable = this.columns
+      .map((col, i) => ({ i, order: col.dropOrder }))
+      .filter((x): x is { i: number; order: number } => x.order !== undefined)
+      .sort((a, b) => a.order - b.order);
+    for (const { i, order } of droppable) {
+      if (this.fits() && !this.flexShort(order)) break;
+      this.shown.delete(i);
+    }
+  }
+
+  /**
+   * Whether a flexible column worth more than the columns of this drop order gets less than it should:
+   * not whole (dropFor), or narrower than readable (readableFor), with what the others leave it.
+   */
+  private flexShort(order: number): boolean {
+    return [...this.shown].some((c) => {
+      const col = this.columns[c]!;
+      if (!col.flex) return false;
+      const room = this.total - (this.used() - this.colWidth(c));
+      if ((col.dropFor ?? -1) >= order && room < this.natural(c)) return true;
+      return (col.readableFor ?? -1) >= order && room < Math.min(this.natural(c), col.readable ?? 0);
     });
   }
-  const rows = cells.map((_, r) =>
-    order.map((c, k) => {
-      const t = text(r, c);
-      if (wide || width(t) <= widths[k]!) return t;
-      shortened = true;
-      return cut(t, widths[k]!);
-    }),
-  );
-  return {
-    shown: order,
-    headers: order.map((c) => cut(columns[c]!.header, widths[order.indexOf(c)]!)),
-    rows,
-    widths,
-    dropped: columns.filter((_, i) => !shown.has(i)).map((c) => c.header),
-    shortened,
-    levels: order.map((c) => level[c]!),
-    idFrom: order.map((c) => idFrom[c]),
-    keyCut: order.map((c) => columns[c]!.kind === 'key' && limit[c]! < Number.POSITIVE_INFINITY),
-  };
+
+  /**
+   * 3. A key wider than half the terminal (a 90-character subscriber id) is cut first, as far as the
+   * table needs but not below half (else it would leave every other column a lone `…`); then text
+   * columns, widest first; then keys further. A cut key ends with `…`, so it never looks whole
+   * (--wide and -o json show it).
+   */
+  cutWide(): void {
+    const half = Math.max(24, Math.floor(this.total / 2));
+    const keys = () => [...this.shown].filter((c) => this.columns[c]!.kind === 'key');
+    for (const c of keys()) {
+      if (this.fits()) break;
+      if (this.colWidth(c) > half) {
+        this.limit[c] = Math.max(half, this.colWidth(c) - (this.used() - this.total));
+        this.shortened = true;
+      }
+    }
+    const cuttable = () =>
+      [...this.shown].filter((c) => !this.columns[c]!.flex && (this.columns[c]!.kind ?? 'text') === 'text' && this.colWidth(c) > (this.columns[c]!.min ?? 8));
+    this.narrowWidest(cuttable);
+    this.narrowWidest(() => keys().filter((c) => this.colWidth(c) > 12));
+  }
+
+  /** Takes a column off the widest of `candidates` until the table fits or none is left. */
+  private narrowWidest(candidates: () => number[]): void {
+    while (!this.fits()) {
+      const list = candidates();
+      if (list.length === 0) return;
+      const widest = list.reduce((a, b) => (this.colWidth(b) > this.colWidth(a) ? b : a));
+      this.limit[widest] = this.colWidth(widest) - 1;
+      this.shortened = true;
+    }
+  }
+
+  /** 4. The flexible column takes what is left (at most its widest value); the cells laid out at the widths. */
+  result(wide: boolean): FitResult {
+    const { columns, cells, level, idFrom, limit, shown } = this;
+    const order = [...shown].sort((a, b) => a - b);
+    const widths = order.map((c) => (wide ? this.natural(c) : this.colWidth(c)));
+    if (!wide) {
+      const rest = this.total - (widths.reduce((s, w) => s + w, 0) + GAP * Math.max(0, order.length - 1));
+      order.forEach((c, k) => {
+        if (columns[c]!.flex) widths[k] = Math.max(widths[k]!, Math.min(this.natural(c), widths[k]! + Math.max(0, rest)));
+      });
+    }
+    const rows = cells.map((_, r) =>
+      order.map((c, k) => {
+        const t = this.text(r, c);
+        if (wide || width(t) <= widths[k]!) return t;
+        this.shortened = true;
+        return cut(t, widths[k]!);
+      }),
+    );
+    return {
+      shown: order,
+      headers: order.map((c) => cut(columns[c]!.header, widths[order.indexOf(c)]!)),
+      rows,
+      widths,
+      dropped: columns.filter((_, i) => !shown.has(i)).map((c) => c.header),
+      shortened: this.shortened,
+      levels: order.map((c) => level[c]!),
+      idFrom: order.map((c) => idFrom[c]),
+      keyCut: order.map((c) => columns[c]!.kind === 'key' && limit[c]! < Number.POSITIVE_INFINITY),
+    };
+  }
 }
 
 /**

@@ -13,11 +13,23 @@
  * U+2066–U+2069, U+200E, U+200F, U+061C), which reorder what is shown, and what hides in plain sight:
  * the zero-width space, the word joiner and the BOM (an id holding one looks like another). The joiners
  * U+200C/U+200D stay: scripts and emoji need them. Every form below (terminal text, TSV, JSON) takes
- * the same set.
+ * the same set, and so does the byte reader of exports (raw-json.ts), which copies only what none of
+ * these would change.
  */
-const BIDI_AND_HIDDEN = '\\u061c\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
+export const UNSAFE_BEYOND_C0: readonly (readonly [first: number, last: number])[] = [
+  [0x7f, 0x9f], // DEL and C1
+  [0x061c, 0x061c],
+  [0x200b, 0x200b],
+  [0x200e, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x2060],
+  [0x2066, 0x2069],
+  [0xfeff, 0xfeff],
+];
+const u = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+const BEYOND_C0 = UNSAFE_BEYOND_C0.map(([a, b]) => (a === b ? u(a) : `${u(a)}-${u(b)}`)).join('');
 /** A character class of these, DEL and C1, with the C0 range given (other forms keep some of C0). */
-export const chars = (c0: string, flags = '') => new RegExp(`[${c0}\\u007f-\\u009f${BIDI_AND_HIDDEN}]`, flags);
+export const chars = (c0: string, flags = '') => new RegExp(`[${c0}${BEYOND_C0}]`, flags);
 
 /** What a terminal may act on, or what would mislead a reader (see above). */
 export const UNSAFE_RE = chars('\\u0000-\\u001f', 'g');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startStub, type Recorded, type Stub, type StubAnswer } from '../helpers/stub.js';
 import { runSvc, tempConfigDir } from '../helpers/run.js';
 import { Pacer } from '../../src/bulk/pacer.js';
-import { progressLine } from '../../src/bulk/run.js';
+import { progressLine } from '../../src/bulk/report.js';
 import { hasTmux, openTerminal } from '../helpers/tmux.js';
 import { fileURLToPath } from 'node:url';
 

@@ -17,8 +17,8 @@ interface Case {
 /** Parsers that refuse a value without naming a list: numbers, durations, URLs. Free text, not choices. */
 const FREE_FORM = /^Expected (an integer|a duration|a positive number|an http)/;
 
-function cases(): { all: Case[]; unexplained: string[] } {
-  const program = buildProgram(async () => undefined) as unknown as Command;
+async function cases(): Promise<{ all: Case[]; unexplained: string[] }> {
+  const program = (await buildProgram(async () => undefined)) as unknown as Command;
   const all: Case[] = [];
   const unexplained: string[] = [];
   const walk = (cmd: Command, path: string[]) => {
@@ -44,7 +44,7 @@ function cases(): { all: Case[]; unexplained: string[] } {
   return { all, unexplained };
 }
 
-const { all, unexplained } = cases();
+const { all, unexplained } = await cases();
 const sorted = (xs: string[]) => [...new Set(xs)].sort();
 const label = (c: Case) => ['svc', ...c.path, c.flag].join(' ');
 

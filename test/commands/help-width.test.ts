@@ -30,7 +30,7 @@ function all(cmd: Command, path: string[] = []): string[][] {
   return [path, ...cmd.commands.flatMap((c) => all(c, [...path, c.name()]))];
 }
 
-const commands = all(buildProgram(async () => undefined));
+const commands = all(await buildProgram(async () => undefined));
 
 describe('help at the width of the terminal', () => {
   test.each([60, 80])('every command at %i columns: no line wider, examples broken between words', async (columns) => {

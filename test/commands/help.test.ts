@@ -14,7 +14,7 @@ function groups(cmd: Command, path: string[] = []): string[][] {
   return [...(path.length ? [path] : []), ...cmd.commands.flatMap((c) => groups(c, [...path, c.name()]))];
 }
 
-const program = buildProgram(async () => undefined);
+const program = await buildProgram(async () => undefined);
 const commands = leaves(program);
 
 describe('--help', () => {

@@ -47,7 +47,19 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'svc-lock-race-'));
   writeFileSync(join(work, 'racer.ts'), RACER);
   script = join(work, 'racer.mjs');
-  await build({ entryPoints: [join(work, 'racer.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script, logLevel: 'silent' });
+  // The CommonJS package bundled in (the store's atomic write) requires Node's modules and names its
+  // temporary files after its own file.
+  const banner = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+  await build({
+    entryPoints: [join(work, 'racer.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: script,
+    logLevel: 'silent',
+    banner: { js: banner },
+    define: { __filename: 'import.meta.filename' },
+  });
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

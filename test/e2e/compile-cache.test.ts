@@ -41,8 +41,9 @@ describe("the runtime's compile cache", () => {
     expect(first.exitCode, String(first.stderr)).toBe(0);
     expect(first.stderr).toBe('');
     const written = cacheFiles(dir);
-    // main.js, execute.js, the chunks this command loaded: one entry each, in a folder of this Node's own.
-    expect(written.size).toBeGreaterThan(5);
+    // main.js (the hot path), the command's file and the chunks it loaded (zod's among them): one entry
+    // each, in a folder of this Node's own.
+    expect(written.size).toBeGreaterThanOrEqual(4);
     for (const f of written.keys()) expect(f).toContain(join(dir, 'compile', `${process.version}-${process.arch}-`));
     const second = await run({ SVC_CACHE_DIR: dir });
     expect(second.exitCode).toBe(0);

@@ -1,6 +1,7 @@
 // The built binary's export from the answer bytes: `events list --all -o ndjson|json` against a loopback
-// feed of real events (with a few records the byte path must leave to the parser) prints what the same
-// command prints under --debug, which turns the byte path off.
+// feed of real events (with a few records the byte path must leave to the parser) prints what the parse
+// path prints (the same command with `--query '[]'`, which keeps every record and takes that path), and
+// so does the same command under --debug, which runs the byte path too.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,14 +40,18 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 test.each(['ndjson', 'json'])('svc events list --all -o %s: the byte path prints what the parse path prints', async (format) => {
   const env = { SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY };
-  const [fast, slow] = await Promise.all([
+  const [fast, slow, debug] = await Promise.all([
     svcBin(['events', 'list', '--all', '-o', format], { env }),
+    svcBin(['events', 'list', '--all', '-o', format, '--query', '[]'], { env }),
     svcBin(['events', 'list', '--all', '-o', format, '--debug'], { env }),
   ]);
   expect(fast.exitCode, String(fast.stderr)).toBe(0);
   expect(slow.exitCode).toBe(0);
+  expect(debug.exitCode).toBe(0);
   expect(fast.stderr).toBe(`${PAGES * LIMIT} records`);
   expect(fast.stdout).toBe(slow.stdout);
+  expect(debug.stdout).toBe(fast.stdout);
+  for (const secret of [KEY, 'tok_0123456789abcdef']) expect(String(debug.stderr)).not.toContain(secret);
   expect(fast.stdout).not.toContain(KEY);
   expect(fast.stdout).not.toContain('tok_0123456789abcdef');
   expect(fast.stdout).toContain('bidi \\u202e and C1 \\u009b');

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BIN } from '../helpers/bin.js';
 
@@ -43,6 +43,8 @@ describe.skipIf(old === undefined)('svc on an older Node', () => {
     mkdirSync(join(dir, 'bin'));
     mkdirSync(join(dir, 'src'));
     copyFileSync(BIN, join(dir, 'bin', 'svc.js'));
+    // The entry is CommonJS in an ES module package, as bin/package.json says beside it.
+    copyFileSync(join(dirname(BIN), 'package.json'), join(dir, 'bin', 'package.json'));
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     const r = run(join(dir, 'bin', 'svc.js'), ['--version']);
     expect(r.status).toBe(1);

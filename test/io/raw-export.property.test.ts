@@ -1,4 +1,4 @@
-// An export written from the answer's bytes (io/stream.ts rawPage, core/raw-json.ts) must print exactly
+// An export written from the answer's bytes (io/stream.ts rawPage, io/raw-json.ts) must print exactly
 // what the parse path prints for the same answer: JSON.parse of the decoded body, mask(), then
 // safeJson(JSON.stringify()) per ndjson line or the re-indented JSON.stringify(r, null, 2) of a json
 // array. The answers here are raw JSON text built from pieces that each break the byte copy one way:
@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { scanList } from '../../src/core/raw-json.js';
+import { scanList } from '../../src/io/raw-json.js';
 import { createRecordWriter } from '../../src/io/stream.js';
 import type { Output, OutputFormat } from '../../src/io/types.js';
 

@@ -313,6 +313,8 @@ describe('answers the tool cannot process', () => {
   });
 });
 
+const wholeTree = await buildProgram(async () => undefined);
+
 describe('whole command lines', () => {
   let stub: Stub;
   beforeAll(async () => {
@@ -326,7 +328,7 @@ describe('whole command lines', () => {
 
   // Every command but the long-running ones (dev serves until stopped; events watch and --wait poll),
   // each with its own flags as the command tree declares them, plus the global ones and a stranger.
-  const program = buildProgram(async () => undefined);
+  const program = wholeTree;
   const leaves: { path: string[]; flags: string[] }[] = [];
   const walk = (cmd: Command, path: string[]) => {
     if (cmd.commands.length === 0) leaves.push({ path, flags: cmd.options.map((o) => o.long ?? o.short!).filter((f) => f !== '--wait' && f !== '--help') });

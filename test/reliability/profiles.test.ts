@@ -66,8 +66,10 @@ describe('a writer killed in the middle of a write', () => {
     // The store is the old one, byte for byte, and it still reads.
     expect(readFileSync(join(dir, 'config.json'))).toEqual(before);
     expect((await svcBin(['profile', 'list'], { env: { SVC_CONFIG_DIR: dir } })).exitCode).toBe(0);
-    // What the dead writer left: its lock, and its temporary file (which holds the key).
-    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.lock', expect.stringMatching(/^config\.json\.tmp-/)]);
+    // What the dead writer left: its lock, its temporary file (which holds the key) and the note of its name.
+    const left = readdirSync(dir).sort();
+    expect(left).toEqual(['config.json', expect.stringMatching(/^config\.json\./), 'config.json.lock', 'config.json.pending']);
+    expect(readFileSync(join(dir, 'config.json.pending'), 'utf8')).toBe(join(dir, left[1]!));
 
     const started = Date.now();
     const next = await svcBin(['profile', 'add', 'second', '--base-url', stub.url, '--api-key', KEY], { env: { SVC_CONFIG_DIR: dir } });

@@ -1,10 +1,12 @@
-// Which command a command line names, before commander parses it: buildProgram builds only that
-// command's subtree (start-up), and the whole tree whenever the line names none.
+// Which command a command line names, before commander parses it: buildProgram loads and builds only
+// that command (of a group, only the subcommand named), and the whole tree whenever the line names none.
 import { describe, expect, test } from 'vitest';
+import type { Command } from 'commander';
 import { buildProgram, commandWord } from '../../src/cli.js';
 
 const noop = async () => undefined;
-const names = (argv: string[]) => buildProgram(noop, undefined, argv).commands.map((c) => c.name());
+const tree = (c: Command): unknown => (c.commands.length ? Object.fromEntries(c.commands.map((s) => [s.name(), tree(s)])) : true);
+const built = async (argv: string[]) => tree(await buildProgram(noop, undefined, argv));
 
 describe('commandWord', () => {
   test.each([
@@ -22,17 +24,35 @@ describe('commandWord', () => {
 });
 
 describe('buildProgram', () => {
-  test('builds only the subtree of the command named, with its subcommands', () => {
-    expect(names(['events', 'get', 'x'])).toEqual(['events']);
-    expect(buildProgram(noop, undefined, ['events']).commands[0]!.commands.map((c) => c.name())).toEqual(['list', 'watch', 'get', 'browse']);
-    expect(names(['--profile', 'p', 'trigger', 'welcome'])).toEqual(['trigger']);
+  test('builds only the command named; of a group, only the subcommand named', async () => {
+    expect(await built(['events', 'get', 'x'])).toEqual({ events: { get: true } });
+    expect(await built(['-o', 'json', 'integrations', '--profile', 'p', 'active'])).toEqual({ integrations: { active: true } });
+    expect(await built(['events', 'get', '--help'])).toEqual({ events: { get: true } });
+    expect(await built(['--profile', 'p', 'trigger', 'welcome'])).toEqual({ trigger: true });
   });
 
-  test('builds the whole tree for svc itself, an unknown command, help topics and completion', () => {
-    const all = names([]);
-    expect(all).toContain('events');
-    expect(all).toContain('dev');
-    expect(all.length).toBeGreaterThan(10);
-    for (const argv of [['--help'], ['evnts'], ['completion', 'bash'], ['help', 'exit-codes'], ['__complete', 'x']]) expect(names(argv)).toEqual(all);
+  test('a group without a subcommand it knows gets all of them (its help, the suggestion for a typo)', async () => {
+    expect(await built(['events'])).toEqual({ events: { list: true, watch: true, get: true, browse: true } });
+    expect(await built(['events', 'gte', 'x'])).toEqual({ events: { list: true, watch: true, get: true, browse: true } });
+    expect(await built(['events', '--help'])).toEqual({ events: { list: true, watch: true, get: true, browse: true } });
+  });
+
+  test('builds the whole tree for svc itself, an unknown command, help topics and completion', async () => {
+    const all = (await built([])) as Record<string, unknown>;
+    expect(Object.keys(all)).toContain('events');
+    expect(Object.keys(all)).toContain('dev');
+    expect(Object.keys(all).length).toBeGreaterThan(10);
+    for (const argv of [['--help'], ['evnts'], ['completion', 'bash'], ['help', 'exit-codes'], ['__complete', 'x']]) expect(await built(argv)).toEqual(all);
+  });
+
+  test("every entry of the tree names its file's command", async () => {
+    // Built whole, then each command alone by its own name: the same declaration either way.
+    const all = (await built([])) as Record<string, true | Record<string, true>>;
+    for (const [name, sub] of Object.entries(all)) {
+      // These read the whole tree whenever they run.
+      if (['completion', 'help', '__complete'].includes(name)) continue;
+      if (sub === true) expect(await built([name])).toEqual({ [name]: true });
+      else for (const leaf of Object.keys(sub)) expect(await built([name, leaf])).toEqual({ [name]: { [leaf]: true } });
+    }
   });
 });

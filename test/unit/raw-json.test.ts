@@ -1,8 +1,9 @@
-// The byte reader of list answers (core/raw-json.ts): where the records of `data` are, which may be
+// The byte reader of list answers (io/raw-json.ts): where the records of `data` are, which may be
 // copied as they came, and which answers it leaves to JSON.parse.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { MAX_RAW_DEPTH, parseElement, scanList } from '../../src/core/raw-json.js';
+import { MAX_RAW_DEPTH, parseElement, scanList } from '../../src/io/raw-json.js';
+import { safeJson, UNSAFE_BEYOND_C0 } from '../../src/io/safe-text.js';
 
 const event = (JSON.parse(readFileSync(new URL('../../bench/lib/event-fixture.json', import.meta.url), 'utf8')) as { data: unknown }).data;
 const body = (elements: string[], rest = ',"hasMore":true,"page":0') => Buffer.from(`{"data":[${elements.join(',')}]${rest}}`);
@@ -87,6 +88,15 @@ describe('scanList', () => {
   test('does not copy what safeJson escapes: DEL, C1 and bidi controls', () => {
     for (const ch of ['\u007f', '\u0080', '\u0085', '\u009f', '\u202a', '\u202e', '\u2066', '\u2069']) expect(copied(JSON.stringify(`x${ch}`)), ch).toBe(false);
     for (const ch of ['\u00a0', '\u2065', '\u202f', '\u2028']) expect(copied(JSON.stringify(`x${ch}`)), ch).toBe(true);
+  });
+
+  test("copies exactly what safeJson leaves alone: safe-text.ts's list, one table for both", () => {
+    // Every character of the list and its neighbours (a list grown there is followed here).
+    const around = UNSAFE_BEYOND_C0.flatMap(([first, last]) => [first - 1, first, last, last + 1]).filter((c) => c > 0x7e && (c < 0xd800 || c > 0xdfff));
+    for (const code of around) {
+      const text = JSON.stringify(`x${String.fromCodePoint(code)}`);
+      expect(copied(text), code.toString(16)).toBe(safeJson(text) === text);
+    }
   });
 
   test('does not copy invalid UTF-8 (the usual path decodes it to U+FFFD)', () => {

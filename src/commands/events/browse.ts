@@ -9,7 +9,8 @@ import { durationArg } from '../../cli-args.js';
 import { UsageError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
-import { safeText } from '../../io/safe-text.js';
+import { safeDeep, safeText } from '../../io/safe-text.js';
+import { mask } from '../../io/output.js';
 import { rememberBrowsed } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 import { STATUS_FILTERS, statusOption } from './status-list.js';
@@ -38,8 +39,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const { hasExtension } = await import('../../api/local-service.js');
   const statusByService = await hasExtension(api, 'listEvents.svcStatus', { dryRun: deps.globals.dryRun });
   const { runBrowse } = await import('../../tui/app.js');
-  const { mask } = await import('../../io/output.js');
-  const { safeDeep } = await import('../../io/safe-text.js');
   type Ev = import('../../tui/model.js').BrowseEvent;
   const out = deps.output();
   // What reaches the screen: secrets masked (unless --show-secrets), control characters made visible.

@@ -1,6 +1,7 @@
 // Fills the completion cache (core/completion-cache.ts) with the workflow and subscriber ids the events
 // commands have just read, so that Tab can offer them without a request. Never fails a command.
 import { localState } from '../../config/local-state.js';
+import { printedMatches, rememberPrinted, rememberRecords } from '../../core/completion-cache.js';
 import type { Deps } from '../../deps.js';
 
 export function cacheScope(deps: Deps): { dir: string; profile: string } | undefined {
@@ -12,7 +13,6 @@ export async function rememberIds(deps: Deps, records: readonly unknown[]): Prom
   const scope = cacheScope(deps);
   if (!scope) return;
   try {
-    const { rememberRecords } = await import('../../core/completion-cache.js');
     rememberRecords(records, scope);
   } catch {
     // best effort
@@ -41,7 +41,6 @@ async function rememberShown(deps: Deps, ids: readonly unknown[], key?: string):
   const scope = cacheScope(deps);
   if (!scope) return;
   try {
-    const { rememberPrinted } = await import('../../core/completion-cache.js');
     rememberPrinted(ids, scope, key);
   } catch {
     // best effort
@@ -52,7 +51,6 @@ async function rememberShown(deps: Deps, ids: readonly unknown[], key?: string):
 export async function printedEventIds(deps: Deps): Promise<(short: string) => string[]> {
   const scope = cacheScope(deps);
   if (!scope) return () => [];
-  const { printedMatches } = await import('../../core/completion-cache.js');
   return (short) => {
     try {
       return printedMatches(short, scope);

@@ -9,8 +9,9 @@
 // --fields or --query writes each page from the bytes the service sent (io/stream.ts, rawPage), with
 // svc's derived field added: memory then stays flat however many events an export holds.
 import { intArg } from '../../cli-args.js';
-import { InterruptedError } from '../../core/errors.js';
-import type { RawList } from '../../core/raw-json.js';
+import { ApiError, InterruptedError } from '../../core/errors.js';
+import { pagingHint } from '../../io/output.js';
+import type { RawList } from '../../io/raw-json.js';
 import { eventStatus, matchesStatus, type StatusJob } from '../../core/status.js';
 import type { Deps, OutStream } from '../../deps.js';
 import { routes } from '../../api/routes.js';
@@ -57,7 +58,7 @@ function drained(out: OutStream, signal: AbortSignal): Promise<void> {
 }
 
 async function recordsOf(list: RawList): Promise<unknown[]> {
-  const { parseElement } = await import('../../core/raw-json.js');
+  const { parseElement } = await import('../../io/raw-json.js');
   return Array.from({ length: list.count }, (_, i) => parseElement(list, i));
 }
 
@@ -88,7 +89,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     await rememberIds(deps, res.data.data);
     await rememberPrintedEvents(deps, res.data.data);
     await deps.print(res.data, { view: 'events', list: true, scope });
-    const { pagingHint } = await import('../../io/output.js');
     const hint = pagingHint(res.data);
     if (hint) deps.info(hint);
     if (res.data.data.length === 0 && !query.page) await noSuchSubscribers(deps, opts.subscriber);
@@ -107,7 +107,7 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const req = { method, path, query: { ...query, limit: query.limit ?? EVENTS_MAX_LIMIT } };
   try {
     if (writer.raw && !wanted?.length) {
-      for await (const page of api.rawPages(req)) {
+      for await (const page of api.rawPages(req, writer.scan)) {
         seen += page.raw ? page.raw.count : page.records.length;
         next = page.next?.page;
         // Only the first pages' records are parsed here, for the completion cache.
@@ -158,7 +158,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
  */
 async function noSuchSubscribers(deps: Deps, ids: readonly string[] | undefined): Promise<void> {
   if (!ids?.length || deps.globals.dryRun || deps.globals.quiet) return;
-  const { ApiError } = await import('../../core/errors.js');
   // A hint is not worth waiting for: one attempt each, a few seconds at most, side by side.
   const api = await deps.client({ retries: 0, timeoutMs: Math.min(deps.globals.timeout, 5000) });
   const missing = await Promise.all(

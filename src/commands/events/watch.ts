@@ -10,6 +10,7 @@ import { durationArg } from '../../cli-args.js';
 import { InterruptedError } from '../../core/errors.js';
 import { isSettled, matchesStatus, eventStatus, type StatusJob } from '../../core/status.js';
 import type { Deps } from '../../deps.js';
+import { mask } from '../../io/output.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 import { STATUS_FILTERS, statusOption } from './status-list.js';
@@ -70,7 +71,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   const colour = lines ? (await import('../../io/table.js')).colourStatus : undefined;
   // The line's layout (terminal widths, the sanitiser) loads only for a watch on a terminal.
   const { line } = lines ? await import('../../io/watch-line.js') : { line: undefined };
-  const { mask } = await import('../../io/output.js');
   const width = deps.io.stdout.isTTY && deps.io.stdout.columns ? deps.io.stdout.columns : undefined;
   const out = deps.output();
   const scope = { channels: opts.channel };

@@ -1,6 +1,7 @@
 // svc integrations create --provider-id P --channel C [--name N] [--identifier ID] [--credentials JSON]
 //   [--active true|false] → POST /v1/integrations
 import { CHANNELS, PROVIDER_IDS } from '../../api/enum-values.js';
+import { checkBody } from '../../api/check-body.js';
 import { checkId } from '../../core/input.js';
 import { flagLabels } from '../../core/validate.js';
 import type { Deps } from '../../deps.js';
@@ -31,7 +32,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
   if (opts.identifier !== undefined) body.identifier = checkId('--identifier', opts.identifier);
   if (opts.credentials !== undefined) body.credentials = await deps.input.jsonObject('--credentials', opts.credentials);
   if (opts.active !== undefined) body.active = opts.active === 'true';
-  const { checkBody } = await import('../../api/check-body.js');
   const labels = flagLabels({ providerId: '--provider-id', credentials: '--credentials', name: '--name', identifier: '--identifier' });
   const valid = await checkBody('createIntegration', body, labels);
   const res = await (await deps.client()).call('createIntegration', { body: valid }, { bodyLabel: labels });

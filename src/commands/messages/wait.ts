@@ -3,7 +3,6 @@
 // so a test never matches an older message). Against svc dev it is told when a message is stored
 // (GET /v1/svc-dev/messages/wait, held until one matches); elsewhere it polls GET /v1/messages.
 // Exit 0 found, 8 when the wait ends with nothing; with --extract, stdout is the value alone.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CHANNELS } from '../../api/enum-values.js';
 import type { Message } from '../../api/schemas/resources.js';
 import type { Api } from '../../api/session.js';
@@ -13,6 +12,7 @@ import { EXIT, InterruptedError, SvcError, UsageError } from '../../core/errors.
 import { checkId } from '../../core/input.js';
 import { type Extract, extract, messageContains, parsePattern } from '../../core/message-text.js';
 import type { Deps } from '../../deps.js';
+import { safeText } from '../../io/safe-text.js';
 import { about, choiceOption, Command, examples, helpNote, type OptsOf } from '../define.js';
 
 const DEFAULT_WAIT_MS = 30_000;
@@ -107,7 +107,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     const name = what === 'link' ? 'no link' : what === 'otp' ? 'no code of 4 to 8 digits' : `nothing that ${String(what)} matches`;
     throw new SvcError(`message ${found._id} (${found.channel}) has ${name}`, 'nothing_extracted', EXIT.failure, `svc messages get ${found._id} shows it`);
   }
-  const { safeText } = await import('../../io/safe-text.js');
   deps.io.stdout.write(`${safeText(value)}\n`);
 }
 
@@ -137,7 +136,7 @@ async function waitPolling(deps: Deps, api: Api, f: Filters, since: string, dead
     const left = deadline - performance.now();
     if (left <= 0) return undefined;
     try {
-      await sleep(Math.min(POLL_MS, left), undefined, { signal: deps.signal });
+      await process.getBuiltinModule('node:timers/promises').setTimeout(Math.min(POLL_MS, left), undefined, { signal: deps.signal });
     } catch (e) {
       if (deps.signal.aborted) throw new InterruptedError('interrupted while waiting for a message');
       throw e;

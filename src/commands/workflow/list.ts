@@ -3,6 +3,7 @@ import { collect, intArg } from '../../cli-args.js';
 import { UsageError } from '../../core/errors.js';
 import type { Deps } from '../../deps.js';
 import { about, choiceOption, choicesOption, Command, examples, type OptsOf } from '../define.js';
+import { rememberIds } from '../events/cache.js';
 
 const STATUSES = ['ACTIVE', 'INACTIVE', 'ERROR'] as const;
 const ORDER_BY = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
@@ -46,7 +47,6 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     if (!res) return;
     const { workflows, totalCount } = res.data as ListAnswer;
     // Workflow ids seen here are offered by Tab later (the completion cache).
-    const { rememberIds } = await import('../events/cache.js');
     await rememberIds(deps, workflows);
     await deps.print(workflows, { view: 'workflows', list: true });
     const from = opts.offset ?? 0;

@@ -1,7 +1,7 @@
 // svc workflow preview WORKFLOW_ID STEP_ID [--payload] [--subscriber] [--controls] [--context]
 // → POST /v2/workflows/{workflowId}/step/{stepId}/preview (a POST that changes nothing).
 import { collect } from '../../cli-args.js';
-import { EXIT, SvcError } from '../../core/errors.js';
+import { ApiError, EXIT, SvcError } from '../../core/errors.js';
 import { checkId, isPlainObject } from '../../core/input.js';
 import { flagLabels, parseOrUsage } from '../../core/validate.js';
 import type { Deps } from '../../deps.js';
@@ -102,7 +102,6 @@ const SUBSCRIBER_FIELDS = ['subscriberId', 'firstName', 'lastName', 'email', 'ph
  * carries the id alone. Unknown: exit 5, with the id of another case when one exists.
  */
 async function storedSubscriber(api: Awaited<ReturnType<Deps['client']>>, subscriberId: string): Promise<Record<string, unknown>> {
-  const { ApiError } = await import('../../core/errors.js');
   let res: Awaited<ReturnType<typeof api.call>>;
   try {
     res = await api.call('getSubscriber', { params: { subscriberId } });
@@ -126,7 +125,6 @@ async function storedSubscriber(api: Awaited<ReturnType<Deps['client']>>, subscr
 
 /** An empty preview: the workflow or the step does not exist (exit 5, naming the steps there are). */
 async function explainEmpty(api: Awaited<ReturnType<Deps['client']>>, workflowId: string, stepId: string): Promise<void> {
-  const { ApiError } = await import('../../core/errors.js');
   let wf: { steps?: { stepId?: string; slug?: string; _id?: string; name?: string }[] } | undefined;
   try {
     wf = (await api.call('getWorkflow', { params: { workflowId } }))?.data as typeof wf;

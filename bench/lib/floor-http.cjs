@@ -1,9 +1,10 @@
-// The floor for a one-request command: a bare script that sends the same request as svc with node:http
-// (same headers), parses the JSON answer and prints its `data` as indented JSON, then exits.
-//   node floor-http.mjs integrations        GET  /v1/integrations/active
-//   node floor-http.mjs trigger WORKFLOW TO POST /v1/events/trigger
-//   node floor-http.mjs event ID            GET  /v1/notifications/ID
-import { request } from 'node:http';
+// The issue's floor for a one-request command: a CommonJS script that sends the same request as svc with
+// require('node:http') (same headers), parses the JSON answer and prints its `data` as indented JSON, then
+// exits. svc is judged against this one (goal: at most 1.3x its wall time and 1.2x its peak RSS).
+//   node floor-http.cjs integrations        GET  /v1/integrations/active
+//   node floor-http.cjs trigger WORKFLOW TO POST /v1/events/trigger
+//   node floor-http.cjs event ID            GET  /v1/notifications/ID
+const { request } = require('node:http');
 
 const [what, a, b] = process.argv.slice(2);
 const req =

@@ -14,15 +14,15 @@
 //   that is an array index (those come first in any object), no `__proto__`;
 // - masking changes nothing: no key whose value masking may hide (mask.ts), matched as maskData
 //   matches it (lower-cased);
-// - terminal escaping changes nothing: no DEL, C1 control (U+0080–U+009F), bidi control
-//   (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or hidden character (U+200B, U+2060,
-//   U+FEFF), which safeJson writes as \u escapes (io/safe-text.ts has the same set).
+// - terminal escaping changes nothing: none of the characters safeJson writes as \u escapes (DEL, C1
+//   controls, bidi controls, hidden characters: safe-text.ts's UNSAFE_BEYOND_C0).
 // Known secret strings (the API key) are looked for by the writer, which knows them.
 // An element that is not clean is still valid JSON; its writer parses it and prints it the usual way.
 // An answer that is not valid JSON, not an object with a `data` array, nested deeper than
 // MAX_RAW_DEPTH, or that spells a key of the envelope with escapes or names `data` twice gets no
 // RawList at all: the caller parses it as before (and so sees the same errors).
-import { maskedKeyNames } from './mask.js';
+import { maskedKeyNames } from '../core/mask.js';
+import { UNSAFE_BEYOND_C0 } from './safe-text.js';
 
 /** The elements of a list answer's `data` array, as byte ranges of the answer; valid until the next scanList(). */
 export interface RawList {
@@ -55,6 +55,12 @@ for (const name of maskedKeyNames) {
   (MASKED_BY_LENGTH[bytes.length] ??= []).push(bytes);
 }
 const PROTO = Buffer.from('__proto__', 'latin1');
+
+/** Whether safeJson escapes this code point (beyond C0, which JSON escapes itself). */
+function escaped(code: number): boolean {
+  for (const [first, last] of UNSAFE_BEYOND_C0) if (code >= first && code <= last) return true;
+  return false;
+}
 
 // The reader's state: one answer at a time, synchronously.
 const EMPTY = Buffer.alloc(0);
@@ -352,11 +358,11 @@ function string(): void {
       p += 4;
       continue;
     }
-    // DEL, then UTF-8 sequences: C1 controls and bidi controls are escaped by safeJson; invalid
+    // DEL, then UTF-8 sequences: a character safeJson escapes makes the element unclean; invalid
     // sequences are decoded to U+FFFD by the usual path.
     stringFlags |= 2;
     if (c === 0x7f) {
-      dirty = true;
+      if (escaped(c)) dirty = true;
       continue;
     }
     const c1 = b[p];
@@ -366,8 +372,7 @@ function string(): void {
         continue;
       }
       p++;
-      // C1 controls; U+061C (the Arabic letter mark).
-      if ((c === 0xc2 && c1! <= 0x9f) || (c === 0xd8 && c1 === 0x9c)) dirty = true;
+      if (escaped(((c & 0x1f) << 6) | (c1! & 0x3f))) dirty = true;
       continue;
     }
     if (c >= 0xe0 && c <= 0xef) {
@@ -378,14 +383,7 @@ function string(): void {
         continue;
       }
       p += 2;
-      // U+202A–U+202E, U+2066–U+2069; U+200B, U+200E, U+200F, U+2060; U+FEFF.
-      if (
-        (c === 0xe2 &&
-          ((c1 === 0x80 && ((c2! >= 0xaa && c2! <= 0xae) || c2 === 0x8b || c2 === 0x8e || c2 === 0x8f)) ||
-            (c1 === 0x81 && ((c2! >= 0xa6 && c2! <= 0xa9) || c2 === 0xa0)))) ||
-        (c === 0xef && c1 === 0xbb && c2 === 0xbf)
-      )
-        dirty = true;
+      if (escaped(((c & 0x0f) << 12) | ((c1! & 0x3f) << 6) | (c2! & 0x3f))) dirty = true;
       continue;
     }
     if (c >= 0xf0 && c <= 0xf4) {
@@ -394,6 +392,7 @@ function string(): void {
         dirty = true;
         continue;
       }
+      if (escaped(((c & 0x07) << 18) | ((c1! & 0x3f) << 12) | ((b[p + 1]! & 0x3f) << 6) | (b[p + 2]! & 0x3f))) dirty = true;
       p += 3;
       continue;
     }
