@@ -26,7 +26,7 @@ import { CreateWorkflowBody, PreviewBody, PreviewResponse, Workflow } from './sc
 import { CreateSubscriberBody, CreateSubscriberQuery, PatchSubscriberBody, RemoveSubscriberResult } from './schemas/requests.js';
 import { ListWorkflowsQuery, ListWorkflowsResponse, PatchWorkflowBody, UpdateWorkflowBody } from './schemas/workflow.js';
 import { type Route, routes } from './routes.js';
-import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge.js';
+import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge-protocol.js';
 import {
   BulkSubscriberPreferencesBody,
   CreateTopicBody,

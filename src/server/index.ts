@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { iso, ServiceClock, type Clock } from './clock.js';
-import { newApiKey } from './ids.js';
+import { newApiKey } from './issued-ids.js';
 import type { RateLimits } from './rate-limit.js';
 import { defaultRegistry, JobRunner, type StepRegistry } from './runner/index.js';
 import { addBuiltInIntegrations, applySeed } from './seed/apply.js';

@@ -3,4 +3,4 @@ export * from './common.js';
 export * from './resources.js';
 export * from './requests.js';
 export * from './workflow.js';
-export * from './bridge.js';
+export * from './bridge-protocol.js';

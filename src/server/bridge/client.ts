@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { ALLOW_REMOTE_BRIDGE, send, signature } from '../outbound/index.js';
 import { safeCheck } from './shapes.js';
-import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge.js';
+import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge-protocol.js';
 
 export const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
 export const BRIDGE_TIMEOUT_MS = 5_000;

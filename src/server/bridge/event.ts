@@ -6,7 +6,7 @@
 // in-app `{seen, read, lastSeenDate, lastReadDate}`, delay `{duration}`, digest `{events, eventCount}`,
 // throttle `{throttled, executionCount, threshold, windowStart}`, custom what it returned, the other
 // channels `{}`.
-import type { BridgeEvent, BridgeState } from '../../api/schemas/bridge.js';
+import type { BridgeEvent, BridgeState } from '../../api/schemas/bridge-protocol.js';
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { Subscriber } from '../../api/schemas/resources.js';
 import type { NotificationRecord } from '../store/activity.js';

@@ -3,7 +3,7 @@
 // discovered is removed). The network part (`discoverBridge`) runs before any transaction; storing
 // (`storeDiscovered`) is synchronous and all or nothing. An unreachable URL, or one that does not answer
 // as the framework does, stores nothing and says which URL and what answered.
-import type { BridgeHealth, BridgeSyncResult, BridgeWorkflow } from '../../api/schemas/bridge.js';
+import type { BridgeHealth, BridgeSyncResult, BridgeWorkflow } from '../../api/schemas/bridge-protocol.js';
 import type { JsonObject } from '../../api/schemas/common.js';
 import { SEVERITIES } from '../../api/enum-values.js';
 import { HttpError } from '../errors.js';

@@ -32,7 +32,7 @@ export {
 export { blockDocumentToLiquid, escapeOutsideLiquid, parseBlockDocument, type BlockNode } from './block-editor.js';
 export { sanitizeHtml } from './sanitize.js';
 
-export { databaseIdFromSlug, objectIdFrom, slugify, stepSlug, workflowSlug } from './ids.js';
+export { databaseIdFromSlug, objectIdFrom, slugify, stepSlug, workflowSlug } from './derived-ids.js';
 export {
   SUBSCRIBER_FIELDS,
   effectivePayloadSchema,
@@ -75,7 +75,7 @@ export {
   workflowPreferences,
   type ChannelDecision,
   type Preferences,
-} from './preferences.js';
+} from './workflow-preferences.js';
 export {
   toWorkflowResponse,
   workflowPayloadExample,

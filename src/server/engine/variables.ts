@@ -4,7 +4,7 @@
 import { analyzeTemplate, controlTemplates, type Segment, type VariableUse } from './analysis.js';
 import { skipVariables } from './conditions.js';
 import { defaultControlValues } from './controls-meta.js';
-import { databaseIdFromSlug, objectIdFrom, slugify } from './ids.js';
+import { databaseIdFromSlug, objectIdFrom, slugify } from './derived-ids.js';
 import { schemaFromPaths, type JsonSchema } from './payload.js';
 import { SCOPE_ROOTS, type StepKind, type WorkflowDefinition } from './types.js';
 

@@ -5,10 +5,10 @@ import type { z } from 'zod';
 import type { Integration } from '../../api/schemas/resources.js';
 import type { StepIssues, StepResponse, User, Workflow } from '../../api/schemas/workflow.js';
 import { controlsMetadata } from './controls-meta.js';
-import { objectIdFrom, stepSlug, workflowSlug } from './ids.js';
+import { objectIdFrom, stepSlug, workflowSlug } from './derived-ids.js';
 import { hasIssues, stepIssues } from './issues.js';
 import { exampleFromPaths, payloadExampleFromSchema } from './payload.js';
-import { workflowPreferences } from './preferences.js';
+import { workflowPreferences } from './workflow-preferences.js';
 import type { WorkflowDefinition } from './types.js';
 import { resolveSteps, stepVariablesSchema, workflowPayloadPaths } from './variables.js';
 

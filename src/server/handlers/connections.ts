@@ -1,6 +1,6 @@
 // Channel connections: one per (integration, subscriber, exact context set); `channel` and
 // `providerId` come from the integration.
-import { shortId } from '../ids.js';
+import { shortId } from '../issued-ids.js';
 import { contextKeysOf, type ContextPayload } from '../context-keys.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { publicView } from '../store/channels.js';

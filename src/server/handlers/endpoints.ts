@@ -2,7 +2,7 @@
 import { ENDPOINT_SHAPES } from '../../api/schemas/resources.js';
 import { contextKeysOf, type ContextPayload } from '../context-keys.js';
 import { conflict, fieldErrors, notFound, unprocessable } from '../errors.js';
-import { shortId } from '../ids.js';
+import { shortId } from '../issued-ids.js';
 import { publicView } from '../store/channels.js';
 import { cursorArgs, type Route } from './types.js';
 

@@ -1,5 +1,5 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
-import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './bridge.js';
+import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './code-first.js';
 import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl } from './chat-oauth.js';
 import { createContext, deleteContext, getContext, listContexts, updateContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';

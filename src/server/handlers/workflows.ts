@@ -7,7 +7,7 @@ import type { ListWorkflowsResponse, PreviewResponse, Workflow, WorkflowListItem
 import type { JsonObject } from '../../api/schemas/common.js';
 import { StepNotFoundError, generatePreview, validatePayload, type JsonSchema } from '../engine/index.js';
 import { badRequest, fieldErrors, HttpError, notFound, reason, unprocessable } from '../errors.js';
-import { shortId } from '../ids.js';
+import { shortId } from '../issued-ids.js';
 import { signature } from '../outbound/index.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { workflowResponse, workflowRuntime } from '../workflow/runtime.js';

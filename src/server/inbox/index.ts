@@ -15,7 +15,7 @@ import { InboxHttp, validate, type Who } from './http.js';
 import { issueToken, subscriberHashMatches, verifyToken, type SubscriberClaims } from './jwt.js';
 import { toInboxNotification, workflowInfo, type WorkflowInfo } from './notification.js';
 import { InboxOrigins } from './origins.js';
-import { globalPreference, listPreferences, setPreference, workflowPreference } from './preferences.js';
+import { globalPreference, listPreferences, setPreference, workflowPreference } from './preference-views.js';
 import { Realtime } from './realtime.js';
 import { bulkPreferences, registerSubscriptions } from './subscriptions.js';
 

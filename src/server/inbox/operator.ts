@@ -8,7 +8,7 @@ import type { Environment, Store } from '../store/index.js';
 import type { SubscriptionRecord, TopicRecord } from '../store/topic-admin.js';
 import { parseDoc } from '../store/repo.js';
 import { integrationView } from '../views.js';
-import { listPreferences, setPreference, workflowPreference } from './preferences.js';
+import { listPreferences, setPreference, workflowPreference } from './preference-views.js';
 
 export const getCurrentEnvironment: Route<'getCurrentEnvironment'> = {
   envelope: 'data',

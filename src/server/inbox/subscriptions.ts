@@ -18,12 +18,12 @@ import { HttpError } from '../errors.js';
 import type { Service } from '../handlers/types.js';
 import { defaultSubscriptionIdentifier, type SubscriptionPreferenceRow, type SubscriptionRow } from '../store/inbox-subscriptions.js';
 import type { Store } from '../store/index.js';
-import type { ChannelSwitches } from '../store/preferences.js';
+import type { ChannelSwitches } from '../store/subscriber-preferences.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { CHANNEL_KINDS } from '../engine/types.js';
 import type { InboxHttp, Who } from './http.js';
 import { validate } from './http.js';
-import { setPreference, workflowPreference } from './preferences.js';
+import { setPreference, workflowPreference } from './preference-views.js';
 
 type PreferenceInput = NonNullable<z.infer<typeof CreateInboxSubscriptionBody>['preferences']>[number];
 interface Group {

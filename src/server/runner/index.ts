@@ -1,5 +1,5 @@
 // The runner with the workflow engine's step handlers: every step kind of the spec.
-import { bridgeHandler } from './bridge.js';
+import { bridgeHandler } from './bridge-step.js';
 import { registerChannelHandlers } from './channels.js';
 import { registerFlowHandlers } from './flow.js';
 import { httpRequestHandler } from './http-request.js';

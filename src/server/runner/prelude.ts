@@ -2,7 +2,7 @@
 // subscriber's delivery schedule (channel steps but in-app, as the service's job runner checks it
 // first), the `skip` condition, the step filters, the workflow's channel preferences (channel steps),
 // and the step's control issues. Each outcome is a StepResult with an execution detail that names the
-// reason. A code-first step is checked the same way before its app is called (runner/bridge.ts).
+// reason. A code-first step is checked the same way before its app is called (runner/bridge-step.ts).
 import {
   channelPreference,
   describeIssues,
@@ -14,8 +14,8 @@ import {
   type ChannelKind,
   type DeliverySchedule,
 } from '../engine/index.js';
-import { subscriberChoice } from '../inbox/preferences.js';
-import { GLOBAL } from '../store/preferences.js';
+import { subscriberChoice } from '../inbox/preference-views.js';
+import { GLOBAL } from '../store/subscriber-preferences.js';
 import { filtersText, jsonText } from './describe.js';
 import type { StepContext, StepResult } from './types.js';
 

@@ -1,6 +1,6 @@
 // Organisations, environments and their secret keys. Keys are looked up on every request, so the
 // key → environment map is cached; it changes only when environments are added (start-up, seeding).
-import { newApiKey } from '../ids.js';
+import { newApiKey } from '../issued-ids.js';
 import { Repo } from './repo.js';
 
 export interface Environment {

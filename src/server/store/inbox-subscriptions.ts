@@ -5,7 +5,7 @@
 // until the Inbox changes it. One subscriber may hold several subscriptions of one topic (the row in
 // topic_subscribers goes with the last of them).
 import { parseDoc, Repo } from './repo.js';
-import type { ChannelSwitches } from './preferences.js';
+import type { ChannelSwitches } from './subscriber-preferences.js';
 import { subscriptionId } from './topic-admin.js';
 
 export interface SubscriptionRow {

@@ -16,7 +16,7 @@ import { Messages } from './messages.js';
 import { Subscribers } from './subscribers.js';
 import { Workflows } from './workflows.js';
 import { Inbox } from './inbox.js';
-import { SubscriberPreferences } from './preferences.js';
+import { SubscriberPreferences } from './subscriber-preferences.js';
 import { TopicAdmin } from './topic-admin.js';
 
 export class Store {

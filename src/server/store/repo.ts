@@ -3,7 +3,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
-import { objectId } from '../ids.js';
+import { objectId } from '../issued-ids.js';
 import type { DB } from './db.js';
 
 export abstract class Repo {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { databaseIdFromSlug, objectIdFrom, slugify, stepSlug, workflowSlug } from '../../../src/server/engine/ids.js';
+import { databaseIdFromSlug, objectIdFrom, slugify, stepSlug, workflowSlug } from '../../../src/server/engine/derived-ids.js';
 import {
   effectivePayloadSchema,
   findStep,

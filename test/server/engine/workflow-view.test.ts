@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Workflow } from '../../../src/api/schemas/workflow.js';
-import { channelPreference, workflowPreferences } from '../../../src/server/engine/preferences.js';
+import { channelPreference, workflowPreferences } from '../../../src/server/engine/workflow-preferences.js';
 import { toWorkflowResponse, workflowPayloadExample } from '../../../src/server/engine/workflow-view.js';
 import type { WorkflowDefinition } from '../../../src/server/engine/types.js';
 import { ENV, allChannels, workflow } from './fixtures.js';

@@ -5,7 +5,7 @@
 // Each has an asynchronous `prepare` (the network calls), run before the request's transaction, whose
 // result `handle` stores or answers; nothing is written when the bridge cannot be used.
 import type { TriggerResult } from '../../api/schemas/requests.js';
-import type { BridgeState } from '../../api/schemas/bridge.js';
+import type { BridgeState } from '../../api/schemas/bridge-protocol.js';
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { PreviewResponse } from '../../api/schemas/workflow.js';
 import { EXAMPLE_SUBSCRIBER, EXAMPLE_SUBSCRIBER_ID, earlierStepExample, payloadExampleFromSchema, type JsonSchema } from '../engine/index.js';

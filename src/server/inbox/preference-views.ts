@@ -3,11 +3,11 @@
 // global one; the workflow's own preferences come first (a channel it turns off stays off, read-only
 // preferences ignore the subscriber), and a critical workflow always delivers.
 import type { InboxPreference } from '../../api/schemas/inbox.js';
-import { channelPreference } from '../engine/preferences.js';
+import { channelPreference } from '../engine/workflow-preferences.js';
 import { CHANNEL_KINDS, type ChannelKind } from '../engine/types.js';
 import { HttpError } from '../errors.js';
 import type { Environment, Store } from '../store/index.js';
-import { type ChannelSwitches, GLOBAL } from '../store/preferences.js';
+import { type ChannelSwitches, GLOBAL } from '../store/subscriber-preferences.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { definitionOf } from '../workflow/runtime.js';
 

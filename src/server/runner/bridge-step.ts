@@ -11,7 +11,7 @@
 // refuses fails the first step, once, and the event's other steps are not run (each would be refused
 // the same way).
 import type { JsonObject } from '../../api/schemas/common.js';
-import { BridgeOutputs, type BridgeExecuteResult, type BridgeStepType } from '../../api/schemas/bridge.js';
+import { BridgeOutputs, type BridgeExecuteResult, type BridgeStepType } from '../../api/schemas/bridge-protocol.js';
 import { isChannelKind, type ChannelContent, type ChannelKind } from '../engine/index.js';
 import { bridgeRaw, executeStep, frameworkCode, PAYLOAD_ERRORS, zodProblem, type BridgeAnswer } from '../bridge/client.js';
 import { bridgeEvent } from '../bridge/event.js';
