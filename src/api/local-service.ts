@@ -3,6 +3,7 @@
 // uses (`listEvents.svcStatus`: the feed filtered by derived status in the store). Against anything
 // else, or when the question fails, the CLI does what works against the hosted service. Asked once per
 // client, and only by commands that have a use for an extension.
+import { EXIT, SvcError } from '../core/errors.js';
 import type { LocalServiceInfo } from './schemas/resources.js';
 import type { Api } from './session.js';
 
@@ -28,4 +29,20 @@ export function localService(api: Api, opts: { dryRun?: boolean } = {}): Promise
 /** Whether the service is svc dev and serves this extension (e.g. `listEvents.svcStatus`). */
 export async function hasExtension(api: Api, name: string, opts: { dryRun?: boolean } = {}): Promise<boolean> {
   return (await localService(api, opts))?.extensions.includes(name) === true;
+}
+
+/**
+ * The admin commands' first question (`svc dev clock|reset|snapshot`, `svc environments`): they act on
+ * the `svc dev` of the current profile only. Against anything else they refuse in one line, exit 5,
+ * before sending what they came to send.
+ */
+export async function requireLocalService(api: Api, command: string): Promise<LocalServiceInfo> {
+  const info = await localService(api);
+  if (info !== undefined) return info;
+  throw new SvcError(
+    `${command} works only against svc dev, and this profile's service is not svc dev (it did not answer GET /v1/svc-dev)`,
+    'not_svc_dev',
+    EXIT.notFound,
+    'start one with `svc dev`, or choose its profile with --profile local',
+  );
 }
