@@ -10,18 +10,18 @@ import { helpLayout } from './commands/help-layout.js';
 
 export type { CommandModule } from './commands/define.js';
 
-/** A command: its name, and its file, loaded when the command line names it. */
-type Leaf = { name: string; load: () => Promise<CommandModule> };
+/** A command: its name, and its file, loaded when the command line names it (with commands of its own under it: `svc dev clock`). */
+type Leaf = { name: string; load: () => Promise<CommandModule>; subcommands?: Entry[] };
 type Group = { name: string; description: string; commands: Leaf[] };
 type Entry = Leaf | Group;
 
-const cmd = (name: string, load: () => Promise<CommandModule>): Leaf => ({ name, load });
+const cmd = (name: string, load: () => Promise<CommandModule>, subcommands?: Entry[]): Leaf => ({ name, load, ...(subcommands && { subcommands }) });
 
 /** The entry with its file (or its commands' files) being loaded now: many files load together, not one after another. */
 function loading<E extends Entry>(e: E): E {
   if ('commands' in e) return { ...e, commands: e.commands.map(loading) };
   const file = e.load();
-  return { ...e, load: () => file };
+  return { ...e, load: () => file, ...(e.subcommands && { subcommands: e.subcommands.map(loading) }) };
 }
 const group = (name: string, description: string, commands: Leaf[]): Group => ({ name, description, commands });
 
@@ -100,7 +100,14 @@ const TREE: Entry[] = [
     cmd('use', () => import('./commands/profile/use.js')),
     cmd('remove', () => import('./commands/profile/remove.js')),
   ]),
-  cmd('dev', () => import('./commands/dev.js')),
+  cmd('dev', () => import('./commands/dev.js'), [
+    cmd('clock', () => import('./commands/dev/clock.js'), [cmd('advance', () => import('./commands/dev/clock-advance.js'))]),
+    cmd('reset', () => import('./commands/dev/reset.js')),
+    group('snapshot', 'the whole store of svc dev as one file: save it, load it', [
+      cmd('save', () => import('./commands/dev/snapshot-save.js')),
+      cmd('load', () => import('./commands/dev/snapshot-load.js')),
+    ]),
+  ]),
   cmd('completion', () => import('./commands/completion.js')),
   cmd('help', () => import('./commands/help.js')),
   cmd('__complete', () => import('./commands/complete.js')),
@@ -200,7 +207,7 @@ export async function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?
     'svc help exit-codes',
   ]);
 
-  const attach = async (parent: Command, entry: Leaf): Promise<void> => {
+  const attach = async (parent: Command, entry: Leaf, subword?: string): Promise<void> => {
     const mod = await entry.load();
     const cmd = mod.command() as unknown as Command;
     cmd.copyInheritedSettings(parent);
@@ -209,6 +216,11 @@ export async function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?
       await invoke(cmd, mod, opts, received.slice(0, -2));
     });
     parent.addCommand(cmd, mod.hidden ? { hidden: true } : {});
+    if (entry.subcommands) {
+      // The one named (`svc dev clock`), or all of them (`svc dev --help`, completion).
+      const sub = entry.subcommands.find((c) => c.name === subword);
+      await attachAll(cmd, sub ? [sub] : entry.subcommands.map(loading));
+    }
   };
   const attachAll = async (parent: Command, entries: Entry[]): Promise<void> => {
     for (const e of entries) {
@@ -219,7 +231,7 @@ export async function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?
   const [word, subword] = argv ? commandWords(argv) : [];
   const named = word !== undefined && !WHOLE_TREE.has(word) ? TREE.find((e) => e.name === word) : undefined;
   if (!named) await attachAll(program, TREE.map(loading));
-  else if (!('commands' in named)) await attach(program, named);
+  else if (!('commands' in named)) await attach(program, named, subword);
   else {
     // A group: only the subcommand named, or all of them (for its help, or a suggestion for a typo).
     const groupCmd = program.command(named.name).description(named.description);

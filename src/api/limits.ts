@@ -18,12 +18,16 @@ export const MAX_BODY_BYTES = 26 * MiB;
 export const DEFAULT_BODY_BYTES = 100 * 1024;
 /** Path prefixes that take bodies up to MAX_BODY_BYTES (the service's own list). */
 const LARGE_BODY_PREFIXES = ['/v1/events', '/v1/notification-templates', '/v1/workflows', '/v1/layouts', '/v1/bridge/sync', '/v1/bridge/diff', '/v2/workflows'];
+/** svc dev's own: the longest one `svc dev clock advance` moves time (ten years, past any delay or digest window). */
+export const MAX_ADVANCE_MS = 10 * 365 * 86_400_000;
+/** svc dev's own: a snapshot of the store being loaded (compressed) is as large as the service takes. */
+const SVC_DEV_LARGE = ['/v1/svc-dev/snapshot/load'];
 const ENVIRONMENT_BRIDGE = /^\/v1\/environments\/[^/]+\/bridge(?:\/|$)/;
 
 /** The body limit of a request path (query string ignored). */
 export function bodyLimitFor(path: string): number {
   const p = path.split('?')[0]!;
-  const large = LARGE_BODY_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`)) || ENVIRONMENT_BRIDGE.test(p);
+  const large = LARGE_BODY_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`)) || ENVIRONMENT_BRIDGE.test(p) || SVC_DEV_LARGE.includes(p);
   return large ? MAX_BODY_BYTES : DEFAULT_BODY_BYTES;
 }
 

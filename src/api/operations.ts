@@ -49,6 +49,7 @@ import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
 import { DeleteMessageResult, DeleteMessagesByTransactionQuery, WaitForMessageQuery } from './schemas/requests.js';
 import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
+import { AdvanceClockBody, ClockState, LoadSnapshotBody, ResetBody, Snapshot, StoreSummary } from './schemas/dev-admin.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
 export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
@@ -134,6 +135,11 @@ export const operations = {
   deleteMessagesByTransaction: op(routes.deleteMessagesByTransaction, { query: DeleteMessagesByTransactionQuery }),
   waitForMessage: op(routes.waitForMessage, { query: WaitForMessageQuery, response: Message.nullable() }),
   getMessage: op(routes.getMessage, { params: z.looseObject({ messageId: ObjectId }), response: Message }),
+  getClock: op(routes.getClock, { response: ClockState }),
+  advanceClock: op(routes.advanceClock, { body: AdvanceClockBody, response: ClockState }),
+  resetStore: op(routes.resetStore, { body: ResetBody, response: StoreSummary }),
+  saveSnapshot: op(routes.saveSnapshot, { response: Snapshot }),
+  loadSnapshot: op(routes.loadSnapshot, { body: LoadSnapshotBody, response: StoreSummary }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -2,14 +2,14 @@
 // how to use it, saves the `local` profile, logs one line per request on stderr, and stops cleanly
 // (requests in flight finish, the runner stops, the store closes) when deps.signal is aborted.
 // The service's modules (fastify, better-sqlite3) load when the command runs, not with its declaration.
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { collect, intArg, positiveNumberArg } from '../cli-args.js';
 import { EXIT, SvcError, UsageError } from '../core/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { maskKey } from '../core/mask.js';
 import type { Deps } from '../deps.js';
 import type { LocalService } from '../server/index.js';
-import { Command, examples } from './define.js';
+import { choiceOption, Command, examples } from './define.js';
 
 export const command = () =>
   examples(
@@ -23,6 +23,9 @@ export const command = () =>
       .option('--empty', 'start without the demo data')
       .option('--rate-limit [spec]', 'enforce rate limits, e.g. trigger=60,configuration=20,global=30')
       .option('--time-scale <n>', 'make delays and digests pass N times faster', positiveNumberArg)
+      .addOption(choiceOption('--clock <mode>', 'real (the default) or manual: time stands still until `svc dev clock advance`', ['real', 'manual']))
+      .option('--import <file>', 'start from a snapshot (`svc dev snapshot save`, --export-on-exit) instead of the store as it is')
+      .option('--export-on-exit <file>', 'write a snapshot of the store to this file when svc dev stops (Ctrl-C, SIGTERM)')
       .option('--allow-remote-webhooks', 'let webhooks deliver to non-loopback addresses')
       .option('--retention <duration>', 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)')
       .option('--log', 'log one line per request on stderr (the default when stderr is not a terminal)')
@@ -43,6 +46,8 @@ export const command = () =>
       'svc dev --host 127.0.0.1 --port 4000 --in-memory --api-key sk_test_local   # a fixed key (tests, CI)',
       'svc dev --data ./dev.sqlite --seed seed.yaml --time-scale 60',
       'svc dev --retention 30d',
+      'svc dev --in-memory --clock manual   # tests move time: svc dev clock advance 1h',
+      'svc dev --in-memory --import seed.sqlite --export-on-exit after.sqlite',
       'svc dev --inbox-origin https://myapp.test:5173   # an app page served from a name other than localhost',
     ],
   );
@@ -60,6 +65,12 @@ export interface DevOptions {
   rateLimit?: boolean | string;
   /** Service time runs this many times faster than real time (delays, digests). */
   timeScale?: number;
+  /** `manual`: service time stands still until `svc dev clock advance`. */
+  clock?: string;
+  /** Start from this snapshot file. */
+  import?: string;
+  /** Write a snapshot to this file when stopping. */
+  exportOnExit?: string;
   allowRemoteWebhooks?: boolean;
   /** Delete finished activity older than this (`30d`, `12h`, `90m`). */
   retention?: string;
@@ -119,10 +130,19 @@ export async function run(deps: Deps, opts: DevOptions): Promise<void> {
       applicationIdentifier,
       subscriberHash,
       logging: logsRequests(deps, opts),
+      manualClock: opts.clock === 'manual',
     });
     if (opts.bridgeUrl !== undefined) {
       const bridge = await watchBridge(deps, service, opts.bridgeUrl, opts.allowRemoteBridge === true, baseUrl);
       deps.signal.addEventListener('abort', () => bridge.stop(), { once: true });
+      // The app's workflows, registered now, are part of the state `svc dev reset` goes back to.
+      const { keepStartState } = await import('../server/store/snapshot.js');
+      await new Promise<void>((done) =>
+        service.store.afterCommit(() => {
+          keepStartState(service.store);
+          done();
+        }),
+      );
     }
     if (opts.open) {
       const { openInBrowser } = await import('../server/console/open.js');
@@ -144,6 +164,8 @@ function checkOptions(opts: DevOptions): { port: number; host: string } {
   if (opts.inMemory && opts.data !== undefined) throw new UsageError('--data and --in-memory cannot be used together');
   const timeScale = opts.timeScale ?? 1;
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`invalid --time-scale ${opts.timeScale}: use a positive number`);
+  if (opts.clock === 'manual' && opts.timeScale !== undefined)
+    throw new UsageError('--time-scale and --clock manual cannot be used together: a manual clock moves only with `svc dev clock advance`');
   if (opts.bridgeUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.bridgeUrl))
     throw new UsageError(`--bridge-url: must be an http(s) URL, got ${JSON.stringify(opts.bridgeUrl)}`);
   return { port, host: opts.host ?? DEFAULT_HOST };
@@ -163,6 +185,8 @@ async function openService(deps: Deps, opts: DevOptions): Promise<{ service: Loc
   const { parseRateLimitSpec } = await import('../server/rate-limit.js');
   const rateLimits = given(() => parseRateLimitSpec(opts.rateLimit));
   const seed = opts.seed !== undefined ? await seedFrom(opts.seed, given) : undefined;
+  const importSnapshot = opts.import !== undefined ? await snapshotFrom(deps, opts.import) : undefined;
+  const exportOnExit = opts.exportOnExit !== undefined ? exportTarget(deps, opts.exportOnExit) : undefined;
   const { parseRetention } = await import('../server/store/retention.js');
   const retentionMs = opts.retention === undefined ? undefined : parseRetention(opts.retention);
   if (opts.retention !== undefined && retentionMs === undefined)
@@ -180,6 +204,9 @@ async function openService(deps: Deps, opts: DevOptions): Promise<{ service: Loc
         seed,
         empty: opts.empty,
         timeScale: opts.timeScale ?? 1,
+        clockMode: opts.clock === 'manual' ? 'manual' : 'real',
+        importSnapshot,
+        exportOnExit,
         rateLimits,
         allowRemoteWebhooks: opts.allowRemoteWebhooks,
         allowRemoteBridge: opts.allowRemoteBridge,
@@ -225,6 +252,25 @@ async function watchBridge(deps: Deps, service: LocalService, bridgeUrl: string,
   const watching = watch({ store: service.store, environment: service.environment, bridgeUrl, allowRemote, log: (l) => deps.info(l) });
   await watching.ready;
   return watching;
+}
+
+/** The --import file's bytes, checked whole before anything starts (a bad one is exit 2 naming it). */
+async function snapshotFrom(deps: Deps, file: string): Promise<Buffer> {
+  const { readSnapshotFile } = await import('./dev/snapshot-load.js');
+  const bytes = readSnapshotFile(resolve(deps.cwd, file), file, '--import');
+  const { snapshotProblem } = await import('../server/store/snapshot.js');
+  const problem = snapshotProblem(bytes);
+  if (problem) throw new UsageError(`--import: ${file} is ${problem}`);
+  return bytes;
+}
+
+/** The --export-on-exit file, resolved now: its folder must exist (found out at the end, it would lose the store). */
+function exportTarget(deps: Deps, file: string): string {
+  const path = resolve(deps.cwd, file);
+  const fs = process.getBuiltinModule('node:fs');
+  if (!fs.existsSync(dirname(path)) || !fs.statSync(dirname(path)).isDirectory())
+    throw new UsageError(`--export-on-exit: the folder of ${file} does not exist`);
+  return path;
 }
 
 /** The seed file, checked (the loader's errors name --seed). */
@@ -284,6 +330,8 @@ interface Started {
   memory: boolean;
   console: { url: string; link: string };
   logging: boolean;
+  /** --clock manual: said in the banner (service time stands still). */
+  manualClock: boolean;
   /** The environment's application identifier: what the in-app Inbox client is given. */
   applicationIdentifier: string;
   /** The example subscriber's hash, when the in-app integration requires one (HMAC on). */
@@ -325,6 +373,7 @@ function announce(deps: Deps, s: Started): void {
       `  API key      ${key}${deps.globals.showSecrets ? '' : '   (--show-secrets prints it)'}`,
       `  Environment  ${s.environment.name} (${s.environment.id})`,
       `  Store        ${s.memory ? 'in memory (gone when stopped)' : s.data}`,
+      ...(s.manualClock ? ['  Clock        manual: time stands still until `svc dev clock advance 1h`'] : []),
       `  Profile      ${s.profile ? `${s.profile}${s.madeCurrent ? ' (saved, now the current profile)' : ' (saved)'}` : 'not saved'}`,
       `  Console      ${s.console.url}   (the link below signs in once)`,
       `  Sign-in link ${s.console.link}`,

@@ -15,6 +15,7 @@ import { registerOutbox } from './outbox/index.js';
 import { iso } from './clock.js';
 import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes, type Service } from './handlers/index.js';
+import { onStoreReplaced, tellInboxes } from './handlers/dev-admin.js';
 import type { Call, Route } from './handlers/types.js';
 import { checkIdempotency, finishIdempotency } from './idempotency.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
@@ -206,7 +207,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   registerConsole(app, service);
   registerOutbox(app, service);
-  registerInbox(app, service, {
+  const realtime = registerInbox(app, service, {
     origins: opts.inboxOrigins,
     limiter,
     onRefusedOrigin: (origin) =>
@@ -214,6 +215,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         `refused the Inbox API to a page of ${printable(origin)}: only loopback origins are let in (svc dev --inbox-origin ${printable(origin)} adds it)`,
       ),
   });
+
+  // svc dev reset and snapshot load replace every row: connected Inboxes are told their counts.
+  onStoreReplaced(store, () => tellInboxes(realtime, store));
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`)));
 

@@ -19,6 +19,19 @@ export interface MovableClock extends Clock {
   moveTo(t: number): void;
 }
 
+/** How service time passes (`svc dev --clock`, `--time-scale`), as `svc dev clock` shows it. */
+export type ClockMode = 'real' | 'scaled' | 'manual';
+
+/** A clock's mode: a ServiceClock is real (scale 1) or scaled; a clock that moves only when told is manual. */
+export function clockMode(clock: Clock): ClockMode {
+  if (clock instanceof ServiceClock) return clock.scale === 1 ? 'real' : 'scaled';
+  return clock instanceof ManualClock ? 'manual' : 'real';
+}
+
+export function isMovable(clock: Clock): clock is MovableClock {
+  return typeof (clock as Partial<MovableClock>).moveTo === 'function';
+}
+
 /**
  * The longest single timer setTimeout honours (2^31-1 ms, about 24.8 days). Longer, Node fires it
  * after 1 ms with a TimeoutOverflowWarning; a delay step of 30 days would then spin.
@@ -112,6 +125,14 @@ export class ManualClock implements MovableClock {
 
   constructor(start = Date.parse('2026-01-01T00:00:00.000Z')) {
     this.t = start;
+  }
+
+  /**
+   * Time continues from `t` (the store's latest record) when that is ahead: as ServiceClock, a store
+   * reopened never sees new records dated before old ones.
+   */
+  resumeFrom(t: number | null | undefined): void {
+    if (typeof t === 'number' && Number.isFinite(t)) this.moveTo(t);
   }
 
   now(): number {

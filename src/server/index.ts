@@ -2,7 +2,7 @@
 // demo data or seed, the job runner and the HTTP app. `svc dev` and the tests both start here.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { iso, ServiceClock, type Clock } from './clock.js';
+import { iso, ManualClock, ServiceClock, type Clock } from './clock.js';
 import { newApiKey } from './issued-ids.js';
 import type { RateLimits } from './rate-limit.js';
 import { defaultRegistry, JobRunner, type StepRegistry } from './runner/index.js';
@@ -11,6 +11,7 @@ import { demoSeed } from './seed/demo.js';
 import type { SeedFile } from './seed/schema.js';
 import { Store, StoreError, type Environment } from './store/index.js';
 import { pruneActivity } from './store/retention.js';
+import { keepStartState, loadSnapshot, writeSnapshotFile } from './store/snapshot.js';
 import { DEFAULT_ENV_NAME, DEFAULT_ORG_NAME } from './store/environments.js';
 import { THROUGHPUT, type RunnerPace } from './throughput.js';
 
@@ -28,6 +29,12 @@ export interface LocalServiceOptions {
   clock?: Clock | undefined;
   /** `--time-scale`: service time runs this many times faster than real time (default 1). */
   timeScale?: number | undefined;
+  /** `--clock manual`: service time stands still until moved (POST /v1/svc-dev/clock/advance). */
+  clockMode?: 'real' | 'manual' | undefined;
+  /** `--import`: the store starts as this snapshot (an SQLite file's bytes; checked, SnapshotError if not one). */
+  importSnapshot?: Buffer | undefined;
+  /** `--export-on-exit`: close() writes a snapshot of the store to this file. */
+  exportOnExit?: string | undefined;
   rateLimits?: RateLimits | undefined;
   /** `--retention`: activity older than this (ms of service time) is deleted, at start and hourly. */
   retentionMs?: number | undefined;
@@ -59,11 +66,14 @@ export interface LocalService {
 }
 
 export function createLocalService(opts: LocalServiceOptions): LocalService {
-  const clock = opts.clock ?? new ServiceClock(opts.timeScale ?? 1);
+  const clock = opts.clock ?? (opts.clockMode === 'manual' ? new ManualClock(Date.now()) : new ServiceClock(opts.timeScale ?? 1));
   const store = Store.open(opts.data, clock, { createFolder: opts.createDataFolder });
-  if (clock instanceof ServiceClock) clock.resumeFrom(store.lastActivityAt());
   try {
+    if (opts.importSnapshot) loadSnapshot(store, opts.importSnapshot);
+    if (clock instanceof ServiceClock || clock instanceof ManualClock) clock.resumeFrom(store.lastActivityAt());
     const environment = bootstrap(store, opts);
+    // What `svc dev reset` goes back to: the store as it is now, environments, keys and seed included.
+    keepStartState(store);
     const runner = new JobRunner({
       store,
       clock,
@@ -96,7 +106,14 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
           stopRetention?.();
           await app.close();
           await runner.stop();
-          store.close();
+          try {
+            if (opts.exportOnExit !== undefined) {
+              store.flush();
+              writeSnapshotFile(store, opts.exportOnExit);
+            }
+          } finally {
+            store.close();
+          }
         })()),
     };
   } catch (e) {
@@ -143,7 +160,7 @@ function bootstrap(store: Store, opts: LocalServiceOptions): Environment {
       if (owner) throw new StoreError(`--api-key is already the key of environment '${owner.name}' in this store`);
       store.environments.setKey(env.id, opts.apiKey);
     }
-    if (store.created && !opts.empty) applySeed(store, env, demoSeed());
+    if (store.created && !opts.empty && !opts.importSnapshot) applySeed(store, env, demoSeed());
     if (opts.seed) applySeed(store, env, opts.seed);
     store.idempotency.sweep();
     return store.environments.findById(env.id)!;

@@ -297,6 +297,13 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('GET', `/v1/svc-dev/messages/wait?subscriberId=${own.subscriber}&since=1970-01-01T00:00:00Z&holdMs=0`),
   ],
   getMessage: async (call, own) => [await call('GET', `/v1/svc-dev/messages/${own.messageIds[0]}`)],
+  // svc dev's admin routes: time is the service's; reset and snapshots act on the whole store, and only
+  // with the key of its first environment (A here): the attempts below change nothing either way.
+  getClock: async (call) => [await call('GET', '/v1/svc-dev/clock')],
+  advanceClock: async (call) => [await call('POST', '/v1/svc-dev/clock/advance', { ms: 0 })],
+  resetStore: async (call) => [await call('POST', '/v1/svc-dev/reset', { empty: 'yes' })],
+  saveSnapshot: async (call) => [await call('GET', '/v1/svc-dev/snapshot')],
+  loadSnapshot: async (call) => [await call('POST', '/v1/svc-dev/snapshot/load', { encoding: 'sqlite3+gzip+base64', snapshot: 'bm90IGEgc25hcHNob3Q=' })],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a

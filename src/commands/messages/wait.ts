@@ -78,17 +78,17 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     contains: opts.contains,
   };
   if (filters.contains === '') throw new UsageError('--contains: must not be empty');
-  let since = new Date(startedAt).toISOString();
-  if (opts.since !== undefined) {
-    const t = parseTime(opts.since, startedAt);
-    if (t === undefined) throw new UsageError('--since: expected an ISO 8601 time (2026-11-22T10:00:00Z) or an age such as 90s, 15m, 2h');
-    since = t;
-  }
+  if (opts.since !== undefined && parseTime(opts.since, startedAt) === undefined)
+    throw new UsageError('--since: expected an ISO 8601 time (2026-11-22T10:00:00Z) or an age such as 90s, 15m, 2h');
   const timeout = opts.waitTimeout ?? DEFAULT_WAIT_MS;
   // Each held request may last MAX_HOLD_MS before its answer: the timeout per attempt allows for it.
   const api = await deps.client({ timeoutMs: deps.globals.timeout + MAX_HOLD_MS });
   const { hasExtension } = await import('../../api/local-service.js');
   const told = await hasExtension(api, 'messages.wait', { dryRun: deps.globals.dryRun });
+  // The command's start in the service's time when the service says it (svc dev: a manual or scaled
+  // clock is not this machine's), so that a test never misses a message nor matches an older one.
+  const now = told && (await hasExtension(api, 'clock')) ? await serviceStart(deps, api, startedAt) : startedAt;
+  const since = opts.since !== undefined ? parseTime(opts.since, now)! : new Date(now).toISOString();
   if (deps.io.stderr.isTTY) deps.info(`waiting up to ${formatDuration(timeout)} for a message…`);
   const deadline = performance.now() + timeout;
   const found = told ? await waitTold(api, filters, since, deadline) : await waitPolling(deps, api, filters, since, deadline);
@@ -108,6 +108,14 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>): Promise<voi
     throw new SvcError(`message ${found._id} (${found.channel}) has ${name}`, 'nothing_extracted', EXIT.failure, `svc messages get ${found._id} shows it`);
   }
   deps.io.stdout.write(`${safeText(value)}\n`);
+}
+
+/** svc dev's time at the command's start: its clock now, less the time this command has run (none on a manual clock). */
+async function serviceStart(deps: Deps, api: Api, startedAt: number): Promise<number> {
+  const res = await api.call<{ mode: string; now: string }>('getClock');
+  const now = res ? Date.parse(res.data.now) : Number.NaN;
+  if (!Number.isFinite(now)) return startedAt;
+  return res!.data.mode === 'manual' ? now : now - Math.max(0, deps.now() - startedAt);
 }
 
 function describe(f: Filters, since: string): string {

@@ -7,6 +7,7 @@ import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listC
 import { cancelEvent, getEvent, getLocalService, listEvents, triggerBulk, triggerEvent } from './events.js';
 import { deleteMessage, deleteMessagesByTransaction } from './messages-admin.js';
 import { getMessage, waitForMessage } from './dev-messages.js';
+import { advanceClock, getClock, loadSnapshot, resetStore, saveSnapshot } from './dev-admin.js';
 import { createIntegration, deleteIntegration, listActiveIntegrations, listIntegrations, setPrimaryIntegration } from './integrations.js';
 import {
   createSubscriber,
@@ -99,6 +100,11 @@ export const routes: Routes = {
   deleteMessagesByTransaction,
   waitForMessage,
   getMessage,
+  getClock,
+  advanceClock,
+  resetStore,
+  saveSnapshot,
+  loadSnapshot,
 };
 
 export type { Service } from './types.js';

@@ -24,6 +24,11 @@ export class Environments extends Repo {
     return this.byKey;
   }
 
+  /** The table's rows were replaced as a whole (svc dev reset, snapshot load). */
+  forget(): void {
+    this.byKey = undefined;
+  }
+
   findByKey(key: string): Environment | undefined {
     return this.load().get(key);
   }

@@ -101,6 +101,12 @@ export class Store {
     }
   }
 
+  /** The whole content was replaced (reset, snapshot load): nothing cached of the old rows is kept. */
+  reloaded(): void {
+    this.rolledBack();
+    this.environments.forget();
+  }
+
   /** What was read inside a rolled-back transaction may be gone: every cache forgets. */
   private rolledBack(): void {
     this.caches.clear();
