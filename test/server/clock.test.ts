@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock, MAX_TIMER_MS, ServiceClock, systemClock } from '../../src/server/clock.js';
+import { clockMode, isMovable, ManualClock, MAX_TIMER_MS, ServiceClock, systemClock } from '../../src/server/clock.js';
 import { createLocalService } from '../../src/server/index.js';
 import { TEST_KEY, testService } from '../helpers/service.js';
 
@@ -133,5 +133,48 @@ describe('JobRunner.advanceTo: time that a caller moves', () => {
     expect(clock.now()).toBe(5_000_010);
     clock.moveTo(1_000);
     expect(clock.now()).toBe(5_000_010);
+  });
+});
+
+describe('svc dev clock: modes and advancing', () => {
+  it('names its mode: real at scale 1, scaled otherwise, manual when it moves only when told', () => {
+    expect(clockMode(new ServiceClock(1))).toBe('real');
+    expect(clockMode(new ServiceClock(60))).toBe('scaled');
+    expect(clockMode(new ManualClock())).toBe('manual');
+    expect(clockMode(systemClock)).toBe('real');
+    expect(isMovable(new ServiceClock(1))).toBe(true);
+    expect(isMovable(systemClock)).toBe(false);
+  });
+
+  it('advancing the real clock adds an offset: time runs on from there at its own pace', () => {
+    const base = new ManualClock(1_000_000);
+    const clock = new ServiceClock(1, base);
+    clock.moveTo(clock.now() + 3_600_000);
+    expect(clock.now()).toBe(1_000_000 + 3_600_000);
+    base.advance(250);
+    expect(clock.now()).toBe(1_000_000 + 3_600_000 + 250);
+    // Never back.
+    clock.moveTo(0);
+    expect(clock.now()).toBe(1_000_000 + 3_600_000 + 250);
+  });
+
+  it('a scaled clock advanced keeps its scale after the jump', () => {
+    const base = new ManualClock(0);
+    const clock = new ServiceClock(10, base);
+    base.advance(100);
+    expect(clock.now()).toBe(1_000);
+    clock.moveTo(60_000);
+    base.advance(100);
+    expect(clock.now()).toBe(61_000);
+  });
+
+  it("a manual clock resumes from the store's latest record only when that is ahead", () => {
+    const clock = new ManualClock(5_000);
+    clock.resumeFrom(1_000);
+    expect(clock.now()).toBe(5_000);
+    clock.resumeFrom(null);
+    expect(clock.now()).toBe(5_000);
+    clock.resumeFrom(9_000);
+    expect(clock.now()).toBe(9_000);
   });
 });

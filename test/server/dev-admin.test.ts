@@ -1,0 +1,118 @@
+// svc dev's admin routes in process: a reset puts the environments table back as it started (one made
+// since is gone, with its key), keeps the service working on the new rows (statements, caches, the
+// application identifier), tells connected Inboxes through the real @novu/js client, and only the
+// store's first environment may reset or load; a snapshot that is not one is refused, store untouched.
+import Database from 'better-sqlite3';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Listening, listening, nextEvent } from './inbox/helpers.js';
+
+let s: Listening;
+beforeAll(async () => {
+  s = await listening();
+});
+afterAll(() => s.close());
+
+async function trigger(to: string, name = 'welcome', payload: Record<string, unknown> = {}, key?: string) {
+  const r = await s.svc.request('POST', '/v1/events/trigger', { body: { name, to, payload }, ...(key && { key }) });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  await s.svc.runner.idle();
+  return r.body.data.transactionId as string;
+}
+
+const events = async (key?: string) => (await s.svc.request('GET', '/v1/notifications?limit=50', key ? { key } : {})).body.data as unknown[];
+
+describe('POST /v1/svc-dev/reset', () => {
+  it('an environment made since start is gone with its key; the start ones, their keys and app ids stay', async () => {
+    const { store } = s.svc;
+    const first = store.environments.defaultEnvironment()!;
+    const later = store.tx(() => store.environments.create(first.orgId, 'Made later'));
+    expect((await s.svc.request('GET', '/v1/environments/me', { key: later.apiKey })).status).toBe(200);
+    await trigger('ada');
+    const made = await s.svc.request('POST', '/v2/subscribers', { body: { subscriberId: 'grace' }, key: later.apiKey });
+    expect(made.status).toBe(201);
+    expect(await events()).toHaveLength(1);
+    const appId = (await s.svc.request('GET', '/v1/environments/me')).body.data.identifier;
+
+    const r = await s.svc.request('POST', '/v1/svc-dev/reset', { body: {} });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toMatchObject({ environments: 1, events: 0, keyKept: true });
+    expect((store.db.prepare('SELECT id FROM environments').all() as { id: string }[]).map((e) => e.id)).toEqual([first.id]);
+    expect((await s.svc.request('GET', '/v1/environments/me', { key: later.apiKey })).status).toBe(401);
+    expect((await s.svc.request('GET', '/v1/environments/me')).body.data.identifier).toBe(appId);
+    expect(await events()).toEqual([]);
+    // The service goes on over the new rows: prepared statements, caches and the runner work.
+    await trigger('ada');
+    expect(await events()).toHaveLength(1);
+  });
+
+  it('a connected Inbox is told its counts, also when its subscriber is gone with the old state', async () => {
+    const ada = s.client('ada');
+    const newcomer = s.client('newcomer-inbox');
+    // The socket connects once something listens; the triggers wait for both handshakes.
+    const connected = [ada, newcomer].map((novu) => new Promise<any>((resolve) => novu.on('socket.connect.resolved' as never, resolve as never)));
+    const unread = [ada, newcomer].map((novu) => nextEvent(novu, 'notifications.unread_count_changed'));
+    for (const c of await Promise.all(connected)) expect(c?.error).toBeUndefined();
+    await trigger('ada');
+    await trigger('newcomer-inbox');
+    for (const u of await Promise.all(unread)) expect(u.total).toBeGreaterThan(0);
+
+    const toldAda = nextEvent(ada, 'notifications.unread_count_changed');
+    const toldNewcomer = nextEvent(newcomer, 'notifications.unread_count_changed');
+    const r = await s.svc.request('POST', '/v1/svc-dev/reset', { body: {} });
+    expect(r.status).toBe(200);
+    expect((await toldAda).total).toBe(0);
+    expect((await toldNewcomer).total).toBe(0);
+  });
+
+  it("only the store's first environment may reset, save or load: another's key is refused, nothing changed", async () => {
+    const { store } = s.svc;
+    const first = store.environments.defaultEnvironment()!;
+    const other = store.tx(() => store.environments.create(first.orgId, 'Other'));
+    await trigger('ada');
+    const before = await events();
+    for (const [method, url, body] of [
+      ['POST', '/v1/svc-dev/reset', {}],
+      ['GET', '/v1/svc-dev/snapshot', undefined],
+      ['POST', '/v1/svc-dev/snapshot/load', { encoding: 'sqlite3+gzip+base64', snapshot: 'AAAA' }],
+    ] as const) {
+      const r = await s.svc.request(method, url, { ...(body && { body }), key: other.apiKey });
+      expect(r.status, `${url}: ${JSON.stringify(r.body)}`).toBe(403);
+      expect(r.body.message).toContain("environment 'Development'");
+    }
+    expect(await events()).toEqual(before);
+  });
+});
+
+describe('POST /v1/svc-dev/snapshot/load', () => {
+  it('refuses what is not an svc snapshot (422 naming why) and leaves the store as it was', async () => {
+    const before = await events();
+    const plain = new Database(':memory:');
+    plain.exec('CREATE TABLE t (x)');
+    const notOurs = plain.serialize();
+    plain.close();
+    for (const [bytes, why] of [
+      [Buffer.from('hello'), 'not an SQLite database file'],
+      [notOurs, 'not an svc store'],
+    ] as const) {
+      const r = await s.svc.request('POST', '/v1/svc-dev/snapshot/load', {
+        body: { encoding: 'sqlite3+gzip+base64', snapshot: gzipSync(bytes).toString('base64') },
+      });
+      expect(r.status).toBe(422);
+      expect(r.body.message).toContain(why);
+    }
+    expect(await events()).toEqual(before);
+  });
+
+  it('a snapshot saved and loaded back gives the same answers', async () => {
+    await trigger('ada');
+    const saved = await s.svc.request('GET', '/v1/svc-dev/snapshot');
+    expect(saved.status).toBe(200);
+    const before = await events();
+    await trigger('grace');
+    expect(await events()).toHaveLength(before.length + 1);
+    const r = await s.svc.request('POST', '/v1/svc-dev/snapshot/load', { body: { encoding: saved.body.data.encoding, snapshot: saved.body.data.snapshot } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await events()).toEqual(before);
+  });
+});
