@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --concurrency --connection --contains --context --controls --credentials --data --email --endpoint --environment-id --extract --field --fields --first-name --hmac --host --idempotency-key --identifier --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --clock --concurrency --connection --contains --context --controls --credentials --data --email --endpoint --environment-id --export-on-exit --extract --field --fields --first-name --hmac --host --idempotency-key --identifier --import --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -144,6 +144,18 @@ function __svc_node --description "the svc command path typed so far"
                 set node 'profile use'
             case 'profile/remove'
                 set node 'profile remove'
+            case 'dev/clock'
+                set node 'dev clock'
+            case 'dev/reset'
+                set node 'dev reset'
+            case 'dev/snapshot'
+                set node 'dev snapshot'
+            case 'dev clock/advance'
+                set node 'dev clock advance'
+            case 'dev snapshot/save'
+                set node 'dev snapshot save'
+            case 'dev snapshot/load'
+                set node 'dev snapshot load'
         end
     end
     echo $node
@@ -474,6 +486,9 @@ complete -c svc -n 'test (__svc_node) = '\''profile add'\''' -l read-only -d 're
 complete -c svc -n 'test (__svc_node) = '\''profile add'\''' -l use -d 'make it the current profile'
 complete -c svc -n 'test (__svc_node) = '\''profile add'\''' -l force -d 'replace a profile of the same name'
 complete -c svc -n 'test (__svc_node) = '\''profile remove'\''' -s y -l yes -d 'do not ask; needed when there is no terminal'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -a 'clock' -d 'show svc dev'\''s clock: its mode (real, scaled, manual) and the service time (GET /v1/svc-dev/clock)'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -a 'reset' -d 'put the whole store of svc dev back to its start state (POST /v1/svc-dev/reset)'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -a 'snapshot' -d 'the whole store of svc dev as one file: save it, load it'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l port -r -F -a '(__svc_at_files)' -d 'port; 0 picks a free one'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l host -r -F -a '(__svc_at_files)' -d 'interface to listen on'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l data -r -F -a '(__svc_at_files)' -d 'SQLite store file (default: in the user data directory)'
@@ -482,6 +497,9 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l seed -r -F -a '(__svc_at
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l empty -d 'start without the demo data'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l rate-limit -d 'enforce rate limits, e.g. trigger=60,configuration=20,global=30'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l time-scale -r -F -a '(__svc_at_files)' -d 'make delays and digests pass N times faster'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l clock -x -a 'real manual' -d 'real (the default) or manual: time stands still until `svc dev clock advance`'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l import -r -F -a '(__svc_at_files)' -d 'start from a snapshot (`svc dev snapshot save`, --export-on-exit) instead of the store as it is'
+complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l export-on-exit -r -F -a '(__svc_at_files)' -d 'write a snapshot of the store to this file when svc dev stops (Ctrl-C, SIGTERM)'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l allow-remote-webhooks -d 'let webhooks deliver to non-loopback addresses'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l retention -r -F -a '(__svc_at_files)' -d 'delete finished activity older than this, e.g. 30d, 12h, 90m (default: keep all)'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l log -d 'log one line per request on stderr (the default when stderr is not a terminal)'
@@ -491,4 +509,8 @@ complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l open -d 'open the web co
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l bridge-url -r -F -a '(__svc_at_files)' -d 'an app serving code-first workflows (@novu/framework): registered at start, again when it restarts'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l allow-remote-bridge -d 'let bridge URLs (--bridge-url, workflow sync, a trigger'\''s bridgeUrl) be non-loopback addresses'
 complete -c svc -n 'test (__svc_node) = '\''dev'\''' -l inbox-origin -r -F -a '(__svc_at_files)' -d 'let pages of this origin use the Inbox API and socket (repeatable; this machine'\''s loopback origins always can)'
+complete -c svc -n 'test (__svc_node) = '\''dev clock'\''' -a 'advance' -d 'move service time forward; what comes due runs before this returns (POST /v1/svc-dev/clock/advance)'
+complete -c svc -n 'test (__svc_node) = '\''dev reset'\''' -l empty -d 'keep only the environments and their API keys: no seed or demo data'
+complete -c svc -n 'test (__svc_node) = '\''dev snapshot'\''' -a 'save' -d 'write the whole store of svc dev to FILE (an SQLite database) (GET /v1/svc-dev/snapshot)'
+complete -c svc -n 'test (__svc_node) = '\''dev snapshot'\''' -a 'load' -d 'replace the whole store of svc dev with the snapshot in FILE (POST /v1/svc-dev/snapshot/load)'
 complete -c svc -n 'test (__svc_node) = '\''completion'\''' -a 'bash zsh fish'
