@@ -6,7 +6,9 @@ import { runSvc } from '../helpers/run.js';
 
 function leaves(cmd: Command, path: string[] = []): string[][] {
   if (cmd.commands.length === 0) return [path];
-  return cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]));
+  // A command that runs and has commands of its own (`svc dev`, `svc dev clock`) is one too.
+  const runs = path.length > 0 && (cmd as unknown as { _actionHandler?: unknown })._actionHandler !== undefined;
+  return [...(runs ? [path] : []), ...cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]))];
 }
 
 function groups(cmd: Command, path: string[] = []): string[][] {
