@@ -12,7 +12,7 @@ import { HttpError, unprocessable } from '../errors.js';
 import { addBuiltInIntegrations } from '../seed/apply.js';
 import type { Store } from '../store/index.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
-import { keptWhenEmpty, loadSnapshot as replaceWithSnapshot, restoreStartState, SnapshotError, snapshotBytes } from '../store/snapshot.js';
+import { keptWhenEmpty, loadSnapshot as replaceWithSnapshot, NoStartState, restoreStartState, SnapshotError, snapshotBytes } from '../store/snapshot.js';
 import type { Call, Route, Service } from './types.js';
 
 const gzip = promisify(gzipCb);
@@ -154,7 +154,7 @@ export const resetStore: Route<'resetStore'> & { prepare(call: ReplaceCall<'rese
       return Promise.reject(e);
     }
     const empty = call.body?.empty === true;
-    return oneAtATime(call.svc.store, () =>
+    const reset = oneAtATime(call.svc.store, () =>
       replaceStore(call, (store) =>
         restoreStartState(
           store,
@@ -173,6 +173,9 @@ export const resetStore: Route<'resetStore'> & { prepare(call: ReplaceCall<'rese
         ),
       ),
     );
+    return reset.catch((e: unknown) => {
+      throw e instanceof NoStartState ? new HttpError(409, e.message) : e;
+    });
   },
   handle: ({ prepared }: ReplaceCall<'resetStore'>) => prepared,
 };

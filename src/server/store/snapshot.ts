@@ -38,6 +38,25 @@ export class SnapshotError extends Error {
   }
 }
 
+/**
+ * The largest store whose start state is kept: the copy is made at start (memory, and start-up time,
+ * in proportion to the store), so a long-lived store larger than this starts without one and
+ * `svc dev reset` says why. A test's store (--in-memory, --import, a seed) is far below it.
+ */
+export const START_STATE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** No start state to go back to (the store was too large at start): a 409 over HTTP. */
+export class NoStartState extends Error {
+  constructor(readonly bytes: number) {
+    super(
+      `the store was ${Math.round(bytes / 1024 / 1024)} MB when svc dev started, more than the ${START_STATE_MAX_BYTES / 1024 / 1024} MB whose start state it keeps: start it with --in-memory, --import FILE or a smaller --data to reset`,
+    );
+    this.name = 'NoStartState';
+  }
+}
+
+const tooLarge = new WeakMap<Store, number>();
+
 /** Whether these bytes start as an SQLite database does (the cheap first check, before sending). */
 export function looksLikeSqlite(bytes: Uint8Array): boolean {
   return bytes.length >= SQLITE_HEADER.length && SQLITE_HEADER.equals(Buffer.from(bytes.subarray(0, SQLITE_HEADER.length)));
@@ -79,6 +98,13 @@ export function keepStartState(store: Store): void {
   store.tx(() => {
     for (const { id } of db.prepare('SELECT id FROM environments').all() as { id: string }[]) store.inbox.settings(id);
   });
+  const bytes = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+  if (bytes > START_STATE_MAX_BYTES) {
+    tooLarge.set(store, bytes);
+    if (attached(db, START)) db.exec(`DETACH DATABASE ${START}`);
+    return;
+  }
+  tooLarge.delete(store);
   if (!attached(db, START)) db.exec(`ATTACH DATABASE ':memory:' AS ${START}`);
   db.transaction(() => {
     for (const t of tables(db, START)) db.exec(`DROP TABLE ${START}.${q(t)}`);
@@ -131,6 +157,8 @@ function replaceFrom(store: Store, from: string, opts: ReplaceOptions = {}): voi
 
 /** The store as it started (keepStartState), or only its organisations and environments with `keep`. */
 export function restoreStartState(store: Store, opts: ReplaceOptions = {}): void {
+  const large = tooLarge.get(store);
+  if (large !== undefined) throw new NoStartState(large);
   if (!attached(store.db, START)) throw new Error('the start state of the store was not kept');
   replaceFrom(store, START, opts);
 }
