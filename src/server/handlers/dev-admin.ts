@@ -18,6 +18,8 @@ import type { Call, Route, Service } from './types.js';
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
 const ENCODING = 'sqlite3+gzip+base64' as const;
+/** The largest store a snapshot load unpacks. */
+const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 
 /** The clock's answer: `{mode, now}` in service time. */
 export function clockState(clock: Clock) {
@@ -205,7 +207,8 @@ export const loadSnapshot: Route<'loadSnapshot'> & { prepare(call: ReplaceCall<'
     mustOwnStore(call, 'loading a snapshot');
     let bytes: Buffer;
     try {
-      bytes = await gunzip(Buffer.from(call.body.snapshot, 'base64'));
+      // Bounded: a small body must not unpack into more memory than any store of a test holds.
+      bytes = await gunzip(Buffer.from(call.body.snapshot, 'base64'), { maxOutputLength: MAX_SNAPSHOT_BYTES });
     } catch {
       throw unprocessable('snapshot: not an svc snapshot (expected gzip-compressed SQLite bytes, base64-encoded)');
     }
