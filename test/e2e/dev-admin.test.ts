@@ -204,16 +204,30 @@ describe('against a service that is not svc dev', () => {
   });
   afterAll(() => new Promise<void>((r) => stub.close(() => r())));
 
-  it.each([[['dev', 'clock']], [['dev', 'clock', 'advance', '1h']], [['dev', 'reset']], [['dev', 'snapshot', 'save', 'x.sqlite']]])(
-    'svc %j refuses in one line, exit 5, having asked only GET /v1/svc-dev',
-    async (args) => {
-      seen.length = 0;
-      const dir = mkdtempSync(join(tmpdir(), 'svc-hosted-'));
-      const r = await svcBin(args, { env: { SVC_BASE_URL: url, SVC_API_KEY: 'sk_hosted_0123456789' }, cwd: dir });
-      expect(r.exitCode).toBe(5);
-      expect(String(r.stderr).split('\n')[0]).toContain('works only against svc dev');
-      expect(seen).toEqual(['GET /v1/svc-dev']);
-      expect(existsSync(join(dir, 'x.sqlite'))).toBe(false);
-    },
-  );
+  it('a FILE that is not a snapshot is exit 2 naming it, and nothing is sent', async () => {
+    seen.length = 0;
+    const dir = mkdtempSync(join(tmpdir(), 'svc-hosted-'));
+    writeFileSync(join(dir, 'notes.txt'), 'hello');
+    const r = await svcBin(['dev', 'snapshot', 'load', 'notes.txt'], { env: { SVC_BASE_URL: url, SVC_API_KEY: 'sk_hosted_0123456789' }, cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('notes.txt is not an svc snapshot');
+    expect(seen).toEqual([]);
+  });
+
+  it.each([
+    [['dev', 'clock']],
+    [['dev', 'clock', 'advance', '1h']],
+    [['dev', 'reset']],
+    [['dev', 'snapshot', 'save', 'x.sqlite']],
+    [['dev', 'snapshot', 'load', 'kept.sqlite']],
+  ])('svc %j refuses in one line, exit 5, having asked only GET /v1/svc-dev', async (args) => {
+    seen.length = 0;
+    const dir = mkdtempSync(join(tmpdir(), 'svc-hosted-'));
+    writeFileSync(join(dir, 'kept.sqlite'), Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)]));
+    const r = await svcBin(args, { env: { SVC_BASE_URL: url, SVC_API_KEY: 'sk_hosted_0123456789' }, cwd: dir });
+    expect(r.exitCode).toBe(5);
+    expect(String(r.stderr).split('\n')[0]).toContain('works only against svc dev');
+    expect(seen).toEqual(['GET /v1/svc-dev']);
+    expect(existsSync(join(dir, 'x.sqlite'))).toBe(false);
+  });
 });

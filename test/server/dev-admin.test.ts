@@ -84,6 +84,35 @@ describe('POST /v1/svc-dev/reset', () => {
   });
 });
 
+describe('POST /v1/svc-dev/clock/advance', () => {
+  it('a throttle window closes on advance: the next execution passes, answered in service time', async () => {
+    const created = await s.svc.request('POST', '/v2/workflows', {
+      body: {
+        name: 'Gated',
+        workflowId: 'gated-admin',
+        active: true,
+        steps: [
+          { stepId: 'gate', name: 'Gate', type: 'throttle', controlValues: { type: 'fixed', amount: 1, unit: 'hours', threshold: 1 } },
+          { name: 'Inbox', type: 'in_app', controlValues: { body: 'Alert {{ payload.i }}' } },
+        ],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const statuses = async (tx: string) =>
+      ((await s.svc.request('GET', `/v1/notifications?transactionId=${tx}`)).body.data[0].jobs as { status: string }[]).map((j) => j.status);
+    expect(await statuses(await trigger('grace', 'gated-admin', { i: 1 }))).toEqual(['completed', 'completed']);
+    expect(await statuses(await trigger('grace', 'gated-admin', { i: 2 }))).toEqual(['completed', 'skipped']);
+    const before = s.svc.clock.now();
+    const r = await s.svc.request('POST', '/v1/svc-dev/clock/advance', { body: { ms: 3_600_000 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toEqual({ mode: 'manual', now: new Date(before + 3_600_000).toISOString() });
+    expect(await statuses(await trigger('grace', 'gated-admin', { i: 3 }))).toEqual(['completed', 'completed']);
+    const bad = await s.svc.request('POST', '/v1/svc-dev/clock/advance', { body: { ms: -1 } });
+    expect(bad.status).toBe(422);
+    expect(s.svc.clock.now()).toBe(before + 3_600_000);
+  });
+});
+
 describe('POST /v1/svc-dev/snapshot/load', () => {
   it('refuses what is not an svc snapshot (422 naming why) and leaves the store as it was', async () => {
     const before = await events();
