@@ -3,6 +3,7 @@
 // application identifier), tells connected Inboxes through the real @novu/js client, and only the
 // store's first environment may reset or load; a snapshot that is not one is refused, store untouched.
 import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Listening, listening, nextEvent } from './inbox/helpers.js';
@@ -131,6 +132,28 @@ describe('POST /v1/svc-dev/snapshot/load', () => {
       expect(r.body.message).toContain(why);
     }
     expect(await events()).toEqual(before);
+  });
+
+  it('a snapshot of an older svc (schema v8) is migrated as it is loaded, and its key then answers', async () => {
+    const old = new Database(':memory:');
+    old.exec(readFileSync(new URL('../fixtures/store-v8.sql', import.meta.url), 'utf8'));
+    expect(old.pragma('user_version', { simple: true })).toBe(8);
+    const bytes = old.serialize();
+    old.close();
+    const r = await s.svc.request('POST', '/v1/svc-dev/snapshot/load', {
+      body: { encoding: 'sqlite3+gzip+base64', snapshot: gzipSync(bytes).toString('base64') },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toMatchObject({ keyKept: false, environments: 1 });
+    const key = 'sk_fixture_0123456789abcdef';
+    const feed = await s.svc.request('GET', '/v1/notifications?limit=50', { key });
+    expect(feed.status).toBe(200);
+    expect(feed.body.data.length).toBeGreaterThan(0);
+    expect((await s.svc.request('GET', '/v1/notifications?limit=1')).status).toBe(401);
+    // The loaded store's first environment is now the one that may reset: back to the start state,
+    // where the start key answers again.
+    expect((await s.svc.request('POST', '/v1/svc-dev/reset', { body: {}, key })).status).toBe(200);
+    expect((await s.svc.request('GET', '/v1/notifications?limit=1')).status).toBe(200);
   });
 
   it('a snapshot saved and loaded back gives the same answers', async () => {
