@@ -39,7 +39,8 @@ export const command = () =>
       [
         'Exit code 0 when a message matched, 8 when none did before --wait-timeout; with --extract, exit 1 when',
         'the message has no such value. Against svc dev the answer comes as the message is stored; against the',
-        'hosted service GET /v1/messages is polled every second. --since defaults to the start of the command:',
+        'hosted service GET /v1/messages is polled every second. --since defaults to the start of the command (in',
+        "svc dev's own time, manual clock included):",
         'start it before the trigger, or give --since (or --transaction-id with --since 1m) to match one sent already.',
       ].join(' '),
     ),
