@@ -2,6 +2,8 @@
 // category. No dependencies, so the command tree reads its help text ("(GET /v1/notifications)") from it
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
 
+import { devAdminRoutes } from './routes-dev-admin.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** Rate-limit categories of the service (ground truth, "Rate limits"). */
 export type RateCategory = 'trigger' | 'configuration' | 'global';
@@ -465,40 +467,7 @@ export const routes = {
     status: 200,
     category: 'global',
   }),
-  // svc dev only (GET /v1/svc-dev names them): service time, starting the store over, the store as one file.
-  getClock: route({ name: 'getClock', method: 'GET', path: '/v1/svc-dev/clock', summary: 'Service time (svc dev only)', status: 200, category: 'global' }),
-  advanceClock: route({
-    name: 'advanceClock',
-    method: 'POST',
-    path: '/v1/svc-dev/clock/advance',
-    summary: 'Move service time forward, running what comes due (svc dev only)',
-    status: 200,
-    category: 'global',
-  }),
-  resetStore: route({
-    name: 'resetStore',
-    method: 'POST',
-    path: '/v1/svc-dev/reset',
-    summary: 'Put the whole store back to its start state (svc dev only)',
-    status: 200,
-    category: 'global',
-  }),
-  saveSnapshot: route({
-    name: 'saveSnapshot',
-    method: 'GET',
-    path: '/v1/svc-dev/snapshot',
-    summary: 'The whole store as one SQLite file (svc dev only)',
-    status: 200,
-    category: 'global',
-  }),
-  loadSnapshot: route({
-    name: 'loadSnapshot',
-    method: 'POST',
-    path: '/v1/svc-dev/snapshot/load',
-    summary: 'Replace the whole store with a snapshot (svc dev only)',
-    status: 200,
-    category: 'global',
-  }),
+  ...devAdminRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;
