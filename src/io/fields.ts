@@ -176,6 +176,11 @@ export const SCHEMA_FIELDS: Partial<Record<ViewName, readonly string[]>> = {
   subscriptions: ['_id', 'topic', 'subscriber', 'createdAt', 'updatedAt'],
 };
 
+/** The fields of svc's own reports, which no schema of the service declares. */
+const OWN_FIELDS: Partial<Record<ViewName, readonly string[]>> = {
+  wait: ['trigger', 'transactionId', 'outcome', 'waitedMs', 'recipients'],
+};
+
 /** The single-record views that show the same resource as a list view. */
 const SAME_AS: Partial<Record<ViewName, ViewName>> = { event: 'events' };
 
@@ -208,7 +213,7 @@ export function resourceOf(records: readonly unknown[]): ViewName | undefined {
 
 /** The fields known for these records of `view`: the schema's, svc's own, and those the records have. */
 export function knownFields(records: readonly unknown[], view: ViewName | undefined): Set<string> {
-  const known = new Set<string>(view ? (SCHEMA_FIELDS[view] ?? SCHEMA_FIELDS[SAME_AS[view]!] ?? []) : []);
+  const known = new Set<string>(view ? (SCHEMA_FIELDS[view] ?? SCHEMA_FIELDS[SAME_AS[view]!] ?? OWN_FIELDS[view] ?? []) : []);
   if (view && EVENT_VIEWS.has(view)) known.add(DERIVED_FIELD);
   for (const r of records) if (isRecord(r)) for (const k of Object.keys(r)) known.add(k);
   return known;
@@ -240,4 +245,43 @@ export function checkFields(
   const what = view ? (PLURAL[view] ?? view) : 'these records';
   const names = unknown.map((f) => `'${f}'`).join(', ');
   throw new UsageError(`--fields: ${what} have no field ${names}; known fields: ${[...known].filter((k) => !envelope.includes(k)).join(', ')}`);
+}
+
+/**
+ * What each command that sends a change prints, by command path: its --fields are judged by that
+ * resource's fields before the request goes out, so that a mistyped name creates or triggers nothing.
+ * A trigger with --wait prints the wait report; one from a recipients file prints the run's summary,
+ * which is judged when printed.
+ */
+const PRINTED_BY: Record<string, ViewName | ((opts: Record<string, unknown>) => ViewName | undefined)> = {
+  trigger: (opts) => (opts.recipientsFile !== undefined ? undefined : opts.wait ? 'wait' : 'trigger'),
+  'subscribers create': 'subscribers',
+  'subscribers update': 'subscribers',
+  'subscribers online': 'subscribers',
+  'topics create': 'topics',
+  'workflow create': 'workflow',
+  'workflow update': 'workflow',
+  'workflow activate': 'workflow',
+  'workflow deactivate': 'workflow',
+  'workflow sync': 'workflows',
+  'workflow preview': 'preview',
+  'integrations create': 'integrations',
+  'integrations update': 'integrations',
+  'integrations primary': 'integrations',
+  'connections create': 'connections',
+  'connections update': 'connections',
+  'endpoints create': 'endpoints',
+  'contexts create': 'contexts',
+  'messages mark-as': 'messages',
+};
+
+/**
+ * Refuses, before anything is sent, a --fields name the resource a command prints does not have
+ * (exit 2, as checkFields words it). Under --dry-run the request itself is printed, and judged then.
+ */
+export function checkFieldsBeforeSending(fields: readonly string[] | undefined, commandPath: string, opts: Record<string, unknown>, dryRun = false): void {
+  if (!fields?.length || dryRun) return;
+  const printed = PRINTED_BY[commandPath];
+  const view = typeof printed === 'function' ? printed(opts) : printed;
+  if (view) checkFields(fields, [], view);
 }
