@@ -13,7 +13,10 @@ refusesInput(svc, [
   [['subscribers', 'update', 'ada', '--first-name', 'Ada', '--fields', 'subscriberId,emial'], "subscribers have no field 'emial'"],
   [['subscribers', 'online', 'ada', 'true', '--fields', 'nope'], "subscribers have no field 'nope'"],
   [['trigger', 'welcome', '--to', 'ada', '--fields', 'nope'], "--fields: trigger results have no field 'nope'; known fields: acknowledged, status"],
-  [['trigger', 'welcome', '--to', 'ada', '--wait', '--fields', 'outcome,nope'], "--fields: wait reports have no field 'nope'; known fields: trigger, transactionId, outcome"],
+  [
+    ['trigger', 'welcome', '--to', 'ada', '--wait', '--fields', 'outcome,nope'],
+    "--fields: wait reports have no field 'nope'; known fields: trigger, transactionId, outcome",
+  ],
   [['topics', 'create', 'news', '--fields', 'nope'], "topics have no field 'nope'"],
   [['workflow', 'create', '--data', '-', '--fields', 'nope'], "workflows have no field 'nope'"],
   [['workflow', 'activate', 'welcome', '--fields', 'nope'], "workflows have no field 'nope'"],
