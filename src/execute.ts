@@ -123,7 +123,7 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
     if (runtime.globals.query !== undefined) await checkQuery(runtime.globals.query);
     // So is a --fields name the resource a write prints does not have (a typo creates nothing).
-    checkFieldsBeforeSending(runtime.globals.fields, runtime.commandPath, opts, runtime.globals.dryRun);
+    checkFieldsBeforeSending(runtime.globals.fields, runtime.commandPath, opts, { dryRun: Boolean(runtime.globals.dryRun), format: runtime.format() });
     await mod.run(runtime, opts as never, args as never, command as never).catch((e: unknown) => {
       throw withStoppedServiceHint(e, runtime!);
     });

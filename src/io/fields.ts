@@ -247,18 +247,33 @@ export function checkFields(
   throw new UsageError(`--fields: ${what} have no field ${names}; known fields: ${[...known].filter((k) => !envelope.includes(k)).join(', ')}`);
 }
 
+/** What a command prints that is no resource of a schema: its own fields, and what to call it. */
+interface OwnRecord {
+  what: string;
+  fields: readonly string[];
+}
+
+type Printed = ViewName | OwnRecord | undefined;
+
 /**
- * What each command that sends a change prints, by command path: its --fields are judged by that
- * resource's fields before the request goes out, so that a mistyped name creates or triggers nothing.
- * A trigger with --wait prints the wait report; one from a recipients file prints the run's summary,
- * which is judged when printed.
+ * What each command prints, by command path, where that is known before anything is sent: its --fields
+ * are judged by those fields first, so that a mistyped name creates or triggers nothing. Commands that
+ * change something are here; so are those whose answer is no resource the printed record would be
+ * recognised by (a topic with its subscribers, the preferences, the settings in use). A trigger with
+ * --wait prints the wait report; one from a recipients file prints the run's summary, judged when
+ * printed. Every other command's --fields are judged when its answer is printed.
  */
-const PRINTED_BY: Record<string, ViewName | ((opts: Record<string, unknown>) => ViewName | undefined)> = {
+const PRINTED_BY: Record<string, Printed | ((opts: Record<string, unknown>, format: string) => Printed)> = {
   trigger: (opts) => (opts.recipientsFile !== undefined ? undefined : opts.wait ? 'wait' : 'trigger'),
   'subscribers create': 'subscribers',
   'subscribers update': 'subscribers',
   'subscribers online': 'subscribers',
+  'subscribers preferences': { what: 'subscriber preferences', fields: ['global', 'workflows'] },
   'topics create': 'topics',
+  'topics get': (opts) => (opts.subscribers === false ? 'topics' : { what: 'topics', fields: [...SCHEMA_FIELDS.topics!, 'subscribers', 'subscriberCount'] }),
+  // At a terminal the subscriptions made or removed are shown; elsewhere the whole answer.
+  'topics add': (_, format) => (format === 'table' ? 'subscriptions' : { what: 'topic subscription changes', fields: ['data', 'meta', 'errors'] }),
+  'topics remove': (_, format) => (format === 'table' ? 'subscriptions' : { what: 'topic subscription changes', fields: ['data', 'meta', 'errors'] }),
   'workflow create': 'workflow',
   'workflow update': 'workflow',
   'workflow activate': 'workflow',
@@ -268,20 +283,31 @@ const PRINTED_BY: Record<string, ViewName | ((opts: Record<string, unknown>) => 
   'integrations create': 'integrations',
   'integrations update': 'integrations',
   'integrations primary': 'integrations',
+  'integrations delete': 'integrations',
   'connections create': 'connections',
   'connections update': 'connections',
   'endpoints create': 'endpoints',
   'contexts create': 'contexts',
   'messages mark-as': 'messages',
+  'profile show': { what: 'profile settings', fields: ['profile', 'baseUrl', 'apiKey', 'readOnly', 'configFile', 'applicationIdentifier'] },
 };
 
 /**
- * Refuses, before anything is sent, a --fields name the resource a command prints does not have
- * (exit 2, as checkFields words it). Under --dry-run the request itself is printed, and judged then.
+ * Refuses, before anything is sent, a --fields name what the command prints does not have (exit 2,
+ * naming it and the known fields). Under --dry-run the request itself is printed, and judged then.
  */
-export function checkFieldsBeforeSending(fields: readonly string[] | undefined, commandPath: string, opts: Record<string, unknown>, dryRun = false): void {
+export function checkFieldsBeforeSending(
+  fields: readonly string[] | undefined,
+  commandPath: string,
+  opts: Record<string, unknown>,
+  { dryRun = false, format = 'json' }: { dryRun?: boolean; format?: string } = {},
+): void {
   if (!fields?.length || dryRun) return;
-  const printed = PRINTED_BY[commandPath];
-  const view = typeof printed === 'function' ? printed(opts) : printed;
-  if (view) checkFields(fields, [], view);
+  const entry = PRINTED_BY[commandPath];
+  const printed = typeof entry === 'function' ? entry(opts, format) : entry;
+  if (printed === undefined) return;
+  if (typeof printed === 'string') return checkFields(fields, [], printed);
+  const unknown = fields.filter((f) => !printed.fields.includes(f.split('.')[0]!));
+  if (unknown.length === 0) return;
+  throw new UsageError(`--fields: ${printed.what} have no field ${unknown.map((f) => `'${f}'`).join(', ')}; known fields: ${printed.fields.join(', ')}`);
 }
