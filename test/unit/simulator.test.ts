@@ -1,5 +1,7 @@
 // The simulator's mapping, destination → the provider's answer: each documented address, number and
 // token, the variants a person writes (case, `+label`, spaces in a number), and what it leaves alone.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isSimulated, simulatorAnswer, type SimulatorInput } from '../../src/server/simulator.js';
 
@@ -129,5 +131,31 @@ describe('push to simulator-unregistered', () => {
 
   it('leaves other tokens alone', () => {
     expect(ask('push', 'demo-device-token-ada', { providerId: 'fcm' })).toBeUndefined();
+  });
+});
+
+describe('the documented table', () => {
+  const table = (file: string) => {
+    const text = readFileSync(join(process.cwd(), file), 'utf8');
+    const start = text.indexOf('| Destination | What happens |');
+    expect(start, `the simulator table in ${file}`).toBeGreaterThan(-1);
+    return text.slice(start, text.indexOf('\n\n', start));
+  };
+
+  it('is the same in the README and docs/testing.md, and every destination in it is answered as it says', () => {
+    const rows = table('docs/testing.md');
+    expect(table('README.md')).toBe(rows);
+    const listed = rows.split('\n').slice(2);
+    expect(listed.length).toBeGreaterThanOrEqual(14);
+    for (const row of listed) {
+      const [, where, what] = row.split('|').map((c) => c.trim());
+      const to = /`([^`]+)`/.exec(where!)?.[1];
+      if (!to || to.startsWith('…')) continue;
+      const channel = to.includes('@') ? 'email' : to.startsWith('+') ? 'sms' : 'push';
+      const a = ask(channel, to, { providerId: 'fcm' });
+      expect(a, row).toBeDefined();
+      const said = /^(delivered|answers 429)/.test(what!) ? (what!.startsWith('answers') ? 'retry' : 'delivered') : 'failed';
+      expect(a!.outcome, row).toBe(said);
+    }
   });
 });
