@@ -27,11 +27,11 @@ export interface SimulatedSend {
 
 /** The message's simulated target when one of its destinations is the simulator's. */
 export function simulatedTarget(kind: ChannelKind, fields: Partial<Message>, providerId: string, messageId: string): SimulatedTarget | undefined {
-  const to = kind === 'email' ? [fields.email] : kind === 'sms' ? [fields.phone] : kind === 'push' ? (fields.deviceTokens ?? []) : [];
-  const list = to.filter((t): t is string => typeof t === 'string');
   if (kind !== 'email' && kind !== 'sms' && kind !== 'push') return undefined;
-  if (!list.some((t) => isSimulated(kind, t))) return undefined;
-  return { channel: kind, to: list, providerId, messageId };
+  const to = (kind === 'email' ? [fields.email] : kind === 'sms' ? [fields.phone] : (fields.deviceTokens ?? [])).filter(
+    (t): t is string => typeof t === 'string',
+  );
+  return to.some((t) => isSimulated(kind, t)) ? { channel: kind, to, providerId, messageId } : undefined;
 }
 
 const answer = (t: SimulatedTarget, to: string, attempt: number, at: string) =>
@@ -42,11 +42,8 @@ export function needsRetries(t: SimulatedTarget, at: string): boolean {
   return t.to.some((to) => answer(t, to, 1, at)?.outcome === 'retry');
 }
 
-/**
- * Every destination's answers, tried again while they ask to be and attempts remain. `at`: service
- * time of each attempt. Without `wait` no pause is made (nothing asks for one).
- */
-export async function sendSimulated(t: SimulatedTarget, at: () => string, wait = true): Promise<SimulatedSend> {
+/** Every destination's answers, tried again while they ask to be and attempts remain. `at`: service time of each attempt. */
+export async function sendSimulated(t: SimulatedTarget, at: () => string): Promise<SimulatedSend> {
   const answers: (SimulatedAnswer[] | undefined)[] = [];
   for (const to of t.to) {
     let tries: SimulatedAnswer[] | undefined;
@@ -55,7 +52,7 @@ export async function sendSimulated(t: SimulatedTarget, at: () => string, wait =
       if (a === undefined) break;
       (tries ??= []).push(a);
       if (a.outcome !== 'retry' || n > PROVIDER_RETRY.retries) break;
-      if (wait) await sleep(PROVIDER_RETRY.backoffMs(n));
+      await sleep(PROVIDER_RETRY.backoffMs(n));
     }
     answers.push(tries);
   }
