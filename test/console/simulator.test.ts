@@ -44,7 +44,7 @@ describe.skipIf(!CHROMIUM)('the simulator in the console (headless Chromium)', (
     await page.goto(`${dev.baseUrl}/console/#/activity`);
     const row = page.locator(`tr[data-transaction="${tx.bounce}"]`);
     await row.locator('.badge', { hasText: /^failed$/ }).waitFor();
-    expect(await row.locator('td.reason-cell').innerText()).toMatch(/hard bounce from bounce@simulator\.svc\.test/);
+    expect(await row.locator('td.reason-cell').textContent()).toMatch(/hard bounce from bounce@simulator\.svc\.test/);
     await row.click();
     const reason = page.locator('[data-event-detail] .reason');
     await reason.getByText(/550 5\.1\.1 user unknown; not retried/).waitFor();
@@ -60,7 +60,7 @@ describe.skipIf(!CHROMIUM)('the simulator in the console (headless Chromium)', (
     const complaint = page.locator('[data-event-detail] .detail.Warning', { hasText: /Complaint from complaint@simulator\.svc\.test/ });
     await complaint.waitFor();
     await complaint.locator('summary', { hasText: 'raw' }).click();
-    expect(await complaint.locator('pre').innerText()).toContain('"complaintFeedbackType": "abuse"');
+    expect(await complaint.locator('pre').textContent()).toContain('"complaintFeedbackType": "abuse"');
     await shot('complaint');
   });
 });
