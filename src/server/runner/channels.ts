@@ -4,6 +4,8 @@
 // or endpoint), the controls rendered with Liquid, then the message. Webhook providers
 // (`chat-webhook`, `email-webhook`, `push-webhook`) POST the rendered message, signed, from `prepare`;
 // the other providers' messages are recorded as sent, since svc dev holds no real provider accounts.
+// A destination of the simulator (simulator.ts: `…@simulator.svc.test`, Twilio's magic numbers,
+// `simulator-unregistered`) is answered by it instead, whatever the provider, as a provider would.
 import type { Integration, Message } from '../../api/schemas/resources.js';
 import {
   WEBHOOK_PROVIDERS,
@@ -21,6 +23,16 @@ import {
 import { isoAt } from '../store/repo.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
+import {
+  isSimulatedSend,
+  needsRetries,
+  sendSimulated,
+  simulateAtOnce,
+  simulatedTarget,
+  simulatedVerdict,
+  type SimulatedSend,
+  type SimulatedTarget,
+} from './simulated.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 import { deliverWebhook, webhookRaw, type WebhookRequest, type WebhookResult } from './webhook.js';
 
@@ -32,7 +44,12 @@ export interface Delivery {
   undefinedVariables: UndefinedVariable[];
   /** Set for webhook providers: the request prepare sends. */
   webhook?: WebhookRequest;
+  /** Set when a destination is the simulator's: it answers instead of the provider. */
+  simulated?: SimulatedTarget;
 }
+
+/** What sending a message gave: a webhook provider's answer, or the simulator's answers. */
+export type Sent = WebhookResult | SimulatedSend;
 
 export type Plan = { result: StepResult } | { delivery: Delivery };
 
@@ -195,7 +212,9 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
     const fields = { ...dest.fields, ...contentFields(kind, rendered.content) };
     const undefinedVariables = rendered.undefinedVariables.filter((v) => !ctx.step.defaulted.has(v.variable) && printed(ctx.step.controls, v));
     const delivery: Delivery = { integration, messageId, fields, undefinedVariables };
-    if (dest.webhookUrl !== undefined) {
+    const simulated = simulatedTarget(kind, fields, integration.providerId, messageId);
+    if (simulated) delivery.simulated = simulated;
+    else if (dest.webhookUrl !== undefined) {
       delivery.webhook = {
         url: dest.webhookUrl,
         method: 'POST',
@@ -212,7 +231,7 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
   });
 }
 
-function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Message['status'], errorText?: string): Message & { _id: string } {
+function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Message['status'], errorText?: string, errorId?: string): Message & { _id: string } {
   const { job, notification: n, subscriber, workflow } = ctx;
   const now = isoAt(ctx.clock.now());
   return {
@@ -235,6 +254,7 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
     cta: {},
     _feedId: null,
     status,
+    ...(errorId !== undefined && { errorId }),
     ...(errorText !== undefined && { errorText }),
     providerId: d.integration.providerId,
     payload: n.doc.payload,
@@ -244,7 +264,19 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
   };
 }
 
-export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: WebhookResult | undefined): StepResult {
+/** Whether sending the message takes network work or pauses, outside the job's transaction. */
+export function sendsLater(ctx: StepContext, d: Delivery): boolean {
+  return d.webhook !== undefined || (d.simulated !== undefined && needsRetries(d.simulated, isoAt(ctx.clock.now())));
+}
+
+/** Sends what `sendsLater` said is sent outside the job's transaction; undefined when nothing is. */
+export async function sendDelivery(ctx: StepContext, d: Delivery): Promise<Sent | undefined> {
+  if (d.webhook) return deliverWebhook(d.webhook);
+  if (d.simulated && sendsLater(ctx, d)) return sendSimulated(d.simulated, () => isoAt(ctx.clock.now()));
+  return undefined;
+}
+
+export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, given: Sent | undefined): StepResult {
   const providerId = d.integration.providerId;
   // The service records the start of an in-app delivery as its own step of the job's log.
   if (kind === 'in_app') ctx.detail({ status: 'Pending', detail: 'Start sending message', source: 'Internal', providerId });
@@ -255,6 +287,13 @@ export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: 
   } else {
     ctx.detail(created);
   }
+  if (d.simulated) {
+    const v = simulatedVerdict(d.simulated, isSimulatedSend(given) ? given : simulateAtOnce(d.simulated, isoAt(ctx.clock.now())));
+    for (const detail of v.details) ctx.detail(detail);
+    ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, v.message.status, v.message.errorText, v.message.errorId), ctx.job.step._id);
+    return v.result;
+  }
+  const sent = isSimulatedSend(given) ? undefined : given;
   if (sent && !sent.ok) {
     const why = sent.error ?? `HTTP ${sent.status}`;
     ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'error', why), ctx.job.step._id);
@@ -285,16 +324,16 @@ function channelHandler(kind: ChannelKind): StepHandler {
   return {
     needsPrepare: (ctx) => {
       const p = plan(ctx, kind);
-      return 'delivery' in p && p.delivery.webhook !== undefined;
+      return 'delivery' in p && sendsLater(ctx, p.delivery);
     },
     prepare: async (ctx) => {
       const p = plan(ctx, kind);
-      return 'delivery' in p && p.delivery.webhook ? deliverWebhook(p.delivery.webhook) : undefined;
+      return 'delivery' in p ? sendDelivery(ctx, p.delivery) : undefined;
     },
     run(ctx, prepared) {
       const p = plan(ctx, kind);
       if ('result' in p) return p.result;
-      return deliver(ctx, kind, p.delivery, prepared as WebhookResult | undefined);
+      return deliver(ctx, kind, p.delivery, prepared as Sent | undefined);
     },
   };
 }
