@@ -65,6 +65,8 @@ describe('email at simulator.svc.test', () => {
     expect(JSON.parse(last.raw)).toMatchObject({ notificationType: 'Complaint', complaint: { complaintFeedbackType: 'abuse' } });
     expect(message.status).toBe('sent');
     expect(judged.status).toBe('delivered');
+    // The activity feed's reason says what came back after delivery.
+    expect(judged.reason).toMatch(/^email: Complaint from complaint@simulator\.svc\.test/);
   });
 
   it('ooto@: delivered, with the out-of-office reply noted', async () => {
@@ -72,6 +74,7 @@ describe('email at simulator.svc.test', () => {
     expect(job.status).toBe('completed');
     expect(ownDetails(job).at(-1)).toMatch(/^Automatic reply from ooto@simulator\.svc\.test: out of the office/);
     expect(judged.status).toBe('delivered');
+    expect(judged.reason).toMatch(/^email: Automatic reply from ooto@simulator\.svc\.test/);
   });
 
   it('suppressionlist@: fails as an address on the suppression list, not retried', async () => {
