@@ -465,6 +465,39 @@ export const routes = {
     status: 200,
     category: 'global',
   }),
+  // The organisation's environments (openapi.json EnvironmentsControllerV1_*).
+  listEnvironments: route({
+    name: 'listEnvironments',
+    method: 'GET',
+    path: '/v1/environments',
+    summary: 'List all environments',
+    status: 200,
+    category: 'global',
+  }),
+  createEnvironment: route({
+    name: 'createEnvironment',
+    method: 'POST',
+    path: '/v1/environments',
+    summary: 'Create an environment',
+    status: 201,
+    category: 'global',
+  }),
+  updateEnvironment: route({
+    name: 'updateEnvironment',
+    method: 'PUT',
+    path: '/v1/environments/{environmentId}',
+    summary: 'Update an environment',
+    status: 200,
+    category: 'global',
+  }),
+  deleteEnvironment: route({
+    name: 'deleteEnvironment',
+    method: 'DELETE',
+    path: '/v1/environments/{environmentId}',
+    summary: 'Delete an environment',
+    status: 200,
+    category: 'global',
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;
