@@ -302,7 +302,9 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   // Organisation-wide, as the service lists them; only the caller's own environment with its key.
   listEnvironments: async (call) => [await call('GET', '/v1/environments')],
   // A new environment is the intruder's own (its parent); the other's name is taken.
-  createEnvironment: async (call, own) => [await call('POST', '/v1/environments', { name: own.workflow === 'welcome' ? 'Development' : 'Staging', color: '#000000' })],
+  createEnvironment: async (call, own) => [
+    await call('POST', '/v1/environments', { name: own.workflow === 'welcome' ? 'Development' : 'Staging', color: '#000000' }),
+  ],
   // An API key changes and deletes its own environment (and those made from it) only.
   updateEnvironment: async (call, own) => [await call('PUT', `/v1/environments/${own.environmentId}`, { name: 'Stolen', color: '#ff0000' })],
   deleteEnvironment: async (call, own) => [await call('DELETE', `/v1/environments/${own.environmentId}`)],

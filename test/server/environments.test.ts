@@ -72,13 +72,13 @@ describe('environments through the SDK', () => {
 
   it('updates its own environments and those made from it', async () => {
     const made = await create('Before');
-    const updated = (await sdk.environments.update({ name: 'After', color: '#ff0000' }, made.id))
-      .result;
+    const updated = (await sdk.environments.update({ name: 'After', color: '#ff0000' }, made.id)).result;
     expect(updated).toMatchObject({ id: made.id, name: 'After' });
     expect((await sdk.environments.list()).result.find((e) => e.id === made.id)?.name).toBe('After');
-    expect(
-      await sdkFailure(sdk.environments.update({ name: 'Dev 2' }, devId)),
-    ).toMatchObject({ status: 422, body: { message: 'Cannot update the name of Development or Production environments' } });
+    expect(await sdkFailure(sdk.environments.update({ name: 'Dev 2' }, devId))).toMatchObject({
+      status: 422,
+      body: { message: 'Cannot update the name of Development or Production environments' },
+    });
     // Another environment's key cannot change this one.
     const sibling = await create('Sibling');
     const other = novuClient(s.base, sibling.apiKeys![0]!.key);
@@ -140,7 +140,9 @@ describe('two environments used at once', () => {
     // Each socket connects once something listens: the listeners first, then the handshakes.
     const connected = inboxes.map((n) => new Promise((resolve) => n.on('socket.connect.resolved' as never, resolve as never)));
     const heard: string[][] = [[], []];
-    inboxes.forEach((n, i) => n.on('notifications.notification_received', (ev) => void heard[i]!.push((ev as { result: { body: string } }).result.body)));
+    for (const [i, n] of inboxes.entries()) {
+      n.on('notifications.notification_received', (ev) => void heard[i]!.push((ev as { result: { body: string } }).result.body));
+    }
     await Promise.all(connected);
 
     // A's notification reaches A's Inbox first; B's then reaches B's, which heard nothing before it.
