@@ -1,6 +1,7 @@
 // The table of operations without their schemas: name, method, path, success status and rate-limit
 // category. No dependencies, so the command tree reads its help text ("(GET /v1/notifications)") from it
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
+import { environmentRoutes } from './routes-environments.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** Rate-limit categories of the service (ground truth, "Rate limits"). */
@@ -465,39 +466,7 @@ export const routes = {
     status: 200,
     category: 'global',
   }),
-  // The organisation's environments (openapi.json EnvironmentsControllerV1_*).
-  listEnvironments: route({
-    name: 'listEnvironments',
-    method: 'GET',
-    path: '/v1/environments',
-    summary: 'List all environments',
-    status: 200,
-    category: 'global',
-  }),
-  createEnvironment: route({
-    name: 'createEnvironment',
-    method: 'POST',
-    path: '/v1/environments',
-    summary: 'Create an environment',
-    status: 201,
-    category: 'global',
-  }),
-  updateEnvironment: route({
-    name: 'updateEnvironment',
-    method: 'PUT',
-    path: '/v1/environments/{environmentId}',
-    summary: 'Update an environment',
-    status: 200,
-    category: 'global',
-  }),
-  deleteEnvironment: route({
-    name: 'deleteEnvironment',
-    method: 'DELETE',
-    path: '/v1/environments/{environmentId}',
-    summary: 'Delete an environment',
-    status: 200,
-    category: 'global',
-  }),
+  ...environmentRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svcBin } from '../helpers/bin.js';
+import { svcBin as spawnSvc } from '../helpers/bin.js';
 import { type DevProcess, startDev } from '../helpers/dev.js';
 import { startStub } from '../helpers/stub.js';
 
@@ -19,6 +19,11 @@ afterAll(async () => {
 });
 
 const as = (key: string, baseUrl = dev.baseUrl) => ({ env: { SVC_BASE_URL: baseUrl, SVC_API_KEY: key } });
+/** The built binary; its output as text. */
+async function svcBin(args: string[], opts: { env: Record<string, string> }) {
+  const r = await spawnSvc(args, opts);
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
 
 describe('svc environments against svc dev', () => {
   it("creates a test file's own environment, whose key sees only its own records, and deletes it", async () => {
