@@ -79,6 +79,13 @@ describe('environments through the SDK', () => {
       status: 422,
       body: { message: 'Cannot update the name of Development or Production environments' },
     });
+    // A new application identifier is the one its Inbox sessions name from then on.
+    const renamed = await s.svc.request('PUT', `/v1/environments/${made.id}`, { body: { identifier: 'after-app' } });
+    expect(renamed.body.data).toMatchObject({ identifier: 'after-app' });
+    expect((await s.inbox('POST', '/session', undefined, { applicationIdentifier: 'after-app', subscriberId: 'u' })).status).toBe(201);
+    expect((await s.inbox('POST', '/session', undefined, { applicationIdentifier: made.identifier, subscriberId: 'u' })).status).toBe(400);
+    const taken = await s.svc.request('PUT', `/v1/environments/${made.id}`, { body: { identifier: s.appId } });
+    expect(taken).toMatchObject({ status: 400, body: { message: 'Environment identifier must be unique' } });
     // Another environment's key cannot change this one.
     const sibling = await create('Sibling');
     const other = novuClient(s.base, sibling.apiKeys![0]!.key);
