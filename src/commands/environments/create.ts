@@ -12,10 +12,7 @@ export const command = () =>
   examples(
     new Command('create')
       .description(
-        about(
-          'create an environment in the svc dev of this profile, with its own secret key, application identifier and integrations; prints it with the key masked unless --show-secrets. Refuses (exit 5) against anything but svc dev',
-          'createEnvironment',
-        ),
+        about('create an environment with its own key, application identifier and integrations (svc dev only; exit 5 elsewhere)', 'createEnvironment'),
       )
       .argument('<name>', 'its name, unique in the organisation (not Development or Production)')
       .option('--color <hex>', `its colour, e.g. #b15353 (default ${DEFAULT_COLOR})`)

@@ -10,12 +10,7 @@ import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js
 export const command = () =>
   examples(
     new Command('delete')
-      .description(
-        about(
-          'delete an environment of the svc dev of this profile, with everything in it; its key stops working (asks first on a terminal). Refuses (exit 5) against anything but svc dev',
-          'deleteEnvironment',
-        ),
-      )
+      .description(about('delete an environment and everything in it (svc dev only; exit 5 elsewhere; asks first on a terminal)', 'deleteEnvironment'))
       .argument('<environment>', "the environment's _id, or its name")
       .option('-y, --yes', 'do not ask; needed when there is no terminal'),
     ['svc environments delete staging', 'svc environments delete 6615a2e8f0c1d2b3a4c5d6e7 --yes   # in scripts and CI'],

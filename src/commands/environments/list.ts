@@ -5,10 +5,7 @@ import { about, Command, examples } from '../define.js';
 export const command = () =>
   examples(
     new Command('list').description(
-      about(
-        "list the organisation's environments; the key of the profile's own environment is shown (masked unless --show-secrets), the others' never. Works against svc dev and the hosted service alike",
-        'listEnvironments',
-      ),
+      about("list the organisation's environments, the profile's own with its key (any service, hosted too)", 'listEnvironments'),
     ),
     ['svc environments list', 'svc environments list -o json --query "[].{id: _id, name: name, app: identifier}"'],
   );
