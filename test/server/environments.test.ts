@@ -2,9 +2,11 @@
 // loopback port: list, create (its own key, application identifier and integrations), update and
 // delete with the service's refusals; and two environments used at once see only their own events,
 // messages and subscribers, and an Inbox (@novu/js) of one hears nothing of the other.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Novu as Api } from '@novu/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_KEY } from '../helpers/service.js';
+import { TEST_KEY, testService } from '../helpers/service.js';
 import { novuClient, sdkFailure } from '../helpers/sdk.js';
 import { type Listening, listening, nextEvent } from './inbox/helpers.js';
 
@@ -169,6 +171,46 @@ describe('two environments used at once', () => {
       expect(messages.map((m: { content: string }) => m.content)).toEqual([`Hello from ${i === 0 ? 'A' : 'B'}`]);
       const subs = (await s.svc.request('GET', '/v2/subscribers?limit=50', { key: e.key })).body.data;
       expect(subs.map((x: { firstName: string }) => x.firstName)).toEqual([e.name]);
+    }
+  });
+});
+
+describe('deleting an environment while its work is in flight', () => {
+  it('leaves nothing of it behind when the call ends, and nothing fails inside svc dev', async () => {
+    const errors: unknown[] = [];
+    const svc = testService({ onInternalError: (e) => errors.push(e) });
+    let arrived!: () => void;
+    const called = new Promise<void>((r) => (arrived = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const receiver = createServer((_req, res) => {
+      arrived();
+      void released.then(() => res.end('{"ok":true}'));
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const made = (await svc.request('POST', '/v1/environments', { body: { name: 'In flight', color: '#000' } })).body.data;
+      const key = made.apiKeys[0].key;
+      const steps = [
+        { stepId: 'call', name: 'Call', type: 'http_request', controlValues: { method: 'POST', url, body: '{}' } },
+        { name: 'After', type: 'in_app', controlValues: { body: 'after' } },
+      ];
+      expect((await svc.request('POST', '/v2/workflows', { key, body: { name: 'Call', workflowId: 'call', active: true, steps } })).status).toBe(201);
+      expect((await svc.request('POST', '/v1/events/trigger', { key, body: { name: 'call', to: 'u1' } })).status).toBe(201);
+      await called;
+      expect((await svc.request('DELETE', `/v1/environments/${made._id}`)).status).toBe(200);
+      release();
+      await svc.runner.idle();
+      const count = (sql: string) => (svc.store.db.prepare(sql).get(made._id) as { n: number }).n;
+      expect(count('SELECT count(*) AS n FROM messages WHERE env_id = unhex(?)')).toBe(0);
+      expect(count('SELECT count(*) AS n FROM notifications WHERE env_id = unhex(?)')).toBe(0);
+      expect(count('SELECT count(*) AS n FROM message_counts_env WHERE env_id = unhex(?)')).toBe(0);
+      expect(count('SELECT count(*) AS n FROM workflows WHERE env_id = ?')).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      receiver.close();
+      await svc.close();
     }
   });
 });
