@@ -91,6 +91,11 @@ const TREE: Entry[] = [
     cmd('wait', () => import('./commands/messages/wait.js')),
     cmd('get', () => import('./commands/messages/get.js')),
   ]),
+  group('environments', "the organisation's environments: list; create and delete (svc dev only)", [
+    cmd('list', () => import('./commands/environments/list.js')),
+    cmd('create', () => import('./commands/environments/create.js')),
+    cmd('delete', () => import('./commands/environments/delete.js')),
+  ]),
   cmd('api', () => import('./commands/api.js')),
   cmd('login', () => import('./commands/login.js')),
   group('profile', 'manage saved profiles (base URL and API key)', [

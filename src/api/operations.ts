@@ -49,6 +49,7 @@ import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
 import { DeleteMessageResult, DeleteMessagesByTransactionQuery, WaitForMessageQuery } from './schemas/requests.js';
 import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
+import { CreateEnvironmentBody, EnvironmentResource, UpdateEnvironmentBody } from './schemas/environments.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
 export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
@@ -134,6 +135,10 @@ export const operations = {
   deleteMessagesByTransaction: op(routes.deleteMessagesByTransaction, { query: DeleteMessagesByTransactionQuery }),
   waitForMessage: op(routes.waitForMessage, { query: WaitForMessageQuery, response: Message.nullable() }),
   getMessage: op(routes.getMessage, { params: z.looseObject({ messageId: ObjectId }), response: Message }),
+  listEnvironments: op(routes.listEnvironments, { response: z.array(EnvironmentResource) }),
+  createEnvironment: op(routes.createEnvironment, { body: CreateEnvironmentBody, response: EnvironmentResource }),
+  updateEnvironment: op(routes.updateEnvironment, { body: UpdateEnvironmentBody, response: EnvironmentResource }),
+  deleteEnvironment: op(routes.deleteEnvironment, {}),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

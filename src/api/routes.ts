@@ -1,6 +1,7 @@
 // The table of operations without their schemas: name, method, path, success status and rate-limit
 // category. No dependencies, so the command tree reads its help text ("(GET /v1/notifications)") from it
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
+import { environmentRoutes } from './routes-environments.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** Rate-limit categories of the service (ground truth, "Rate limits"). */
@@ -465,6 +466,7 @@ export const routes = {
     status: 200,
     category: 'global',
   }),
+  ...environmentRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

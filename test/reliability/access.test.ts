@@ -73,6 +73,7 @@ interface Owned {
   connection: string;
   endpoint: string;
   context: string;
+  environmentId: string;
 }
 const owned: Record<'A' | 'B', Owned> = {} as never;
 
@@ -112,6 +113,7 @@ async function populate(call: typeof A, env: { subscriber: string; workflow: str
     connection: conn.body.data.identifier,
     endpoint: endp.body.data.identifier,
     context: `project:p-${env.tx}`,
+    environmentId: (await call('GET', '/v1/environments/me')).body.data._id,
   };
 }
 
@@ -297,6 +299,15 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('GET', `/v1/svc-dev/messages/wait?subscriberId=${own.subscriber}&since=1970-01-01T00:00:00Z&holdMs=0`),
   ],
   getMessage: async (call, own) => [await call('GET', `/v1/svc-dev/messages/${own.messageIds[0]}`)],
+  // Organisation-wide, as the service lists them; only the caller's own environment with its key.
+  listEnvironments: async (call) => [await call('GET', '/v1/environments')],
+  // A new environment is the intruder's own (its parent); the other's name is taken.
+  createEnvironment: async (call, own) => [
+    await call('POST', '/v1/environments', { name: own.workflow === 'welcome' ? 'Development' : 'Staging', color: '#000000' }),
+  ],
+  // An API key changes and deletes its own environment (and those made from it) only.
+  updateEnvironment: async (call, own) => [await call('PUT', `/v1/environments/${own.environmentId}`, { name: 'Stolen', color: '#ff0000' })],
+  deleteEnvironment: async (call, own) => [await call('DELETE', `/v1/environments/${own.environmentId}`)],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -340,6 +351,8 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   deleteMessage: [404],
   deleteMessagesByTransaction: [404, 404],
   getMessage: [404],
+  updateEnvironment: [403],
+  deleteEnvironment: [403],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -1,6 +1,7 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
 import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './code-first.js';
 import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl } from './chat-oauth.js';
+import { createEnvironment, deleteEnvironment, listEnvironments, updateEnvironment } from './environments.js';
 import { createContext, deleteContext, getContext, listContexts, updateContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
@@ -99,6 +100,10 @@ export const routes: Routes = {
   deleteMessagesByTransaction,
   waitForMessage,
   getMessage,
+  listEnvironments,
+  createEnvironment,
+  updateEnvironment,
+  deleteEnvironment,
 };
 
 export type { Service } from './types.js';

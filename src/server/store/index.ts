@@ -48,7 +48,7 @@ export class Store {
     readonly created: boolean,
     readonly file: string,
   ) {
-    this.environments = new Environments(db, clock);
+    this.environments = new Environments(db, clock, this.caches);
     this.subscribers = new Subscribers(db, clock, this.caches);
     this.integrations = new Integrations(db, clock, this.caches);
     this.workflows = new Workflows(db, clock, this.caches);
