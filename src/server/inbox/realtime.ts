@@ -50,7 +50,10 @@ export class Realtime {
   /** Message → the timer that announces it again when its snooze ends (kept in memory only). */
   private readonly wakeups = new Map<string, () => void>();
   private readonly onMessage = (c: MessageChange) => {
-    if (c.channel === 'in_app') this.queue(c.subscriberDbId, c.kind === 'created' ? c.messageId : undefined);
+    if (c.channel !== 'in_app') return;
+    if (c.snoozedUntil === null) this.unsnoozed(c.messageId);
+    else if (c.snoozedUntil !== undefined) this.snoozed(c.subscriberDbId, c.messageId, c.snoozedUntil);
+    this.queue(c.subscriberDbId, c.kind === 'created' ? c.messageId : undefined);
   };
 
   constructor(
