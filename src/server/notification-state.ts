@@ -37,8 +37,27 @@ export function changeNotification(store: Store, subscriberDbId: string, id: str
   if (became('read', true)) recordReadState(store, [after], 'read');
   else if (became('seen', true)) recordReadState(store, [after], 'seen');
   else if (became('read', false)) recordReadState(store, [after], 'unread');
+  if (change.kind === 'snooze' || (change.kind === 'unsnooze' && before.snoozedUntil !== null)) {
+    const detail = change.kind === 'snooze' ? 'Message snoozed' : 'Message unsnoozed';
+    store.jobs.addDetail(
+      { id: after.jobId, notificationId: after.doc._notificationId },
+      { status: change.kind === 'snooze' ? 'Pending' : 'Success', detail, source: 'Internal' },
+    );
+  }
   tell(store, subscriberDbId, after.id, change.kind === 'snooze' ? change.until : change.kind === 'unsnooze' ? null : undefined);
   return after;
+}
+
+/**
+ * The subscriber's snoozed messages whose snooze has ended come back (store/inbox.ts wakeSnoozed), with
+ * the timeline's "Message unsnoozed"; connected Inboxes are told. Run before a read of the subscriber's
+ * messages, and when a snooze's timer fires: the result is the same whenever it runs.
+ */
+export function wakeSnoozed(store: Store, subscriberDbId: string, now: number): void {
+  for (const m of store.inbox.wakeSnoozed(subscriberDbId, now)) {
+    store.jobs.addDetail({ id: m.jobId, notificationId: m.doc._notificationId }, { status: 'Success', detail: 'Message unsnoozed', source: 'Internal' });
+    tell(store, subscriberDbId, m.id);
+  }
 }
 
 /** Deletes one of the subscriber's in-app messages; connected Inboxes are told (and its snooze forgotten). */

@@ -177,45 +177,71 @@ describe('state changes reach the Inbox', () => {
     expect((await api.subscribers.notifications.list({ subscriberId: 'bulk', read: false })).result.data).toEqual([]);
   });
 
-  it('snooze hides a notification until service time passes, and the socket announces it again', async () => {
-    const [first, second] = await deliver('sleeper', ['welcome', 'welcome']);
+  it('snooze hides a notification until service time passes; it then comes back as the service brings it back', async () => {
+    const [newer, older] = await deliver('sleeper', ['welcome', 'welcome']);
     const novu = s.client('sleeper');
     await connected(novu);
+    await api.subscribers.notifications.markAsRead({ subscriberId: 'sleeper', notificationId: older! });
     const until = new Date(s.svc.clock.now() + 3_600_000);
     const r = await api.subscribers.notifications.snooze({
       subscriberId: 'sleeper',
-      notificationId: first!,
+      notificationId: older!,
       snoozeSubscriberNotificationDto: { snoozeUntil: until },
     });
     expect(r.result).toMatchObject({ isSnoozed: true, snoozedUntil: until.toISOString() });
-    expect((await inboxList(novu, { snoozed: false })).map((n) => n.id)).toEqual([second]);
-    expect((await inboxList(novu, { snoozed: true })).map((n) => n.id)).toEqual([first]);
+    expect((await inboxList(novu, { snoozed: false })).map((n) => n.id)).toEqual([newer]);
+    expect((await inboxList(novu, { snoozed: true })).map((n) => n.id)).toEqual([older]);
     expect((await api.subscribers.notifications.count('sleeper', JSON.stringify([{ snoozed: false }]))).result[0]!.count).toBe(1);
 
-    // In the past, or beyond the limit: refused.
+    // In the past: refused.
     const past = new Date(s.svc.clock.now() - 1000);
-    expect(
-      (
-        await sdkFailure(
-          api.subscribers.notifications.snooze({ subscriberId: 'sleeper', notificationId: second!, snoozeSubscriberNotificationDto: { snoozeUntil: past } }),
-        )
-      ).status,
-    ).toBe(400);
+    const refused = api.subscribers.notifications.snooze({
+      subscriberId: 'sleeper',
+      notificationId: newer!,
+      snoozeSubscriberNotificationDto: { snoozeUntil: past },
+    });
+    expect((await sdkFailure(refused)).status).toBe(400);
 
+    // At its end (service time), it is delivered again: at the top, unread, announced on the socket.
     const back = nextEvent(novu, 'notifications.notification_received');
     s.svc.clock.advance(3_600_000);
-    expect((await back).id).toBe(first);
-    expect((await inboxList(novu, { snoozed: false })).map((n) => n.id)).toEqual([first, second]);
+    const announced = await back;
+    expect(announced).toMatchObject({ id: older, isRead: false, isSnoozed: false, createdAt: until.toISOString() });
+    const listed = await api.subscribers.notifications.list({ subscriberId: 'sleeper' });
+    expect(listed.result.data.map((n) => [n.id, n.isRead, n.isSnoozed])).toEqual([
+      [older, false, false],
+      [newer, false, false],
+    ]);
+    expect(listed.result.data[0]!.deliveredAt?.at(-1)).toBe(until.toISOString());
+    const msg = (await s.svc.request('GET', `/v1/svc-dev/messages/${older}`)).body.data;
+    const event = (await s.svc.request('GET', `/v1/notifications/${msg._notificationId}`)).body.data;
+    const details = event.jobs.flatMap((j: { executionDetails: { detail: string }[] }) => j.executionDetails.map((d) => d.detail));
+    expect(details).toEqual(expect.arrayContaining(['Message snoozed', 'Message unsnoozed']));
 
-    // Unsnooze ends it at once.
+    // Unsnooze ends a snooze at once; one that is not snoozed is not found, as the service answers.
     await api.subscribers.notifications.snooze({
       subscriberId: 'sleeper',
-      notificationId: second!,
+      notificationId: newer!,
       snoozeSubscriberNotificationDto: { snoozeUntil: new Date(s.svc.clock.now() + 60_000) },
     });
-    const awake = await api.subscribers.notifications.unsnooze({ subscriberId: 'sleeper', notificationId: second! });
+    const awake = await api.subscribers.notifications.unsnooze({ subscriberId: 'sleeper', notificationId: newer! });
     expect(awake.result.isSnoozed).toBe(false);
-    expect((await inboxList(novu, { snoozed: false })).map((n) => n.id)).toEqual([first, second]);
+    expect((await inboxList(novu, { snoozed: false })).map((n) => n.id)).toEqual([older, newer]);
+    expect((await sdkFailure(api.subscribers.notifications.unsnooze({ subscriberId: 'sleeper', notificationId: newer! }))).status).toBe(404);
+  });
+
+  it('a snooze that ended while nothing ran (no timer) is woken by the next read', async () => {
+    const [id] = await deliver('restarted', ['welcome']);
+    const until = s.svc.clock.now() + 60_000;
+    // Straight into the store: as a snooze kept across a restart of svc dev, whose timers are in memory.
+    const subscriber = s.svc.store.subscribers.find(s.svc.store.environments.findByKey(TEST_KEY)!.id, 'restarted')!;
+    s.svc.store.tx(() => s.svc.store.inbox.change(subscriber._id!, id!, { kind: 'snooze', until }));
+    s.svc.clock.advance(120_000);
+    const listed = await api.subscribers.notifications.list({ subscriberId: 'restarted' });
+    expect(listed.result.data[0]).toMatchObject({ id, isSnoozed: false, createdAt: new Date(until).toISOString() });
+    expect((await api.subscribers.notifications.feed({ subscriberId: 'restarted' })).result.data[0]?.createdAt?.toISOString()).toBe(
+      new Date(until).toISOString(),
+    );
   });
 
   it('completes and reverts an action', async () => {

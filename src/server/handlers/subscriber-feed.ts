@@ -50,7 +50,7 @@ export const getNotificationsFeed: Route<'getNotificationsFeed'> = {
   envelope: 'raw',
   handle({ svc, env, params, query: q }) {
     const { store } = svc;
-    const s = subscriberOf(store, env, params.subscriberId!);
+    const s = subscriberOf(svc, env, params.subscriberId!);
     const page = q.page ?? 0;
     const limit = q.limit ?? 10;
     const filter: InboxFilter = { read: q.read, seen: q.seen, payload: payloadFilter(q.payload) };
@@ -63,7 +63,7 @@ export const getNotificationsFeed: Route<'getNotificationsFeed'> = {
 export const getUnseenCount: Route<'getUnseenCount'> = {
   envelope: 'data',
   handle({ svc, env, params, query: q }) {
-    const s = subscriberOf(svc.store, env, params.subscriberId!);
+    const s = subscriberOf(svc, env, params.subscriberId!);
     const count = svc.store.inbox.count(s._id, { seen: q.seen ?? false, archived: false, snoozed: false });
     return { count: Math.min(count, q.limit ?? 100) };
   },
@@ -86,7 +86,7 @@ export const markAllMessages: Route<'markAllMessages'> = {
   handle({ svc, env, params, body }) {
     const { store } = svc;
     return store.tx(() => {
-      const s = subscriberOf(store, env, params.subscriberId!);
+      const s = subscriberOf(svc, env, params.subscriberId!);
       const feeds = body.feedIdentifier === undefined ? [] : [body.feedIdentifier].flat();
       if (feeds.length > 0) return 0;
       const ids = store.inbox.matching(s._id, MARK_ALL[body.markAs]);
@@ -104,7 +104,7 @@ export const markMessageAction: Route<'markMessageAction'> = {
     const { store } = svc;
     const id = params.messageId!;
     return store.tx(() => {
-      const s = subscriberOf(store, env, params.subscriberId!);
+      const s = subscriberOf(svc, env, params.subscriberId!);
       const m = store.inbox.setActionResult(s._id, id, body.status, params.type as 'primary' | 'secondary', body.payload);
       if (!m) throw notFound(`Message with id ${id} not found`);
       store.messages.announce({ kind: 'changed', subscriberDbId: s._id, messageId: m.id, channel: 'in_app' });

@@ -7,21 +7,27 @@ import { InboxCountFilter } from '../../api/schemas/inbox.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import { bulkFilter, fromCountFilter, parseCountFilters } from '../inbox/filters.js';
 import { toInboxNotification, workflowInfo } from '../inbox/notification.js';
-import { type BulkMark, bulkMark, changeNotification, markSeen, removeNotification, snoozeChange } from '../notification-state.js';
+import { type BulkMark, bulkMark, changeNotification, markSeen, removeNotification, snoozeChange, wakeSnoozed } from '../notification-state.js';
 import type { InboxChange } from '../store/inbox.js';
-import type { Environment, Store } from '../store/index.js';
+import type { Environment } from '../store/index.js';
 import type { Call, Route, Service } from './types.js';
 
 type Found = Subscriber & { _id: string };
 
-/** The subscriber of the environment with that id; the service's GetSubscriber words its 404 so. */
-export function subscriberOf(store: Store, env: Environment, subscriberId: string): Found {
-  const s = store.subscribers.find(env.id, subscriberId);
+/**
+ * The subscriber of the environment with that id (the service's GetSubscriber words its 404 so), its
+ * ended snoozes woken first: what is read next is what the service would show at this time.
+ */
+export function subscriberOf(svc: Service, env: Environment, subscriberId: string): Found {
+  const s = svc.store.subscribers.find(env.id, subscriberId);
   if (!s?._id) throw notFound(`Subscriber not found for id ${subscriberId}`);
+  wakeSnoozed(svc.store, s._id, svc.clock.now());
   return s as Found;
 }
 
 const notificationNotFound = (id: string) => notFound(`Notification with id: ${id} is not found.`);
+const notSnoozed = (id: string) =>
+  notFound(`Could not find a snoozed notification with id '${id}'. The notification may not exist or may not be in a snoozed state.`);
 
 function notificationView(svc: Service, s: Found, id: string) {
   const m = svc.store.inbox.get(s._id, id);
@@ -43,7 +49,7 @@ export const listSubscriberNotifications: Route<'listSubscriberNotifications'> =
   envelope: 'raw',
   handle({ svc, env, params, query: q }) {
     const { store, clock } = svc;
-    const s = subscriberOf(store, env, params.subscriberId!);
+    const s = subscriberOf(svc, env, params.subscriberId!);
     if (q.read === false && q.archived === true) throw badRequest('Filtering for unread and archived notifications is not supported.');
     const given = {
       tags: q.tags,
@@ -84,7 +90,7 @@ export const listSubscriberNotifications: Route<'listSubscriberNotifications'> =
 export const countSubscriberNotifications: Route<'countSubscriberNotifications'> = {
   envelope: 'data',
   handle({ svc, env, params, query }) {
-    const s = subscriberOf(svc.store, env, params.subscriberId!);
+    const s = subscriberOf(svc, env, params.subscriberId!);
     const { given, filters } = parseCountFilters(query.filters);
     return filters.map((f, i) => ({ count: svc.store.inbox.count(s._id, f), filter: given[i]! }));
   },
@@ -95,7 +101,7 @@ export const deleteSubscriberNotification: Route<'deleteSubscriberNotification'>
   handle({ svc, env, params }) {
     const { store } = svc;
     store.tx(() => {
-      const s = subscriberOf(store, env, params.subscriberId!);
+      const s = subscriberOf(svc, env, params.subscriberId!);
       if (!removeNotification(store, s._id, params.notificationId!)) throw notificationNotFound(params.notificationId!);
     });
   },
@@ -109,8 +115,10 @@ function changeOne(call: Call<OneNotification>, change: InboxChange | ((now: num
   const { store, clock } = svc;
   const id = params.notificationId!;
   return store.tx(() => {
-    const s = subscriberOf(store, env, params.subscriberId!);
-    if (!store.inbox.get(s._id, id)) throw notificationNotFound(id);
+    const s = subscriberOf(svc, env, params.subscriberId!);
+    const m = store.inbox.get(s._id, id);
+    if (!m) throw notificationNotFound(id);
+    if (typeof change !== 'function' && change.kind === 'unsnooze' && m.snoozedUntil === null) throw notSnoozed(id);
     changeNotification(store, s._id, id, typeof change === 'function' ? change(clock.now()) : change);
     return notificationView(svc, s, id);
   });
@@ -169,7 +177,7 @@ export const markSubscriberNotificationsSeen: Route<'markSubscriberNotifications
   handle({ svc, env, params, body }) {
     const { store } = svc;
     store.tx(() => {
-      const s = subscriberOf(store, env, params.subscriberId!);
+      const s = subscriberOf(svc, env, params.subscriberId!);
       markSeen(store, s._id, { ...bulkFilter(body), contextKeys: body?.contextKeys }, body?.notificationIds);
     });
   },
@@ -187,7 +195,7 @@ function bulkRoute<K extends BulkOp>(mark: BulkMark): Route<K> {
     handle({ svc, env, params, body }: Call<BulkOp>) {
       const { store } = svc;
       store.tx(() => {
-        const s = subscriberOf(store, env, params.subscriberId!);
+        const s = subscriberOf(svc, env, params.subscriberId!);
         bulkMark(store, s._id, mark, { ...bulkFilter(body), contextKeys: body?.contextKeys });
       });
     },

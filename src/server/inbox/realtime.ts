@@ -16,6 +16,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { Adapter } from 'socket.io-adapter';
 import type { Service } from '../handlers/types.js';
+import { wakeSnoozed } from '../notification-state.js';
 import type { InboxCursor, InboxMessage } from '../store/inbox.js';
 import type { MessageChange } from '../store/messages.js';
 import type { SubscriberClaims } from './jwt.js';
@@ -106,6 +107,9 @@ export class Realtime {
     const cancel = clock.setTimer(
       () => {
         this.wakeups.delete(messageId);
+        // The message comes back now, as the service's unsnooze job brings it back (notification-state.ts).
+        const { store } = this.svc;
+        if (store.db.open) store.tx(() => wakeSnoozed(store, subscriberDbId, clock.now()));
         this.queue(subscriberDbId, messageId, true);
       },
       Math.max(0, until - clock.now()),

@@ -318,6 +318,38 @@ export class Inbox extends Repo {
     return m;
   }
 
+  /**
+   * The subscriber's messages whose snooze has ended by `now` come back as the service brings them
+   * back: delivered again at the snooze's end (their creation time, so at the top of the list), unread,
+   * no longer snoozed. The messages woken.
+   */
+  wakeSnoozed(subscriberDbId: string, now: number): InboxMessage[] {
+    const due = this.stmt(
+      `SELECT ${idText('m.id', 'id')} FROM messages m WHERE m.subscriber_id = unhex(?) AND m.channel = 'in_app' AND m.snoozed_until <= ?`,
+    ).all(subscriberDbId, now) as { id: string }[];
+    const woken: InboxMessage[] = [];
+    for (const { id } of due) {
+      const m = this.get(subscriberDbId, id);
+      if (!m || m.snoozedUntil === null) continue;
+      const at = m.snoozedUntil;
+      const doc = m.doc as Message & Record<string, unknown>;
+      delete doc.snoozedUntil;
+      delete doc.lastReadDate;
+      doc.read = false;
+      doc.deliveredAt = [...(Array.isArray(doc.deliveredAt) ? doc.deliveredAt : [doc.createdAt]), isoAt(at)];
+      doc.createdAt = isoAt(at);
+      doc.updatedAt = isoAt(now);
+      this.stmt('UPDATE messages SET read = 0, snoozed_until = NULL, created_at = ?, doc = ?, updated_at = ? WHERE id = unhex(?)').run(
+        at,
+        messageRows.pack(doc, m.stepId),
+        now,
+        m.id,
+      );
+      woken.push({ ...m, snoozedUntil: null, createdAtMs: at });
+    }
+    return woken;
+  }
+
   /** Ids of the subscriber's messages the filter matches (of `ids` only, when given), newest first. */
   matching(subscriberDbId: string, f: InboxFilter, ids?: string[]): string[] {
     const out: string[] = [];
