@@ -92,6 +92,20 @@ describe('GET /v2/subscribers/{id}/notifications and /count', () => {
     expect(r.result.map((c) => c.filter)).toEqual(filters);
   });
 
+  it('filters by the context keys the event was triggered with', async () => {
+    const t = await s.svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'contexted', context: { tenant: 'acme' } } });
+    expect(t.status).toBe(201);
+    await s.svc.runner.idle();
+    await deliver('contexted', ['alert']);
+    const all = await api.subscribers.notifications.list({ subscriberId: 'contexted' });
+    expect(all.result.data).toHaveLength(2);
+    const acme = await api.subscribers.notifications.list({ subscriberId: 'contexted', contextKeys: ['tenant:acme'] });
+    expect(acme.result.data.map((n) => n.severity)).toEqual(['none']);
+    await api.subscribers.notifications.markAllAsRead({ contextKeys: ['tenant:acme'] }, 'contexted');
+    const unread = await api.subscribers.notifications.list({ subscriberId: 'contexted', read: false });
+    expect(unread.result.data.map((n) => n.severity)).toEqual(['high']);
+  });
+
   it("answers the service's errors", async () => {
     expect(await sdkFailure(api.subscribers.notifications.list({ subscriberId: 'nobody' }))).toMatchObject({
       status: 404,
@@ -99,6 +113,10 @@ describe('GET /v2/subscribers/{id}/notifications and /count', () => {
     });
     expect((await sdkFailure(api.subscribers.notifications.list({ subscriberId: 'lister', read: false, archived: true }))).status).toBe(400);
     expect((await sdkFailure(api.subscribers.notifications.count('lister', 'not json'))).status).toBe(400);
+    const badData = await s.svc.request('GET', `/v2/subscribers/lister/notifications?data=${encodeURIComponent('{nope')}`);
+    expect(badData).toMatchObject({ status: 400, body: { message: 'Invalid JSON format for data parameter' } });
+    expect((await s.svc.request('GET', '/v2/subscribers/lister/notifications/count')).status).toBe(400);
+    expect((await s.svc.request('GET', '/v2/subscribers/lister/notifications?limit=101')).status).toBe(422);
     expect(await sdkFailure(api.subscribers.notifications.markAsRead({ subscriberId: 'lister', notificationId: 'ffffffffffffffffffffffff' }))).toMatchObject({
       status: 404,
       body: { message: 'Notification with id: ffffffffffffffffffffffff is not found.' },
