@@ -104,6 +104,19 @@ describe('GET /v2/subscribers/{id}/notifications and /count', () => {
     await api.subscribers.notifications.markAllAsRead({ contextKeys: ['tenant:acme'] }, 'contexted');
     const unread = await api.subscribers.notifications.list({ subscriberId: 'contexted', read: false });
     expect(unread.result.data.map((n) => n.severity)).toEqual(['high']);
+    // One notification, named with context keys it was not triggered with: not found.
+    const other = unread.result.data[0]!.id;
+    const outside = api.subscribers.notifications.archive({ subscriberId: 'contexted', notificationId: other, contextKeys: ['tenant:acme'] });
+    expect((await sdkFailure(outside)).status).toBe(404);
+    expect(
+      (await sdkFailure(api.subscribers.notifications.delete({ subscriberId: 'contexted', notificationId: other, contextKeys: ['tenant:acme'] }))).status,
+    ).toBe(404);
+    const inside = await api.subscribers.notifications.archive({
+      subscriberId: 'contexted',
+      notificationId: acme.result.data[0]!.id,
+      contextKeys: ['tenant:acme'],
+    });
+    expect(inside.result.isArchived).toBe(true);
   });
 
   it("answers the service's errors", async () => {

@@ -8,7 +8,7 @@ import { badRequest, HttpError, notFound } from '../errors.js';
 import { bulkFilter, fromCountFilter, parseCountFilters } from '../inbox/filters.js';
 import { toInboxNotification, workflowInfo } from '../inbox/notification.js';
 import { type BulkMark, bulkMark, changeNotification, markSeen, removeNotification, snoozeChange, wakeSnoozed } from '../notification-state.js';
-import type { InboxChange } from '../store/inbox.js';
+import type { InboxChange, InboxMessage } from '../store/inbox.js';
 import type { Environment } from '../store/index.js';
 import type { Call, Route, Service } from './types.js';
 
@@ -28,6 +28,16 @@ export function subscriberOf(svc: Service, env: Environment, subscriberId: strin
 const notificationNotFound = (id: string) => notFound(`Notification with id: ${id} is not found.`);
 const notSnoozed = (id: string) =>
   notFound(`Could not find a snoozed notification with id '${id}'. The notification may not exist or may not be in a snoozed state.`);
+
+/**
+ * One of the subscriber's notifications, within the context keys given (a notification of another
+ * context is not found, as an Inbox of that context does not see it).
+ */
+function ownNotification(svc: Service, s: Found, id: string, contextKeys: string[] | undefined): InboxMessage {
+  const m = svc.store.inbox.get(s._id, id);
+  if (!m || (contextKeys !== undefined && svc.store.inbox.matching(s._id, { contextKeys }, [m.id]).length === 0)) throw notificationNotFound(id);
+  return m;
+}
 
 function notificationView(svc: Service, s: Found, id: string) {
   const m = svc.store.inbox.get(s._id, id);
@@ -98,11 +108,12 @@ export const countSubscriberNotifications: Route<'countSubscriberNotifications'>
 
 export const deleteSubscriberNotification: Route<'deleteSubscriberNotification'> = {
   envelope: 'none',
-  handle({ svc, env, params }) {
+  handle({ svc, env, params, query }) {
     const { store } = svc;
     store.tx(() => {
       const s = subscriberOf(svc, env, params.subscriberId!);
-      if (!removeNotification(store, s._id, params.notificationId!)) throw notificationNotFound(params.notificationId!);
+      const m = ownNotification(svc, s, params.notificationId!, query.contextKeys);
+      removeNotification(store, s._id, m.id);
     });
   },
 };
@@ -111,13 +122,12 @@ type OneNotification = keyof typeof changes | 'snoozeSubscriberNotification' | '
 
 /** One change to one notification; the notification as it now is. */
 function changeOne(call: Call<OneNotification>, change: InboxChange | ((now: number) => InboxChange)) {
-  const { svc, env, params } = call;
+  const { svc, env, params, query } = call;
   const { store, clock } = svc;
   const id = params.notificationId!;
   return store.tx(() => {
     const s = subscriberOf(svc, env, params.subscriberId!);
-    const m = store.inbox.get(s._id, id);
-    if (!m) throw notificationNotFound(id);
+    const m = ownNotification(svc, s, id, query.contextKeys);
     if (typeof change !== 'function' && change.kind === 'unsnooze' && m.snoozedUntil === null) throw notSnoozed(id);
     changeNotification(store, s._id, id, typeof change === 'function' ? change(clock.now()) : change);
     return notificationView(svc, s, id);
