@@ -316,6 +316,16 @@ describe('v1: feed, unseen count, mark-all, message action', () => {
     expect((await api.subscribers.messages.markAll({ markAs: 'read' }, 'feeder')).result).toBe(0);
   });
 
+  it("answers an unknown subscriber in each v1 use case's words", async () => {
+    const feed = await s.svc.request('GET', '/v1/subscribers/nobody/notifications/feed');
+    expect(feed.status).toBe(400);
+    expect(feed.body.message).toMatch(/^Subscriber nobody is not exist in environment [0-9a-f]{24}, please provide a valid subscriber identifier$/);
+    expect((await s.svc.request('GET', '/v1/subscribers/nobody/notifications/unseen')).status).toBe(400);
+    const markAll = await s.svc.request('POST', '/v1/subscribers/nobody/messages/mark-all', { body: { markAs: 'read' } });
+    expect(markAll.status).toBe(404);
+    expect(markAll.body.message).toMatch(/^Subscriber nobody does not exist in environment /);
+  });
+
   it('marks a message action done with its payload, as the Inbox then shows', async () => {
     const [id] = await deliver('clicker', ['welcome']);
     const r = await api.subscribers.messages.updateAsSeen({

@@ -6,10 +6,16 @@ import type { FeedItem } from '../../api/schemas/subscriber-notifications.js';
 import { badRequest, notFound } from '../errors.js';
 import { recordReadState } from '../read-state.js';
 import type { InboxFilter, InboxMessage } from '../store/inbox.js';
-import type { Store } from '../store/index.js';
+import type { Environment, Store } from '../store/index.js';
 import { messageViews } from '../views.js';
 import { subscriberOf } from './subscriber-notifications.js';
 import type { Route } from './types.js';
+
+// The v1 use cases word an unknown subscriber their own way: the feed and its count with a 400, mark-all with a 404.
+const unknownToFeed = (env: Environment) => (id: string) =>
+  badRequest(`Subscriber ${id} is not exist in environment ${env.id}, please provide a valid subscriber identifier`);
+const unknownToMarkAll = (env: Environment) => (id: string) =>
+  notFound(`Subscriber ${id} does not exist in environment ${env.id}, please provide a valid subscriber identifier`);
 
 /** `payload`: base64 of a partial payload object; the feed keeps messages whose event payload holds each of its values. */
 function payloadFilter(text: string | undefined): Record<string, unknown> | undefined {
@@ -50,7 +56,7 @@ export const getNotificationsFeed: Route<'getNotificationsFeed'> = {
   envelope: 'raw',
   handle({ svc, env, params, query: q }) {
     const { store } = svc;
-    const s = subscriberOf(svc, env, params.subscriberId!);
+    const s = subscriberOf(svc, env, params.subscriberId!, unknownToFeed(env));
     const page = q.page ?? 0;
     const limit = q.limit ?? 10;
     const filter: InboxFilter = { read: q.read, seen: q.seen, payload: payloadFilter(q.payload) };
@@ -63,7 +69,7 @@ export const getNotificationsFeed: Route<'getNotificationsFeed'> = {
 export const getUnseenCount: Route<'getUnseenCount'> = {
   envelope: 'data',
   handle({ svc, env, params, query: q }) {
-    const s = subscriberOf(svc, env, params.subscriberId!);
+    const s = subscriberOf(svc, env, params.subscriberId!, unknownToFeed(env));
     const count = svc.store.inbox.count(s._id, { seen: q.seen ?? false, archived: false, snoozed: false });
     return { count: Math.min(count, q.limit ?? 100) };
   },
@@ -86,7 +92,7 @@ export const markAllMessages: Route<'markAllMessages'> = {
   handle({ svc, env, params, body }) {
     const { store } = svc;
     return store.tx(() => {
-      const s = subscriberOf(svc, env, params.subscriberId!);
+      const s = subscriberOf(svc, env, params.subscriberId!, unknownToMarkAll(env));
       const feeds = body.feedIdentifier === undefined ? [] : [body.feedIdentifier].flat();
       if (feeds.length > 0) return 0;
       const ids = store.inbox.matching(s._id, MARK_ALL[body.markAs]);

@@ -18,9 +18,14 @@ type Found = Subscriber & { _id: string };
  * The subscriber of the environment with that id (the service's GetSubscriber words its 404 so), its
  * ended snoozes woken first: what is read next is what the service would show at this time.
  */
-export function subscriberOf(svc: Service, env: Environment, subscriberId: string): Found {
+export function subscriberOf(
+  svc: Service,
+  env: Environment,
+  subscriberId: string,
+  missing: (id: string) => HttpError = (id) => notFound(`Subscriber not found for id ${id}`),
+): Found {
   const s = svc.store.subscribers.find(env.id, subscriberId);
-  if (!s?._id) throw notFound(`Subscriber not found for id ${subscriberId}`);
+  if (!s?._id) throw missing(subscriberId);
   wakeSnoozed(svc.store, s._id, svc.clock.now());
   return s as Found;
 }
