@@ -293,11 +293,13 @@ describe('v1: feed, unseen count, mark-all, message action', () => {
   it('pages the feed and counts the unseen', async () => {
     const ids = await deliver('feeder', ['welcome', 'alert', 'welcome']);
     const feed = await api.subscribers.notifications.feed({ subscriberId: 'feeder', limit: 2 });
-    expect(feed.result).toMatchObject({ totalCount: 3, hasMore: true, pageSize: 2, page: 0 });
+    // As the service counts: this page's length, capped at the page size.
+    expect(feed.result).toMatchObject({ totalCount: 2, hasMore: true, pageSize: 2, page: 0 });
     expect(feed.result.data.map((m) => m.id)).toEqual(ids.slice(0, 2));
     expect(feed.result.data[0]).toMatchObject({ channel: 'in_app', read: false, seen: false, archived: false });
     const next = await api.subscribers.notifications.feed({ subscriberId: 'feeder', limit: 2, page: 1 });
     expect(next.result.data.map((m) => m.id)).toEqual(ids.slice(2));
+    expect(next.result).toMatchObject({ totalCount: 1, hasMore: false, page: 1 });
     const byPayload = await api.subscribers.notifications.feed({ subscriberId: 'feeder', payload: Buffer.from(JSON.stringify({ n: 1 })).toString('base64') });
     expect(byPayload.result.data.map((m) => m.id)).toEqual([ids[1]]);
 
@@ -319,8 +321,10 @@ describe('v1: feed, unseen count, mark-all, message action', () => {
   it("answers an unknown subscriber in each v1 use case's words", async () => {
     const feed = await s.svc.request('GET', '/v1/subscribers/nobody/notifications/feed');
     expect(feed.status).toBe(400);
-    expect(feed.body.message).toMatch(/^Subscriber nobody is not exist in environment [0-9a-f]{24}, please provide a valid subscriber identifier$/);
-    expect((await s.svc.request('GET', '/v1/subscribers/nobody/notifications/unseen')).status).toBe(400);
+    expect(feed.body.message).toBe('Subscriber not found for this environment with the id: nobody. Make sure to create a subscriber before fetching the feed.');
+    const unseen = await s.svc.request('GET', '/v1/subscribers/nobody/notifications/unseen');
+    expect(unseen.status).toBe(400);
+    expect(unseen.body.message).toMatch(/^Subscriber nobody is not exist in environment [0-9a-f]{24}, please provide a valid subscriber identifier$/);
     const markAll = await s.svc.request('POST', '/v1/subscribers/nobody/messages/mark-all', { body: { markAs: 'read' } });
     expect(markAll.status).toBe(404);
     expect(markAll.body.message).toMatch(/^Subscriber nobody does not exist in environment /);

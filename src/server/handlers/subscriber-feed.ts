@@ -12,7 +12,9 @@ import { subscriberOf } from './subscriber-notifications.js';
 import type { Route } from './types.js';
 
 // The v1 use cases word an unknown subscriber their own way: the feed and its count with a 400, mark-all with a 404.
-const unknownToFeed = (env: Environment) => (id: string) =>
+const unknownToFeed = (id: string) =>
+  badRequest(`Subscriber not found for this environment with the id: ${id}. Make sure to create a subscriber before fetching the feed.`);
+const unknownToCount = (env: Environment) => (id: string) =>
   badRequest(`Subscriber ${id} is not exist in environment ${env.id}, please provide a valid subscriber identifier`);
 const unknownToMarkAll = (env: Environment) => (id: string) =>
   notFound(`Subscriber ${id} does not exist in environment ${env.id}, please provide a valid subscriber identifier`);
@@ -56,12 +58,14 @@ export const getNotificationsFeed: Route<'getNotificationsFeed'> = {
   envelope: 'raw',
   handle({ svc, env, params, query: q }) {
     const { store } = svc;
-    const s = subscriberOf(svc, env, params.subscriberId!, unknownToFeed(env));
+    const s = subscriberOf(svc, env, params.subscriberId!, unknownToFeed);
     const page = q.page ?? 0;
     const limit = q.limit ?? 10;
     const filter: InboxFilter = { read: q.read, seen: q.seen, payload: payloadFilter(q.payload) };
     const rows = store.inbox.list(s._id, filter, { limit, offset: page * limit });
-    return { data: feedItems(store, rows.rows), totalCount: store.inbox.count(s._id, filter), hasMore: rows.hasMore, pageSize: limit, page };
+    // The service counts at most one page and one more from the page's start, and answers that count
+    // capped at the page size: `totalCount` is this page's length, `hasMore` whether another follows.
+    return { data: feedItems(store, rows.rows), totalCount: rows.rows.length, hasMore: rows.hasMore, pageSize: limit, page };
   },
 };
 
@@ -69,7 +73,7 @@ export const getNotificationsFeed: Route<'getNotificationsFeed'> = {
 export const getUnseenCount: Route<'getUnseenCount'> = {
   envelope: 'data',
   handle({ svc, env, params, query: q }) {
-    const s = subscriberOf(svc, env, params.subscriberId!, unknownToFeed(env));
+    const s = subscriberOf(svc, env, params.subscriberId!, unknownToCount(env));
     const count = svc.store.inbox.count(s._id, { seen: q.seen ?? false, archived: false, snoozed: false });
     return { count: Math.min(count, q.limit ?? 100) };
   },
