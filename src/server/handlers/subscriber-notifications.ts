@@ -10,6 +10,7 @@ import { toInboxNotification, workflowInfo } from '../inbox/notification.js';
 import { type BulkMark, bulkMark, changeNotification, markSeen, removeNotification, snoozeChange, wakeSnoozed } from '../notification-state.js';
 import type { InboxChange, InboxMessage } from '../store/inbox.js';
 import type { Environment } from '../store/index.js';
+import { contextKeySet } from '../store/repo.js';
 import type { Call, Route, Service } from './types.js';
 
 type Found = Subscriber & { _id: string };
@@ -40,7 +41,8 @@ const notSnoozed = (id: string) =>
  */
 function ownNotification(svc: Service, s: Found, id: string, contextKeys: string[] | undefined): InboxMessage {
   const m = svc.store.inbox.get(s._id, id);
-  if (!m || (contextKeys !== undefined && svc.store.inbox.matching(s._id, { contextKeys }, [m.id]).length === 0)) throw notificationNotFound(id);
+  const outside = contextKeys !== undefined && m !== undefined && contextKeySet(m.doc.contextKeys) !== contextKeySet(contextKeys);
+  if (!m || outside) throw notificationNotFound(id);
   return m;
 }
 
