@@ -261,13 +261,16 @@ describe('state changes reach the Inbox', () => {
     expect((await sdkFailure(api.subscribers.notifications.unsnooze({ subscriberId: 'sleeper', notificationId: newer! }))).status).toBe(404);
   });
 
-  it('a snooze that ended while nothing ran (no timer) is woken by the next read', async () => {
+  it('a snooze that ended while nothing ran (no timer) is woken by the next read, through the Inbox or the API', async () => {
     const [id] = await deliver('restarted', ['welcome']);
     const until = s.svc.clock.now() + 60_000;
     // Straight into the store: as a snooze kept across a restart of svc dev, whose timers are in memory.
     const subscriber = s.svc.store.subscribers.find(s.svc.store.environments.findByKey(TEST_KEY)!.id, 'restarted')!;
     s.svc.store.tx(() => s.svc.store.inbox.change(subscriber._id!, id!, { kind: 'snooze', until }));
     s.svc.clock.advance(120_000);
+    // The Inbox reads it woken too, first (no API call before it).
+    const inbox = await inboxList(s.client('restarted'));
+    expect(inbox.map((n) => [n.id, n.isRead, n.isSnoozed, n.createdAt])).toEqual([[id, false, false, new Date(until).toISOString()]]);
     const listed = await api.subscribers.notifications.list({ subscriberId: 'restarted' });
     expect(listed.result.data[0]).toMatchObject({ id, isSnoozed: false, createdAt: new Date(until).toISOString() });
     expect((await api.subscribers.notifications.feed({ subscriberId: 'restarted' })).result.data[0]?.createdAt?.toISOString()).toBe(

@@ -7,7 +7,7 @@ import { InboxActionBody, InboxBulkBody, InboxPreferenceBody, InboxSeenBody, Inb
 import { HttpError, unprocessable } from '../errors.js';
 import type { Service } from '../handlers/types.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { BULK_MARKS, type BulkMark, bulkMark, changeNotification, MAX_SNOOZE_HOURS, markSeen, snoozeChange } from '../notification-state.js';
+import { BULK_MARKS, type BulkMark, bulkMark, changeNotification, MAX_SNOOZE_HOURS, markSeen, snoozeChange, wakeSnoozed } from '../notification-state.js';
 import type { InboxChange } from '../store/inbox.js';
 import { bulkFilter, parseCountFilters, parseListQuery } from './filters.js';
 import { InboxHttp, validate, type Who } from './http.js';
@@ -80,6 +80,7 @@ function registerSession(http: InboxHttp, svc: Service): void {
         existing && !(profile && hashOk)
           ? existing
           : store.subscribers.upsert(env, subscriberId, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
+      wakeSnoozed(store, subscriber._id!, clock.now());
       const unreadCount = store.inbox.unreadCounts(subscriber._id!);
       const token = issueToken(
         {
@@ -113,6 +114,8 @@ function registerNotifications(http: InboxHttp, svc: Service): void {
   const { store, clock } = svc;
   http.route('GET', '/v1/inbox/notifications', (req, w) => {
     const q = parseListQuery((req.query ?? {}) as Record<string, unknown>);
+    // Snoozes that ended with no timer to bring them back (svc dev was stopped meanwhile).
+    wakeSnoozed(store, w.subscriber._id, clock.now());
     const page = store.inbox.list(w.subscriber._id, q.filter, { limit: q.limit, offset: q.offset, ...(q.after !== undefined && { after: q.after }) });
     const workflows = new Map<string, WorkflowInfo | undefined>();
     const now = clock.now();
@@ -125,6 +128,7 @@ function registerNotifications(http: InboxHttp, svc: Service): void {
 
   http.route('GET', '/v1/inbox/notifications/count', (req, w) => {
     const { given, filters } = parseCountFilters((req.query as Record<string, unknown>).filters);
+    wakeSnoozed(store, w.subscriber._id, clock.now());
     return { status: 200, body: { data: filters.map((f, i) => ({ count: store.inbox.count(w.subscriber._id, f), filter: given[i] })) } };
   });
 }
