@@ -3,6 +3,8 @@
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
 import { environmentRoutes } from './routes-environments.js';
 
+import { subscriberNotificationRoutes } from './subscriber-notification-routes.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** Rate-limit categories of the service (ground truth, "Rate limits"). */
 export type RateCategory = 'trigger' | 'configuration' | 'global';
@@ -449,6 +451,7 @@ export const routes = {
     status: 204,
     category: 'global',
   }),
+  ...subscriberNotificationRoutes,
   // svc dev only (GET /v1/svc-dev names them): a message as soon as one that matches is stored, and one message by id.
   waitForMessage: route({
     name: 'waitForMessage',

@@ -294,6 +294,68 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('DELETE', `/v1/messages/transaction/${own.transactionId}`),
     await call('DELETE', `/v1/messages/transaction/${own.transactionId}?channel=in_app`),
   ],
+  // A subscriber's notifications: the other's subscriber is not found, and its message ids are not the intruder's subscriber's.
+  listSubscriberNotifications: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}/notifications?limit=100`)],
+  countSubscriberNotifications: async (call, own) => [
+    await call('GET', `/v2/subscribers/${own.subscriber}/notifications/count?filters=${encodeURIComponent('[{}]')}`),
+  ],
+  deleteSubscriberNotification: async (call, own, mine) => [
+    await call('DELETE', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}`),
+    await call('DELETE', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}`),
+  ],
+  markSubscriberNotificationRead: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/read`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/read`),
+  ],
+  markSubscriberNotificationUnread: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/unread`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/unread`),
+  ],
+  archiveSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/archive`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/archive`),
+  ],
+  unarchiveSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/unarchive`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/unarchive`),
+  ],
+  unsnoozeSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/unsnooze`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/unsnooze`),
+  ],
+  completeSubscriberNotificationAction: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/actions/primary/complete`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/actions/primary/complete`),
+  ],
+  revertSubscriberNotificationAction: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/actions/primary/revert`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/actions/primary/revert`),
+  ],
+  snoozeSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/snooze`, {
+      snoozeUntil: new Date(svc.clock.now() + 3_600_000).toISOString(),
+    }),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/snooze`, {
+      snoozeUntil: new Date(svc.clock.now() + 3_600_000).toISOString(),
+    }),
+  ],
+  // The intruder's own subscriber: a 204 that marks nothing of the other's (checked by the snapshot).
+  markSubscriberNotificationsSeen: async (call, own, mine) =>
+    refusedById(
+      await call('POST', `/v2/subscribers/${own.subscriber}/notifications/seen`, {}),
+      await call('POST', `/v2/subscribers/${mine.subscriber}/notifications/seen`, { notificationIds: own.messageIds }),
+    ),
+  markAllSubscriberNotificationsRead: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/read`, {})],
+  archiveAllSubscriberNotifications: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/archive`, {})],
+  archiveReadSubscriberNotifications: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/read-archive`, {})],
+  deleteAllSubscriberNotifications: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/delete`, {})],
+  getNotificationsFeed: async (call, own) => [await call('GET', `/v1/subscribers/${own.subscriber}/notifications/feed`)],
+  getUnseenCount: async (call, own) => [await call('GET', `/v1/subscribers/${own.subscriber}/notifications/unseen`)],
+  markAllMessages: async (call, own) => [await call('POST', `/v1/subscribers/${own.subscriber}/messages/mark-all`, { markAs: 'read' })],
+  markMessageAction: async (call, own, mine) => [
+    await call('POST', `/v1/subscribers/${own.subscriber}/messages/${own.messageIds[0]}/actions/primary`, { status: 'done' }),
+    await call('POST', `/v1/subscribers/${mine.subscriber}/messages/${own.messageIds[0]}/actions/primary`, { status: 'done' }),
+  ],
   waitForMessage: async (call, own) => [
     await call('GET', `/v1/svc-dev/messages/wait?transactionId=${own.transactionId}&since=1970-01-01T00:00:00Z&holdMs=0`),
     await call('GET', `/v1/svc-dev/messages/wait?subscriberId=${own.subscriber}&since=1970-01-01T00:00:00Z&holdMs=0`),
@@ -350,6 +412,26 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   deleteIntegration: [403],
   deleteMessage: [404],
   deleteMessagesByTransaction: [404, 404],
+  listSubscriberNotifications: [404],
+  countSubscriberNotifications: [404],
+  deleteSubscriberNotification: [404, 404],
+  markSubscriberNotificationRead: [404, 404],
+  markSubscriberNotificationUnread: [404, 404],
+  archiveSubscriberNotification: [404, 404],
+  unarchiveSubscriberNotification: [404, 404],
+  snoozeSubscriberNotification: [404, 404],
+  unsnoozeSubscriberNotification: [404, 404],
+  completeSubscriberNotificationAction: [404, 404],
+  revertSubscriberNotificationAction: [404, 404],
+  markSubscriberNotificationsSeen: [404, 204],
+  markAllSubscriberNotificationsRead: [404],
+  archiveAllSubscriberNotifications: [404],
+  archiveReadSubscriberNotifications: [404],
+  deleteAllSubscriberNotifications: [404],
+  getNotificationsFeed: [400],
+  getUnseenCount: [400],
+  markAllMessages: [404],
+  markMessageAction: [404, 404],
   getMessage: [404],
   updateEnvironment: [403],
   deleteEnvironment: [403],
