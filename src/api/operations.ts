@@ -49,6 +49,18 @@ import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
 import { DeleteMessageResult, DeleteMessagesByTransactionQuery, WaitForMessageQuery } from './schemas/requests.js';
 import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
+import {
+  BroadcastBody,
+  BulkCreateSubscribersBody,
+  BulkCreateSubscribersResult,
+  ListSubscriberSubscriptionsQuery,
+  SubscriberCredentialsBody,
+  SubscriberSubscription,
+  SubscriptionDetails,
+  SubscriptionView,
+  TopicMembership,
+  UpdateTopicSubscriptionBody,
+} from './schemas/subscriber-api.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
 export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
@@ -134,6 +146,18 @@ export const operations = {
   deleteMessagesByTransaction: op(routes.deleteMessagesByTransaction, { query: DeleteMessagesByTransactionQuery }),
   waitForMessage: op(routes.waitForMessage, { query: WaitForMessageQuery, response: Message.nullable() }),
   getMessage: op(routes.getMessage, { params: z.looseObject({ messageId: ObjectId }), response: Message }),
+  triggerBroadcast: op(routes.triggerBroadcast, { body: BroadcastBody, response: TriggerResult }),
+  bulkCreateSubscribers: op(routes.bulkCreateSubscribers, { body: BulkCreateSubscribersBody, response: BulkCreateSubscribersResult }),
+  updateSubscriberCredentials: op(routes.updateSubscriberCredentials, { body: SubscriberCredentialsBody, response: Subscriber }),
+  appendSubscriberCredentials: op(routes.appendSubscriberCredentials, { body: SubscriberCredentialsBody, response: Subscriber }),
+  deleteSubscriberCredentials: op(routes.deleteSubscriberCredentials, {}),
+  listSubscriberSubscriptions: op(routes.listSubscriberSubscriptions, {
+    query: ListSubscriberSubscriptionsQuery,
+    response: cursorEnvelope(SubscriberSubscription),
+  }),
+  getTopicSubscriber: op(routes.getTopicSubscriber, { response: TopicMembership }),
+  getTopicSubscription: op(routes.getTopicSubscription, { response: SubscriptionDetails }),
+  updateTopicSubscription: op(routes.updateTopicSubscription, { body: UpdateTopicSubscriptionBody, response: SubscriptionView }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

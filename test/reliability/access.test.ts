@@ -297,6 +297,25 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('GET', `/v1/svc-dev/messages/wait?subscriberId=${own.subscriber}&since=1970-01-01T00:00:00Z&holdMs=0`),
   ],
   getMessage: async (call, own) => [await call('GET', `/v1/svc-dev/messages/${own.messageIds[0]}`)],
+  // The other environment's workflow is unknown here: nothing is sent to anyone.
+  triggerBroadcast: async (call, own) => [await call('POST', '/v1/events/trigger/broadcast', { name: own.workflow })],
+  // A subscriber of the intruder's own namespace is made; the owner's are not touched.
+  bulkCreateSubscribers: async (call, own) => [await call('POST', '/v1/subscribers/bulk', { subscribers: [{ subscriberId: `bulk-${own.transactionId}` }] })],
+  updateSubscriberCredentials: async (call, own) => [
+    await call('PUT', `/v1/subscribers/${own.subscriber}/credentials`, { providerId: 'slack', credentials: { webhookUrl: 'http://127.0.0.1:9/stolen' } }),
+  ],
+  appendSubscriberCredentials: async (call, own) => [
+    await call('PATCH', `/v1/subscribers/${own.subscriber}/credentials`, { providerId: 'slack', credentials: { webhookUrl: 'http://127.0.0.1:9/stolen' } }),
+  ],
+  deleteSubscriberCredentials: async (call, own) => [await call('DELETE', `/v1/subscribers/${own.subscriber}/credentials/slack`)],
+  listSubscriberSubscriptions: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}/subscriptions`)],
+  getTopicSubscriber: async (call, own) => [await call('GET', `/v1/topics/own-${own.transactionId}/subscribers/${own.subscriber}`)],
+  getTopicSubscription: async (call, own) => [
+    await call('GET', `/v2/topics/own-${own.transactionId}/subscriptions/tk_own-${own.transactionId}:si_${own.subscriber}`),
+  ],
+  updateTopicSubscription: async (call, own) => [
+    await call('PATCH', `/v2/topics/own-${own.transactionId}/subscriptions/tk_own-${own.transactionId}:si_${own.subscriber}`, { name: 'Stolen' }),
+  ],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -340,6 +359,14 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   deleteMessage: [404],
   deleteMessagesByTransaction: [404, 404],
   getMessage: [404],
+  triggerBroadcast: [422],
+  updateSubscriberCredentials: [400],
+  appendSubscriberCredentials: [400],
+  deleteSubscriberCredentials: [404],
+  listSubscriberSubscriptions: [404],
+  getTopicSubscriber: [404],
+  getTopicSubscription: [404],
+  updateTopicSubscription: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -19,6 +19,9 @@ import {
   updateOnlineStatus,
 } from './subscribers.js';
 import type { Routes } from './types.js';
+import { triggerBroadcast } from './broadcast.js';
+import { appendSubscriberCredentials, bulkCreateSubscribers, deleteSubscriberCredentials, updateSubscriberCredentials } from './credentials.js';
+import { getTopicSubscriber, getTopicSubscription, listSubscriberSubscriptions, updateTopicSubscription } from './topic-subscriptions.js';
 import {
   bulkSubscriberPreferences,
   createTopic,
@@ -99,6 +102,15 @@ export const routes: Routes = {
   deleteMessagesByTransaction,
   waitForMessage,
   getMessage,
+  triggerBroadcast,
+  bulkCreateSubscribers,
+  updateSubscriberCredentials,
+  appendSubscriberCredentials,
+  deleteSubscriberCredentials,
+  listSubscriberSubscriptions,
+  getTopicSubscriber,
+  getTopicSubscription,
+  updateTopicSubscription,
 };
 
 export type { Service } from './types.js';

@@ -18,6 +18,8 @@ import {
   type ChannelKind,
   type UndefinedVariable,
 } from '../engine/index.js';
+import { CHAT_PUSH_PROVIDER_IDS } from '../../api/enum-values.js';
+import type { DetailInput } from '../store/details.js';
 import { isoAt } from '../store/repo.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
@@ -48,7 +50,29 @@ function targetText(url: string): string {
   }
 }
 
-type Destination = { fields: Partial<Message>; webhookUrl?: string; secret?: string } | { error: string };
+type Destination =
+  | { fields: Partial<Message>; webhookUrl?: string; secret?: string }
+  | { error: string; raw?: string; source?: 'Credentials' | 'Internal' }
+  /** The step is skipped, as the service skips it, with this detail saying why. */
+  | { skip: DetailInput };
+
+// The service's words for a subscriber without credentials for a push or chat step (its worker's
+// DetailEnum): a push step is then skipped, a chat step fails.
+export const NO_CONFIGURED_CHANNEL = 'Subscriber does not have a configured channel';
+export const PUSH_MISSING_TOKENS = 'Subscriber credentials is missing the tokens for sending a push notification message';
+const PUSH_PROVIDERS = new Set<string>(CHAT_PUSH_PROVIDER_IDS.slice(CHAT_PUSH_PROVIDER_IDS.indexOf('fcm')));
+
+/** Push: the subscriber's device tokens for the integration; none stored for any push provider skips the step. */
+function pushDestination(ctx: StepContext, integration: Integration): Destination {
+  const { subscriber } = ctx;
+  if (!(subscriber.channels ?? []).some((c) => PUSH_PROVIDERS.has(c.providerId))) {
+    return { skip: { status: 'Warning', detail: NO_CONFIGURED_CHANNEL, source: 'Internal', providerId: integration.providerId } };
+  }
+  const tokens = [...new Set((subscriberCredentials(subscriber, integration)?.deviceTokens ?? []).filter((t) => t !== ''))];
+  if (tokens.length > 0) return { fields: { deviceTokens: tokens } };
+  const hint = `Subscriber has no device tokens for ${integration.providerId} (integration '${integration.identifier}'): PUT /v1/subscribers/{subscriberId}/credentials, or svc subscribers credentials set`;
+  return { skip: { status: 'Failed', detail: PUSH_MISSING_TOKENS, source: 'Internal', providerId: integration.providerId, raw: JSON.stringify({ reason: hint }) } };
+}
 
 /** `toRecipient`: the trigger's `overrides.email.toRecipient`, which replaces the subscriber's address. */
 function destination(ctx: StepContext, kind: ChannelKind, integration: Integration, toRecipient?: string): Destination {
@@ -71,13 +95,8 @@ function destination(ctx: StepContext, kind: ChannelKind, integration: Integrati
     case 'sms':
       return subscriber.phone ? { fields: { phone: subscriber.phone }, ...viaWebhook } : { error: 'Subscriber does not have a phone number' };
     case 'push': {
-      const tokens = [...new Set((subscriberCredentials(subscriber, integration)?.deviceTokens ?? []).filter((t) => t !== ''))];
-      if (tokens.length === 0) {
-        return {
-          error: `Subscriber does not have active device tokens for ${integration.providerId} (integration '${integration.identifier}'): set channels[].credentials.deviceTokens`,
-        };
-      }
-      return { fields: { deviceTokens: tokens }, ...viaWebhook };
+      const push = pushDestination(ctx, integration);
+      return 'fields' in push ? { ...push, ...viaWebhook } : push;
     }
     case 'chat': {
       const own = subscriberCredentials(subscriber, integration)?.webhookUrl;
@@ -88,7 +107,11 @@ function destination(ctx: StepContext, kind: ChannelKind, integration: Integrati
       if (own) return { fields: { directWebhookUrl: own } };
       if (endpoint) return { fields: typeof endpointUrl === 'string' ? { directWebhookUrl: endpointUrl } : {} };
       return {
-        error: `Subscriber has no chat destination for ${integration.providerId} (integration '${integration.identifier}'): a channels[].credentials.webhookUrl or a channel endpoint`,
+        error: NO_CONFIGURED_CHANNEL,
+        source: 'Internal',
+        raw: JSON.stringify({
+          reason: `Subscriber has no chat destination for ${integration.providerId} (integration '${integration.identifier}'): a webhook URL in their credentials (svc subscribers credentials set) or a channel endpoint`,
+        }),
       };
     }
   }
@@ -187,7 +210,11 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
     }
     ctx.setProviderId(integration.providerId);
     const dest = destination(ctx, kind, integration, ov.toRecipient);
-    if ('error' in dest) return { result: { status: 'failed', error: dest.error, source: 'Credentials' } };
+    if ('skip' in dest) {
+      ctx.detail(dest.skip);
+      return { result: { status: 'skipped' } };
+    }
+    if ('error' in dest) return { result: { status: 'failed', error: dest.error, source: dest.source ?? 'Credentials', ...(dest.raw !== undefined && { raw: dest.raw }) } };
     const controls = ov.layoutId !== undefined ? { ...ctx.step.controls, layoutId: ov.layoutId } : ctx.step.controls;
     const rendered = given !== undefined ? { ok: true as const, content: given, undefinedVariables: [] } : renderStep(kind, controls, scope);
     if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };
