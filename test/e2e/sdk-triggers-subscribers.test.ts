@@ -91,7 +91,10 @@ describe('broadcast through the SDK', () => {
     expect(r).toMatchObject({ acknowledged: true, status: 'processed', transactionId: 'sdk-broadcast-1' });
     const events = await eventsOf('sdk-broadcast-1', all.length);
     expect(events.map((e) => e.subscriber?.subscriberId).sort()).toEqual([...all].sort());
-    expect(await sdkFailure(novu.triggerBroadcast({ name: 'no-such-workflow', payload: {} }))).toMatchObject({ status: 422, body: { message: 'workflow_not_found' } });
+    expect(await sdkFailure(novu.triggerBroadcast({ name: 'no-such-workflow', payload: {} }))).toMatchObject({
+      status: 422,
+      body: { message: 'workflow_not_found' },
+    });
   });
 });
 
@@ -138,7 +141,16 @@ describe('svc subscribers credentials set|remove and svc trigger --broadcast', (
     const more = await svc(['subscribers', 'credentials', 'set', 'alan', '--provider', 'fcm', '--token', 'cli-3', '--append', '--show-secrets']);
     expect(channelOf(more.json(), 'fcm')).toEqual({ deviceTokens: ['cli-1', 'cli-2', 'cli-3'] });
     // Credentials are secrets: masked unless asked for.
-    const masked = await svc(['subscribers', 'credentials', 'set', 'alan', '--provider', 'slack', '--webhook-url', 'https://hooks.example.com/services/T/B/secret']);
+    const masked = await svc([
+      'subscribers',
+      'credentials',
+      'set',
+      'alan',
+      '--provider',
+      'slack',
+      '--webhook-url',
+      'https://hooks.example.com/services/T/B/secret',
+    ]);
     expect(masked.code).toBe(0);
     expect(masked.stdout).not.toContain('services/T/B/secret');
 

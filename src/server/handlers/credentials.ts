@@ -95,7 +95,11 @@ export const bulkCreateSubscribers: Route<'bulkCreateSubscribers'> = {
   envelope: 'data',
   handle({ svc, env, body }) {
     const { store } = svc;
-    const result = { updated: [] as { subscriberId: string }[], created: [] as { subscriberId: string }[], failed: [] as { message: string; subscriberId: string }[] };
+    const result = {
+      updated: [] as { subscriberId: string }[],
+      created: [] as { subscriberId: string }[],
+      failed: [] as { message: string; subscriberId: string }[],
+    };
     for (const s of body.subscribers) {
       try {
         const existed = store.subscribers.find(env.id, s.subscriberId) !== undefined;

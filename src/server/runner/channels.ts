@@ -71,7 +71,9 @@ function pushDestination(ctx: StepContext, integration: Integration): Destinatio
   const tokens = [...new Set((subscriberCredentials(subscriber, integration)?.deviceTokens ?? []).filter((t) => t !== ''))];
   if (tokens.length > 0) return { fields: { deviceTokens: tokens } };
   const hint = `Subscriber has no device tokens for ${integration.providerId} (integration '${integration.identifier}'): PUT /v1/subscribers/{subscriberId}/credentials, or svc subscribers credentials set`;
-  return { skip: { status: 'Failed', detail: PUSH_MISSING_TOKENS, source: 'Internal', providerId: integration.providerId, raw: JSON.stringify({ reason: hint }) } };
+  return {
+    skip: { status: 'Failed', detail: PUSH_MISSING_TOKENS, source: 'Internal', providerId: integration.providerId, raw: JSON.stringify({ reason: hint }) },
+  };
 }
 
 /** `toRecipient`: the trigger's `overrides.email.toRecipient`, which replaces the subscriber's address. */
@@ -79,6 +81,16 @@ function destination(ctx: StepContext, kind: ChannelKind, integration: Integrati
   const { subscriber } = ctx;
   const webhook = isWebhookProvider(integration.providerId);
   const target = webhook ? webhookTarget(integration, subscriber) : null;
+  if (webhook && !target && kind === 'chat') {
+    // No URL of the subscriber's nor of the integration's: for the service, a subscriber without a chat channel.
+    return {
+      error: NO_CONFIGURED_CHANNEL,
+      source: 'Internal',
+      raw: JSON.stringify({
+        reason: `Integration '${integration.identifier}' (${integration.providerId}) has no webhook URL: set the subscriber's (svc subscribers credentials set) or its credentials.webhookUrl`,
+      }),
+    };
+  }
   if (webhook && !target) {
     return {
       error: `Integration '${integration.identifier}' (${integration.providerId}) has no webhook URL: set its credentials.webhookUrl${kind === 'chat' ? ", or the subscriber's channels[].credentials.webhookUrl" : ''}`,
@@ -214,7 +226,8 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
       ctx.detail(dest.skip);
       return { result: { status: 'skipped' } };
     }
-    if ('error' in dest) return { result: { status: 'failed', error: dest.error, source: dest.source ?? 'Credentials', ...(dest.raw !== undefined && { raw: dest.raw }) } };
+    if ('error' in dest)
+      return { result: { status: 'failed', error: dest.error, source: dest.source ?? 'Credentials', ...(dest.raw !== undefined && { raw: dest.raw }) } };
     const controls = ov.layoutId !== undefined ? { ...ctx.step.controls, layoutId: ov.layoutId } : ctx.step.controls;
     const rendered = given !== undefined ? { ok: true as const, content: given, undefinedVariables: [] } : renderStep(kind, controls, scope);
     if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };

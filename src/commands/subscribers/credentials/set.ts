@@ -46,8 +46,10 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
   const subscriberId = checkId('SUBSCRIBER_ID', id);
   if (opts.provider === undefined) throw new UsageError("missing required option '--provider <providerId>'");
   const tokens = opts.token ?? [];
-  if (tokens.length > 0 && opts.webhookUrl !== undefined) throw new UsageError('--token and --webhook-url cannot be used together: one is for push, the other for chat');
-  if (tokens.length === 0 && opts.webhookUrl === undefined) throw new UsageError('give the credentials: --token T (repeatable, push) or --webhook-url URL (chat)');
+  if (tokens.length > 0 && opts.webhookUrl !== undefined)
+    throw new UsageError('--token and --webhook-url cannot be used together: one is for push, the other for chat');
+  if (tokens.length === 0 && opts.webhookUrl === undefined)
+    throw new UsageError('give the credentials: --token T (repeatable, push) or --webhook-url URL (chat)');
   if (opts.append && tokens.length === 0) throw new UsageError('--append only applies with --token');
   const credentials = tokens.length > 0 ? { deviceTokens: tokens.map((t) => checkId('--token', t)) } : { webhookUrl: webhookUrl(opts.webhookUrl!) };
   const body = {
