@@ -42,6 +42,7 @@ beforeAll(async () => {
       {
         integrations: [
           { identifier: 'fcm', providerId: 'fcm', channel: 'push', credentials: { serviceAccount: '{}' } },
+          { identifier: 'expo', providerId: 'expo', channel: 'push', credentials: { apiKey: 'expo-local' } },
           { identifier: 'hooks-chat', providerId: 'chat-webhook', channel: 'chat' },
         ],
         subscribers: [{ subscriberId: 'kim', firstName: 'Kim' }, { subscriberId: 'lee' }],
@@ -108,6 +109,13 @@ describe('push and chat steps deliver to the credentials stored', () => {
     const n = await event(svc, await trigger(svc, 'alerts', 'kim', { service: 'db' }));
     expect(n.jobs[0].status).toBe('skipped');
     expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({ status: 'Failed', detail: PUSH_MISSING_TOKENS, providerId: 'fcm' });
+  });
+
+  it("a push step goes through the integration the subscriber's tokens are for, not only the first one", async () => {
+    await credentials('PUT', 'lee', { providerId: 'expo', credentials: { deviceTokens: ['ExponentPushToken[lee]'] } });
+    const tx = await trigger(svc, 'alerts', 'lee', { service: 'api' });
+    expect((await event(svc, tx)).jobs[0].status).toBe('completed');
+    expect((await messages(svc, `transactionId=${tx}&channel=push`))[0]).toMatchObject({ providerId: 'expo', deviceTokens: ['ExponentPushToken[lee]'] });
   });
 
   it('DELETE …/credentials/{providerId} forgets the webhook URL: the chat step fails again', async () => {

@@ -62,6 +62,18 @@ export const NO_CONFIGURED_CHANNEL = 'Subscriber does not have a configured chan
 export const PUSH_MISSING_TOKENS = 'Subscriber credentials is missing the tokens for sending a push notification message';
 const PUSH_PROVIDERS = new Set<string>(CHAT_PUSH_PROVIDER_IDS.slice(CHAT_PUSH_PROVIDER_IDS.indexOf('fcm')));
 
+/**
+ * Push and chat go where the subscriber's credentials are, as the service sends through the integration
+ * each stored credential names: of the integrations that could deliver, one the subscriber has
+ * credentials for (the usual choice among them), if any.
+ */
+function withCredentials(ctx: StepContext, kind: ChannelKind, subject: Parameters<typeof chooseIntegration>[2]): Integration | undefined {
+  if (kind !== 'push' && kind !== 'chat') return undefined;
+  const own = ctx.integrations().filter((i) => subscriberCredentials(ctx.subscriber, i) !== undefined);
+  const choice = own.length > 0 ? chooseIntegration(kind, own, subject) : undefined;
+  return choice?.ok ? choice.integration : undefined;
+}
+
 /** Push: the subscriber's device tokens for the integration; none stored for any push provider skips the step. */
 function pushDestination(ctx: StepContext, integration: Integration): Destination {
   const { subscriber } = ctx;
@@ -216,9 +228,10 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
       if (!named.ok) return { result: { status: 'failed', error: `MISSING_INTEGRATION: ${named.message}`, source: 'Payload' } };
       integration = named.integration;
     } else {
-      const choice = chooseIntegration(kind, ctx.integrations(), { subscriber: scope.subscriber, payload: scope.payload });
+      const subject = { subscriber: scope.subscriber, payload: scope.payload };
+      const choice = chooseIntegration(kind, ctx.integrations(), subject);
       if (!choice.ok) return { result: { status: 'failed', error: `${choice.issue.issueType}: ${choice.issue.message}`, source: 'Credentials' } };
-      integration = choice.integration;
+      integration = withCredentials(ctx, kind, subject) ?? choice.integration;
     }
     ctx.setProviderId(integration.providerId);
     const dest = destination(ctx, kind, integration, ov.toRecipient);
