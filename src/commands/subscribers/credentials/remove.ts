@@ -18,5 +18,5 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
   const subscriberId = checkId('SUBSCRIBER_ID', id);
   if (opts.provider === undefined) throw new UsageError("missing required option '--provider <providerId>'");
   const res = await (await deps.client()).call('deleteSubscriberCredentials', { params: { subscriberId, providerId: opts.provider } });
-  if (res) deps.info(`removed ${opts.provider} credentials of subscriber ${subscriberId}`);
+  if (res) deps.info(`deleted ${opts.provider} credentials of subscriber ${subscriberId}`);
 }

@@ -59,5 +59,25 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [id]: ArgsOf
   };
   const operation = opts.append ? 'appendSubscriberCredentials' : 'updateSubscriberCredentials';
   const res = await (await deps.client()).call(operation, { params: { subscriberId }, body });
-  if (res) await deps.print(res.data);
+  if (!res) return;
+  // At a terminal, what the subscriber can now be reached at; scripts get the service's subscriber.
+  await deps.print(deps.format() === 'table' ? channelRows(res.data as Reached) : res.data);
+}
+
+type Reached = { channels?: { providerId: string; integrationIdentifier?: string; credentials?: { deviceTokens?: string[]; webhookUrl?: string } }[] };
+
+/** One row per provider integration: how many device tokens, and where a webhook goes (its origin only: the path is a secret). */
+export function channelRows(sub: Reached): Record<string, string>[] {
+  return (sub.channels ?? []).map((c) => {
+    const tokens = c.credentials?.deviceTokens?.length ?? 0;
+    let webhook = '';
+    if (c.credentials?.webhookUrl) {
+      try {
+        webhook = `${new URL(c.credentials.webhookUrl).origin}/…`;
+      } catch {
+        webhook = '(not a URL)';
+      }
+    }
+    return { PROVIDER: c.providerId, INTEGRATION: c.integrationIdentifier ?? '', DEVICE_TOKENS: tokens ? String(tokens) : '', WEBHOOK: webhook };
+  });
 }
