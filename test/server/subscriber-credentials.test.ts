@@ -118,6 +118,16 @@ describe('push and chat steps deliver to the credentials stored', () => {
     expect((await messages(svc, `transactionId=${tx}&channel=push`))[0]).toMatchObject({ providerId: 'expo', deviceTokens: ['ExponentPushToken[lee]'] });
   });
 
+  it('more than 100 device tokens for one provider are refused, as the service refuses them, and nothing changes', async () => {
+    const kept = (await svc.request('GET', '/v2/subscribers/kim')).body.data.channels;
+    const many = Array.from({ length: 101 }, (_, i) => `tok-${i}`);
+    const r = await credentials('PATCH', 'kim', { providerId: 'fcm', credentials: { deviceTokens: many } });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^Device tokens limit exceeded\. Maximum allowed tokens per subscriber channel is 100, but got 101 tokens\.$/);
+    expect((await svc.request('GET', '/v2/subscribers/kim')).body.data.channels).toEqual(kept);
+    expect((await credentials('PUT', 'kim', { providerId: 'fcm', credentials: { deviceTokens: many.slice(1) } })).status).toBe(200);
+  });
+
   it('DELETE …/credentials/{providerId} forgets the webhook URL: the chat step fails again', async () => {
     const r = await svc.request('DELETE', '/v1/subscribers/kim/credentials/chat-webhook');
     expect(r.status).toBe(204);

@@ -11,6 +11,9 @@ import type { Environment, Store } from '../store/index.js';
 import type { Call, Route } from './types.js';
 
 type Settings = z.infer<typeof ChannelSettings>;
+
+/** The service's limit of device tokens per provider entry of a subscriber (its SYSTEM_LIMITS). */
+export const MAX_DEVICE_TOKENS = 100;
 type Credentials = Settings['credentials'];
 
 /** The environment's active integration of the provider (the one named, else the newest), as the service picks it. */
@@ -60,6 +63,14 @@ function setCredentials(replace: boolean): (call: Call<'updateSubscriberCredenti
       const i = channels.findIndex((c) => c.providerId === body.providerId && c._integrationId === integration._id);
       const next = mergedChannel(i >= 0 ? channels[i] : undefined, integration, body, replace);
       if (i >= 0 && next === channels[i]) return sub;
+      const count = next.credentials.deviceTokens?.length ?? 0;
+      if (count > MAX_DEVICE_TOKENS) {
+        throw new HttpError(
+          400,
+          `Device tokens limit exceeded. Maximum allowed tokens per subscriber channel is ${MAX_DEVICE_TOKENS}, but got ${count} tokens.`,
+          { ctx: { currentCount: count, limit: MAX_DEVICE_TOKENS } },
+        );
+      }
       if (i >= 0) channels[i] = next;
       else channels.push(next);
       return store.subscribers.update({ ...sub, channels } as Subscriber);
