@@ -105,6 +105,10 @@ describe('topic subscriptions through the SDK', () => {
     expect(mine.data[0]).toMatchObject({ identifier: 'tk_engineering:si_grace', subscriber: { subscriberId: 'grace' } });
     expect(mine.totalCount).toBe(1);
     expect((await novu.subscribers.topics.list({ subscriberId: 'grace', key: 'other' })).result.data).toEqual([]);
+    expect(await sdkFailure(novu.subscribers.topics.list({ subscriberId: 'nobody-here' }))).toMatchObject({
+      status: 404,
+      body: { message: 'Subscriber not found' },
+    });
 
     const member = (await novu.topics.subscribers.retrieve('grace', 'engineering')).result;
     expect(member).toMatchObject({ topicKey: 'engineering', externalSubscriberId: 'grace' });

@@ -4,7 +4,7 @@
 // subscriptions.ts): a subscriber put on a topic by the API holds one under the default identifier.
 import type { Subscriber } from '../../api/schemas/resources.js';
 import type { UpdateTopicSubscriptionBody } from '../../api/schemas/subscriber-api.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { workflowPreference } from '../inbox/preference-views.js';
 import { defaultSubscriptionIdentifier, type SubscriptionRow } from '../store/inbox-subscriptions.js';
 import type { Environment, Store } from '../store/index.js';
@@ -164,7 +164,8 @@ export const listSubscriberSubscriptions: Route<'listSubscriberSubscriptions'> =
     const { store } = svc;
     const id = params.subscriberId!;
     const sub = store.subscribers.find(env.id, id);
-    if (!sub) throw notFound(`Subscriber ${id} not found`);
+    if (!sub) throw notFound('Subscriber not found');
+    if (query.after !== undefined && query.before !== undefined) throw badRequest('Cannot specify both "before" and "after" cursors at the same time.');
     const { after, before, includeCursor, limit, orderDirection } = cursorArgs(query);
     // Subscriptions carry no context here: a filter naming any context matches none.
     const all =
