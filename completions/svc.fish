@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --color --concurrency --connection --contains --context --controls --credentials --data --email --endpoint --environment-id --extract --field --fields --first-name --hmac --host --idempotency-key --identifier --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --parent --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --topic-key --transaction-id --type --until --wait-timeout --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --bridge-url --channel --chunk --color --concurrency --connection --contains --context --controls --credentials --data --email --endpoint --environment-id --extract --field --fields --first-name --hmac --host --idempotency-key --identifier --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --parent --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --token --topic-key --transaction-id --type --until --wait-timeout --webhook-url --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -64,6 +64,12 @@ function __svc_node --description "the svc command path typed so far"
                 set node 'subscribers online'
             case 'subscribers/preferences'
                 set node 'subscribers preferences'
+            case 'subscribers/credentials'
+                set node 'subscribers credentials'
+            case 'subscribers credentials/set'
+                set node 'subscribers credentials set'
+            case 'subscribers credentials/remove'
+                set node 'subscribers credentials remove'
             case 'topics/list'
                 set node 'topics list'
             case 'topics/get'
@@ -204,6 +210,7 @@ complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'completion' -d 'print the 
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'help' -d 'show help for a command, or a topic: options, exit-codes, environment, providers'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to -x -a '(svc __complete subscribers 2>/dev/null)' -d 'recipient subscriber id (repeatable; commas separate several)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l to-json -r -F -a '(__svc_at_files)' -d 'recipients as JSON: a subscriber object, a topic {"type":"Topic","topicKey":...}, or an array'
+complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l broadcast -d 'send to every subscriber of the environment instead of --to (POST /v1/events/trigger/broadcast)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l payload -r -F -a '(__svc_at_files)' -d 'payload: inline JSON, @file (.json/.yaml) or - for stdin'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l set -r -F -a '(__svc_at_files)' -d 'set a payload field (repeatable; key:=<json> for non-strings, dotted keys nest)'
 complete -c svc -n 'test (__svc_node) = '\''trigger'\''' -l overrides -r -F -a '(__svc_at_files)' -d 'provider overrides as JSON'
@@ -276,6 +283,7 @@ complete -c svc -n 'test (__svc_node) = '\''subscribers'\''' -a 'update' -d 'cha
 complete -c svc -n 'test (__svc_node) = '\''subscribers'\''' -a 'delete' -d 'delete a subscriber (asks first on a terminal) (DELETE /v2/subscribers/{subscriberId})'
 complete -c svc -n 'test (__svc_node) = '\''subscribers'\''' -a 'online' -d 'set a subscriber online or offline (PATCH /v1/subscribers/{subscriberId}/online-status)'
 complete -c svc -n 'test (__svc_node) = '\''subscribers'\''' -a 'preferences' -d 'show or change a subscriber'\''s channel preferences (GET /v2/subscribers/{subscriberId}/preferences)'
+complete -c svc -n 'test (__svc_node) = '\''subscribers'\''' -a 'credentials' -d 'a subscriber'\''s device tokens and chat webhook URLs, per provider'
 complete -c svc -n 'test (__svc_node) = '\''subscribers search'\''' -l email -r -F -a '(__svc_at_files)' -d 'a part of the email, any case (ada@ finds Ada@Example.com)'
 complete -c svc -n 'test (__svc_node) = '\''subscribers search'\''' -l name -r -F -a '(__svc_at_files)' -d 'a part of "first last", any case (ada finds Ada Lovelace)'
 complete -c svc -n 'test (__svc_node) = '\''subscribers search'\''' -l phone -r -F -a '(__svc_at_files)' -d 'the whole stored number, e.g. +15550100001 (a part finds nothing)'
@@ -314,6 +322,16 @@ complete -c svc -n 'test (__svc_node) = '\''subscribers online'\''' -a 'true fal
 complete -c svc -n 'test (__svc_node) = '\''subscribers preferences'\''' -l workflow -x -a '(svc __complete workflows 2>/dev/null)' -d 'the workflow to show, or that --set changes (global preferences without it)'
 complete -c svc -n 'test (__svc_node) = '\''subscribers preferences'\''' -l set -r -F -a '(__svc_at_files)' -d 'switch a channel: in_app, email, sms, chat, push (repeatable)'
 complete -c svc -n 'test (__svc_node) = '\''subscribers preferences'\''' -a '(svc __complete subscribers 2>/dev/null)'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials'\''' -a 'set' -d 'store a subscriber'\''s device tokens (push) or webhook URL (chat) for a provider: push and chat steps deliver there (PUT /v1/subscribers/{subscriberId}/credentials)'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials'\''' -a 'remove' -d 'forget a subscriber'\''s credentials for a provider (every integration of it) (DELETE /v1/subscribers/{subscriberId}/credentials/{providerId})'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials set'\''' -l provider -x -a 'slack discord msteams mattermost ryver zulip grafana-on-call getstream rocket-chat whatsapp-business chat-webhook svc-slack fcm apns expo one-signal pushpad push-webhook pusher-beams appio' -d 'the push or chat provider, e.g. fcm, apns, expo, slack, discord, msteams'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials set'\''' -l token -r -F -a '(__svc_at_files)' -d 'a device token (repeatable); replaces the tokens kept for the provider, or adds to them with --append'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials set'\''' -l webhook-url -r -F -a '(__svc_at_files)' -d 'the chat webhook URL (http or https)'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials set'\''' -l integration -r -F -a '(__svc_at_files)' -d 'the provider'\''s integration, when the environment has more than one (default: the newest active)'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials set'\''' -l append -d 'add the tokens to those kept instead of replacing them (PATCH)'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials set'\''' -a '(svc __complete subscribers 2>/dev/null)'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials remove'\''' -l provider -x -a 'slack discord msteams mattermost ryver zulip grafana-on-call getstream rocket-chat whatsapp-business chat-webhook svc-slack fcm apns expo one-signal pushpad push-webhook pusher-beams appio' -d 'the push or chat provider, e.g. fcm, slack'
+complete -c svc -n 'test (__svc_node) = '\''subscribers credentials remove'\''' -a '(svc __complete subscribers 2>/dev/null)'
 complete -c svc -n 'test (__svc_node) = '\''topics'\''' -a 'list' -d 'list topics (GET /v2/topics)'
 complete -c svc -n 'test (__svc_node) = '\''topics'\''' -a 'get' -d 'show a topic and its subscribers (GET /v2/topics/{topicKey})'
 complete -c svc -n 'test (__svc_node) = '\''topics'\''' -a 'create' -d 'create a topic (or rename one that exists) (POST /v2/topics)'

@@ -67,6 +67,18 @@ import {
   UnseenCountQuery,
   UpdateAllNotificationsBody,
 } from './schemas/subscriber-notifications.js';
+import {
+  BroadcastBody,
+  BulkCreateSubscribersBody,
+  BulkCreateSubscribersResult,
+  ListSubscriberSubscriptionsQuery,
+  SubscriberCredentialsBody,
+  SubscriberSubscription,
+  SubscriptionDetails,
+  SubscriptionView,
+  TopicMembership,
+  UpdateTopicSubscriptionBody,
+} from './schemas/subscriber-api.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
 export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
@@ -187,6 +199,18 @@ export const operations = {
   createEnvironment: op(routes.createEnvironment, { body: CreateEnvironmentBody, response: EnvironmentResource }),
   updateEnvironment: op(routes.updateEnvironment, { body: UpdateEnvironmentBody, response: EnvironmentResource }),
   deleteEnvironment: op(routes.deleteEnvironment, {}),
+  triggerBroadcast: op(routes.triggerBroadcast, { body: BroadcastBody, response: TriggerResult }),
+  bulkCreateSubscribers: op(routes.bulkCreateSubscribers, { body: BulkCreateSubscribersBody, response: BulkCreateSubscribersResult }),
+  updateSubscriberCredentials: op(routes.updateSubscriberCredentials, { body: SubscriberCredentialsBody, response: Subscriber }),
+  appendSubscriberCredentials: op(routes.appendSubscriberCredentials, { body: SubscriberCredentialsBody, response: Subscriber }),
+  deleteSubscriberCredentials: op(routes.deleteSubscriberCredentials, {}),
+  listSubscriberSubscriptions: op(routes.listSubscriberSubscriptions, {
+    query: ListSubscriberSubscriptionsQuery,
+    response: cursorEnvelope(SubscriberSubscription),
+  }),
+  getTopicSubscriber: op(routes.getTopicSubscriber, { response: TopicMembership }),
+  getTopicSubscription: op(routes.getTopicSubscription, { response: SubscriptionDetails }),
+  updateTopicSubscription: op(routes.updateTopicSubscription, { body: UpdateTopicSubscriptionBody, response: SubscriptionView }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

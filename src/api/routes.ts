@@ -5,6 +5,7 @@ import { environmentRoutes } from './routes-environments.js';
 
 import { subscriberNotificationRoutes } from './subscriber-notification-routes.js';
 
+import { subscriberApiRoutes } from './routes-subscribers.js';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** Rate-limit categories of the service (ground truth, "Rate limits"). */
 export type RateCategory = 'trigger' | 'configuration' | 'global';
@@ -470,6 +471,7 @@ export const routes = {
     category: 'global',
   }),
   ...environmentRoutes,
+  ...subscriberApiRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -370,6 +370,25 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   // An API key changes and deletes its own environment (and those made from it) only.
   updateEnvironment: async (call, own) => [await call('PUT', `/v1/environments/${own.environmentId}`, { name: 'Stolen', color: '#ff0000' })],
   deleteEnvironment: async (call, own) => [await call('DELETE', `/v1/environments/${own.environmentId}`)],
+  // The other environment's workflow is unknown here: nothing is sent to anyone.
+  triggerBroadcast: async (call, own) => [await call('POST', '/v1/events/trigger/broadcast', { name: own.workflow })],
+  // A subscriber of the intruder's own namespace is made; the owner's are not touched.
+  bulkCreateSubscribers: async (call, own) => [await call('POST', '/v1/subscribers/bulk', { subscribers: [{ subscriberId: `bulk-${own.transactionId}` }] })],
+  updateSubscriberCredentials: async (call, own) => [
+    await call('PUT', `/v1/subscribers/${own.subscriber}/credentials`, { providerId: 'slack', credentials: { webhookUrl: 'http://127.0.0.1:9/stolen' } }),
+  ],
+  appendSubscriberCredentials: async (call, own) => [
+    await call('PATCH', `/v1/subscribers/${own.subscriber}/credentials`, { providerId: 'slack', credentials: { webhookUrl: 'http://127.0.0.1:9/stolen' } }),
+  ],
+  deleteSubscriberCredentials: async (call, own) => [await call('DELETE', `/v1/subscribers/${own.subscriber}/credentials/slack`)],
+  listSubscriberSubscriptions: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}/subscriptions`)],
+  getTopicSubscriber: async (call, own) => [await call('GET', `/v1/topics/own-${own.transactionId}/subscribers/${own.subscriber}`)],
+  getTopicSubscription: async (call, own) => [
+    await call('GET', `/v2/topics/own-${own.transactionId}/subscriptions/tk_own-${own.transactionId}:si_${own.subscriber}`),
+  ],
+  updateTopicSubscription: async (call, own) => [
+    await call('PATCH', `/v2/topics/own-${own.transactionId}/subscriptions/tk_own-${own.transactionId}:si_${own.subscriber}`, { name: 'Stolen' }),
+  ],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -435,6 +454,14 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   getMessage: [404],
   updateEnvironment: [403],
   deleteEnvironment: [403],
+  triggerBroadcast: [422],
+  updateSubscriberCredentials: [400],
+  appendSubscriberCredentials: [400],
+  deleteSubscriberCredentials: [404],
+  listSubscriberSubscriptions: [404],
+  getTopicSubscriber: [404],
+  getTopicSubscription: [404],
+  updateTopicSubscription: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -39,6 +39,9 @@ import {
 } from './subscriber-notifications.js';
 import { getNotificationsFeed, getUnseenCount, markAllMessages, markMessageAction } from './subscriber-feed.js';
 import type { Routes } from './types.js';
+import { triggerBroadcast } from './broadcast.js';
+import { appendSubscriberCredentials, bulkCreateSubscribers, deleteSubscriberCredentials, updateSubscriberCredentials } from './credentials.js';
+import { getTopicSubscriber, getTopicSubscription, listSubscriberSubscriptions, updateTopicSubscription } from './topic-subscriptions.js';
 import {
   bulkSubscriberPreferences,
   createTopic,
@@ -143,6 +146,15 @@ export const routes: Routes = {
   createEnvironment,
   updateEnvironment,
   deleteEnvironment,
+  triggerBroadcast,
+  bulkCreateSubscribers,
+  updateSubscriberCredentials,
+  appendSubscriberCredentials,
+  deleteSubscriberCredentials,
+  listSubscriberSubscriptions,
+  getTopicSubscriber,
+  getTopicSubscription,
+  updateTopicSubscription,
 };
 
 export type { Service } from './types.js';

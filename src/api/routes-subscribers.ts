@@ -1,0 +1,81 @@
+// Routes of the triggers and subscribers beyond the first set (openapi.json): broadcast, bulk create,
+// provider credentials, and topic subscriptions read from either side. Part of the table of routes.ts.
+// No import of routes.ts (it imports this file): its `satisfies` checks each one where they are spread.
+const route = <const T>(r: T): T => r;
+
+export const subscriberApiRoutes = {
+  triggerBroadcast: route({
+    name: 'triggerBroadcast',
+    method: 'POST',
+    path: '/v1/events/trigger/broadcast',
+    summary: 'Broadcast event to all',
+    status: 201,
+    category: 'trigger',
+    cost: 100,
+  }),
+  bulkCreateSubscribers: route({
+    name: 'bulkCreateSubscribers',
+    method: 'POST',
+    path: '/v1/subscribers/bulk',
+    summary: 'Bulk create subscribers',
+    status: 201,
+    category: 'configuration',
+    cost: 100,
+  }),
+  updateSubscriberCredentials: route({
+    name: 'updateSubscriberCredentials',
+    method: 'PUT',
+    path: '/v1/subscribers/{subscriberId}/credentials',
+    summary: 'Update provider credentials',
+    status: 200,
+    category: 'configuration',
+  }),
+  appendSubscriberCredentials: route({
+    name: 'appendSubscriberCredentials',
+    method: 'PATCH',
+    path: '/v1/subscribers/{subscriberId}/credentials',
+    summary: 'Upsert provider credentials',
+    status: 200,
+    category: 'configuration',
+  }),
+  deleteSubscriberCredentials: route({
+    name: 'deleteSubscriberCredentials',
+    method: 'DELETE',
+    path: '/v1/subscribers/{subscriberId}/credentials/{providerId}',
+    summary: 'Delete provider credentials',
+    status: 204,
+    category: 'configuration',
+  }),
+  listSubscriberSubscriptions: route({
+    name: 'listSubscriberSubscriptions',
+    method: 'GET',
+    path: '/v2/subscribers/{subscriberId}/subscriptions',
+    summary: 'Retrieve subscriber subscriptions',
+    status: 200,
+    category: 'configuration',
+  }),
+  getTopicSubscriber: route({
+    name: 'getTopicSubscriber',
+    method: 'GET',
+    path: '/v1/topics/{topicKey}/subscribers/{externalSubscriberId}',
+    summary: 'Check topic subscriber',
+    status: 200,
+    category: 'configuration',
+  }),
+  getTopicSubscription: route({
+    name: 'getTopicSubscription',
+    method: 'GET',
+    path: '/v2/topics/{topicKey}/subscriptions/{identifier}',
+    summary: 'Retrieve a topic subscription',
+    status: 200,
+    category: 'configuration',
+  }),
+  updateTopicSubscription: route({
+    name: 'updateTopicSubscription',
+    method: 'PATCH',
+    path: '/v2/topics/{topicKey}/subscriptions/{identifier}',
+    summary: 'Update a topic subscription',
+    status: 200,
+    category: 'configuration',
+  }),
+};
