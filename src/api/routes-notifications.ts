@@ -1,9 +1,7 @@
 // The routes of a subscriber's in-app notifications through the operator API (the Inbox's state, read
 // and changed by API key): the v2 `/v2/subscribers/{id}/notifications` family, and the v1 feed, unseen
 // count, mark-all and message action. Part of routes.ts's table, kept apart only for its length.
-import type { Route } from './routes.js';
-
-const route = <T extends Route>(r: T): T => r;
+import { type Route, route } from './route.js';
 
 export const subscriberNotificationRoutes = {
   listSubscriberNotifications: route({
