@@ -15,7 +15,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--clock|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -29,6 +29,7 @@ _svc_complete() {
       '/endpoints') node='endpoints'; npos=0 ;;
       '/workflow') node='workflow'; npos=0 ;;
       '/messages') node='messages'; npos=0 ;;
+      '/environments') node='environments'; npos=0 ;;
       '/api') node='api'; npos=0 ;;
       '/login') node='login'; npos=0 ;;
       '/profile') node='profile'; npos=0 ;;
@@ -46,6 +47,9 @@ _svc_complete() {
       'subscribers/delete') node='subscribers delete'; npos=0 ;;
       'subscribers/online') node='subscribers online'; npos=0 ;;
       'subscribers/preferences') node='subscribers preferences'; npos=0 ;;
+      'subscribers/credentials') node='subscribers credentials'; npos=0 ;;
+      'subscribers credentials/set') node='subscribers credentials set'; npos=0 ;;
+      'subscribers credentials/remove') node='subscribers credentials remove'; npos=0 ;;
       'topics/list') node='topics list'; npos=0 ;;
       'topics/get') node='topics get'; npos=0 ;;
       'topics/create') node='topics create'; npos=0 ;;
@@ -82,6 +86,9 @@ _svc_complete() {
       'messages/list') node='messages list'; npos=0 ;;
       'messages/wait') node='messages wait'; npos=0 ;;
       'messages/get') node='messages get'; npos=0 ;;
+      'environments/list') node='environments list'; npos=0 ;;
+      'environments/create') node='environments create'; npos=0 ;;
+      'environments/delete') node='environments delete'; npos=0 ;;
       'profile/add') node='profile add'; npos=0 ;;
       'profile/list') node='profile list'; npos=0 ;;
       'profile/show') node='profile show'; npos=0 ;;
@@ -124,6 +131,11 @@ _svc_complete() {
     'subscribers delete/-o'|'subscribers delete/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers online/-o'|'subscribers online/--output') choices='table json ndjson yaml tsv' ;;
     'subscribers preferences/-o'|'subscribers preferences/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers credentials/-o'|'subscribers credentials/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers credentials set/--provider') choices='slack discord msteams mattermost ryver zulip grafana-on-call getstream rocket-chat whatsapp-business chat-webhook svc-slack fcm apns expo one-signal pushpad push-webhook pusher-beams appio' ;;
+    'subscribers credentials set/-o'|'subscribers credentials set/--output') choices='table json ndjson yaml tsv' ;;
+    'subscribers credentials remove/--provider') choices='slack discord msteams mattermost ryver zulip grafana-on-call getstream rocket-chat whatsapp-business chat-webhook svc-slack fcm apns expo one-signal pushpad push-webhook pusher-beams appio' ;;
+    'subscribers credentials remove/-o'|'subscribers credentials remove/--output') choices='table json ndjson yaml tsv' ;;
     'topics/-o'|'topics/--output') choices='table json ndjson yaml tsv' ;;
     'topics list/-o'|'topics list/--output') choices='table json ndjson yaml tsv' ;;
     'topics get/-o'|'topics get/--output') choices='table json ndjson yaml tsv' ;;
@@ -188,6 +200,10 @@ _svc_complete() {
     'messages wait/-o'|'messages wait/--output') choices='table json ndjson yaml tsv' ;;
     'messages get/--channel') choices='in_app email sms chat push' ;;
     'messages get/-o'|'messages get/--output') choices='table json ndjson yaml tsv' ;;
+    'environments/-o'|'environments/--output') choices='table json ndjson yaml tsv' ;;
+    'environments list/-o'|'environments list/--output') choices='table json ndjson yaml tsv' ;;
+    'environments create/-o'|'environments create/--output') choices='table json ndjson yaml tsv' ;;
+    'environments delete/-o'|'environments delete/--output') choices='table json ndjson yaml tsv' ;;
     'api/-o'|'api/--output') choices='table json ndjson yaml tsv' ;;
     'login/-o'|'login/--output') choices='table json ndjson yaml tsv' ;;
     'profile/-o'|'profile/--output') choices='table json ndjson yaml tsv' ;;
@@ -229,6 +245,9 @@ _svc_complete() {
     'subscribers online/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'subscribers preferences/--workflow') COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;;
     'subscribers preferences/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers credentials/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers credentials set/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'subscribers credentials remove/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'topics/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'topics list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'topics get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -282,6 +301,10 @@ _svc_complete() {
     'messages wait/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'messages get/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
     'messages get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'api/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'login/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'profile/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -302,14 +325,14 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--clock|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--topic-key|--transaction-id|--type|--until|--wait-timeout|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'trigger events subscribers topics integrations contexts connections endpoints workflow messages api login profile dev completion help' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'trigger events subscribers topics integrations contexts connections endpoints workflow messages environments api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --again --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --broadcast --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --again --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'events')
@@ -329,7 +352,7 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'search get create update delete online preferences' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'search get create update delete online preferences credentials' -- "$cur")); return ;;
     'subscribers search')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--email --name --phone --subscriber-id --limit --after --before --order-by --order-direction --include-cursor --all -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -355,6 +378,17 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'subscribers preferences')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--workflow --set -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'subscribers credentials')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'set remove' -- "$cur")); return ;;
+    'subscribers credentials set')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--provider --token --webhook-url --integration --append -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'subscribers credentials remove')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--provider -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;; esac
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'topics')
@@ -492,6 +526,18 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'messages get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --transaction-id --channel -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'environments')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'list create delete' -- "$cur")); return ;;
+    'environments list')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'environments create')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--color --parent -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'environments delete')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'api')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -f --field --paginate -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

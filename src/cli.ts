@@ -12,7 +12,7 @@ export type { CommandModule } from './commands/define.js';
 
 /** A command: its name, and its file, loaded when the command line names it (with commands of its own under it: `svc dev clock`). */
 type Leaf = { name: string; load: () => Promise<CommandModule>; subcommands?: Entry[] };
-type Group = { name: string; description: string; commands: Leaf[] };
+type Group = { name: string; description: string; commands: Entry[] };
 type Entry = Leaf | Group;
 
 const cmd = (name: string, load: () => Promise<CommandModule>, subcommands?: Entry[]): Leaf => ({ name, load, ...(subcommands && { subcommands }) });
@@ -23,7 +23,7 @@ function loading<E extends Entry>(e: E): E {
   const file = e.load();
   return { ...e, load: () => file, ...(e.subcommands && { subcommands: e.subcommands.map(loading) }) };
 }
-const group = (name: string, description: string, commands: Leaf[]): Group => ({ name, description, commands });
+const group = (name: string, description: string, commands: Entry[]): Group => ({ name, description, commands });
 
 /** Every command, in the order of `svc --help`. */
 const TREE: Entry[] = [
@@ -42,6 +42,10 @@ const TREE: Entry[] = [
     cmd('delete', () => import('./commands/subscribers/delete.js')),
     cmd('online', () => import('./commands/subscribers/online.js')),
     cmd('preferences', () => import('./commands/subscribers/preferences.js')),
+    group('credentials', "a subscriber's device tokens and chat webhook URLs, per provider", [
+      cmd('set', () => import('./commands/subscribers/credentials/set.js')),
+      cmd('remove', () => import('./commands/subscribers/credentials/remove.js')),
+    ]),
   ]),
   group('topics', 'topics: named groups of subscribers a trigger can address', [
     cmd('list', () => import('./commands/topics/list.js')),
@@ -90,6 +94,11 @@ const TREE: Entry[] = [
     cmd('list', () => import('./commands/messages/list.js')),
     cmd('wait', () => import('./commands/messages/wait.js')),
     cmd('get', () => import('./commands/messages/get.js')),
+  ]),
+  group('environments', "the organisation's environments: list; create and delete (svc dev only)", [
+    cmd('list', () => import('./commands/environments/list.js')),
+    cmd('create', () => import('./commands/environments/create.js')),
+    cmd('delete', () => import('./commands/environments/delete.js')),
   ]),
   cmd('api', () => import('./commands/api.js')),
   cmd('login', () => import('./commands/login.js')),
@@ -236,7 +245,8 @@ export async function buildProgram(invoke: Invoke, output?: ProgramOutput, argv?
     // A group: only the subcommand named, or all of them (for its help, or a suggestion for a typo).
     const groupCmd = program.command(named.name).description(named.description);
     const sub = named.commands.find((c) => c.name === subword);
-    await (sub ? attach(groupCmd, sub) : attachAll(groupCmd, named.commands.map(loading)));
+    // A group inside the group (`subscribers credentials`) is small: all of its commands.
+    await (sub && !('commands' in sub) ? attach(groupCmd, sub) : attachAll(groupCmd, (sub ? [sub] : named.commands).map(loading)));
   }
   groupExamples(program as unknown as AnyCommand);
   return program;

@@ -8,6 +8,7 @@ import { hideUrlCredentialsIn, maskData } from './core/mask.js';
 import { escapeChar, safeJson, safeText, UNSAFE_RE } from './io/safe-text.js';
 import type { GlobalOptions, IO } from './deps.js';
 import { checkQuery } from './io/output.js';
+import { checkFieldsBeforeSending } from './io/fields.js';
 import { stoppedServiceHint } from './config/profiles.js';
 
 export interface Host {
@@ -121,6 +122,8 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     });
     // --query is applied when the answer is printed; a bad expression must fail before anything is sent.
     if (runtime.globals.query !== undefined) await checkQuery(runtime.globals.query);
+    // So is a --fields name the resource a write prints does not have (a typo creates nothing).
+    checkFieldsBeforeSending(runtime.globals.fields, runtime.commandPath, opts, { dryRun: Boolean(runtime.globals.dryRun), format: runtime.format() });
     await mod.run(runtime, opts as never, args as never, command as never).catch((e: unknown) => {
       throw withStoppedServiceHint(e, runtime!);
     });

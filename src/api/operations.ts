@@ -49,6 +49,36 @@ import { ListContextsQuery, UpdateContextBody } from './schemas/requests.js';
 import { DeleteMessageResult, DeleteMessagesByTransactionQuery, WaitForMessageQuery } from './schemas/requests.js';
 import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
+import { CreateEnvironmentBody, EnvironmentResource, UpdateEnvironmentBody } from './schemas/environments.js';
+import { InboxNotification, InboxNotificationsPage } from './schemas/inbox.js';
+import {
+  ContextKeysQuery,
+  FeedItem,
+  MarkAllMessagesBody,
+  MarkNotificationsSeenBody,
+  MessageActionBody,
+  MessageActionParams,
+  NotificationActionParams,
+  NotificationCount,
+  NotificationsFeedQuery,
+  SnoozeNotificationBody,
+  SubscriberNotificationsCountQuery,
+  SubscriberNotificationsQuery,
+  UnseenCountQuery,
+  UpdateAllNotificationsBody,
+} from './schemas/subscriber-notifications.js';
+import {
+  BroadcastBody,
+  BulkCreateSubscribersBody,
+  BulkCreateSubscribersResult,
+  ListSubscriberSubscriptionsQuery,
+  SubscriberCredentialsBody,
+  SubscriberSubscription,
+  SubscriptionDetails,
+  SubscriptionView,
+  TopicMembership,
+  UpdateTopicSubscriptionBody,
+} from './schemas/subscriber-api.js';
 import { AdvanceClockBody, ClockState, LoadSnapshotBody, ResetBody, Snapshot, StoreSummary } from './schemas/dev-admin.js';
 
 export type { HttpMethod, RateCategory } from './routes.js';
@@ -133,8 +163,55 @@ export const operations = {
   deleteIntegration: op(routes.deleteIntegration, { response: z.array(Integration) }),
   deleteMessage: op(routes.deleteMessage, { response: DeleteMessageResult }),
   deleteMessagesByTransaction: op(routes.deleteMessagesByTransaction, { query: DeleteMessagesByTransactionQuery }),
+  listSubscriberNotifications: op(routes.listSubscriberNotifications, { query: SubscriberNotificationsQuery, response: InboxNotificationsPage }),
+  countSubscriberNotifications: op(routes.countSubscriberNotifications, { query: SubscriberNotificationsCountQuery, response: z.array(NotificationCount) }),
+  deleteSubscriberNotification: op(routes.deleteSubscriberNotification, { query: ContextKeysQuery }),
+  markSubscriberNotificationRead: op(routes.markSubscriberNotificationRead, { query: ContextKeysQuery, response: InboxNotification }),
+  markSubscriberNotificationUnread: op(routes.markSubscriberNotificationUnread, { query: ContextKeysQuery, response: InboxNotification }),
+  archiveSubscriberNotification: op(routes.archiveSubscriberNotification, { query: ContextKeysQuery, response: InboxNotification }),
+  unarchiveSubscriberNotification: op(routes.unarchiveSubscriberNotification, { query: ContextKeysQuery, response: InboxNotification }),
+  snoozeSubscriberNotification: op(routes.snoozeSubscriberNotification, { query: ContextKeysQuery, body: SnoozeNotificationBody, response: InboxNotification }),
+  unsnoozeSubscriberNotification: op(routes.unsnoozeSubscriberNotification, { query: ContextKeysQuery, response: InboxNotification }),
+  completeSubscriberNotificationAction: op(routes.completeSubscriberNotificationAction, {
+    params: NotificationActionParams,
+    query: ContextKeysQuery,
+    response: InboxNotification,
+  }),
+  revertSubscriberNotificationAction: op(routes.revertSubscriberNotificationAction, {
+    params: NotificationActionParams,
+    query: ContextKeysQuery,
+    response: InboxNotification,
+  }),
+  markSubscriberNotificationsSeen: op(routes.markSubscriberNotificationsSeen, { body: MarkNotificationsSeenBody }),
+  markAllSubscriberNotificationsRead: op(routes.markAllSubscriberNotificationsRead, { body: UpdateAllNotificationsBody }),
+  archiveAllSubscriberNotifications: op(routes.archiveAllSubscriberNotifications, { body: UpdateAllNotificationsBody }),
+  archiveReadSubscriberNotifications: op(routes.archiveReadSubscriberNotifications, { body: UpdateAllNotificationsBody }),
+  deleteAllSubscriberNotifications: op(routes.deleteAllSubscriberNotifications, { body: UpdateAllNotificationsBody }),
+  getNotificationsFeed: op(routes.getNotificationsFeed, {
+    query: NotificationsFeedQuery,
+    response: pageEnvelope(FeedItem).extend({ totalCount: z.number().optional() }),
+  }),
+  getUnseenCount: op(routes.getUnseenCount, { query: UnseenCountQuery, response: z.looseObject({ count: z.number() }) }),
+  markAllMessages: op(routes.markAllMessages, { body: MarkAllMessagesBody, response: z.number() }),
+  markMessageAction: op(routes.markMessageAction, { params: MessageActionParams, body: MessageActionBody, response: Message }),
   waitForMessage: op(routes.waitForMessage, { query: WaitForMessageQuery, response: Message.nullable() }),
   getMessage: op(routes.getMessage, { params: z.looseObject({ messageId: ObjectId }), response: Message }),
+  listEnvironments: op(routes.listEnvironments, { response: z.array(EnvironmentResource) }),
+  createEnvironment: op(routes.createEnvironment, { body: CreateEnvironmentBody, response: EnvironmentResource }),
+  updateEnvironment: op(routes.updateEnvironment, { body: UpdateEnvironmentBody, response: EnvironmentResource }),
+  deleteEnvironment: op(routes.deleteEnvironment, {}),
+  triggerBroadcast: op(routes.triggerBroadcast, { body: BroadcastBody, response: TriggerResult }),
+  bulkCreateSubscribers: op(routes.bulkCreateSubscribers, { body: BulkCreateSubscribersBody, response: BulkCreateSubscribersResult }),
+  updateSubscriberCredentials: op(routes.updateSubscriberCredentials, { body: SubscriberCredentialsBody, response: Subscriber }),
+  appendSubscriberCredentials: op(routes.appendSubscriberCredentials, { body: SubscriberCredentialsBody, response: Subscriber }),
+  deleteSubscriberCredentials: op(routes.deleteSubscriberCredentials, {}),
+  listSubscriberSubscriptions: op(routes.listSubscriberSubscriptions, {
+    query: ListSubscriberSubscriptionsQuery,
+    response: cursorEnvelope(SubscriberSubscription),
+  }),
+  getTopicSubscriber: op(routes.getTopicSubscriber, { response: TopicMembership }),
+  getTopicSubscription: op(routes.getTopicSubscription, { response: SubscriptionDetails }),
+  updateTopicSubscription: op(routes.updateTopicSubscription, { body: UpdateTopicSubscriptionBody, response: SubscriptionView }),
   getClock: op(routes.getClock, { response: ClockState }),
   advanceClock: op(routes.advanceClock, { body: AdvanceClockBody, response: ClockState }),
   resetStore: op(routes.resetStore, { body: ResetBody, response: StoreSummary }),

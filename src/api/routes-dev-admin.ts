@@ -1,8 +1,6 @@
 // svc dev's admin routes (GET /v1/svc-dev names them: `clock`, `reset`, `snapshot`), in the table of
 // routes.ts: service time, starting the store over, the store as one file. The hosted service has none.
-import type { Route } from './routes.js';
-
-const route = <T extends Route>(r: T): T => r;
+import { type Route, route } from './route.js';
 
 export const devAdminRoutes = {
   getClock: route({ name: 'getClock', method: 'GET', path: '/v1/svc-dev/clock', summary: 'Service time (svc dev only)', status: 200, category: 'global' }),

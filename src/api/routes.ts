@@ -1,29 +1,13 @@
 // The table of operations without their schemas: name, method, path, success status and rate-limit
 // category. No dependencies, so the command tree reads its help text ("(GET /v1/notifications)") from it
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
-
+import { type RateCategory, type Route, route } from './route.js';
+import { environmentRoutes } from './routes-environments.js';
+import { subscriberNotificationRoutes } from './routes-notifications.js';
+import { subscriberApiRoutes } from './routes-subscribers.js';
 import { devAdminRoutes } from './routes-dev-admin.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
-/** Rate-limit categories of the service (ground truth, "Rate limits"). */
-export type RateCategory = 'trigger' | 'configuration' | 'global';
-
-export interface Route {
-  /** Stable name, used by the client, the server's handler table and the tests. */
-  name: string;
-  method: HttpMethod;
-  /** Path template with `{param}` placeholders. */
-  path: string;
-  summary: string;
-  /** The operation's number in api-spec.md, when it has one. */
-  specNumber?: number;
-  status: number;
-  category: RateCategory;
-  /** Bulk calls cost this many tokens of the rate limit. */
-  cost?: number;
-}
-
-const route = <T extends Route>(r: T): T => r;
+export type { HttpMethod, RateCategory, Route } from './route.js';
 
 export const routes = {
   listChannelEndpoints: route({
@@ -450,6 +434,7 @@ export const routes = {
     status: 204,
     category: 'global',
   }),
+  ...subscriberNotificationRoutes,
   // svc dev only (GET /v1/svc-dev names them): a message as soon as one that matches is stored, and one message by id.
   waitForMessage: route({
     name: 'waitForMessage',
@@ -467,6 +452,8 @@ export const routes = {
     status: 200,
     category: 'global',
   }),
+  ...environmentRoutes,
+  ...subscriberApiRoutes,
   ...devAdminRoutes,
 } satisfies Record<string, Route>;
 

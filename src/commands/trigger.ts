@@ -22,6 +22,7 @@ export const command = () =>
       .argument('[workflow]', 'trigger identifier of the workflow (asked for at a terminal when left out)')
       .option('--to <id>', 'recipient subscriber id (repeatable; commas separate several)', collect)
       .option('--to-json <json>', 'recipients as JSON: a subscriber object, a topic {"type":"Topic","topicKey":...}, or an array')
+      .option('--broadcast', 'send to every subscriber of the environment instead of --to (POST /v1/events/trigger/broadcast)')
       .option('--payload <json>', 'payload: inline JSON, @file (.json/.yaml) or - for stdin')
       .option('--set <key=value>', 'set a payload field (repeatable; key:=<json> for non-strings, dotted keys nest)', collect)
       .option('--overrides <json>', 'provider overrides as JSON')
@@ -52,6 +53,7 @@ export const command = () =>
       'svc trigger welcome --to ada --wait --wait-timeout 30s',
       'svc trigger welcome --recipients-file users.csv --report report.ndjson',
       'svc trigger welcome --recipients-file users.csv --report report.ndjson --resume   # after an interruption',
+      'svc trigger maintenance --broadcast --set window=02:00   # every subscriber of the environment',
     ],
   );
 
@@ -88,7 +90,7 @@ async function recipients(deps: Deps, opts: TriggerOptions): Promise<unknown[]> 
     });
     to.push(...splitIds([answer], /[\s,]+/).map((id) => checkId('recipient', id)));
   }
-  if (to.length === 0) throw new UsageError('missing recipients: give --to ID (repeatable) or --to-json JSON');
+  if (to.length === 0) throw new UsageError('missing recipients: give --to ID (repeatable), --to-json JSON or --broadcast');
   if (to.length > MAX_RECIPIENTS) {
     throw new UsageError(`--to: at most ${MAX_RECIPIENTS} recipients per trigger (got ${to.length}); use --recipients-file for more`);
   }
@@ -162,6 +164,7 @@ async function askWorkflow(deps: Deps): Promise<string> {
 export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<typeof command>): Promise<void> {
   if (given === undefined && !deps.interactive()) throw new UsageError("missing required argument 'workflow'; see 'svc trigger --help'");
   const workflow = checkId('WORKFLOW', given ?? (await askWorkflow(deps)).trim());
+  if (opts.broadcast) return broadcast(deps, workflow, opts);
   if (opts.recipientsFile !== undefined) {
     if (opts.wait) throw new UsageError('--wait cannot be used with --recipients-file: follow a run with svc events watch');
     return bulk(deps, workflow, opts);
@@ -218,6 +221,52 @@ async function withBrowserLink(result: TriggerResult): Promise<TriggerResult> {
   if (!result || typeof result.activityFeedLink !== 'string') return result;
   const { browserActivityLink } = await import('../core/activity.js');
   return { ...result, activityFeedLink: browserActivityLink(result.activityFeedLink, result.transactionId) };
+}
+
+/** --broadcast: the trigger to every subscriber of the environment, which the service fans out itself. */
+async function broadcast(deps: Deps, workflow: string, opts: TriggerOptions): Promise<void> {
+  const other = (
+    [
+      ['--to', opts.to?.length],
+      ['--to-json', opts.toJson !== undefined],
+      ['--recipients-file', opts.recipientsFile !== undefined],
+    ] as const
+  ).find(([, given]) => given);
+  if (other) throw new UsageError(`--broadcast and ${other[0]} cannot be used together: a broadcast goes to every subscriber of the environment`);
+  const extra = BULK_ONLY.filter((k) => opts[k] !== undefined);
+  if (extra.length) throw new UsageError(`--${extra[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --recipients-file`);
+  if (opts.waitTimeout !== undefined && !opts.wait) throw new UsageError('--wait-timeout only applies with --wait');
+  // The service requires a payload on a broadcast: an empty one when none is given.
+  const body: Record<string, unknown> = { name: workflow, payload: (await payloadFrom(deps, opts.payload, opts.set)) ?? {} };
+  if (opts.overrides !== undefined) body.overrides = await deps.input.jsonObject('--overrides', opts.overrides);
+  if (opts.transactionId !== undefined) body.transactionId = checkId('--transaction-id', opts.transactionId);
+  const actor = await idOrObject(deps, '--actor', opts.actor);
+  if (actor !== undefined) body.actor = actor;
+  const tenant = await idOrObject(deps, '--tenant', opts.tenant);
+  if (tenant !== undefined) body.tenant = tenant;
+  const context = await contextMap(deps, '--context', opts.context);
+  if (context) body.context = context;
+  const valid = await checkBody('triggerBroadcast', body, buildLabels());
+  const api = await deps.client();
+  const res = await api.call<TriggerResult>('triggerBroadcast', { body: valid }, { bodyLabel: buildLabels() }).catch(async (e: unknown) => {
+    throw await unknownWorkflowHint(api, e, workflow);
+  });
+  if (!res) return;
+  const result = res.data;
+  const processed = result?.status === 'processed';
+  const shown = deps.format() === 'table' ? await withBrowserLink(result) : result;
+  if (!opts.wait || !processed || !result.transactionId) {
+    await deps.print(shown, { view: 'trigger' });
+    if (!processed) throw new TriggerNotProcessedError(String(result?.status), result?.error, result);
+    return;
+  }
+  const timeout = opts.waitTimeout ?? DEFAULT_WAIT_MS;
+  if (deps.io.stderr.isTTY) deps.info(`transaction ${result.transactionId}: waiting up to ${formatDuration(timeout)} for delivery…`);
+  const { waitForTransaction, checkOutcome } = await import('./wait.js');
+  // How many subscribers the environment has is the service's to know: the wait follows what it made.
+  const waited = await waitForTransaction(deps, result.transactionId, undefined, timeout);
+  await deps.print({ trigger: shown, ...waited }, { view: 'wait' });
+  checkOutcome(waited, timeout);
 }
 
 function isDirectory(path: string): boolean {

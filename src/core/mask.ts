@@ -81,7 +81,7 @@ export function maskData(data: unknown, opts: MaskOptions = {}, parentKey = ''):
   for (const [k, v] of Object.entries(data as Record<string, unknown>)) {
     const lk = k.toLowerCase();
     if (SECRET_OBJECTS.has(lk) && v && typeof v === 'object') out[k] = maskValue(v);
-    else if (SECRET_KEYS.has(lk) && (typeof v === 'string' || Array.isArray(v))) out[k] = maskValue(v);
+    else if ((SECRET_KEYS.has(lk) || (lk === 'key' && parentKey === 'apikeys')) && (typeof v === 'string' || Array.isArray(v))) out[k] = maskValue(v);
     else if (opts.personal && (PERSONAL_KEYS.has(lk) || (lk === 'url' && parentKey === 'endpoint'))) {
       // `to` holds recipients: only their contact fields are personal, the ids stay readable.
       out[k] = lk === 'to' ? maskData(v, opts, k) : maskPersonal(v);

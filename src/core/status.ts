@@ -141,7 +141,7 @@ export function judge(jobs: readonly StatusJob[] | undefined, scope: JudgeScope 
   const sent = channelJobs.some((j) => j.status === 'completed');
   if (sent) {
     const missed = channelJobs.find((j) => j.status === 'skipped' || j.status === 'canceled');
-    if (!missed) return { status: 'delivered', channels };
+    if (!missed) return { status: 'delivered', ...reasonField(afterDelivery(channelJobs)), channels };
     return { status: 'partial', reason: said(missed, channelOutcome(missed)), channels };
   }
   if (channelJobs.length === 0 && inScope.every((j) => j.status === 'completed')) return { status: 'completed', channels };
@@ -156,6 +156,21 @@ export function judge(jobs: readonly StatusJob[] | undefined, scope: JudgeScope 
   const canceled = inScope.find((j) => j.status === 'canceled');
   if (canceled) return { status: 'canceled', ...reasonField(stepReason(canceled)), channels };
   return { status: 'completed', channels };
+}
+
+/**
+ * What a provider reported after a message was sent (a complaint, an automatic reply): the reason of a
+ * delivered event, which stays delivered. The last detail written after a step's `Message sent…`.
+ */
+function afterDelivery(channelJobs: readonly StatusJob[]): string | undefined {
+  for (const job of channelJobs) {
+    if (job.status !== 'completed') continue;
+    const list = job.executionDetails ?? [];
+    const sentAt = list.findLastIndex((d) => /^Message sent\b/.test(String(d.detail ?? '')));
+    const later = sentAt < 0 ? undefined : list.slice(sentAt + 1).findLast((d) => d.detail !== undefined && !PROGRESS.has(d.detail));
+    if (later) return `${job.type}: ${oneLine(String(later.detail))}`;
+  }
+  return undefined;
 }
 
 const reasonField = (reason: string | undefined) => (reason !== undefined ? { reason } : {});

@@ -176,6 +176,11 @@ export const SCHEMA_FIELDS: Partial<Record<ViewName, readonly string[]>> = {
   subscriptions: ['_id', 'topic', 'subscriber', 'createdAt', 'updatedAt'],
 };
 
+/** The fields of svc's own reports, which no schema of the service declares. */
+const OWN_FIELDS: Partial<Record<ViewName, readonly string[]>> = {
+  wait: ['trigger', 'transactionId', 'outcome', 'waitedMs', 'recipients'],
+};
+
 /** The single-record views that show the same resource as a list view. */
 const SAME_AS: Partial<Record<ViewName, ViewName>> = { event: 'events' };
 
@@ -208,7 +213,7 @@ export function resourceOf(records: readonly unknown[]): ViewName | undefined {
 
 /** The fields known for these records of `view`: the schema's, svc's own, and those the records have. */
 export function knownFields(records: readonly unknown[], view: ViewName | undefined): Set<string> {
-  const known = new Set<string>(view ? (SCHEMA_FIELDS[view] ?? SCHEMA_FIELDS[SAME_AS[view]!] ?? []) : []);
+  const known = new Set<string>(view ? (SCHEMA_FIELDS[view] ?? SCHEMA_FIELDS[SAME_AS[view]!] ?? OWN_FIELDS[view] ?? []) : []);
   if (view && EVENT_VIEWS.has(view)) known.add(DERIVED_FIELD);
   for (const r of records) if (isRecord(r)) for (const k of Object.keys(r)) known.add(k);
   return known;
@@ -240,4 +245,69 @@ export function checkFields(
   const what = view ? (PLURAL[view] ?? view) : 'these records';
   const names = unknown.map((f) => `'${f}'`).join(', ');
   throw new UsageError(`--fields: ${what} have no field ${names}; known fields: ${[...known].filter((k) => !envelope.includes(k)).join(', ')}`);
+}
+
+/** What a command prints that is no resource of a schema: its own fields, and what to call it. */
+interface OwnRecord {
+  what: string;
+  fields: readonly string[];
+}
+
+type Printed = ViewName | OwnRecord | undefined;
+
+/**
+ * What each command prints, by command path, where that is known before anything is sent: its --fields
+ * are judged by those fields first, so that a mistyped name creates or triggers nothing. Commands that
+ * change something are here; so are those whose answer is no resource the printed record would be
+ * recognised by (a topic with its subscribers, the preferences, the settings in use). A trigger with
+ * --wait prints the wait report; one from a recipients file prints the run's summary, judged when
+ * printed. Every other command's --fields are judged when its answer is printed.
+ */
+const PRINTED_BY: Record<string, Printed | ((opts: Record<string, unknown>, format: string) => Printed)> = {
+  trigger: (opts) => (opts.recipientsFile !== undefined ? undefined : opts.wait ? 'wait' : 'trigger'),
+  'subscribers create': 'subscribers',
+  'subscribers update': 'subscribers',
+  'subscribers online': 'subscribers',
+  'subscribers preferences': { what: 'subscriber preferences', fields: ['global', 'workflows'] },
+  'topics create': 'topics',
+  'topics get': (opts) => (opts.subscribers === false ? 'topics' : { what: 'topics', fields: [...SCHEMA_FIELDS.topics!, 'subscribers', 'subscriberCount'] }),
+  // At a terminal the subscriptions made or removed are shown; elsewhere the whole answer.
+  'topics add': (_, format) => (format === 'table' ? 'subscriptions' : { what: 'topic subscription changes', fields: ['data', 'meta', 'errors'] }),
+  'topics remove': (_, format) => (format === 'table' ? 'subscriptions' : { what: 'topic subscription changes', fields: ['data', 'meta', 'errors'] }),
+  'workflow create': 'workflow',
+  'workflow update': 'workflow',
+  'workflow activate': 'workflow',
+  'workflow deactivate': 'workflow',
+  'workflow sync': 'workflows',
+  'workflow preview': 'preview',
+  'integrations create': 'integrations',
+  'integrations update': 'integrations',
+  'integrations primary': 'integrations',
+  'integrations delete': 'integrations',
+  'connections create': 'connections',
+  'connections update': 'connections',
+  'endpoints create': 'endpoints',
+  'contexts create': 'contexts',
+  'messages mark-as': 'messages',
+  'profile show': { what: 'profile settings', fields: ['profile', 'baseUrl', 'apiKey', 'readOnly', 'configFile', 'applicationIdentifier'] },
+};
+
+/**
+ * Refuses, before anything is sent, a --fields name what the command prints does not have (exit 2,
+ * naming it and the known fields). Under --dry-run the request itself is printed, and judged then.
+ */
+export function checkFieldsBeforeSending(
+  fields: readonly string[] | undefined,
+  commandPath: string,
+  opts: Record<string, unknown>,
+  { dryRun = false, format = 'json' }: { dryRun?: boolean; format?: string } = {},
+): void {
+  if (!fields?.length || dryRun) return;
+  const entry = PRINTED_BY[commandPath];
+  const printed = typeof entry === 'function' ? entry(opts, format) : entry;
+  if (printed === undefined) return;
+  if (typeof printed === 'string') return checkFields(fields, [], printed);
+  const unknown = fields.filter((f) => !printed.fields.includes(f.split('.')[0]!));
+  if (unknown.length === 0) return;
+  throw new UsageError(`--fields: ${printed.what} have no field ${unknown.map((f) => `'${f}'`).join(', ')}; known fields: ${printed.fields.join(', ')}`);
 }

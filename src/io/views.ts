@@ -26,7 +26,8 @@ export type ViewName =
   | 'settings'
   | 'record'
   | 'topics'
-  | 'subscriptions';
+  | 'subscriptions'
+  | 'environments';
 
 export interface Column {
   header: string;
@@ -170,6 +171,15 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'NAME', value: 'name', min: 10 },
     { header: 'CREATED', value: 'createdAt', time: true, dropOrder: 1 },
     { header: 'UPDATED', value: 'updatedAt', time: true, dropOrder: 2 },
+  ],
+  // The organisation's environments: the id `environments delete` takes, the application identifier an
+  // Inbox names, and the caller's own key (masked by the output path unless --show-secrets).
+  environments: [
+    { header: 'ID', value: '_id', full: true },
+    { header: 'NAME', value: 'name', min: 10 },
+    { header: 'APP IDENTIFIER', value: 'identifier', full: true },
+    { header: 'KEY', value: 'apiKeys.0.key', dropOrder: 2 },
+    { header: 'CREATED', value: 'createdAt', time: true, dropOrder: 1 },
   ],
   // A topic's subscriptions: who is subscribed, and since when.
   subscriptions: [

@@ -58,7 +58,10 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
 
     const actor =
       body.actor === undefined ? undefined : upsertSubscriber(store, env, typeof body.actor === 'string' ? { subscriberId: body.actor } : body.actor);
-    const { recipients, topics, problems } = resolveRecipients(store, env, body.to, actor?.subscriberId);
+    const scope = { workflowDbId: workflow._id, payload: body.payload ?? {} };
+    const { recipients, topicsOf, problems, filtered } = resolveRecipients(store, env, body.to, actor?.subscriberId, scope);
+    // Reached, but each one's topic subscriptions turned this workflow off: accepted, and nobody gets it.
+    if (recipients.length === 0 && filtered > 0) return processedResult(body.transactionId ?? uuidv7(deps.now()), baseUrl);
     if (recipients.length === 0) {
       return { acknowledged: true, status: 'invalid_recipients', error: problems.length ? problems : ['No valid recipients'] };
     }
@@ -93,7 +96,7 @@ export function trigger(deps: TriggerDeps, env: Environment, body: TriggerBody, 
           overrides: body.overrides ?? {},
           tags: workflow.tags,
           to: r,
-          topics,
+          topics: topicsOf.get(r.subscriberId) ?? [],
           critical: workflow.critical,
           contextKeys,
           actorId: actor?._id,

@@ -73,6 +73,7 @@ interface Owned {
   connection: string;
   endpoint: string;
   context: string;
+  environmentId: string;
 }
 const owned: Record<'A' | 'B', Owned> = {} as never;
 
@@ -112,6 +113,7 @@ async function populate(call: typeof A, env: { subscriber: string; workflow: str
     connection: conn.body.data.identifier,
     endpoint: endp.body.data.identifier,
     context: `project:p-${env.tx}`,
+    environmentId: (await call('GET', '/v1/environments/me')).body.data._id,
   };
 }
 
@@ -292,11 +294,101 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('DELETE', `/v1/messages/transaction/${own.transactionId}`),
     await call('DELETE', `/v1/messages/transaction/${own.transactionId}?channel=in_app`),
   ],
+  // A subscriber's notifications: the other's subscriber is not found, and its message ids are not the intruder's subscriber's.
+  listSubscriberNotifications: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}/notifications?limit=100`)],
+  countSubscriberNotifications: async (call, own) => [
+    await call('GET', `/v2/subscribers/${own.subscriber}/notifications/count?filters=${encodeURIComponent('[{}]')}`),
+  ],
+  deleteSubscriberNotification: async (call, own, mine) => [
+    await call('DELETE', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}`),
+    await call('DELETE', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}`),
+  ],
+  markSubscriberNotificationRead: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/read`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/read`),
+  ],
+  markSubscriberNotificationUnread: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/unread`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/unread`),
+  ],
+  archiveSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/archive`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/archive`),
+  ],
+  unarchiveSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/unarchive`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/unarchive`),
+  ],
+  unsnoozeSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/unsnooze`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/unsnooze`),
+  ],
+  completeSubscriberNotificationAction: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/actions/primary/complete`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/actions/primary/complete`),
+  ],
+  revertSubscriberNotificationAction: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/actions/primary/revert`),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/actions/primary/revert`),
+  ],
+  snoozeSubscriberNotification: async (call, own, mine) => [
+    await call('PATCH', `/v2/subscribers/${own.subscriber}/notifications/${own.messageIds[0]}/snooze`, {
+      snoozeUntil: new Date(svc.clock.now() + 3_600_000).toISOString(),
+    }),
+    await call('PATCH', `/v2/subscribers/${mine.subscriber}/notifications/${own.messageIds[0]}/snooze`, {
+      snoozeUntil: new Date(svc.clock.now() + 3_600_000).toISOString(),
+    }),
+  ],
+  // The intruder's own subscriber: a 204 that marks nothing of the other's (checked by the snapshot).
+  markSubscriberNotificationsSeen: async (call, own, mine) =>
+    refusedById(
+      await call('POST', `/v2/subscribers/${own.subscriber}/notifications/seen`, {}),
+      await call('POST', `/v2/subscribers/${mine.subscriber}/notifications/seen`, { notificationIds: own.messageIds }),
+    ),
+  markAllSubscriberNotificationsRead: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/read`, {})],
+  archiveAllSubscriberNotifications: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/archive`, {})],
+  archiveReadSubscriberNotifications: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/read-archive`, {})],
+  deleteAllSubscriberNotifications: async (call, own) => [await call('POST', `/v2/subscribers/${own.subscriber}/notifications/delete`, {})],
+  getNotificationsFeed: async (call, own) => [await call('GET', `/v1/subscribers/${own.subscriber}/notifications/feed`)],
+  getUnseenCount: async (call, own) => [await call('GET', `/v1/subscribers/${own.subscriber}/notifications/unseen`)],
+  markAllMessages: async (call, own) => [await call('POST', `/v1/subscribers/${own.subscriber}/messages/mark-all`, { markAs: 'read' })],
+  markMessageAction: async (call, own, mine) => [
+    await call('POST', `/v1/subscribers/${own.subscriber}/messages/${own.messageIds[0]}/actions/primary`, { status: 'done' }),
+    await call('POST', `/v1/subscribers/${mine.subscriber}/messages/${own.messageIds[0]}/actions/primary`, { status: 'done' }),
+  ],
   waitForMessage: async (call, own) => [
     await call('GET', `/v1/svc-dev/messages/wait?transactionId=${own.transactionId}&since=1970-01-01T00:00:00Z&holdMs=0`),
     await call('GET', `/v1/svc-dev/messages/wait?subscriberId=${own.subscriber}&since=1970-01-01T00:00:00Z&holdMs=0`),
   ],
   getMessage: async (call, own) => [await call('GET', `/v1/svc-dev/messages/${own.messageIds[0]}`)],
+  // Organisation-wide, as the service lists them; only the caller's own environment with its key.
+  listEnvironments: async (call) => [await call('GET', '/v1/environments')],
+  // A new environment is the intruder's own (its parent); the other's name is taken.
+  createEnvironment: async (call, own) => [
+    await call('POST', '/v1/environments', { name: own.workflow === 'welcome' ? 'Development' : 'Staging', color: '#000000' }),
+  ],
+  // An API key changes and deletes its own environment (and those made from it) only.
+  updateEnvironment: async (call, own) => [await call('PUT', `/v1/environments/${own.environmentId}`, { name: 'Stolen', color: '#ff0000' })],
+  deleteEnvironment: async (call, own) => [await call('DELETE', `/v1/environments/${own.environmentId}`)],
+  // The other environment's workflow is unknown here: nothing is sent to anyone.
+  triggerBroadcast: async (call, own) => [await call('POST', '/v1/events/trigger/broadcast', { name: own.workflow })],
+  // A subscriber of the intruder's own namespace is made; the owner's are not touched.
+  bulkCreateSubscribers: async (call, own) => [await call('POST', '/v1/subscribers/bulk', { subscribers: [{ subscriberId: `bulk-${own.transactionId}` }] })],
+  updateSubscriberCredentials: async (call, own) => [
+    await call('PUT', `/v1/subscribers/${own.subscriber}/credentials`, { providerId: 'slack', credentials: { webhookUrl: 'http://127.0.0.1:9/stolen' } }),
+  ],
+  appendSubscriberCredentials: async (call, own) => [
+    await call('PATCH', `/v1/subscribers/${own.subscriber}/credentials`, { providerId: 'slack', credentials: { webhookUrl: 'http://127.0.0.1:9/stolen' } }),
+  ],
+  deleteSubscriberCredentials: async (call, own) => [await call('DELETE', `/v1/subscribers/${own.subscriber}/credentials/slack`)],
+  listSubscriberSubscriptions: async (call, own) => [await call('GET', `/v2/subscribers/${own.subscriber}/subscriptions`)],
+  getTopicSubscriber: async (call, own) => [await call('GET', `/v1/topics/own-${own.transactionId}/subscribers/${own.subscriber}`)],
+  getTopicSubscription: async (call, own) => [
+    await call('GET', `/v2/topics/own-${own.transactionId}/subscriptions/tk_own-${own.transactionId}:si_${own.subscriber}`),
+  ],
+  updateTopicSubscription: async (call, own) => [
+    await call('PATCH', `/v2/topics/own-${own.transactionId}/subscriptions/tk_own-${own.transactionId}:si_${own.subscriber}`, { name: 'Stolen' }),
+  ],
   // svc dev's admin routes: time is the service's; reset and snapshots act on the whole store, and only
   // with the key of its first environment (A here): the attempts below change nothing either way.
   getClock: async (call) => [await call('GET', '/v1/svc-dev/clock')],
@@ -346,7 +438,37 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   deleteIntegration: [403],
   deleteMessage: [404],
   deleteMessagesByTransaction: [404, 404],
+  listSubscriberNotifications: [404],
+  countSubscriberNotifications: [404],
+  deleteSubscriberNotification: [404, 404],
+  markSubscriberNotificationRead: [404, 404],
+  markSubscriberNotificationUnread: [404, 404],
+  archiveSubscriberNotification: [404, 404],
+  unarchiveSubscriberNotification: [404, 404],
+  snoozeSubscriberNotification: [404, 404],
+  unsnoozeSubscriberNotification: [404, 404],
+  completeSubscriberNotificationAction: [404, 404],
+  revertSubscriberNotificationAction: [404, 404],
+  markSubscriberNotificationsSeen: [404, 204],
+  markAllSubscriberNotificationsRead: [404],
+  archiveAllSubscriberNotifications: [404],
+  archiveReadSubscriberNotifications: [404],
+  deleteAllSubscriberNotifications: [404],
+  getNotificationsFeed: [400],
+  getUnseenCount: [400],
+  markAllMessages: [404],
+  markMessageAction: [404, 404],
   getMessage: [404],
+  updateEnvironment: [403],
+  deleteEnvironment: [403],
+  triggerBroadcast: [422],
+  updateSubscriberCredentials: [400],
+  appendSubscriberCredentials: [400],
+  deleteSubscriberCredentials: [404],
+  listSubscriberSubscriptions: [404],
+  getTopicSubscriber: [404],
+  getTopicSubscription: [404],
+  updateTopicSubscription: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

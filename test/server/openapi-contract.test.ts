@@ -108,6 +108,8 @@ const cases: [string, string, string, (() => unknown) | undefined][] = [
     () => ({ name: 'Contract', workflowId: 'contract', steps: [{ name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'hours' } }] }),
   ],
   ['GET', '/v1/messages', '/v1/messages?limit=50', undefined],
+  ['POST', '/v1/environments', '/v1/environments', () => ({ name: 'Contract', color: '#b15353' })],
+  ['GET', '/v1/environments', '/v1/environments', undefined],
 ];
 
 describe("answers fit the service's OpenAPI document", () => {

@@ -158,7 +158,7 @@ describe('trigger', () => {
     await svc.runner.idle();
     const [n] = (await events()).data;
     expect(n.jobs.map((j: any) => j.status)).toEqual(['failed', 'completed']);
-    expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({ status: 'Failed', detail: expect.stringMatching(/no chat destination/) });
+    expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({ status: 'Failed', detail: 'Subscriber does not have a configured channel' });
   });
 
   it('MISSING_INTEGRATION when the environment has no email integration', async () => {

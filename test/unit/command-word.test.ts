@@ -29,6 +29,7 @@ describe('buildProgram', () => {
     expect(await built(['-o', 'json', 'integrations', '--profile', 'p', 'active'])).toEqual({ integrations: { active: true } });
     expect(await built(['events', 'get', '--help'])).toEqual({ events: { get: true } });
     expect(await built(['--profile', 'p', 'trigger', 'welcome'])).toEqual({ trigger: true });
+    expect(await built(['subscribers', 'credentials', 'set', 'ada'])).toEqual({ subscribers: { credentials: { set: true, remove: true } } });
   });
 
   test('a group without a subcommand it knows gets all of them (its help, the suggestion for a typo)', async () => {
@@ -52,8 +53,8 @@ describe('buildProgram', () => {
       // These read the whole tree whenever they run.
       if (['completion', 'help', '__complete'].includes(name)) continue;
       if (sub === true) expect(await built([name])).toEqual({ [name]: true });
-      // (A command with commands of its own, `svc dev clock`, is built with them.)
-      else for (const [leaf, below] of Object.entries(sub)) expect(await built([name, leaf])).toEqual({ [name]: { [leaf]: below } });
+      // A group inside a group (`subscribers credentials`) comes whole.
+      else for (const leaf of Object.keys(sub)) expect(await built([name, leaf])).toEqual({ [name]: { [leaf]: sub[leaf] } });
     }
   });
 });

@@ -40,6 +40,19 @@ describe('derived event status', () => {
     expect(eventStatus(jobs, { channels: ['in_app'] })).toBe('delivered');
     expect(eventStatus(jobs, { channels: ['sms'] })).toBe('none');
   });
+  it('a delivered event keeps what the provider reported after sending as its reason (a complaint), and stays delivered', () => {
+    const complaint = 'Complaint from complaint@simulator.svc.test: the recipient marked the message as spam (feedback type abuse)';
+    const jobs = [
+      { type: 'in_app', status: 'completed', executionDetails: [d('Success', 'Message sent')] },
+      { type: 'email', status: 'completed', executionDetails: [d('Pending', 'Step queued'), d('Success', 'Message sent: delivered'), d('Warning', complaint)] },
+    ];
+    expect(judge(jobs)).toMatchObject({ status: 'delivered', reason: `email: ${complaint}` });
+    // A 429 before the message was sent is not news once it is delivered.
+    const retried = [
+      { type: 'email', status: 'completed', executionDetails: [d('Warning', '429 TooManyRequests (attempt 1 of 3)'), d('Success', 'Message sent')] },
+    ];
+    expect(judge(retried)).toEqual({ status: 'delivered', channels: [{ channel: 'email', outcome: 'delivered' }] });
+  });
   it('every channel delivered is delivered', () => {
     expect(
       eventStatus([

@@ -1,6 +1,7 @@
 // One handler per operation of the table; the type makes a missing one a compile error.
 import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './code-first.js';
 import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl } from './chat-oauth.js';
+import { createEnvironment, deleteEnvironment, listEnvironments, updateEnvironment } from './environments.js';
 import { createContext, deleteContext, getContext, listContexts, updateContext } from './contexts.js';
 import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
 import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
@@ -19,7 +20,29 @@ import {
   searchSubscribers,
   updateOnlineStatus,
 } from './subscribers.js';
+import {
+  archiveAllSubscriberNotifications,
+  archiveReadSubscriberNotifications,
+  archiveSubscriberNotification,
+  completeSubscriberNotificationAction,
+  countSubscriberNotifications,
+  deleteAllSubscriberNotifications,
+  deleteSubscriberNotification,
+  listSubscriberNotifications,
+  markAllSubscriberNotificationsRead,
+  markSubscriberNotificationRead,
+  markSubscriberNotificationUnread,
+  markSubscriberNotificationsSeen,
+  revertSubscriberNotificationAction,
+  snoozeSubscriberNotification,
+  unarchiveSubscriberNotification,
+  unsnoozeSubscriberNotification,
+} from './subscriber-notifications.js';
+import { getNotificationsFeed, getUnseenCount, markAllMessages, markMessageAction } from './subscriber-feed.js';
 import type { Routes } from './types.js';
+import { triggerBroadcast } from './broadcast.js';
+import { appendSubscriberCredentials, bulkCreateSubscribers, deleteSubscriberCredentials, updateSubscriberCredentials } from './credentials.js';
+import { getTopicSubscriber, getTopicSubscription, listSubscriberSubscriptions, updateTopicSubscription } from './topic-subscriptions.js';
 import {
   bulkSubscriberPreferences,
   createTopic,
@@ -98,8 +121,41 @@ export const routes: Routes = {
   deleteIntegration,
   deleteMessage,
   deleteMessagesByTransaction,
+  listSubscriberNotifications,
+  countSubscriberNotifications,
+  deleteSubscriberNotification,
+  markSubscriberNotificationRead,
+  markSubscriberNotificationUnread,
+  archiveSubscriberNotification,
+  unarchiveSubscriberNotification,
+  snoozeSubscriberNotification,
+  unsnoozeSubscriberNotification,
+  completeSubscriberNotificationAction,
+  revertSubscriberNotificationAction,
+  markSubscriberNotificationsSeen,
+  markAllSubscriberNotificationsRead,
+  archiveAllSubscriberNotifications,
+  archiveReadSubscriberNotifications,
+  deleteAllSubscriberNotifications,
+  getNotificationsFeed,
+  getUnseenCount,
+  markAllMessages,
+  markMessageAction,
   waitForMessage,
   getMessage,
+  listEnvironments,
+  createEnvironment,
+  updateEnvironment,
+  deleteEnvironment,
+  triggerBroadcast,
+  bulkCreateSubscribers,
+  updateSubscriberCredentials,
+  appendSubscriberCredentials,
+  deleteSubscriberCredentials,
+  listSubscriberSubscriptions,
+  getTopicSubscriber,
+  getTopicSubscription,
+  updateTopicSubscription,
   getClock,
   advanceClock,
   resetStore,

@@ -7,9 +7,8 @@ import { InboxActionBody, InboxBulkBody, InboxPreferenceBody, InboxSeenBody, Inb
 import { HttpError, unprocessable } from '../errors.js';
 import type { Service } from '../handlers/types.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { recordReadState } from '../read-state.js';
-import type { InboxChange, InboxFilter } from '../store/inbox.js';
-import type { Store } from '../store/index.js';
+import { BULK_MARKS, type BulkMark, bulkMark, changeNotification, MAX_SNOOZE_HOURS, markSeen, snoozeChange, wakeSnoozed } from '../notification-state.js';
+import type { InboxChange } from '../store/inbox.js';
 import { bulkFilter, parseCountFilters, parseListQuery } from './filters.js';
 import { InboxHttp, validate, type Who } from './http.js';
 import { issueToken, subscriberHashMatches, verifyToken, type SubscriberClaims } from './jwt.js';
@@ -20,8 +19,7 @@ import { Realtime } from './realtime.js';
 import { bulkPreferences, registerSubscriptions } from './subscriptions.js';
 
 export { INBOX_PREFIX } from './http.js';
-/** The Inbox's snooze limit, in hours (the service's paid plans: 90 days). */
-export const MAX_SNOOZE_HOURS = 90 * 24;
+export { MAX_SNOOZE_HOURS };
 
 export interface InboxOptions {
   /** Origins let in besides loopback ones (`svc dev --inbox-origin`). */
@@ -82,6 +80,7 @@ function registerSession(http: InboxHttp, svc: Service): void {
         existing && !(profile && hashOk)
           ? existing
           : store.subscribers.upsert(env, subscriberId, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
+      wakeSnoozed(store, subscriber._id!, clock.now());
       const unreadCount = store.inbox.unreadCounts(subscriber._id!);
       const token = issueToken(
         {
@@ -115,6 +114,8 @@ function registerNotifications(http: InboxHttp, svc: Service): void {
   const { store, clock } = svc;
   http.route('GET', '/v1/inbox/notifications', (req, w) => {
     const q = parseListQuery((req.query ?? {}) as Record<string, unknown>);
+    // Snoozes that ended with no timer to bring them back (svc dev was stopped meanwhile).
+    wakeSnoozed(store, w.subscriber._id, clock.now());
     const page = store.inbox.list(w.subscriber._id, q.filter, { limit: q.limit, offset: q.offset, ...(q.after !== undefined && { after: q.after }) });
     const workflows = new Map<string, WorkflowInfo | undefined>();
     const now = clock.now();
@@ -127,23 +128,9 @@ function registerNotifications(http: InboxHttp, svc: Service): void {
 
   http.route('GET', '/v1/inbox/notifications/count', (req, w) => {
     const { given, filters } = parseCountFilters((req.query as Record<string, unknown>).filters);
+    wakeSnoozed(store, w.subscriber._id, clock.now());
     return { status: 200, body: { data: filters.map((f, i) => ({ count: store.inbox.count(w.subscriber._id, f), filter: given[i] })) } };
   });
-}
-
-/**
- * One change to one of the subscriber's messages, and what a read or a view changes beyond it, as the
- * operator's mark-as does: the step's state for later steps, and the timeline's ReadConfirmation.
- */
-function changeOne(store: Store, subscriberDbId: string, id: string, change: InboxChange) {
-  const before = store.inbox.get(subscriberDbId, id);
-  const after = store.inbox.change(subscriberDbId, id, change);
-  if (!before || !after) return after;
-  const became = (key: 'read' | 'seen', value: boolean) => before.doc[key] !== value && after.doc[key] === value;
-  if (became('read', true)) recordReadState(store, [after], 'read');
-  else if (became('seen', true)) recordReadState(store, [after], 'seen');
-  else if (became('read', false)) recordReadState(store, [after], 'unread');
-  return after;
 }
 
 /** What each `PATCH /v1/inbox/notifications/:id/:action` changes (`now`: service time). */
@@ -153,12 +140,7 @@ const changes: Record<string, (body: unknown, now: number) => InboxChange> = {
   archive: () => ({ kind: 'archive' }),
   unarchive: () => ({ kind: 'unarchive' }),
   unsnooze: () => ({ kind: 'unsnooze' }),
-  snooze: (body, now) => {
-    const until = Date.parse(validate(InboxSnoozeBody, body ?? {}).snoozeUntil);
-    if (until <= now) throw new HttpError(400, 'Snooze time must be in the future');
-    if (until - now > MAX_SNOOZE_HOURS * 3_600_000) throw new HttpError(400, `Snooze time must be at most ${MAX_SNOOZE_HOURS} hours from now`);
-    return { kind: 'snooze', until };
-  },
+  snooze: (body, now) => snoozeChange(validate(InboxSnoozeBody, body ?? {}).snoozeUntil, now),
   complete: (body) => ({ kind: 'action', status: 'done', button: validate(InboxActionBody, body ?? {}).actionType }),
   revert: (body) => ({ kind: 'action', status: 'pending', button: validate(InboxActionBody, body ?? {}).actionType }),
 };
@@ -171,7 +153,7 @@ function registerMarks(http: InboxHttp, svc: Service, realtime: Realtime): void 
     if (!make) throw new HttpError(404, `Cannot PATCH ${req.url.split('?')[0]}`);
     const change = make(req.body, clock.now());
     const { id } = req.params;
-    const done = changeOne(store, w.subscriber._id, id, change);
+    const done = changeNotification(store, w.subscriber._id, id, change);
     if (!done) throw new HttpError(404, `Notification with id: ${id} is not found.`);
     return {
       status: 200,
@@ -195,20 +177,9 @@ function registerMarks(http: InboxHttp, svc: Service, realtime: Realtime): void 
     };
   });
 
-  const bulk: Record<string, { filter: InboxFilter; change: InboxChange | 'delete' }> = {
-    read: { filter: { read: false }, change: { kind: 'read' } },
-    archive: { filter: { archived: false }, change: { kind: 'archive' } },
-    'read-archive': { filter: { read: true, archived: false }, change: { kind: 'archive' } },
-    delete: { filter: {}, change: 'delete' },
-  };
-  for (const [name, b] of Object.entries(bulk)) {
+  for (const [name, b] of Object.entries(BULK_MARKS) as [BulkMark, (typeof BULK_MARKS)[BulkMark]][]) {
     http.route('POST', `/v1/inbox/notifications/${name}`, (req, w) => {
-      const filter = { ...bulkFilter(validate(InboxBulkBody, req.body)), ...b.filter };
-      const ids = store.inbox.matching(w.subscriber._id, filter);
-      for (const id of ids) {
-        if (b.change === 'delete') store.inbox.remove(w.subscriber._id, id);
-        else changeOne(store, w.subscriber._id, id, b.change);
-      }
+      const ids = bulkMark(store, w.subscriber._id, name, bulkFilter(validate(InboxBulkBody, req.body)));
       return {
         status: 204,
         after: () => {
@@ -221,8 +192,7 @@ function registerMarks(http: InboxHttp, svc: Service, realtime: Realtime): void 
 
   http.route('POST', '/v1/inbox/notifications/seen', (req, w) => {
     const body = validate(InboxSeenBody, req.body ?? {});
-    const filter = { ...bulkFilter(body), seen: false };
-    for (const id of store.inbox.matching(w.subscriber._id, filter, body.notificationIds)) changeOne(store, w.subscriber._id, id, { kind: 'seen' });
+    markSeen(store, w.subscriber._id, bulkFilter(body), body.notificationIds);
     return { status: 204, after: () => realtime.queue(w.subscriber._id) };
   });
 }

@@ -17,7 +17,7 @@ export const getCurrentEnvironment: Route<'getCurrentEnvironment'> = {
     name: env.name,
     _organizationId: env.orgId,
     identifier: svc.store.tx(() => svc.store.inbox.settings(env.id).identifier),
-    _parentId: null,
+    _parentId: env.parentId,
   }),
 };
 

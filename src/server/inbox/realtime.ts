@@ -16,6 +16,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { Adapter } from 'socket.io-adapter';
 import type { Service } from '../handlers/types.js';
+import { wakeSnoozed } from '../notification-state.js';
 import type { InboxCursor, InboxMessage } from '../store/inbox.js';
 import type { MessageChange } from '../store/messages.js';
 import type { SubscriberClaims } from './jwt.js';
@@ -50,7 +51,10 @@ export class Realtime {
   /** Message → the timer that announces it again when its snooze ends (kept in memory only). */
   private readonly wakeups = new Map<string, () => void>();
   private readonly onMessage = (c: MessageChange) => {
-    if (c.channel === 'in_app') this.queue(c.subscriberDbId, c.kind === 'created' ? c.messageId : undefined);
+    if (c.channel !== 'in_app') return;
+    if (c.snoozedUntil === null) this.unsnoozed(c.messageId);
+    else if (c.snoozedUntil !== undefined) this.snoozed(c.subscriberDbId, c.messageId, c.snoozedUntil);
+    this.queue(c.subscriberDbId, c.kind === 'created' ? c.messageId : undefined);
   };
 
   constructor(
@@ -103,6 +107,9 @@ export class Realtime {
     const cancel = clock.setTimer(
       () => {
         this.wakeups.delete(messageId);
+        // The message comes back now, as the service's unsnooze job brings it back (notification-state.ts).
+        const { store } = this.svc;
+        if (store.db.open) store.tx(() => wakeSnoozed(store, subscriberDbId, clock.now()));
         this.queue(subscriberDbId, messageId, true);
       },
       Math.max(0, until - clock.now()),

@@ -16,18 +16,17 @@ import { isChannelKind, type ChannelContent, type ChannelKind } from '../engine/
 import { bridgeRaw, executeStep, frameworkCode, PAYLOAD_ERRORS, zodProblem, type BridgeAnswer } from '../bridge/client.js';
 import { bridgeEvent } from '../bridge/event.js';
 import { safeCheck } from '../bridge/shapes.js';
-import { channelPlan, deliver } from './channels.js';
+import { channelPlan, deliver, sendDelivery, type Sent } from './channels.js';
 import { jsonText } from './describe.js';
 import { delayHandler, digestHandler, throttleHandler } from './flow.js';
 import { prelude } from './prelude.js';
 import type { StepContext, StepHandler, StepResult } from './types.js';
-import { deliverWebhook, type WebhookResult } from './webhook.js';
 
 interface Executed {
   answer: BridgeAnswer;
   result?: BridgeExecuteResult;
-  /** A channel step's message sent through a webhook provider. */
-  sent?: WebhookResult;
+  /** A channel step's message sent through a webhook provider, or the simulator's answers after its retries. */
+  sent?: Sent;
 }
 
 /** The bridge URL a job's steps are executed through. */
@@ -115,13 +114,16 @@ export const bridgeHandler: StepHandler = {
     const call = { secret: ctx.environment.apiKey, allowRemote: ctx.settings.allowRemoteBridge };
     const { answer, value } = await executeStep(url, 'execute', ctx.workflow.workflowId, ctx.step.stepId, event, call);
     const executed: Executed = { answer, ...(value && { result: value }) };
-    // A channel message through a webhook provider is sent here too, outside the transaction.
+    // A channel message through a webhook provider (or the simulator, when it retries) is sent here too, outside the transaction.
     const kind = ctx.job.type;
     if (value && value.options?.skip !== true && isChannelKind(kind)) {
       const content = outputsOf(kind, value.outputs);
       if (content.ok) {
         const p = channelPlan(ctx, kind, content.value as unknown as ChannelContent[ChannelKind]);
-        if ('delivery' in p && p.delivery.webhook) executed.sent = await deliverWebhook(p.delivery.webhook);
+        if ('delivery' in p) {
+          const sent = await sendDelivery(ctx, p.delivery);
+          if (sent) executed.sent = sent;
+        }
       }
     }
     return executed;

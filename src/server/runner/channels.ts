@@ -4,6 +4,8 @@
 // or endpoint), the controls rendered with Liquid, then the message. Webhook providers
 // (`chat-webhook`, `email-webhook`, `push-webhook`) POST the rendered message, signed, from `prepare`;
 // the other providers' messages are recorded as sent, since svc dev holds no real provider accounts.
+// A destination of the simulator (simulator.ts: `…@simulator.svc.test`, Twilio's magic numbers,
+// `simulator-unregistered`) is answered by it instead, whatever the provider, as a provider would.
 import type { Integration, Message } from '../../api/schemas/resources.js';
 import {
   WEBHOOK_PROVIDERS,
@@ -18,9 +20,21 @@ import {
   type ChannelKind,
   type UndefinedVariable,
 } from '../engine/index.js';
+import { CHAT_PUSH_PROVIDER_IDS } from '../../api/enum-values.js';
+import type { DetailInput } from '../store/details.js';
 import { isoAt } from '../store/repo.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
+import {
+  isSimulatedSend,
+  needsRetries,
+  sendSimulated,
+  simulateAtOnce,
+  simulatedTarget,
+  simulatedVerdict,
+  type SimulatedSend,
+  type SimulatedTarget,
+} from './simulated.js';
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 import { deliverWebhook, webhookRaw, type WebhookRequest, type WebhookResult } from './webhook.js';
 
@@ -32,7 +46,12 @@ export interface Delivery {
   undefinedVariables: UndefinedVariable[];
   /** Set for webhook providers: the request prepare sends. */
   webhook?: WebhookRequest;
+  /** Set when a destination is the simulator's: it answers instead of the provider. */
+  simulated?: SimulatedTarget;
 }
+
+/** What sending a message gave: a webhook provider's answer, or the simulator's answers. */
+export type Sent = WebhookResult | SimulatedSend;
 
 export type Plan = { result: StepResult } | { delivery: Delivery };
 
@@ -48,13 +67,59 @@ function targetText(url: string): string {
   }
 }
 
-type Destination = { fields: Partial<Message>; webhookUrl?: string; secret?: string } | { error: string };
+type Destination =
+  | { fields: Partial<Message>; webhookUrl?: string; secret?: string }
+  | { error: string; raw?: string; source?: 'Credentials' | 'Internal' }
+  /** The step is skipped, as the service skips it, with this detail saying why. */
+  | { skip: DetailInput };
+
+// The service's words for a subscriber without credentials for a push or chat step (its worker's
+// DetailEnum): a push step is then skipped, a chat step fails.
+export const NO_CONFIGURED_CHANNEL = 'Subscriber does not have a configured channel';
+export const PUSH_MISSING_TOKENS = 'Subscriber credentials is missing the tokens for sending a push notification message';
+const PUSH_PROVIDERS = new Set<string>(CHAT_PUSH_PROVIDER_IDS.slice(CHAT_PUSH_PROVIDER_IDS.indexOf('fcm')));
+
+/**
+ * Push and chat go where the subscriber's credentials are, as the service sends through the integration
+ * each stored credential names: of the integrations that could deliver, one the subscriber has
+ * credentials for (the usual choice among them), if any.
+ */
+function withCredentials(ctx: StepContext, kind: ChannelKind, subject: Parameters<typeof chooseIntegration>[2]): Integration | undefined {
+  if (kind !== 'push' && kind !== 'chat') return undefined;
+  const own = ctx.integrations().filter((i) => subscriberCredentials(ctx.subscriber, i) !== undefined);
+  const choice = own.length > 0 ? chooseIntegration(kind, own, subject) : undefined;
+  return choice?.ok ? choice.integration : undefined;
+}
+
+/** Push: the subscriber's device tokens for the integration; none stored for any push provider skips the step. */
+function pushDestination(ctx: StepContext, integration: Integration): Destination {
+  const { subscriber } = ctx;
+  if (!(subscriber.channels ?? []).some((c) => PUSH_PROVIDERS.has(c.providerId))) {
+    return { skip: { status: 'Warning', detail: NO_CONFIGURED_CHANNEL, source: 'Internal', providerId: integration.providerId } };
+  }
+  const tokens = [...new Set((subscriberCredentials(subscriber, integration)?.deviceTokens ?? []).filter((t) => t !== ''))];
+  if (tokens.length > 0) return { fields: { deviceTokens: tokens } };
+  const hint = `Subscriber has no device tokens for ${integration.providerId} (integration '${integration.identifier}'): PUT /v1/subscribers/{subscriberId}/credentials, or svc subscribers credentials set`;
+  return {
+    skip: { status: 'Failed', detail: PUSH_MISSING_TOKENS, source: 'Internal', providerId: integration.providerId, raw: JSON.stringify({ reason: hint }) },
+  };
+}
 
 /** `toRecipient`: the trigger's `overrides.email.toRecipient`, which replaces the subscriber's address. */
 function destination(ctx: StepContext, kind: ChannelKind, integration: Integration, toRecipient?: string): Destination {
   const { subscriber } = ctx;
   const webhook = isWebhookProvider(integration.providerId);
   const target = webhook ? webhookTarget(integration, subscriber) : null;
+  if (webhook && !target && kind === 'chat') {
+    // No URL of the subscriber's nor of the integration's: for the service, a subscriber without a chat channel.
+    return {
+      error: NO_CONFIGURED_CHANNEL,
+      source: 'Internal',
+      raw: JSON.stringify({
+        reason: `Integration '${integration.identifier}' (${integration.providerId}) has no webhook URL: set the subscriber's (svc subscribers credentials set) or its credentials.webhookUrl`,
+      }),
+    };
+  }
   if (webhook && !target) {
     return {
       error: `Integration '${integration.identifier}' (${integration.providerId}) has no webhook URL: set its credentials.webhookUrl${kind === 'chat' ? ", or the subscriber's channels[].credentials.webhookUrl" : ''}`,
@@ -71,13 +136,8 @@ function destination(ctx: StepContext, kind: ChannelKind, integration: Integrati
     case 'sms':
       return subscriber.phone ? { fields: { phone: subscriber.phone }, ...viaWebhook } : { error: 'Subscriber does not have a phone number' };
     case 'push': {
-      const tokens = [...new Set((subscriberCredentials(subscriber, integration)?.deviceTokens ?? []).filter((t) => t !== ''))];
-      if (tokens.length === 0) {
-        return {
-          error: `Subscriber does not have active device tokens for ${integration.providerId} (integration '${integration.identifier}'): set channels[].credentials.deviceTokens`,
-        };
-      }
-      return { fields: { deviceTokens: tokens }, ...viaWebhook };
+      const push = pushDestination(ctx, integration);
+      return 'fields' in push ? { ...push, ...viaWebhook } : push;
     }
     case 'chat': {
       const own = subscriberCredentials(subscriber, integration)?.webhookUrl;
@@ -88,7 +148,11 @@ function destination(ctx: StepContext, kind: ChannelKind, integration: Integrati
       if (own) return { fields: { directWebhookUrl: own } };
       if (endpoint) return { fields: typeof endpointUrl === 'string' ? { directWebhookUrl: endpointUrl } : {} };
       return {
-        error: `Subscriber has no chat destination for ${integration.providerId} (integration '${integration.identifier}'): a channels[].credentials.webhookUrl or a channel endpoint`,
+        error: NO_CONFIGURED_CHANNEL,
+        source: 'Internal',
+        raw: JSON.stringify({
+          reason: `Subscriber has no chat destination for ${integration.providerId} (integration '${integration.identifier}'): a webhook URL in their credentials (svc subscribers credentials set) or a channel endpoint`,
+        }),
       };
     }
   }
@@ -181,13 +245,19 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
       if (!named.ok) return { result: { status: 'failed', error: `MISSING_INTEGRATION: ${named.message}`, source: 'Payload' } };
       integration = named.integration;
     } else {
-      const choice = chooseIntegration(kind, ctx.integrations(), { subscriber: scope.subscriber, payload: scope.payload });
+      const subject = { subscriber: scope.subscriber, payload: scope.payload };
+      const choice = chooseIntegration(kind, ctx.integrations(), subject);
       if (!choice.ok) return { result: { status: 'failed', error: `${choice.issue.issueType}: ${choice.issue.message}`, source: 'Credentials' } };
-      integration = choice.integration;
+      integration = withCredentials(ctx, kind, subject) ?? choice.integration;
     }
     ctx.setProviderId(integration.providerId);
     const dest = destination(ctx, kind, integration, ov.toRecipient);
-    if ('error' in dest) return { result: { status: 'failed', error: dest.error, source: 'Credentials' } };
+    if ('skip' in dest) {
+      ctx.detail(dest.skip);
+      return { result: { status: 'skipped' } };
+    }
+    if ('error' in dest)
+      return { result: { status: 'failed', error: dest.error, source: dest.source ?? 'Credentials', ...(dest.raw !== undefined && { raw: dest.raw }) } };
     const controls = ov.layoutId !== undefined ? { ...ctx.step.controls, layoutId: ov.layoutId } : ctx.step.controls;
     const rendered = given !== undefined ? { ok: true as const, content: given, undefinedVariables: [] } : renderStep(kind, controls, scope);
     if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };
@@ -195,7 +265,9 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
     const fields = { ...dest.fields, ...contentFields(kind, rendered.content) };
     const undefinedVariables = rendered.undefinedVariables.filter((v) => !ctx.step.defaulted.has(v.variable) && printed(ctx.step.controls, v));
     const delivery: Delivery = { integration, messageId, fields, undefinedVariables };
-    if (dest.webhookUrl !== undefined) {
+    const simulated = simulatedTarget(kind, fields, integration.providerId, messageId);
+    if (simulated) delivery.simulated = simulated;
+    else if (dest.webhookUrl !== undefined) {
       delivery.webhook = {
         url: dest.webhookUrl,
         method: 'POST',
@@ -212,7 +284,7 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
   });
 }
 
-function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Message['status'], errorText?: string): Message & { _id: string } {
+function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Message['status'], errorText?: string, errorId?: string): Message & { _id: string } {
   const { job, notification: n, subscriber, workflow } = ctx;
   const now = isoAt(ctx.clock.now());
   return {
@@ -235,6 +307,7 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
     cta: {},
     _feedId: null,
     status,
+    ...(errorId !== undefined && { errorId }),
     ...(errorText !== undefined && { errorText }),
     providerId: d.integration.providerId,
     payload: n.doc.payload,
@@ -244,7 +317,19 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
   };
 }
 
-export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: WebhookResult | undefined): StepResult {
+/** Whether sending the message takes network work or pauses, outside the job's transaction. */
+export function sendsLater(ctx: StepContext, d: Delivery): boolean {
+  return d.webhook !== undefined || (d.simulated !== undefined && needsRetries(d.simulated, isoAt(ctx.clock.now())));
+}
+
+/** Sends what `sendsLater` said is sent outside the job's transaction; undefined when nothing is. */
+export async function sendDelivery(ctx: StepContext, d: Delivery): Promise<Sent | undefined> {
+  if (d.webhook) return deliverWebhook(d.webhook);
+  if (d.simulated && sendsLater(ctx, d)) return sendSimulated(d.simulated, () => isoAt(ctx.clock.now()));
+  return undefined;
+}
+
+export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, given: Sent | undefined): StepResult {
   const providerId = d.integration.providerId;
   // The service records the start of an in-app delivery as its own step of the job's log.
   if (kind === 'in_app') ctx.detail({ status: 'Pending', detail: 'Start sending message', source: 'Internal', providerId });
@@ -255,6 +340,13 @@ export function deliver(ctx: StepContext, kind: ChannelKind, d: Delivery, sent: 
   } else {
     ctx.detail(created);
   }
+  if (d.simulated) {
+    const v = simulatedVerdict(d.simulated, isSimulatedSend(given) ? given : simulateAtOnce(d.simulated, isoAt(ctx.clock.now())));
+    for (const detail of v.details) ctx.detail(detail);
+    ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, v.message.status, v.message.errorText, v.message.errorId), ctx.job.step._id);
+    return v.result;
+  }
+  const sent = isSimulatedSend(given) ? undefined : given;
   if (sent && !sent.ok) {
     const why = sent.error ?? `HTTP ${sent.status}`;
     ctx.store.messages.create(ctx.job.id, message(ctx, kind, d, 'error', why), ctx.job.step._id);
@@ -285,16 +377,16 @@ function channelHandler(kind: ChannelKind): StepHandler {
   return {
     needsPrepare: (ctx) => {
       const p = plan(ctx, kind);
-      return 'delivery' in p && p.delivery.webhook !== undefined;
+      return 'delivery' in p && sendsLater(ctx, p.delivery);
     },
     prepare: async (ctx) => {
       const p = plan(ctx, kind);
-      return 'delivery' in p && p.delivery.webhook ? deliverWebhook(p.delivery.webhook) : undefined;
+      return 'delivery' in p ? sendDelivery(ctx, p.delivery) : undefined;
     },
     run(ctx, prepared) {
       const p = plan(ctx, kind);
       if ('result' in p) return p.result;
-      return deliver(ctx, kind, p.delivery, prepared as WebhookResult | undefined);
+      return deliver(ctx, kind, p.delivery, prepared as Sent | undefined);
     },
   };
 }

@@ -8,6 +8,9 @@ import { ALLOW_REMOTE_WEBHOOKS, send, type Method } from '../outbound/index.js';
 export const SIGNATURE_HEADER = 'svc-signature';
 const MAX_KEPT = 10_240;
 
+/** How a provider's passing refusal (5xx, 429, no answer) is tried again: attempts after the first, and the pause before attempt n+1. */
+export const PROVIDER_RETRY = { retries: 2, backoffMs: (n: number, first = 250) => Math.min(first * 2 ** (n - 1), 5_000) };
+
 export interface WebhookRequest {
   url: string;
   method?: Method;
@@ -55,7 +58,7 @@ export async function deliverWebhook(input: WebhookRequest): Promise<WebhookResu
   const headers: Record<string, string> = { 'user-agent': 'svc-dev-webhook/1' };
   if (text !== undefined) headers['content-type'] = typeof input.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
   for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;
-  const first = input.backoffMs ?? 250;
+  const first = input.backoffMs;
   const r = await send({
     url: input.url,
     method,
@@ -65,9 +68,9 @@ export async function deliverWebhook(input: WebhookRequest): Promise<WebhookResu
     allowRemote: input.allowRemote,
     allowFlag: ALLOW_REMOTE_WEBHOOKS,
     timeoutMs: input.timeoutMs ?? 5_000,
-    retries: input.retries ?? 2,
+    retries: input.retries ?? PROVIDER_RETRY.retries,
     retryOn: (s) => s >= 500 || s === 429,
-    backoffMs: (n) => Math.min(first * 2 ** (n - 1), 5_000),
+    backoffMs: (n) => PROVIDER_RETRY.backoffMs(n, first),
     maxAnswerBytes: max,
     overLimit: 'truncate',
     keepHeaders: true,

@@ -5,7 +5,8 @@ import { ServiceInputError } from '../errors.js';
 import { upsertSubscriber } from '../recipients.js';
 import type { Environment, Store } from '../store/index.js';
 import { SERVICE_PROVIDER } from '../store/integrations.js';
-import type { SeedContent, SeedFile } from './schema.js';
+import { demoSeed } from './demo.js';
+import { SeedContent, type SeedFile } from './schema.js';
 
 export const IN_APP_IDENTIFIER = 'svc-in-app';
 
@@ -23,6 +24,16 @@ export function addBuiltInIntegrations(store: Store, env: Environment): void {
     active: true,
     primary: false,
   });
+}
+
+/**
+ * What an environment created through the API starts with, as the service gives a new environment
+ * its own delivery providers: the built-in integrations and the demo's provider integrations (one
+ * per channel), so every step kind delivers from the first trigger. No workflows or subscribers.
+ */
+export function setUpCreatedEnvironment(store: Store, env: Environment): void {
+  addBuiltInIntegrations(store, env);
+  applyContent(store, env, { ...SeedContent.parse({}), integrations: demoSeed().integrations });
 }
 
 export function applySeed(store: Store, env: Environment, seed: SeedFile): void {

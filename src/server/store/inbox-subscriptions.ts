@@ -28,6 +28,15 @@ export interface SubscriptionPreferenceRow {
   channels: ChannelSwitches;
 }
 
+/** A stored subscription as a trigger's fan-out to its topic weighs it. */
+export interface FanOutSubscription {
+  /** The subscriber's external id. */
+  subscriberId: string;
+  identifier: string;
+  /** Its preference for the triggered workflow, when one is set. */
+  preference?: { enabled: boolean; condition: unknown };
+}
+
 /** The service's identifier of a subscription it names itself: `tk_{topicKey}:si_{subscriberId}`. */
 export function defaultSubscriptionIdentifier(topicKey: string, subscriberId: string): string {
   return `tk_${topicKey}:si_${subscriberId}`;
@@ -166,6 +175,27 @@ export class InboxSubscriptions extends Repo {
       channels: JSON.stringify({ ...kept?.channels, ...p.channels }),
       at: this.clock.now(),
     });
+  }
+
+  /**
+   * The topic's stored subscriptions (their subscriber still on it), each with its preference for the
+   * workflow when it has one: what a trigger to the topic weighs. A subscriber on the topic with no
+   * stored subscription (the operator API's) holds the default one, which has no preferences.
+   */
+  forFanOut(topicId: string, workflowDbId: string): FanOutSubscription[] {
+    const rows = this.stmt(
+      `SELECT sub.subscriber_id AS subscriberId, s.identifier, p.enabled, p.condition
+       FROM topic_subscriptions s
+       JOIN topic_subscribers ts ON ts.topic_id = s.topic_id AND ts.subscriber_id = s.subscriber_id
+       JOIN subscribers sub ON sub.id = s.subscriber_id
+       LEFT JOIN topic_subscription_preferences p ON p.subscription_id = s.id AND p.workflow_id = ?
+       WHERE s.topic_id = ?`,
+    ).all(workflowDbId, topicId) as { subscriberId: string; identifier: string; enabled: number | null; condition: string | null }[];
+    return rows.map((r) => ({
+      subscriberId: r.subscriberId,
+      identifier: r.identifier,
+      ...(r.enabled !== null && { preference: { enabled: r.enabled === 1, condition: r.condition === null ? undefined : parseDoc<unknown>(r.condition) } }),
+    }));
   }
 
   clearPreferences(subscriptionId: string): void {

@@ -7,7 +7,7 @@ import type { Message } from '../../api/schemas/resources.js';
 import type { Environment } from './environments.js';
 import { type MessageRecord, type MessageRow, messageRows } from './messages.js';
 import { InboxSubscriptions } from './inbox-subscriptions.js';
-import { idText, isoAt, Repo } from './repo.js';
+import { contextKeySet, idText, isoAt, Repo } from './repo.js';
 
 /** One filter of the Inbox: every given field must hold. `tags`: an AND of OR-groups. */
 export interface InboxFilter {
@@ -22,6 +22,10 @@ export interface InboxFilter {
   /** Service milliseconds, inclusive. */
   createdGte?: number | undefined;
   createdLte?: number | undefined;
+  /** Values the message's event payload holds, each at its path (the v1 feed's partial payload). */
+  payload?: Record<string, unknown> | undefined;
+  /** The message's event was triggered with exactly these context keys (`type:id`). */
+  contextKeys?: string[] | undefined;
 }
 
 export interface InboxMessage extends MessageRecord {
@@ -141,7 +145,23 @@ export class Inbox extends Repo {
         OR (json_type(m.doc, f.value ->> 0) = 'array' AND EXISTS (SELECT 1 FROM json_each(m.doc, f.value ->> 0) d JOIN json_each(f.value, '$[1]') v ON v.value = d.value)), 0))`);
       params.push(JSON.stringify(data));
     }
+    this.whereEvent(f, where, params);
     return { sql: where.join(' AND '), params };
+  }
+
+  /** The filters on the message's event beyond its tags and severity: its payload and context keys. */
+  private whereEvent(f: InboxFilter, where: string[], params: unknown[]): void {
+    if (f.payload !== undefined && Object.keys(f.payload).length > 0) {
+      // Every scalar of the partial payload is the event payload's at the same path (json_tree's
+      // fullkey `$.a.b` read under `$.payload`).
+      where.push(`NOT EXISTS (SELECT 1 FROM json_tree(?) p WHERE p.type NOT IN ('object', 'array')
+        AND json_extract(n.doc, '$.payload' || substr(p.fullkey, 2)) IS NOT p.value)`);
+      params.push(JSON.stringify(f.payload));
+    }
+    if (f.contextKeys !== undefined) {
+      where.push('n.context_keys = ?');
+      params.push(contextKeySet(f.contextKeys));
+    }
   }
 
   /** Newest first; `after` is a message id of the subscriber's (the page starts below it). */
@@ -168,7 +188,7 @@ export class Inbox extends Repo {
 
   count(subscriberDbId: string, f: InboxFilter): number {
     const w = this.where(subscriberDbId, f, this.clock.now());
-    const needsEvent = f.severity !== undefined || f.tags !== undefined;
+    const needsEvent = f.severity !== undefined || f.tags !== undefined || f.payload !== undefined || f.contextKeys !== undefined;
     const from = needsEvent ? 'messages m JOIN notifications n ON n.id = m.notification_id' : 'messages m';
     return (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
   }
@@ -277,6 +297,60 @@ export class Inbox extends Repo {
     doc.updatedAt = now;
     this.save(m, ms);
     return m;
+  }
+
+  /**
+   * A message action's status and its result (the button, and what the caller sent with it), as
+   * the v1 message action sets them; the message as it now is.
+   */
+  setActionResult(
+    subscriberDbId: string,
+    id: string,
+    status: 'done' | 'pending',
+    button: 'primary' | 'secondary',
+    payload: Record<string, unknown> | undefined,
+  ): InboxMessage | undefined {
+    const m = this.change(subscriberDbId, id, { kind: 'action', status, button });
+    if (!m || payload === undefined) return m;
+    const cta = m.doc.cta as { action: { result: Record<string, unknown> } };
+    cta.action.result = { ...cta.action.result, payload };
+    this.save(m, this.clock.now());
+    return m;
+  }
+
+  /**
+   * The subscriber's messages whose snooze has ended by `now` come back as the service brings them
+   * back: delivered again at the snooze's end (their creation time, so at the top of the list), unread,
+   * no longer snoozed. The messages woken.
+   */
+  wakeSnoozed(subscriberDbId: string, now: number): InboxMessage[] {
+    // Every read/archived/seen combination named, so that the Inbox's state index seeks to the ended
+    // snoozes directly instead of walking all of the subscriber's messages on every read.
+    const due = this.stmt(
+      `SELECT ${idText('m.id', 'id')} FROM messages m WHERE m.subscriber_id = unhex(?) AND m.channel = 'in_app'
+       AND m.read IN (0, 1) AND m.archived IN (0, 1) AND m.seen IN (0, 1) AND m.snoozed_until <= ?`,
+    ).all(subscriberDbId, now) as { id: string }[];
+    const woken: InboxMessage[] = [];
+    for (const { id } of due) {
+      const m = this.get(subscriberDbId, id);
+      if (!m || m.snoozedUntil === null) continue;
+      const at = m.snoozedUntil;
+      const doc = m.doc as Message & Record<string, unknown>;
+      delete doc.snoozedUntil;
+      delete doc.lastReadDate;
+      doc.read = false;
+      doc.deliveredAt = [...(Array.isArray(doc.deliveredAt) ? doc.deliveredAt : [doc.createdAt]), isoAt(at)];
+      doc.createdAt = isoAt(at);
+      doc.updatedAt = isoAt(now);
+      this.stmt('UPDATE messages SET read = 0, snoozed_until = NULL, created_at = ?, doc = ?, updated_at = ? WHERE id = unhex(?)').run(
+        at,
+        messageRows.pack(doc, m.stepId),
+        now,
+        m.id,
+      );
+      woken.push({ ...m, snoozedUntil: null, createdAtMs: at });
+    }
+    return woken;
   }
 
   /** Ids of the subscriber's messages the filter matches (of `ids` only, when given), newest first. */

@@ -18,6 +18,7 @@ import { Workflows } from './workflows.js';
 import { Inbox } from './inbox.js';
 import { SubscriberPreferences } from './subscriber-preferences.js';
 import { TopicAdmin } from './topic-admin.js';
+import { SubscriptionLookup } from './subscription-lookup.js';
 
 export class Store {
   readonly environments: Environments;
@@ -36,6 +37,7 @@ export class Store {
   readonly inbox: Inbox;
   readonly preferences: SubscriberPreferences;
   readonly topicAdmin: TopicAdmin;
+  readonly subscriptionLookup: SubscriptionLookup;
   /** Every cache of the repositories (cache.ts): cleared whenever a transaction rolls back. */
   readonly caches = new Caches();
   /** The batch requests and the runner share (throughput.ts): its COMMIT is what answers wait for. */
@@ -48,7 +50,7 @@ export class Store {
     readonly created: boolean,
     readonly file: string,
   ) {
-    this.environments = new Environments(db, clock);
+    this.environments = new Environments(db, clock, this.caches);
     this.subscribers = new Subscribers(db, clock, this.caches);
     this.integrations = new Integrations(db, clock, this.caches);
     this.workflows = new Workflows(db, clock, this.caches);
@@ -64,6 +66,7 @@ export class Store {
     this.inbox = new Inbox(db, clock);
     this.preferences = new SubscriberPreferences(db, clock);
     this.topicAdmin = new TopicAdmin(db, clock);
+    this.subscriptionLookup = new SubscriptionLookup(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
     this.groupCommit = new GroupCommit(
       db,
@@ -104,7 +107,6 @@ export class Store {
   /** The whole content was replaced (reset, snapshot load): nothing cached of the old rows is kept. */
   reloaded(): void {
     this.rolledBack();
-    this.environments.forget();
   }
 
   /** What was read inside a rolled-back transaction may be gone: every cache forgets. */

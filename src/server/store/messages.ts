@@ -335,6 +335,11 @@ export class Messages extends Repo {
     }
   }
 
+  /** Tells the listeners of a change made outside this repository (the inbox's state changes). */
+  announce(change: MessageChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
   /**
    * Told of every message written (created, or its read/seen state changed) while the write's
    * transaction is still open: a listener acts once it has committed (the inbox's realtime events).
@@ -352,6 +357,8 @@ export interface MessageChange {
   subscriberDbId: string;
   messageId: string;
   channel: string;
+  /** An in-app message's snooze was set (until then, service milliseconds) or ended (null). */
+  snoozedUntil?: number | null;
 }
 
 /** The row form, for a repository reading and writing messages with its own filters (the inbox). */

@@ -324,6 +324,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_due ON jobs (run_at, id) WHERE status IN ('queued', 'delayed');
   CREATE INDEX jobs_group ON jobs (group_key, status) WHERE group_key IS NOT NULL;
   `,
+  // Environments as the service has them (POST /v1/environments): the environment a new one was made
+  // from (its parent) and its colour.
+  `
+  ALTER TABLE environments ADD COLUMN parent_id TEXT;
+  ALTER TABLE environments ADD COLUMN color TEXT;
+  `,
 ];
 
 /**

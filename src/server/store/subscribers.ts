@@ -187,6 +187,13 @@ export class Subscribers extends Repo {
     );
   }
 
+  /** Every subscriberId of the environment, in order: the recipients of a broadcast. */
+  idsOf(envId: string): string[] {
+    return (this.stmt('SELECT subscriber_id FROM subscribers WHERE env_id = ? ORDER BY subscriber_id').all(envId) as { subscriber_id: string }[]).map(
+      (r) => r.subscriber_id,
+    );
+  }
+
   /** Subscriber ids (database) of many external ids at once, for filters. */
   emailsToIds(envId: string, emails: string[]): string[] {
     if (emails.length === 0) return [];

@@ -115,13 +115,14 @@ describe('rendered channel content', () => {
     });
   });
 
-  it('a missing destination fails that step with a detail saying what to set, and the next step still runs', async () => {
+  it('a missing destination fails that step (a push step without credentials is skipped, as the service does), and the next step still runs', async () => {
     const tx = await trigger(svc, 'alerts', 'alan', { code: '1', service: 'api' });
     const n = await event(svc, tx);
-    expect(statuses(n)).toEqual(['failed', 'failed', 'failed']);
+    expect(statuses(n)).toEqual(['failed', 'skipped', 'failed']);
     expect(n.jobs[0].executionDetails.at(-1)).toMatchObject({ status: 'Failed', detail: 'Subscriber does not have a phone number', source: 'Credentials' });
-    expect(details(n.jobs[1]).at(-1)).toMatch(/^Subscriber does not have active device tokens for fcm \(integration 'fcm'\)/);
-    expect(details(n.jobs[2]).at(-1)).toMatch(/^Subscriber has no chat destination for slack/);
+    expect(n.jobs[1].executionDetails.at(-1)).toMatchObject({ status: 'Warning', detail: 'Subscriber does not have a configured channel' });
+    expect(n.jobs[2].executionDetails.at(-1)).toMatchObject({ status: 'Failed', detail: 'Subscriber does not have a configured channel' });
+    expect(JSON.parse(n.jobs[2].executionDetails.at(-1).raw).reason).toMatch(/^Subscriber has no chat destination for slack/);
   });
 
   it('variables printed with no value are listed in the raw of "Message created"; tested or defaulted ones are not', async () => {
