@@ -137,6 +137,20 @@ describe('svc dev reset and snapshots', () => {
     expect(await messagesOf(tx)).toHaveLength(1);
   }, 120_000);
 
+  it('an environment created since start (svc environments create) is gone after reset, with its key', async () => {
+    const made = await svc(['environments', 'create', 'per-test', '--show-secrets', '-o', 'json']);
+    expect(made.exitCode, String(made.stderr)).toBe(0);
+    const key = JSON.stringify(JSON.parse(String(made.stdout))).match(/sk_[A-Za-z0-9_]+/)?.[0];
+    expect(key).toBeDefined();
+    const asNew = () => fetch(`${dev.baseUrl}/v1/environments/me`, { headers: { authorization: `ApiKey ${key}` } });
+    expect((await asNew()).status).toBe(200);
+    const before = (await api('GET', '/v1/environments')).body.data.map((e: { name: string }) => e.name);
+    expect(before).toContain('per-test');
+    expect((await svc(['dev', 'reset'])).exitCode).toBe(0);
+    expect((await api('GET', '/v1/environments')).body.data.map((e: { name: string }) => e.name)).toEqual(before.filter((n: string) => n !== 'per-test'));
+    expect((await asNew()).status).toBe(401);
+  });
+
   it('reset --empty keeps the environment and its key, and nothing else', async () => {
     const r = await svc(['dev', 'reset', '--empty', '-o', 'json']);
     expect(r.exitCode, String(r.stderr)).toBe(0);
