@@ -186,7 +186,8 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     const body = page.frameLocator('.email-frame iframe').locator('body');
     await expect.poll(() => body.innerText()).toContain('Pixel');
     await expect.poll(() => body.locator('img[alt=pixel]').count()).toBe(1);
-    await new Promise((r) => setTimeout(r, 500));
+    // The browser is done with the image (refused, or loaded: then the server has seen the request).
+    await expect.poll(() => body.locator('img[alt=pixel]').evaluate((img) => (img as unknown as { complete: boolean }).complete)).toBe(true);
     expect(pixelHits).toBe(0);
   });
 });
