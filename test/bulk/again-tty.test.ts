@@ -1,6 +1,6 @@
 // The same recipients file and workflow again at a terminal, after a finished run: svc asks before
 // sending everyone a second time; "no" sends nothing and leaves the journal as it was.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN } from '../helpers/bin.js';

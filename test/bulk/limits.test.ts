@@ -79,10 +79,10 @@ function bucket(rate: number) {
 }
 
 function ndjson(rows: number): string {
-  return Array.from({ length: rows }, (_, i) => JSON.stringify({ subscriberId: `user-${i}`, payload: { n: i } })).join('\n') + '\n';
+  return `${Array.from({ length: rows }, (_, i) => JSON.stringify({ subscriberId: `user-${i}`, payload: { n: i } })).join('\n')}\n`;
 }
 function csv(rows: number): string {
-  return ['subscriberId', ...Array.from({ length: rows }, (_, i) => `user-${i}`)].join('\n') + '\n';
+  return `${['subscriberId', ...Array.from({ length: rows }, (_, i) => `user-${i}`)].join('\n')}\n`;
 }
 
 beforeEach(async () => {

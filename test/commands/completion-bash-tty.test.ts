@@ -1,7 +1,7 @@
 // Tab in a real interactive bash (tmux): the generated completions/svc.bash, bash's default
 // COMP_WORDBREAKS (which holds @) and readline's own handling of the word. A JSON flag's @file keeps its
 // @ on the command line; a file name given without it is refused with a hint to write the @.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

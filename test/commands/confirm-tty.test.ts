@@ -1,7 +1,7 @@
 // A person asked to confirm a delete at a terminal: "no" and Ctrl-C both leave everything as it was,
 // and neither is reported as an error (no "error:" line). No is exit 0 (the person had their way);
 // Ctrl-C is cli.md's interruption, exit 130.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { BIN } from '../helpers/bin.js';
 import { tempConfigDir } from '../helpers/run.js';
 import { startStub, type Stub } from '../helpers/stub.js';

@@ -1,6 +1,6 @@
 // svc dev at a terminal: the banner and its sign-in link stay on the screen while requests come in
 // (they are logged there only with --log); with --log each request is a line.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { BIN } from '../helpers/bin.js';
 import { openTerminal, type Terminal, tmux } from '../helpers/tmux.js';
 import { tempConfigDir } from '../helpers/run.js';

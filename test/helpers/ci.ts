@@ -49,9 +49,3 @@ export function tool(name: string, present: boolean, install: string): Tool {
 export const tmux = tool('tmux', runs('tmux', ['-V']), 'apt-get install tmux');
 export const zsh = tool('zsh', runs('zsh', ['-c', 'true']), 'apt-get install zsh');
 export const fish = tool('fish', runs('fish', ['-c', 'true']), 'apt-get install fish');
-
-/** Throws when `tool` is missing and this is CI; returns whether it is there. */
-export function toolOrFailInCi(tool: string, present: boolean): boolean {
-  if (!present && inCi()) throw new Error(`${tool} is not installed, and CI is set: the tests that need it must run in CI (.ci/run installs it)`);
-  return present;
-}

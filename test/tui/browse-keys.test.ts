@@ -4,7 +4,7 @@
 // the service said; the keys: Esc clears a filter and never quits, n at the re-trigger question stays
 // in the timeline, ? shows the keys, the columns keep their widths as the rows scroll; and what it shows
 // is masked as every other output is.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
 import { svcBin } from '../helpers/bin.js';
 import { openTerminal, type Terminal, tmux } from '../helpers/tmux.js';
@@ -39,7 +39,6 @@ afterAll(async () => {
 tmux.describe('events browse at scale, key by key (80×24)', () => {
   let screen: Terminal;
   afterAll(() => screen?.close());
-  const title = () => screen.lines()[0] ?? '';
 
   it('counts what the service says: 50+ while it has more', async () => {
     screen = openTerminal([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());

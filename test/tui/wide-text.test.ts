@@ -3,7 +3,7 @@
 // (measured as the Unicode width tables say, with string-width), no line is wrapped by the terminal,
 // and every row of a table keeps its columns where the header puts them (the two spaces between
 // columns stay spaces). No cut splits a surrogate pair or a ZWJ sequence (no U+FFFD, no lone surrogate).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
 import { openTerminal, tmux } from '../helpers/tmux.js';
