@@ -4,6 +4,9 @@ import { MAX_BODY_BYTES, sizeText } from '../core/size.js';
 /** Recipients one trigger takes (api-spec.md, operation 13). */
 export const MAX_RECIPIENTS = 100;
 
+/** Events one bulk trigger takes. */
+export const MAX_BULK_EVENTS = 100;
+
 /** The activity feed's largest page (api-spec.md, operation 14). */
 export const EVENTS_MAX_LIMIT = 50;
 

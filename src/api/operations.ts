@@ -50,8 +50,7 @@ import { DeleteMessageResult, DeleteMessagesByTransactionQuery, WaitForMessageQu
 import { CreateIntegrationBody } from './schemas/integrations.js';
 import { ChatOauthUrl, ChatOauthUrlBody, ConnectOauthUrlBody, LinkUserOauthUrlBody } from './schemas/chat-oauth.js';
 
-export type { HttpMethod, RateCategory } from './routes.js';
-export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
+export type { RateCategory } from './routes.js';
 
 export interface Operation extends Route {
   /** Schemas of path parameters that are validated (others are any non-empty string). */

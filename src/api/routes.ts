@@ -2,7 +2,7 @@
 // category. No dependencies, so the command tree reads its help text ("(GET /v1/notifications)") from it
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** Rate-limit categories of the service (ground truth, "Rate limits"). */
 export type RateCategory = 'trigger' | 'configuration' | 'global';
 
@@ -482,16 +482,4 @@ export function buildPath(template: string, params: Record<string, string>): str
     if (v === undefined || v === '') throw new Error(`missing path parameter ${name}`);
     return encodeURIComponent(v);
   });
-}
-
-/** Names of the `{param}` placeholders of a path template, in order. */
-export function pathParamNames(template: string): string[] {
-  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-}
-
-/** The rate-limit category of any path, for operations outside the table (raw `svc api`). */
-export function categoryOfPath(path: string): RateCategory {
-  if (path.startsWith('/v1/events')) return 'trigger';
-  if (/^\/v[12]\/(subscribers|workflows|channel-connections|channel-endpoints|topics)/.test(path)) return 'configuration';
-  return 'global';
 }
