@@ -80,8 +80,7 @@ import {
   UpdateTopicSubscriptionBody,
 } from './schemas/subscriber-api.js';
 
-export type { HttpMethod, RateCategory } from './routes.js';
-export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
+export type { RateCategory } from './routes.js';
 
 export interface Operation extends Route {
   /** Schemas of path parameters that are validated (others are any non-empty string). */
