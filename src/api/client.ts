@@ -481,5 +481,3 @@ function rateLimitOf(h: Record<string, string>): RateLimitInfo {
   if (h['ratelimit-policy']) out.policy = h['ratelimit-policy'];
   return out;
 }
-
-export type { QueryInput, QueryValue, SendOptions } from './request.js';

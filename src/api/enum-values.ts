@@ -165,7 +165,7 @@ export const FILTER_OPERATORS = [
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-export type JobStatusValue = (typeof JOB_STATUSES)[number];
+type JobStatusValue = (typeof JOB_STATUSES)[number];
 /** A job in one of these states will not change any more. */
 export const TERMINAL_JOB_STATUSES: readonly JobStatusValue[] = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
 

@@ -1,19 +1,17 @@
 // Limits of the API that both the command flags (at start-up, without zod) and the schemas need.
+import { MAX_BODY_BYTES, sizeText } from '../core/size.js';
 
 /** Recipients one trigger takes (api-spec.md, operation 13). */
 export const MAX_RECIPIENTS = 100;
 
+/** Events one bulk trigger takes. */
+export const MAX_BULK_EVENTS = 100;
+
 /** The activity feed's largest page (api-spec.md, operation 14). */
 export const EVENTS_MAX_LIMIT = 50;
 
-const MiB = 1024 * 1024;
-
-/**
- * The largest request body the service reads: its API parses JSON bodies with a 26 MiB limit on the
- * routes that carry payloads and workflow definitions (triggers, workflows, bridge sync) and with the
- * body parser's default, 100 KiB, everywhere else. Larger bodies are answered 413.
- */
-export const MAX_BODY_BYTES = 26 * MiB;
+/** The largest body, on the routes that carry payloads and workflow definitions (core/size.ts). */
+export { MAX_BODY_BYTES };
 /** The body parser's default limit, on every route but those below. */
 export const DEFAULT_BODY_BYTES = 100 * 1024;
 /** Path prefixes that take bodies up to MAX_BODY_BYTES (the service's own list). */
@@ -29,13 +27,6 @@ export function bodyLimitFor(path: string): number {
   const p = path.split('?')[0]!;
   const large = LARGE_BODY_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`)) || ENVIRONMENT_BRIDGE.test(p) || SVC_DEV_LARGE.includes(p);
   return large ? MAX_BODY_BYTES : DEFAULT_BODY_BYTES;
-}
-
-/** "26 MiB", "100 KiB", "1.5 MiB". */
-export function sizeText(bytes: number): string {
-  if (bytes >= MiB) return `${Number((bytes / MiB).toFixed(1))} MiB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
-  return `${bytes} bytes`;
 }
 
 /**

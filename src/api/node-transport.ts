@@ -13,7 +13,7 @@ import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions
 import type { Dispatcher } from 'undici';
 import { loadUndici } from '../core/lazy.js';
 
-export interface NodeRequestOptions {
+interface NodeRequestOptions {
   origin: string;
   path: string;
   method: string;
@@ -22,7 +22,7 @@ export interface NodeRequestOptions {
   signal?: AbortSignal;
 }
 
-export interface NodeResponse {
+interface NodeResponse {
   statusCode: number;
   headers: IncomingMessage['headers'];
   body: { text(): Promise<string>; bytes(): Promise<Uint8Array>; json(): Promise<unknown>; dump(): Promise<void> };
@@ -214,7 +214,7 @@ function answer(
   };
 }
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   headersTimeout: number;
   bodyTimeout: number;
   connectTimeout: number;

@@ -81,8 +81,7 @@ import {
 } from './schemas/subscriber-api.js';
 import { AdvanceClockBody, ClockState, LoadSnapshotBody, ResetBody, Snapshot, StoreSummary } from './schemas/dev-admin.js';
 
-export type { HttpMethod, RateCategory } from './routes.js';
-export { buildPath, categoryOfPath, pathParamNames } from './routes.js';
+export type { RateCategory } from './routes.js';
 
 export interface Operation extends Route {
   /** Schemas of path parameters that are validated (others are any non-empty string). */

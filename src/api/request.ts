@@ -9,7 +9,7 @@ function newIdempotencyKey(): string {
   return process.getBuiltinModule('node:crypto').randomUUID();
 }
 
-export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
+type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
 export type QueryInput = Record<string, QueryValue>;
 
 export interface SendOptions {

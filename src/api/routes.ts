@@ -473,15 +473,3 @@ export function buildPath(template: string, params: Record<string, string>): str
     return encodeURIComponent(v);
   });
 }
-
-/** Names of the `{param}` placeholders of a path template, in order. */
-export function pathParamNames(template: string): string[] {
-  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-}
-
-/** The rate-limit category of any path, for operations outside the table (raw `svc api`). */
-export function categoryOfPath(path: string): RateCategory {
-  if (path.startsWith('/v1/events')) return 'trigger';
-  if (/^\/v[12]\/(subscribers|workflows|channel-connections|channel-endpoints|topics)/.test(path)) return 'configuration';
-  return 'global';
-}

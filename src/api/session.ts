@@ -13,9 +13,6 @@ import { buildPath, routes } from './routes.js';
 import { oversizeBody } from './limits.js';
 import { shapes } from './shape-validators.js';
 
-export type { ApiResponse, OperationInput, RateLimitInfo } from './client.js';
-export type { QueryInput, SendOptions } from './request.js';
-
 interface CallOptions {
   /** Whether the call changes state (default: any method but GET). Previews are POSTs that do not. */
   mutates?: boolean;
@@ -55,7 +52,7 @@ interface PageResult {
 }
 
 /** What the reader given to rawPages() makes of a list answer's bytes (io/raw-json.ts): where its records are. */
-export interface ScannedList {
+interface ScannedList {
   readonly bytes: Buffer;
   readonly count: number;
   /** The envelope's `hasMore`. */
@@ -63,7 +60,7 @@ export interface ScannedList {
 }
 
 /** A page of rawPages(): the records as the bytes the service sent, or parsed when the reader left the answer to JSON.parse. */
-export type RawPageResult<L extends ScannedList> = ({ raw: L; records?: undefined } | { raw?: undefined; records: unknown[] }) & {
+type RawPageResult<L extends ScannedList> = ({ raw: L; records?: undefined } | { raw?: undefined; records: unknown[] }) & {
   next?: { after?: undefined; page: number };
 };
 

@@ -19,7 +19,7 @@ import standalone from 'ajv/dist/standalone/index.js';
 import { z } from 'zod';
 import { STATED_REFINEMENT } from './schemas/common.js';
 
-export interface CompiledShapes {
+interface CompiledShapes {
   /** The module that replaces shape-validators.ts in the bundle: it imports each validator on first use. */
   index: string;
   /** `response:<operation>` or `body:<operation>` → an ES module exporting `validate`. */

@@ -1,9 +1,9 @@
 // Validators of request bodies and answers, compiled from the zod schemas of the operation table
 // (shape-compile.ts). The build (scripts/build.mjs) replaces this module with the compiled code, a chunk
 // per validator; run from source (tests, tsc) there is none, and zod alone checks everything.
-export type ShapeValidator = (data: unknown) => boolean;
+type ShapeValidator = (data: unknown) => boolean;
 
-export interface Shapes {
+interface Shapes {
   /** Operations that answer without a body to check (204). */
   withoutResponse: readonly string[];
   /** The compiled validator, loaded on first use; undefined when zod alone checks it. */

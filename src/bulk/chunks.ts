@@ -3,6 +3,7 @@
 // the bulk trigger operation, up to 100 per call. Chunks are numbered in the order they fill, which
 // depends only on the file: a resumed run cuts exactly the same chunks and so derives the same
 // transaction ids.
+import { MAX_BULK_EVENTS } from '../api/limits.js';
 import type { GoodRow } from './rows.js';
 
 export interface Chunk {
@@ -10,8 +11,6 @@ export interface Chunk {
   index: number;
   rows: GoodRow[];
 }
-
-export const MAX_BULK_EVENTS = 100;
 
 export class Chunker {
   private next = 0;

@@ -41,7 +41,7 @@ export interface JournalState {
 }
 
 /** What identifies a chunk's rows: their line numbers, recipients and payloads, in order. */
-export function rowsHash(rows: readonly GoodRow[]): string {
+function rowsHash(rows: readonly GoodRow[]): string {
   const h = createHash('sha256');
   for (const r of rows) h.update(`${JSON.stringify([r.row, r.recipient, r.payload ?? null])}\n`);
   return h.digest('hex').slice(0, 32);
@@ -143,7 +143,7 @@ export function changedRows(state: JournalState, chunk: { index: number; rows: r
  * partly sent ones (streamed to a temporary file and renamed): lines of rows that will be sent again,
  * and of bad rows that will be read again, go.
  */
-export async function trimReport(path: string, done: Set<number>, partial: Map<number, number> = new Map()): Promise<void> {
+async function trimReport(path: string, done: Set<number>, partial: Map<number, number> = new Map()): Promise<void> {
   if (!existsSync(path)) return;
   const tmp = `${path}.tmp`;
   const out = createWriteStream(tmp, { mode: 0o600 });

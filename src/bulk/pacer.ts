@@ -12,10 +12,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError } from '../core/errors.js';
 import type { RateLimitInfo } from '../api/client.js';
 
-export const DEFAULT_WINDOW_S = 5;
-export const DEFAULT_BURST = 0.1;
+const DEFAULT_WINDOW_S = 5;
+const DEFAULT_BURST = 0.1;
 
-export interface PacerOptions {
+interface PacerOptions {
   fixed?: number;
   initial?: number;
   max?: number;

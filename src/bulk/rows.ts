@@ -10,11 +10,11 @@ import { isPlainObject } from '../core/input.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 
 /** Subscriber fields a row may carry besides subscriberId (trigger's subscriber object form). */
-export const SUBSCRIBER_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
+const SUBSCRIBER_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
 const NDJSON_KEYS = new Set<string>(['subscriberId', ...SUBSCRIBER_FIELDS, 'data', 'channels', 'payload']);
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 
-export type Recipient = string | ({ subscriberId: string } & Record<string, unknown>);
+type Recipient = string | ({ subscriberId: string } & Record<string, unknown>);
 
 export interface GoodRow {
   kind: 'row';
@@ -33,9 +33,9 @@ export interface BadRow {
 }
 export type Row = GoodRow | BadRow;
 
-export type FileFormat = 'csv' | 'ndjson';
+type FileFormat = 'csv' | 'ndjson';
 
-export function formatOf(path: string, firstChar: string | undefined): FileFormat {
+function formatOf(path: string, firstChar: string | undefined): FileFormat {
   if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
   if (/\.csv$/i.test(path)) return 'csv';
   return firstChar === '{' ? 'ndjson' : 'csv';
@@ -67,7 +67,7 @@ function recipientOf(subscriberId: string, fields: Record<string, unknown>): Rec
 const CSV_COLUMN_RE = /^(subscriberId|firstName|lastName|email|phone|avatar|locale|timezone|(data|payload)\.[^.\s]+(\.[^.\s]+)*)$/;
 
 /** Checks a CSV header: every column must be known, subscriberId must be there. */
-export function checkCsvHeader(columns: string[]): void {
+function checkCsvHeader(columns: string[]): void {
   const unknown = columns.filter((c) => !CSV_COLUMN_RE.test(c));
   if (unknown.length) {
     throw new UsageError(
@@ -188,7 +188,7 @@ async function* ndjsonRows(input: Readable): AsyncGenerator<Row> {
 
 // --- opening ------------------------------------------------------------------------------------------------
 
-export interface OpenedFile {
+interface OpenedFile {
   format: FileFormat;
   rows: AsyncGenerator<Row>;
   /** Bytes read so far, and the total when known (a file): for the progress bar. */

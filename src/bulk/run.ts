@@ -14,9 +14,7 @@ import { type Progress, ReportWriter, startProgress } from './report.js';
 import { BulkSender, type Counts } from './send.js';
 import { type BadRow, type GoodRow, openRecipients } from './rows.js';
 
-export type { BulkOptions } from './plan.js';
-
-export interface BulkSummary {
+interface BulkSummary {
   workflow: string;
   runId: string;
   /** notSent (only when some are): rows left for --resume when --max-time ran out or the run stopped early. */

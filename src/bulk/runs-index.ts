@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const MAX_RUNS = 200;
+const MAX_RUNS = 200;
 const FILE = 'bulk-runs.json';
 
 interface Entry {

@@ -33,7 +33,7 @@ export interface Counts {
 }
 
 /** Where the outcomes go: the report, the journal (none under --dry-run or without a file), the progress line. */
-export interface Records {
+interface Records {
   report: ReportWriter;
   journal: Journal | undefined;
   progress(): Progress | undefined;

@@ -51,7 +51,7 @@ function optionDescription(option: Option, helper: Help): string {
 }
 
 /** The one line a subcommand's help has in place of the global options (`svc help options` lists them). */
-export const GLOBAL_OPTIONS_LINE = 'Global options: see `svc help options` (-o, --json, --query, -q, --profile, …)';
+const GLOBAL_OPTIONS_LINE = 'Global options: see `svc help options` (-o, --json, --query, -q, --profile, …)';
 
 export const helpLayout: HelpConfiguration = {
   // A subcommand's help shows its own options; the 20-odd global ones once, in `svc help options`.

@@ -6,7 +6,7 @@
 import { EXIT, SvcError } from '../core/errors.js';
 import { safeText } from '../io/safe-text.js';
 
-export interface ItemError {
+interface ItemError {
   /** The item as the caller named it (a subscriber id). */
   item: string;
   code?: string | undefined;

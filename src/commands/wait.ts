@@ -11,7 +11,7 @@ import { InterruptedError, SvcError, WaitOutcomeError } from '../core/errors.js'
 import type { Deps } from '../deps.js';
 import { stepChanges } from '../io/timeline.js';
 
-export interface StepOutcome {
+interface StepOutcome {
   type: string;
   status: string;
   /** A channel step's own outcome (core/status.ts): delivered, skipped, throttled, failed, ...; null for an action step. */
@@ -22,7 +22,7 @@ export interface StepOutcome {
   /** Why the step was skipped, failed, canceled or merged (its execution details), else null. */
   reason: string | null;
 }
-export interface RecipientOutcome {
+interface RecipientOutcome {
   subscriberId: string | null;
   notificationId: string | null;
   outcome: Outcome;
@@ -30,7 +30,7 @@ export interface RecipientOutcome {
   reason: string | null;
   steps: StepOutcome[];
 }
-export interface WaitResult {
+interface WaitResult {
   transactionId: string;
   /** partial: delivered on some channel, not on another (exit 0); skipped, throttled, canceled: nothing was delivered (exit 10). */
   outcome: 'delivered' | 'partial' | 'merged' | 'failed' | 'pending' | 'skipped' | 'throttled' | 'canceled';
@@ -127,7 +127,7 @@ export async function waitForTransaction(deps: Deps, transactionId: string, expe
 }
 
 /** The transaction's outcome: failed, pending, delivered to someone, merged, or nothing delivered and why. */
-export function overall(recipients: RecipientOutcome[], finished: boolean): WaitResult['outcome'] {
+function overall(recipients: RecipientOutcome[], finished: boolean): WaitResult['outcome'] {
   if (recipients.some((r) => r.outcome === 'failed')) return 'failed';
   if (!finished) return 'pending';
   if (recipients.some((r) => r.outcome === 'partial')) return 'partial';
@@ -140,9 +140,9 @@ export function overall(recipients: RecipientOutcome[], finished: boolean): Wait
 }
 
 /** `trigger --wait`: every job finished and nothing was delivered (every channel step skipped or throttled). */
-export const EXIT_NOTHING_DELIVERED = 10;
+const EXIT_NOTHING_DELIVERED = 10;
 
-export class NothingDeliveredError extends SvcError {
+class NothingDeliveredError extends SvcError {
   constructor(message: string) {
     super(message, 'nothing_delivered', EXIT_NOTHING_DELIVERED);
   }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { CredentialsError, UsageError } from '../core/errors.js';
 import { loadWriteFileAtomic } from '../core/lazy.js';
 
-export interface Profile {
+interface Profile {
   baseUrl?: string;
   apiKey?: string;
   readOnly?: boolean;
@@ -26,7 +26,7 @@ interface ProfileFile {
 }
 
 type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
-export interface Resolved<T> {
+interface Resolved<T> {
   value: T;
   source: Source;
 }
@@ -41,7 +41,7 @@ export interface ResolvedSettings {
 export const DEFAULT_BASE_URL = 'https://api.novu.co';
 const PROFILE_NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 
-export function configDir(env: NodeJS.ProcessEnv): string {
+function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return join(base, 'svc');
@@ -373,7 +373,7 @@ export function requireBaseUrl(s: Pick<ResolvedSettings, 'baseUrl' | 'profile'>)
 }
 
 /** The profile `svc dev` saves and points at the local service. */
-export const LOCAL_PROFILE = 'local';
+const LOCAL_PROFILE = 'local';
 
 /**
  * The advice for a request the service refused to connect to, when the target is the local service

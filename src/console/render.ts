@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { smsInfo } from '../core/message-checks.js';
 import { html } from './ui.js';
 
-export interface Segments {
+interface Segments {
   encoding: 'GSM-7' | 'UCS-2';
   /** Septets for GSM-7, UTF-16 code units for UCS-2. */
   units: number;

@@ -17,7 +17,7 @@ const UNSAFE = chars(C0_SHOWN);
 const UNSAFE_ALL = chars(C0_SHOWN, 'g');
 
 /** `s` with every control character and bidi control shown as a visible escape (`\u202e`, `\e`). */
-export function safeDisplay(s: string): string {
+function safeDisplay(s: string): string {
   return UNSAFE.test(s) ? s.replace(UNSAFE_ALL, escapeChar) : s;
 }
 

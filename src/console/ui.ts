@@ -4,7 +4,7 @@ import { html } from 'htm/preact';
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { maskData } from '../core/mask.js';
-import { type EventStatus, type JudgeScope, judge, matchesStatus, type StatusJob } from '../core/status.js';
+import { type EventStatus, type JudgeScope, judge, type StatusJob } from '../core/status.js';
 import { onChange, session } from './api.js';
 
 export { html };
@@ -51,8 +51,6 @@ export function channelOutcomes(n: { jobs?: ReadonlyArray<unknown> | undefined }
   return judge(n.jobs as StatusJob[] | undefined).channels;
 }
 
-export { matchesStatus };
-
 const TONE: Record<string, string> = {
   completed: 'ok',
   sent: 'ok',
@@ -83,7 +81,7 @@ export const CHANNEL_LABEL: Record<string, string> = { email: 'Email', in_app: '
 export const channelLabel = (c: string) => CHANNEL_LABEL[c] ?? c;
 
 /** JSON for the raw panels, masked as the CLI's output masks it (tokens, credentials, the key in use). */
-export function maskedJson(value: unknown): string {
+function maskedJson(value: unknown): string {
   const key = session.get();
   return JSON.stringify(maskData(value, key ? { knownSecrets: [key] } : {}), null, 2);
 }

@@ -10,14 +10,14 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type CacheKind = 'workflows' | 'subscribers';
+type CacheKind = 'workflows' | 'subscribers';
 
 /** How long ids stay fresh. */
 export const CACHE_TTL_MS = 10 * 60_000;
 /** The most ids kept per kind and profile (the newest). */
-export const CACHE_MAX_IDS = 500;
+const CACHE_MAX_IDS = 500;
 /** The most a Tab waits for the service when the cache is empty. */
-export const FETCH_BUDGET_MS = 300;
+const FETCH_BUDGET_MS = 300;
 
 interface Entry {
   ids: string[];
@@ -30,7 +30,7 @@ interface PrintedLists {
 }
 type CacheFile = Record<string, Partial<Record<CacheKind, Entry>> & { printed?: PrintedLists }>;
 
-export interface CacheOptions {
+interface CacheOptions {
   /** The config directory (SVC_CONFIG_DIR or the user's). */
   dir: string;
   /** The profile the ids belong to ('' without one). */
@@ -72,7 +72,7 @@ export function remember(kind: CacheKind, ids: readonly unknown[], opts: CacheOp
  * ids, already first, and written less than half the TTL ago) writes nothing: the common case of a
  * command run again costs one small read.
  */
-export function rememberAll(seen: Partial<Record<CacheKind, readonly unknown[]>>, opts: CacheOptions): void {
+function rememberAll(seen: Partial<Record<CacheKind, readonly unknown[]>>, opts: CacheOptions): void {
   const now = opts.now ?? Date.now();
   let data: CacheFile | undefined;
   let changed = false;
@@ -122,7 +122,7 @@ export function rememberRecords(records: readonly unknown[], opts: CacheOptions)
   rememberAll(idsIn(records), opts);
 }
 
-export interface CompleteOptions extends CacheOptions {
+interface CompleteOptions extends CacheOptions {
   /** A profile (or key) exists to ask the service with. */
   canFetch: boolean;
   /** Asks the service for ids; must stop when the signal aborts. */
@@ -164,7 +164,7 @@ export async function complete(kind: CacheKind, prefix: string, opts: CompleteOp
 
 export const PRINTED_LISTS = 5;
 export const PRINTED_IDS = 200;
-export const PRINTED_TTL_MS = 7 * 24 * 3_600_000;
+const PRINTED_TTL_MS = 7 * 24 * 3_600_000;
 const EVENT_ID_RE = /^[0-9a-f]{24}$/i;
 
 /** Remembers the event ids a list printed, as the newest list (the oldest one beyond the bound goes). */

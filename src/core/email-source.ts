@@ -32,7 +32,7 @@ export function rfc5322Date(ms: number): string {
 }
 
 /** A header value as RFC 2047 words when it is not plain printable ASCII. */
-export function encodeWord(text: string): string {
+function encodeWord(text: string): string {
   if (/^[\x20-\x7e]*$/.test(text)) return text;
   // Words of at most 45 bytes of text each (60 base64 characters), split on character boundaries.
   const words: string[] = [];
@@ -49,7 +49,7 @@ export function encodeWord(text: string): string {
 }
 
 /** `"Name" <address>`, the name quoted (or encoded) as a header needs it. */
-export function formatMailbox(m: Mailbox): string {
+function formatMailbox(m: Mailbox): string {
   if (!m.name) return m.address;
   const name = /^[\x20-\x7e]*$/.test(m.name) ? `"${m.name.replace(/(["\\])/g, '\\$1')}"` : encodeWord(m.name);
   return `${name} <${m.address}>`;

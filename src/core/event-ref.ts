@@ -6,9 +6,9 @@
 import { SvcError, UsageError } from './errors.js';
 import { OBJECT_ID_RE } from './object-id.js';
 
-export const SHORT_ID = /^[0-9a-f]{7,23}$/i;
+const SHORT_ID = /^[0-9a-f]{7,23}$/i;
 /** How far back a short id is looked for: the newest pages of the feed. */
-export const SHORT_ID_PAGES = 10;
+const SHORT_ID_PAGES = 10;
 
 export interface EventLookup<N> {
   /** GET /v1/notifications/{id}; undefined when the service answers 404. */
@@ -19,7 +19,7 @@ export interface EventLookup<N> {
   remembered?(short: string): string[];
 }
 
-export type Ref = { kind: 'id' | 'short' | 'transaction'; value: string };
+type Ref = { kind: 'id' | 'short' | 'transaction'; value: string };
 
 export function classify(ref: string): Ref {
   const value = ref.trim();

@@ -8,7 +8,7 @@ import { locateJsonError } from './json-error.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan, yamlNestsDeeperThan } from './json-depth.js';
 import type { Readable } from 'node:stream';
 import { loadYaml } from './lazy.js';
-import { MAX_BODY_BYTES, sizeText } from '../api/limits.js';
+import { MAX_BODY_BYTES, sizeText } from './size.js';
 
 /** A value larger than the largest body the service reads can never be sent: refused before reading. */
 const MAX_INPUT_BYTES = MAX_BODY_BYTES;

@@ -152,7 +152,7 @@ class Scanner {
 }
 
 /** 1-based line and column of an offset. */
-export function position(text: string, offset: number): { line: number; column: number } {
+function position(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let col = 1;
   for (let k = 0; k < offset && k < text.length; k++) {

@@ -10,9 +10,9 @@ export const GMAIL_CLIP_BYTES = 102 * 1024;
 /** The largest payload APNs accepts for a remote notification (other than VoIP). */
 export const APNS_MAX_BYTES = 4096;
 /** The largest message payload FCM accepts (notification and data messages alike). */
-export const FCM_MAX_BYTES = 4096;
+const FCM_MAX_BYTES = 4096;
 
-export type Level = 'ok' | 'warning' | 'problem';
+type Level = 'ok' | 'warning' | 'problem';
 export interface Check {
   level: Level;
   /** What was checked: `size`, `links`, `images`, `encoding`, `segments`, `apns`, `fcm`... */
@@ -20,7 +20,7 @@ export interface Check {
   text: string;
 }
 
-export interface SmsInfo {
+interface SmsInfo {
   text: string;
   encoding: 'GSM-7' | 'UCS-2';
   /** Characters as a reader counts them. */
@@ -35,7 +35,7 @@ export interface SmsInfo {
   outsideGsm: string[];
 }
 
-export interface PushInfo {
+interface PushInfo {
   title: string;
   body: string;
   data: Record<string, unknown>;
@@ -43,7 +43,7 @@ export interface PushInfo {
   fcmBytes: number;
 }
 
-export interface EmailInfo {
+interface EmailInfo {
   headers: Record<string, string>;
   text: string;
   htmlBytes: number;
@@ -124,7 +124,7 @@ function pushData(m: OutboxMessage): Record<string, unknown> {
  * The payload each service would receive: APNs `{"aps":{"alert":{title,body}}, ...data}`, FCM
  * `{"notification":{title,body},"data":{...}}` with the data's values as strings (FCM takes no others).
  */
-export function pushInfo(m: OutboxMessage): PushInfo {
+function pushInfo(m: OutboxMessage): PushInfo {
   const title = m.title ?? m.subject ?? '';
   const body = bodyOf(m);
   const data = pushData(m);

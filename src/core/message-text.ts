@@ -46,7 +46,7 @@ const NAMED_ENTITIES: Record<string, string> = {
   zwnj: '\u200c',
 };
 
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === '#') {
       const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
@@ -182,7 +182,7 @@ export function firstLink(m: OutboxMessage): string | undefined {
  * The message's text parts in the order a code is looked for: email text then HTML (its visible
  * text: digits inside markup, colours or link targets are no code), in-app body, SMS text, push body.
  */
-export function textParts(m: OutboxMessage): string[] {
+function textParts(m: OutboxMessage): string[] {
   const body = bodyOf(m);
   switch (m.channel) {
     case 'email':
@@ -220,7 +220,7 @@ export function parsePattern(text: string): RegExp | string {
  * none), searched in the subject or title, the text parts, then the raw body (markup and link
  * targets included, for a token inside a URL).
  */
-export function extractPattern(m: OutboxMessage, re: RegExp): string | undefined {
+function extractPattern(m: OutboxMessage, re: RegExp): string | undefined {
   const places = [m.subject ?? m.title ?? '', ...textParts(m), bodyOf(m)];
   for (const place of places) {
     const found = re.exec(place);

@@ -9,7 +9,7 @@ export const CHANNEL_TYPES = ['in_app', 'email', 'sms', 'chat', 'push'] as const
 /** A job in one of these states will not change any more. */
 export const SETTLED_JOB_STATUSES = ['completed', 'failed', 'canceled', 'merged', 'skipped'] as const;
 
-export interface StatusDetail {
+interface StatusDetail {
   status?: string;
   detail?: string;
   createdAt?: string;
@@ -43,9 +43,9 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 export const STATUS_FILTERS: readonly string[] = EVENT_STATUSES;
 
 /** One channel step's own outcome. */
-export type ChannelOutcome = 'delivered' | 'failed' | 'pending' | 'skipped' | 'throttled' | 'merged' | 'canceled';
+type ChannelOutcome = 'delivered' | 'failed' | 'pending' | 'skipped' | 'throttled' | 'merged' | 'canceled';
 
-export interface StepOutcome {
+interface StepOutcome {
   /** The step's id in its workflow, when the service says. */
   stepId?: string;
   channel: string;
@@ -54,7 +54,7 @@ export interface StepOutcome {
   reason?: string;
 }
 
-export interface Judgement {
+interface Judgement {
   status: EventStatus;
   /** Why: the first failure, or which channel was not sent and why, or why nothing went out. One line. */
   reason?: string;
@@ -183,9 +183,6 @@ export const reasonOf = (jobs: readonly StatusJob[] | undefined, scope?: JudgeSc
 
 /** Nothing went out for this event and nothing more will happen to it (merged goes out with its digest). */
 export const nothingDelivered = (s: EventStatus): boolean => s === 'skipped' || s === 'throttled' || s === 'canceled';
-
-/** Something went out and some channel did not: shown beside the delivered ones as a warning. */
-export const somethingMissed = (s: EventStatus): boolean => s === 'partial';
 
 /** The statuses a `--status` value stands for: itself, or for `completed` every finished one. */
 export function statusesFor(wanted: string): EventStatus[] {

@@ -7,7 +7,7 @@ type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
 
 /** `to[0].subscriberId`, `payload.user.name`. */
-export function formatPath(path: Path): string {
+function formatPath(path: Path): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;

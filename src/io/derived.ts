@@ -10,9 +10,6 @@ import { judge, type JudgeScope, type StatusJob } from '../core/status.js';
 /** The name of the field svc adds; never one of the service's. */
 export const DERIVED_FIELD = 'derived';
 
-/** The fields `derived` holds, as `--fields` paths. */
-export const DERIVED_PATHS = ['derived', 'derived.status', 'derived.reason', 'derived.channels'];
-
 export interface Derived {
   status: string;
   reason: string | null;

@@ -198,7 +198,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * The resource records of no named layout are (`subscribers get` prints a subscriber as a plain
  * record): the schema that holds nearly all of their fields, and at least three of them.
  */
-export function resourceOf(records: readonly unknown[]): ViewName | undefined {
+function resourceOf(records: readonly unknown[]): ViewName | undefined {
   const keys = new Set(records.filter(isRecord).flatMap((r) => Object.keys(r)));
   if (keys.size < 3) return undefined;
   let best: { view: ViewName; score: number; size: number } | undefined;
@@ -212,7 +212,7 @@ export function resourceOf(records: readonly unknown[]): ViewName | undefined {
 }
 
 /** The fields known for these records of `view`: the schema's, svc's own, and those the records have. */
-export function knownFields(records: readonly unknown[], view: ViewName | undefined): Set<string> {
+function knownFields(records: readonly unknown[], view: ViewName | undefined): Set<string> {
   const known = new Set<string>(view ? (SCHEMA_FIELDS[view] ?? SCHEMA_FIELDS[SAME_AS[view]!] ?? OWN_FIELDS[view] ?? []) : []);
   if (view && EVENT_VIEWS.has(view)) known.add(DERIVED_FIELD);
   for (const r of records) if (isRecord(r)) for (const k of Object.keys(r)) known.add(k);

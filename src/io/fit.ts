@@ -62,7 +62,7 @@ export interface FitResult {
   keyCut?: boolean[];
 }
 
-export const GAP = 2;
+const GAP = 2;
 
 // Widths are terminal columns, not UTF-16 code units: a CJK character or an emoji takes two, a
 // combining mark none, a ZWJ family one emoji's two; our own colour codes take none. Text is cut only

@@ -26,7 +26,7 @@ export interface ListColumn {
   readableFor?: number;
 }
 
-export interface ListLayout extends TimeOptions {
+interface ListLayout extends TimeOptions {
   width: number;
   wide?: boolean;
   now?: number;
@@ -46,7 +46,7 @@ function cellText(v: unknown): string {
   return safeText(JSON.stringify(v));
 }
 
-export function fitColumnOf(col: ListColumn): FitColumn {
+function fitColumnOf(col: ListColumn): FitColumn {
   const kind = col.kind ?? (col.status ? 'status' : col.full ? 'key' : undefined);
   return {
     header: col.header,
@@ -61,7 +61,7 @@ export function fitColumnOf(col: ListColumn): FitColumn {
   };
 }
 
-export function cellsOf(columns: readonly ListColumn[], records: readonly Rec[], opts: ListLayout): FitCell[][] {
+function cellsOf(columns: readonly ListColumn[], records: readonly Rec[], opts: ListLayout): FitCell[][] {
   const now = opts.now ?? Date.now();
   return records.map((r, i) =>
     columns.map((col): FitCell => {

@@ -13,9 +13,8 @@ import { chars, safeDeep, safeJson } from './safe-text.js';
 import type { Output, PrintOptions } from './types.js';
 
 export { getPath, pickFields } from './paths.js';
-export type { Output, OutputFormat, PrintOptions } from './types.js';
 
-export const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['data', 'next', 'previous', 'totalCount', 'totalCountCapped', 'hasMore', 'page', 'pageSize']);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['data', 'next', 'previous', 'totalCount', 'totalCountCapped', 'hasMore', 'page', 'pageSize']);
 
 /** The records a printed value holds, and the envelope members --fields may name beside theirs. */
 function recordsOf(value: unknown, opts: PrintOptions): { records: unknown[]; envelope: string[] } {
@@ -75,7 +74,7 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
  * --fields as its columns) shaped by --fields, then --query. `table` says whether the table layouts of
  * `opts.view` still apply (not after --query).
  */
-export async function prepare(out: Output, raw: unknown, opts: PrintOptions): Promise<{ value: unknown; isList: boolean; layout: boolean }> {
+async function prepare(out: Output, raw: unknown, opts: PrintOptions): Promise<{ value: unknown; isList: boolean; layout: boolean }> {
   // Events carry svc's derived status beside the service's fields (io/derived.ts), masked with them.
   const annotated = annotate(raw, opts.view, opts.scope);
   if (out.fields?.length) {

@@ -58,9 +58,6 @@ export function escapeChar(ch: string): string {
   return code <= 0x7f ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`;
 }
 
-/** Whether a string holds anything a terminal would act on. */
-export const hasUnsafe = (s: string): boolean => UNSAFE_TEST.test(s);
-
 /**
  * A string safe for a terminal: every control character, DEL and bidi override shown as an escape.
  * `newlines` keeps line feeds (text laid out in lines: messages, a stack trace).

@@ -29,7 +29,7 @@ export function colourStatus(c: ChalkInstance, s: string): string {
   return s;
 }
 
-export function shorten(s: string, max: number): string {
+function shorten(s: string, max: number): string {
   return cut(s, Math.max(2, max));
 }
 
@@ -47,7 +47,7 @@ function cell(v: unknown): string {
  * The state of a table printed page by page (--all): the first page sets the columns' widths, later
  * pages keep them and print no header, so the pages read as one table.
  */
-export interface TableStream extends FitStream {
+interface TableStream extends FitStream {
   widths?: number[];
 }
 
@@ -133,7 +133,7 @@ function genericColumns(records: Rec[]): Column[] {
 }
 
 /** Nested records flattened to dot paths, for a two-column table. */
-export function flatten(value: unknown, prefix = '', out: [string, unknown][] = [], depth = 0): [string, unknown][] {
+function flatten(value: unknown, prefix = '', out: [string, unknown][] = [], depth = 0): [string, unknown][] {
   if (value && typeof value === 'object' && !Array.isArray(value) && depth < 3 && Object.keys(value).length > 0) {
     for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out, depth + 1);
   } else out.push([prefix || 'value', value]);

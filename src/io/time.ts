@@ -7,7 +7,7 @@ export interface TimeOptions {
   utc?: boolean;
 }
 
-export type TimeStyle = 'full' | 'compact' | 'clock' | 'clock-ms' | 'relative';
+type TimeStyle = 'full' | 'compact' | 'clock' | 'clock-ms' | 'relative';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -49,7 +49,7 @@ function parts(date: Date, utc: boolean): Parts {
   };
 }
 
-export function parseInstant(value: unknown): Date | undefined {
+function parseInstant(value: unknown): Date | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? undefined : d;

@@ -12,7 +12,7 @@ import { formatTime, type TimeOptions } from './time.js';
 
 type Rec = Record<string, unknown>;
 
-export interface LayoutOptions extends TimeOptions {
+interface LayoutOptions extends TimeOptions {
   /** The terminal's width (80 when unknown). */
   width?: number;
   /** Show each execution detail's raw answer whole (`--raw`) rather than folded. */
@@ -30,7 +30,7 @@ const RED = new Set(['failed', 'error', 'canceled']);
 const YELLOW = new Set(['pending', 'queued', 'running', 'delayed', 'warning', 'partial']);
 const DIM = new Set(['skipped', 'merged', 'throttled', 'none', '-']);
 
-export function paint(c: ChalkInstance, status: string, text = status): string {
+function paint(c: ChalkInstance, status: string, text = status): string {
   const k = status.toLowerCase();
   if (GREEN.has(k)) return c.green(text);
   if (RED.has(k)) return c.red(text);

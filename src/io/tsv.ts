@@ -14,13 +14,13 @@ import { LIST_VIEWS, type ViewName } from './views.js';
 
 type Rec = Record<string, unknown>;
 
-export interface TsvColumn {
+interface TsvColumn {
   header: string;
   value: (r: Rec, index: number) => unknown;
 }
 
 /** One value as a TSV field. */
-export function tsvValue(v: unknown): string {
+function tsvValue(v: unknown): string {
   if (v === undefined || v === null) return '';
   let s: string;
   if (typeof v === 'string') s = v;
@@ -36,7 +36,7 @@ const isRecord = (v: unknown): v is Rec => v !== null && typeof v === 'object' &
 const LIST_OF: Partial<Record<ViewName, ViewName>> = { event: 'events', workflow: 'workflows' };
 
 /** The columns of a TSV: --fields, else the view's table columns, else the records' top-level keys. */
-export function tsvColumns(records: readonly unknown[], fields: readonly string[] | undefined, view: ViewName | undefined): TsvColumn[] {
+function tsvColumns(records: readonly unknown[], fields: readonly string[] | undefined, view: ViewName | undefined): TsvColumn[] {
   if (fields?.length) return fields.map((f) => ({ header: f, value: (r) => getPath(r, f) }));
   const listView = view ? (LIST_VIEWS[view] ?? (LIST_OF[view] ? LIST_VIEWS[LIST_OF[view]!] : undefined)) : undefined;
   if (listView && records.every(isRecord)) {
@@ -51,7 +51,7 @@ export function tsvColumns(records: readonly unknown[], fields: readonly string[
   return keys.map((k) => ({ header: k, value: (r) => r[k] }));
 }
 
-export interface TsvState {
+interface TsvState {
   columns?: TsvColumn[];
   /** Rows written so far (for the record numbers some views show). */
   rows: number;

@@ -49,7 +49,7 @@ export interface BrowseSource {
   shown?(ids: string[]): void;
 }
 
-export interface BrowseOptions {
+interface BrowseOptions {
   filter?: Filter;
   /** The service filters by derived status (svc dev): `status:` is asked of it, not narrowed locally. */
   statusByService?: boolean;
@@ -81,7 +81,7 @@ function errorText(e: unknown): string {
   return safeText(e instanceof Error ? e.message.split('\n')[0]! : String(e));
 }
 
-export function BrowseApp(props: { source: BrowseSource; options: BrowseOptions }): React.ReactElement {
+function BrowseApp(props: { source: BrowseSource; options: BrowseOptions }): React.ReactElement {
   const { source, options } = props;
   const now = options.now ?? Date.now;
   const time = options.time ?? {};

@@ -178,7 +178,7 @@ export function withPage(s: State, page: number, data: BrowseEvent[], hasMore: b
 }
 
 /** The list for a new service filter: empty until its first page arrives. */
-export function reloading(s: State, f: Filter): State {
+function reloading(s: State, f: Filter): State {
   return { ...s, filter: f, events: [], pages: 0, hasMore: false, loading: true, cursor: 0, top: 0, selected: undefined, autoPages: 0, mode: { kind: 'list' } };
 }
 

@@ -26,7 +26,7 @@ import {
 const h = React.createElement;
 
 /** One line no wider than `width` terminal columns, safe for the terminal. */
-export const oneLine = (s: string, max: number) => {
+const oneLine = (s: string, max: number) => {
   const t = safeText(s);
   return displayWidth(t) > max ? `${takeWidth(t, max - 1)}…` : t;
 };

@@ -1,12 +1,12 @@
 // Tab in a real interactive bash (tmux): the generated completions/svc.bash, bash's default
 // COMP_WORDBREAKS (which holds @) and readline's own handling of the word. A JSON flag's @file keeps its
 // @ on the command line; a file name given without it is refused with a hint to write the @.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BIN } from '../helpers/bin.js';
-import { hasTmux, openTerminal, type Terminal } from '../helpers/tmux.js';
+import { openTerminal, type Terminal, tmux } from '../helpers/tmux.js';
 import { runSvc } from '../helpers/run.js';
 
 let work: string;
@@ -31,23 +31,23 @@ beforeAll(() => {
 });
 afterAll(() => term?.close());
 
-describe.skipIf(!hasTmux)('bash completion at a terminal', () => {
+tmux.describe('bash completion at a terminal', () => {
   test('--data @wf<Tab> completes to --data @wf.yaml (the @ stays)', async () => {
-    term = openTerminal(['bash', '--noprofile', '--rcfile', join(work, 'rc'), '-i'], { SVC_CONFIG_DIR: join(work, 'config') });
+    term = openTerminal(['bash', '--noprofile', '--rcfile', join(work, 'rc'), '-i'], { SVC_CONFIG_DIR: join(work, 'config') }, { columns: 120, rows: 30 });
     // The prompt of the rc file ("$", its space trimmed by tmux) once the script is sourced.
-    for (let i = 0; i < 150 && !/^\$\s*$/m.test(term.screen()); i++) await new Promise((r) => setTimeout(r, 100));
-    term.send('svc workflow create --data @wf', true);
-    term.send('Tab');
+    for (let i = 0; i < 150 && !/^\$\s*$/m.test(term.text()); i++) await new Promise((r) => setTimeout(r, 100));
+    term.type('svc workflow create --data @wf');
+    term.keys('Tab');
     await term.waitFor('--data @wf.yaml');
-    expect(term.screen()).not.toMatch(/--data wf\.yaml/);
+    expect(term.text()).not.toMatch(/--data wf\.yaml/);
     // The --flag=@file form keeps its @ too.
-    term.send('C-u');
-    term.send('clear', true);
-    term.send('Enter');
-    term.send('svc trigger welcome --payload=@wf', true);
-    term.send('Tab');
+    term.keys('C-u');
+    term.type('clear');
+    term.keys('Enter');
+    term.type('svc trigger welcome --payload=@wf');
+    term.keys('Tab');
     await term.waitFor('--payload=@wf.yaml');
-    expect(term.screen()).not.toMatch(/--payload=wf\.yaml/);
+    expect(term.text()).not.toMatch(/--payload=wf\.yaml/);
   });
 });
 

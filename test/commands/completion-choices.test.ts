@@ -6,7 +6,7 @@ import type { Command, Option } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { choicesOf } from '../../src/commands/completion.js';
-import { toolOrFailInCi } from '../helpers/ci.js';
+import { fish, zsh } from '../helpers/ci.js';
 
 interface Case {
   path: string[];
@@ -87,8 +87,7 @@ describe('bash', () => {
 });
 
 describe('zsh', () => {
-  const hasZsh = toolOrFailInCi('zsh', spawnSync('zsh', ['-c', 'true']).status === 0);
-  test.skipIf(!hasZsh)('completes the values of every choice-taking option', () => {
+  zsh.test('completes the values of every choice-taking option', () => {
     const script = [
       'compadd() { [[ "$1" == -- ]] && shift; print -rl -- "$@"; }',
       '_files() { print -r -- "<files>"; }',
@@ -109,8 +108,7 @@ describe('zsh', () => {
 });
 
 describe('fish', () => {
-  const hasFish = toolOrFailInCi('fish', spawnSync('fish', ['-c', 'true']).status === 0);
-  test.skipIf(!hasFish)('completes the values of every choice-taking option', () => {
+  fish.test('completes the values of every choice-taking option', () => {
     const script = ['source completions/svc.fish'];
     for (const [i, c] of all.entries()) {
       script.push(`echo "@@${i}"; complete -C '${['svc', ...c.path, c.flag].join(' ')} '`);

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runSvc } from '../helpers/run.js';
-import { toolOrFailInCi } from '../helpers/ci.js';
+import { fish, zsh } from '../helpers/ci.js';
 
 const files = { bash: 'completions/svc.bash', zsh: 'completions/_svc', fish: 'completions/svc.fish' } as const;
 
@@ -28,14 +28,13 @@ describe('svc completion', () => {
     expect(complete('svc', 'trigger', 'welcome', '--to-j')).toBe('--to-json');
   });
 
-  test.each([
-    ['zsh', ['-n']],
-    ['fish', ['-n']],
-  ] as const)('the %s script parses', (shell, args) => {
-    const probe = spawnSync(shell, ['-c', 'true']);
-    // Not installed here: the sync test above still covers the content (in CI, a missing shell fails).
-    if (!toolOrFailInCi(shell, !probe.error)) return;
-    const r = spawnSync(shell, [...args, files[shell]], { encoding: 'utf8' });
+  test.for([
+    ['zsh', zsh, ['-n']],
+    ['fish', fish, ['-n']],
+  ] as const)('the %s script parses', ([name, shell, args], ctx) => {
+    // Not installed here: skipped, saying what to install (in CI, a missing shell fails).
+    shell.check(ctx);
+    const r = spawnSync(name, [...args, files[name]], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });

@@ -1,40 +1,17 @@
 // svc trigger --wait: follows the activity of a stub whose jobs change between polls, and reports each recipient.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startStub, type Stub } from '../helpers/stub.js';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { job, notification, page } from '../helpers/activity.js';
+import { stubbedService } from '../helpers/command-test.js';
 import { runSvc } from '../helpers/run.js';
 
-const KEY = 'sk_test_0123456789abcdef';
-let stub: Stub;
-let env: Record<string, string>;
-beforeEach(async () => {
-  stub = await startStub();
-  env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url };
-  stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: 'txn-w' } } });
+const svc = stubbedService();
+beforeEach(() => {
+  svc.stub.on('POST', '/v1/events/trigger', { status: 201, body: { data: { acknowledged: true, status: 'processed', transactionId: 'txn-w' } } });
 });
-afterEach(async () => stub.close());
-
-const job = (type: string, status: string, detail: string) => ({
-  _id: `j-${type}`,
-  type,
-  status,
-  providerId: type === 'email' ? 'sendgrid' : 'svc',
-  step: { _id: 's', active: true, filters: [], _templateId: 't' },
-  executionDetails: [{ _id: 'd', status: status === 'failed' ? 'Failed' : 'Success', detail, isRetry: false, isTest: false, source: 'Internal' }],
-});
-const notification = (sub: string, jobs: unknown[]) => ({
-  _id: `6761f0c2a3b4c5d6e7f8${sub.padStart(4, '0')}`,
-  transactionId: 'txn-w',
-  _environmentId: 'e',
-  _organizationId: 'o',
-  _subscriberId: sub,
-  subscriber: { _id: sub, subscriberId: sub },
-  jobs,
-});
-const page = (data: unknown[]) => ({ body: { data, hasMore: false, page: 0, pageSize: 50 } });
 
 describe('trigger --wait', () => {
   test("follows the activity until every job finished: exit 0 and each recipient's steps", async () => {
-    stub.on('GET', '/v1/notifications', (req, n) => {
+    svc.stub.on('GET', '/v1/notifications', (req, n) => {
       expect(req.query.get('transactionId')).toBe('txn-w');
       if (n === 1) return page([notification('u1', [job('in_app', 'pending', 'Step queued')])]);
       return page([
@@ -42,7 +19,7 @@ describe('trigger --wait', () => {
         notification('u2', [job('in_app', 'completed', 'Message sent')]),
       ]);
     });
-    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--to', 'u2', '--wait'], { env });
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--to', 'u2', '--wait'], { env: svc.env });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.trigger.transactionId).toBe('txn-w');
@@ -55,27 +32,27 @@ describe('trigger --wait', () => {
   });
 
   test('a failed job: exit 9 naming the step and why', async () => {
-    stub.on(
+    svc.stub.on(
       'GET',
       '/v1/notifications',
       page([notification('u1', [job('in_app', 'completed', 'Message sent'), job('email', 'failed', 'No active integration found for channel email')])]),
     );
-    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env });
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env: svc.env });
     expect(r.code).toBe(9);
     expect(r.stderr).toContain('email: No active integration found for channel email');
     expect(JSON.parse(r.stdout).outcome).toBe('failed');
   });
 
   test('-o json without a terminal: stderr holds the error object alone (no progress line before it)', async () => {
-    stub.on('GET', '/v1/notifications', page([notification('u1', [job('email', 'failed', 'No active integration found for channel email')])]));
-    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait', '-o', 'json'], { env });
+    svc.stub.on('GET', '/v1/notifications', page([notification('u1', [job('email', 'failed', 'No active integration found for channel email')])]));
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait', '-o', 'json'], { env: svc.env });
     expect(r.code).toBe(9);
     expect(JSON.parse(r.stderr).error.code).toBe('delivery_failed');
   });
 
   test('steps merged into a digest already under way: outcome merged (not delivered), exit 0, and why', async () => {
-    stub.on('GET', '/v1/notifications', page([notification('u1', [job('digest', 'merged', 'Digest merged'), job('in_app', 'merged', 'Step merged')])]));
-    const r = await runSvc(['trigger', 'comment-digest', '--to', 'u1', '--wait'], { env });
+    svc.stub.on('GET', '/v1/notifications', page([notification('u1', [job('digest', 'merged', 'Digest merged'), job('in_app', 'merged', 'Step merged')])]));
+    const r = await runSvc(['trigger', 'comment-digest', '--to', 'u1', '--wait'], { env: svc.env });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.outcome).toBe('merged');
@@ -84,16 +61,16 @@ describe('trigger --wait', () => {
   });
 
   test('still pending at the timeout: exit 8', async () => {
-    stub.on('GET', '/v1/notifications', page([notification('u1', [job('delay', 'delayed', 'Step delayed')])]));
-    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait', '--wait-timeout', '600ms'], { env });
+    svc.stub.on('GET', '/v1/notifications', page([notification('u1', [job('delay', 'delayed', 'Step delayed')])]));
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait', '--wait-timeout', '600ms'], { env: svc.env });
     expect(r.code).toBe(8);
     expect(JSON.parse(r.stdout).outcome).toBe('pending');
     expect(r.stderr).toContain('still pending after');
   });
 
   test('on a terminal the outcome is a readable block', async () => {
-    stub.on('GET', '/v1/notifications', page([notification('u1', [job('in_app', 'completed', 'Message sent')])]));
-    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env, tty: true });
+    svc.stub.on('GET', '/v1/notifications', page([notification('u1', [job('in_app', 'completed', 'Message sent')])]));
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env: svc.env, tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓ u1\s+delivered/);
     expect(r.stdout).toMatch(/in_app\s+delivered\s+via svc\s+Message sent/);
@@ -110,8 +87,8 @@ describe('trigger --wait', () => {
         { _id: 'd3', status: 'Pending', detail: 'Step running', isRetry: false, isTest: false, source: 'Internal' },
       ],
     };
-    stub.on('GET', '/v1/notifications', page([notification('u1', [job('in_app', 'completed', 'Message sent'), skipped])]));
-    const json = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env });
+    svc.stub.on('GET', '/v1/notifications', page([notification('u1', [job('in_app', 'completed', 'Message sent'), skipped])]));
+    const json = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env: svc.env });
     expect(json.code, json.stderr).toBe(0);
     const out = JSON.parse(json.stdout);
     expect(out.outcome).toBe('partial');
@@ -120,7 +97,7 @@ describe('trigger --wait', () => {
       ['delivered', null],
       ['skipped', PREFS],
     ]);
-    const tty = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env, tty: true });
+    const tty = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env: svc.env, tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/± u1\s+partial/);
     expect(tty.stdout).toMatch(/email\s+skipped\s+(via sendgrid\s+)?Step filtered by subscriber preferences/);
@@ -142,8 +119,8 @@ describe('trigger --wait', () => {
         { _id: 'd2', status: 'Warning', detail: "Step canceled: step 'email' failed", isRetry: false, isTest: false, source: 'Internal' },
       ],
     };
-    stub.on('GET', '/v1/notifications', page([notification('u1', [failed])]));
-    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env });
+    svc.stub.on('GET', '/v1/notifications', page([notification('u1', [failed])]));
+    const r = await runSvc(['trigger', 'welcome', '--to', 'u1', '--wait'], { env: svc.env });
     expect(r.code).toBe(9);
     expect(r.stderr).toContain('email: Payload validation failed: payload.orderId must be a string');
   });

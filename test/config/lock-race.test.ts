@@ -14,7 +14,7 @@ const ROUNDS = 25;
 let work: string;
 let script: string;
 
-// Each writer: waits for the start signal, then ROUNDS times leaves a stale lock (a dead pid, 5 s old)
+// Each writer: says it is ready, waits for the start signal, then ROUNDS times leaves a stale lock (a dead pid, 5 s old)
 // when there is none, and updates the store; inside the lock it holds a marker created exclusively.
 const RACER = `
 import { existsSync, openSync, closeSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ const [dir, me, rounds] = [process.argv[2], process.argv[3], Number(process.argv
 const store = new ProfileStore({ SVC_CONFIG_DIR: dir });
 const lock = store.file + '.lock';
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+writeFileSync(dir + '-ready-' + me, '');
 while (!existsSync(dir + '/go')) sleep(2);
 let overlaps = 0;
 for (let i = 0; i < rounds; i++) {
@@ -68,7 +69,8 @@ test('writers racing to take over stale locks: never two inside at once, no prof
   const procs = Array.from({ length: WRITERS }, (_, w) =>
     execa(process.execPath, [script, dir, `w${w}`, String(ROUNDS)], { reject: false, cwd: fileURLToPath(new URL('../..', import.meta.url)) }),
   );
-  await new Promise((r) => setTimeout(r, 300));
+  // Every writer waiting at the start line (each says so with a file), then the start signal.
+  await expect.poll(() => Array.from({ length: WRITERS }, (_, w) => existsSync(`${dir}-ready-w${w}`)).every(Boolean), { timeout: 30_000 }).toBe(true);
   const { mkdirSync } = await import('node:fs');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'go'), '');

@@ -1,34 +1,25 @@
 // The settings every request resolves (src/config/profiles.ts): where it goes, which key it carries,
 // bad URLs and unknown profiles refused as input, read-only profiles, a corrupt store.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStub, type Stub } from '../helpers/stub.js';
-import { runSvc, tempConfigDir } from '../helpers/run.js';
+import { profileSetup } from '../helpers/profile.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 const KEY2 = 'sk_live_fedcba9876543210';
-let stub: Stub;
-let dir: string;
-beforeEach(async () => {
-  stub = await startStub();
-  dir = tempConfigDir();
-});
-afterEach(async () => stub.close());
-
-const svc = (argv: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) =>
-  runSvc(argv, { ...opts, env: { SVC_CONFIG_DIR: join(dir, 'cfg'), ...opts.env } });
+const setup = profileSetup();
+const { svc } = setup;
 
 describe('settings', () => {
   test('the request goes where the resolved settings say', async () => {
-    stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
-    await svc(['profile', 'add', 'p', '--base-url', stub.url, '--api-key', KEY]);
+    setup.stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
+    await svc(['profile', 'add', 'p', '--base-url', setup.stub.url, '--api-key', KEY]);
     expect((await svc(['integrations', 'active'])).code).toBe(0);
-    expect(stub.requests[0]!.headers.authorization).toBe(`ApiKey ${KEY}`);
+    expect(setup.stub.requests[0]!.headers.authorization).toBe(`ApiKey ${KEY}`);
     expect((await svc(['integrations', 'active'], { env: { SVC_API_KEY: KEY2 } })).code).toBe(0);
-    expect(stub.requests[1]!.headers.authorization).toBe(`ApiKey ${KEY2}`);
+    expect(setup.stub.requests[1]!.headers.authorization).toBe(`ApiKey ${KEY2}`);
     expect((await svc(['integrations', 'active', '--api-key', 'sk_flag_000000000000'], { env: { SVC_API_KEY: KEY2 } })).code).toBe(0);
-    expect(stub.requests[2]!.headers.authorization).toBe('ApiKey sk_flag_000000000000');
+    expect(setup.stub.requests[2]!.headers.authorization).toBe('ApiKey sk_flag_000000000000');
   });
   test.each([['ftp://x'], ['not a url'], ['mailto:a@b.c']])('SVC_BASE_URL=%s is bad input (exit 2) naming it, not a network error', async (url) => {
     const r = await svc(['integrations', 'active', '--retries', '3'], { env: { SVC_API_KEY: KEY, SVC_BASE_URL: url } });
@@ -37,7 +28,7 @@ describe('settings', () => {
   });
   test('a profile whose base URL is not http(s) is bad input (exit 2) naming the profile and the fix', async () => {
     await svc(['profile', 'add', 'odd', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY]);
-    const file = join(dir, 'cfg', 'config.json');
+    const file = setup.configFile();
     writeFileSync(file, readFileSync(file, 'utf8').replace('http://127.0.0.1:1', 'ftp://files.example'));
     const r = await svc(['integrations', 'active', '--profile', 'odd']);
     expect(r.code).toBe(2);
@@ -51,9 +42,9 @@ describe('settings', () => {
     expect(r.stderr).toContain("no profile named 'nope'");
   });
   test('a read-only profile refuses state changes (exit 3) and allows reads and previews', async () => {
-    stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
-    stub.on('POST', '/v2/workflows/wf/step/s/preview', { status: 201, body: { data: { previewPayloadExample: {}, result: {} } } });
-    await svc(['profile', 'add', 'ro', '--base-url', stub.url, '--api-key', KEY, '--read-only']);
+    setup.stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
+    setup.stub.on('POST', '/v2/workflows/wf/step/s/preview', { status: 201, body: { data: { previewPayloadExample: {}, result: {} } } });
+    await svc(['profile', 'add', 'ro', '--base-url', setup.stub.url, '--api-key', KEY, '--read-only']);
     const w = await svc(['trigger', 'welcome', '--to', 'u1']);
     expect(w.code).toBe(3);
     expect(w.stderr).toContain("profile 'ro' is read-only");
@@ -61,11 +52,11 @@ describe('settings', () => {
     expect((await svc(['api', 'DELETE', '/v1/channel-endpoints/x'])).code).toBe(3);
     expect((await svc(['integrations', 'active'])).code).toBe(0);
     expect((await svc(['workflow', 'preview', 'wf', 's'])).code).toBe(0);
-    expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+    expect(setup.stub.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
   });
   test('a corrupt store is reported, not overwritten', async () => {
-    const cfg = join(dir, 'cfg');
-    await svc(['profile', 'add', 'p', '--base-url', stub.url, '--api-key', KEY]);
+    const cfg = join(setup.dir, 'cfg');
+    await svc(['profile', 'add', 'p', '--base-url', setup.stub.url, '--api-key', KEY]);
     writeFileSync(join(cfg, 'config.json'), '{ not json');
     const r = await svc(['integrations', 'active']);
     expect(r.code).toBe(2);

@@ -7,18 +7,17 @@
 // override or ESC as the CLI shows it, `\u202e`, `\e`), so a name cannot read as another word.
 // Screenshots go to SVC_SCREENSHOTS_DIR (or a temporary folder, printed).
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type DevProcess, startDev } from '../helpers/dev.js';
-import { CHROMIUM, heldLive, holdNext, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
-
-if (!CHROMIUM) console.warn(`test/console/activity-scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
+import { chromiumTool, heldLive, holdNext, screenshots } from './browser.js';
 
 const HOSTILE_FIRST = '\u202eevil\u202c مرحبا';
 const HOSTILE_LAST = 'Bell\u001b[2J\u0007 👩\u200d💻';
 
-describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and hostile text (headless Chromium)', () => {
+chromiumTool.describe('svc dev console Activity: paging, status search and hostile text (headless Chromium)', () => {
   let dev: DevProcess;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   const { shot } = screenshots('activity', () => page);
   const bulk = async (events: unknown[]) => {
@@ -30,9 +29,7 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
   const subscribersShown = () => rows().evaluateAll((trs) => [...new Set(trs.map((tr) => tr.querySelector('td:nth-child(3) .cut')?.textContent))]);
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(15_000);
+    ({ dev, page } = con = await startConsoleDev(['--quiet', '--show-secrets'], 15_000));
     const sub = await api(dev, 'POST', '/v2/subscribers', {
       subscriberId: 'rtl-user',
       firstName: HOSTILE_FIRST,
@@ -60,8 +57,7 @@ describe.skipIf(!CHROMIUM)('svc dev console Activity: paging, status search and 
     await page.locator('.live.live').waitFor();
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
   });
 
   it('shows the first page of a subscriber, says more exist, and loads the rest', async () => {

@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workflow } from '@novu/framework';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startDev, type DevProcess } from '../helpers/dev.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
 import { type BridgeApp, startBridgeApp } from '../server/bridge/app.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
-
-if (!CHROMIUM) console.warn(`test/console/bridge.test.ts ${NO_CHROMIUM_MESSAGE}`);
+import { chromiumTool } from './browser.js';
 
 const onboarding = workflow(
   'onboarding-code',
@@ -41,26 +40,23 @@ const onboarding = workflow(
   },
 );
 
-describe.skipIf(!CHROMIUM)('svc dev web console: code-first workflows through a bridge (headless Chromium)', () => {
+chromiumTool.describe('svc dev web console: code-first workflows through a bridge (headless Chromium)', () => {
   let dev: DevProcess;
   let app: BridgeApp;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-bridge-'));
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
+    ({ dev, page } = con = await startConsoleDev(['--quiet', '--show-secrets']));
     app = await startBridgeApp([onboarding], dev.apiKey);
     const synced = await api(dev, 'POST', '/v1/bridge/sync?source=cli', { bridgeUrl: app.url });
     expect(synced.status, JSON.stringify(synced.body)).toBe(201);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(10_000);
     await page.goto(String(dev.started.consoleLink));
     await page.locator('.live.live').waitFor();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
     await app?.close();
   });
 

@@ -1,17 +1,17 @@
 // The system's Chromium (Debian's `chromium` package), driven by playwright-core. Never downloads a
-// browser: without one installed, the browser tests skip and say why, except in CI, where they fail.
+// browser: without one installed, the browser tests skip and say why, except in CI, where they fail
+// (helpers/ci.ts).
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Request, type Route } from 'playwright-core';
 import { expect } from 'vitest';
-import { toolOrFailInCi } from '../helpers/ci.js';
+import { tool } from '../helpers/ci.js';
 
 const candidates = process.env.SVC_CHROMIUM ? [process.env.SVC_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 export const CHROMIUM = candidates.find((p) => existsSync(p));
-toolOrFailInCi(`Chromium (${candidates.join(' or ')})`, CHROMIUM !== undefined);
-
-export const NO_CHROMIUM_MESSAGE = `skipped: no Chromium at ${candidates.join(' or ')} (apt-get install chromium, or set SVC_CHROMIUM); .ci/run installs it`;
+/** Declares the browser suites: without Chromium they are skipped (saying what to install), in CI they fail. */
+export const chromiumTool = tool(`Chromium at ${candidates.join(' or ')}`, CHROMIUM !== undefined, 'apt-get install chromium, or set SVC_CHROMIUM');
 
 export async function launch(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'svc-chromium-'));

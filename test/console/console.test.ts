@@ -4,23 +4,20 @@
 // One browser for the file; every wait is bounded.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
+import { chromiumTool, screenshots } from './browser.js';
 
-if (!CHROMIUM) console.warn(`test/console/console.test.ts ${NO_CHROMIUM_MESSAGE}`);
-
-describe.skipIf(!CHROMIUM)('svc dev web console (headless Chromium)', () => {
+chromiumTool.describe('svc dev web console (headless Chromium)', () => {
   let dev: DevProcess;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   const { dir: shots, shot } = screenshots('shots', () => page);
   let transactionId = '';
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--show-secrets'] }), launch()]);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(10_000);
+    ({ dev, page } = con = await startConsoleDev(['--show-secrets']));
   });
   // A failed test leaves a picture of what the page showed, and says where.
   afterEach(async (ctx) => {
@@ -30,8 +27,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console (headless Chromium)', () => {
     console.error(`screenshot of the failure: ${file}`);
   });
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
   });
 
   it('loads in under 300 ms on loopback and asks for the key, which never enters a URL', async () => {

@@ -9,17 +9,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from './browser.js';
-
-if (!CHROMIUM) console.warn(`test/console/inbox.test.ts ${NO_CHROMIUM_MESSAGE}`);
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
+import { chromiumTool } from './browser.js';
 
 const WHO = 'inbox-reader';
 
-describe.skipIf(!CHROMIUM)('svc dev web console: the Inbox page on the Inbox API (headless Chromium)', () => {
+chromiumTool.describe('svc dev web console: the Inbox page on the Inbox API (headless Chromium)', () => {
   let dev: DevProcess;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-inbox-'));
   const requests: Array<{ method: string; url: string; auth: string | undefined; body: string | null }> = [];
@@ -34,9 +33,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console: the Inbox page on the Inbox API
     );
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--show-secrets'] }), launch()]);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(10_000);
+    ({ dev, page } = con = await startConsoleDev(['--show-secrets']));
     page.on('request', (r) => {
       const auth = r.headers().authorization;
       if (auth?.startsWith('Bearer ')) tokens.add(auth.slice(7));
@@ -56,8 +53,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console: the Inbox page on the Inbox API
     await page.locator('.live.live').waitFor();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
   });
 
   it('lists with a session token as Bearer and marks read, seen, unread and all read through /v1/inbox', async () => {

@@ -3,15 +3,14 @@
 // Gmail's clipping; an SMS's encoding and segments; a push's payload against the APNs/FCM limits.
 // Headless Chromium against the built `svc dev`.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
+import { chromiumTool, screenshots } from './browser.js';
 
-if (!CHROMIUM) console.warn(`test/console/outbox.test.ts ${NO_CHROMIUM_MESSAGE}`);
-
-describe.skipIf(!CHROMIUM)('console: the captured outbox with its checks', () => {
+chromiumTool.describe('console: the captured outbox with its checks', () => {
   let dev: DevProcess;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   const shots = screenshots('outbox', () => page);
   const messages: Record<string, string> = {};
@@ -27,9 +26,7 @@ describe.skipIf(!CHROMIUM)('console: the captured outbox with its checks', () =>
   }
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--show-secrets'] }), launch()]);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(10_000);
+    ({ dev, page } = con = await startConsoleDev(['--show-secrets']));
     await api(dev, 'POST', '/v2/workflows', {
       name: 'Big mail',
       workflowId: 'big-mail',
@@ -52,8 +49,7 @@ describe.skipIf(!CHROMIUM)('console: the captured outbox with its checks', () =>
     await page.locator('.live.live').waitFor();
   });
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
   });
 
   it('an email: headers with its sender, its links, and the size over the point where Gmail clips it', async () => {

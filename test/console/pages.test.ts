@@ -9,15 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, holdNext, launch, NO_CHROMIUM_MESSAGE, watchReads } from './browser.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
+import { chromiumTool, holdNext, watchReads } from './browser.js';
 
-if (!CHROMIUM) console.warn(`test/console/pages.test.ts ${NO_CHROMIUM_MESSAGE}`);
-
-describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () => {
+chromiumTool.describe('svc dev web console pages (headless Chromium)', () => {
   let dev: DevProcess;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   // A chat webhook receiver on loopback: the provider the raw exchange is shown for.
   let hook: Server;
@@ -43,9 +42,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
       seed,
       JSON.stringify({ integrations: [{ identifier: 'ops-hook', providerId: 'chat-webhook', channel: 'chat', credentials: { webhookUrl: url } }] }),
     );
-    [dev, browser] = await Promise.all([startDev({ args: ['--seed', seed, '--show-secrets'] }), launch()]);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(10_000);
+    ({ dev, page } = con = await startConsoleDev(['--seed', seed, '--show-secrets']));
     page.on('request', (r) => requests.push({ url: r.url(), auth: r.headers().authorization }));
     const trigger = async (key: string, body: Record<string, unknown>) => {
       const r = await api(dev, 'POST', '/v1/events/trigger', body);
@@ -72,8 +69,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console pages (headless Chromium)', () =
     await page.locator('.live.live').waitFor();
   });
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
     await new Promise((ok) => hook?.close(ok));
   });
 

@@ -6,20 +6,19 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, heldLive, holdNext, launch, NO_CHROMIUM_MESSAGE, watchReads } from './browser.js';
-
-if (!CHROMIUM) console.warn(`test/console/preferences.test.ts ${NO_CHROMIUM_MESSAGE}`);
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
+import { chromiumTool, heldLive, holdNext, watchReads } from './browser.js';
 
 interface Prefs {
   global: { channels: Record<string, boolean> };
   workflows: Array<{ channels: Record<string, boolean>; workflow: { identifier: string; critical?: boolean } }>;
 }
 
-describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headless Chromium)', () => {
+chromiumTool.describe('svc dev web console: subscriber preferences (headless Chromium)', () => {
   let dev: DevProcess;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   const shots = process.env.SVC_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'svc-console-prefs-'));
   const prefs = async (): Promise<Prefs> => {
@@ -29,15 +28,12 @@ describe.skipIf(!CHROMIUM)('svc dev web console: subscriber preferences (headles
   };
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(10_000);
+    ({ dev, page } = con = await startConsoleDev(['--quiet', '--show-secrets']));
     await page.goto(String(dev.started.consoleLink));
     await page.locator('.live.live').waitFor();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
   });
 
   it('shows the global and per-workflow switches; turning e-mail off for a workflow is stored', async () => {

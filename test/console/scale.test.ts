@@ -7,19 +7,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
-
-if (!CHROMIUM) console.warn(`test/console/scale.test.ts ${NO_CHROMIUM_MESSAGE}`);
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { api, type DevProcess } from '../helpers/dev.js';
+import { type ConsoleDev, startConsoleDev } from '../helpers/console-dev.js';
+import { chromiumTool, screenshots } from './browser.js';
 
 // One word (nowhere to wrap) and then words: both kinds of long.
 const LONG_NAME = `Maximiliane-${'Wolkenstein'.repeat(20)} ${'Rodenegg '.repeat(10)}`.slice(0, 300);
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'merged', 'skipped']);
 
-describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', () => {
+chromiumTool.describe('svc dev web console at scale (headless Chromium)', () => {
   let dev: DevProcess;
-  let browser: Awaited<ReturnType<typeof launch>>;
+  let con: ConsoleDev;
   let page: Page;
   // Counts every request for a remote image an e-mail names.
   let pixel: Server;
@@ -34,9 +33,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
       res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
     });
     await new Promise<void>((ok) => pixel.listen(0, '127.0.0.1', ok));
-    [dev, browser] = await Promise.all([startDev({ args: ['--quiet', '--show-secrets'] }), launch()]);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(10_000);
+    ({ dev, page } = con = await startConsoleDev(['--quiet', '--show-secrets']));
 
     const post = async (path: string, body: unknown) => {
       const r = await api(dev, 'POST', path, body);
@@ -64,8 +61,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     await page.locator('.live.live').waitFor();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
+    await con?.close();
     await new Promise((ok) => pixel?.close(ok));
   });
 
@@ -150,7 +146,7 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     await shot('activity-transaction-link');
     // From a terminal the link opens a new tab, which has no key yet: after signing in, the same
     // transaction is shown (the route is kept through the sign-in).
-    const tab = await browser.context.newPage();
+    const tab = await con.context.newPage();
     try {
       await tab.goto(`${dev.baseUrl}/console/#/activity?transaction=${encodeURIComponent(tx.noMail)}`);
       await tab.getByLabel('API key').fill(dev.apiKey);
@@ -186,7 +182,8 @@ describe.skipIf(!CHROMIUM)('svc dev web console at scale (headless Chromium)', (
     const body = page.frameLocator('.email-frame iframe').locator('body');
     await expect.poll(() => body.innerText()).toContain('Pixel');
     await expect.poll(() => body.locator('img[alt=pixel]').count()).toBe(1);
-    await new Promise((r) => setTimeout(r, 500));
+    // The browser is done with the image (refused, or loaded: then the server has seen the request).
+    await expect.poll(() => body.locator('img[alt=pixel]').evaluate((img) => (img as unknown as { complete: boolean }).complete)).toBe(true);
     expect(pixelHits).toBe(0);
   });
 });

@@ -4,11 +4,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startDev, type DevProcess } from '../helpers/dev.js';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from './browser.js';
+import { chromiumTool, launch, screenshots } from './browser.js';
 
-if (!CHROMIUM) console.warn(`test/console/simulator.test.ts ${NO_CHROMIUM_MESSAGE}`);
-
-describe.skipIf(!CHROMIUM)('the simulator in the console (headless Chromium)', () => {
+chromiumTool.describe('the simulator in the console (headless Chromium)', () => {
   let dev: DevProcess;
   let browser: Awaited<ReturnType<typeof launch>>;
   let page: Page;

@@ -27,7 +27,8 @@ beforeAll(async () => {
     const t = setTimeout(() => reject(new Error(`the example app did not start: ${out}`)), 15_000);
     app!.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /bridge (http:\S+)/.exec(out);
+      // The whole line: a URL split across two chunks would match cut short.
+      const m = /bridge (http:\S+)\r?\n/.exec(out);
       if (m) {
         clearTimeout(t);
         resolve(m[1]!);

@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { startStub, type Stub } from '../helpers/stub.js';
 import { startProxy } from '../helpers/proxy.js';
 import { BIN, svcBin } from '../helpers/bin.js';
-import { hasTmux, openTerminal } from '../helpers/tmux.js';
+import { openTerminal, tmux } from '../helpers/tmux.js';
 import { tempConfigDir } from '../helpers/run.js';
 
 const KEY = 'sk_test_bundle_0123456789';
@@ -122,17 +122,21 @@ describe('the built svc, library by library', () => {
     expect(String(r.stdout)).toContain('sendgrid');
   });
 
-  test.skipIf(!hasTmux)('cli-progress: a bulk trigger at a terminal runs with its progress bar', async () => {
-    const term = openTerminal([process.execPath, BIN, 'trigger', 'welcome', '--recipients-file', join(dir, 'users.csv'), '--again'], {
-      SVC_API_KEY: KEY,
-      SVC_BASE_URL: stub.url,
-      SVC_CONFIG_DIR: tempConfigDir(),
-      NO_COLOR: '1',
-    });
+  tmux.test('cli-progress: a bulk trigger at a terminal runs with its progress bar', async () => {
+    const term = openTerminal(
+      [process.execPath, BIN, 'trigger', 'welcome', '--recipients-file', join(dir, 'users.csv'), '--again'],
+      {
+        SVC_API_KEY: KEY,
+        SVC_BASE_URL: stub.url,
+        SVC_CONFIG_DIR: tempConfigDir(),
+        NO_COLOR: '1',
+      },
+      { columns: 120, rows: 30 },
+    );
     try {
       await term.waitFor('EXIT=');
-      expect(term.screen()).toContain('3 recipients sent');
-      expect(term.screen()).toContain('EXIT=0');
+      expect(term.text()).toContain('3 recipients sent');
+      expect(term.text()).toContain('EXIT=0');
     } finally {
       term.close();
     }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startStub, type Stub } from '../helpers/stub.js';
 import { BIN, svcBin } from '../helpers/bin.js';
 import { tempConfigDir } from '../helpers/run.js';
-import { hasTmux, openTerminal } from '../helpers/tmux.js';
+import { openTerminal, tmux } from '../helpers/tmux.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 let stub: Stub;
@@ -96,24 +96,28 @@ describe('svc binary', () => {
     expect(String(r.stderr)).toContain('--to');
   });
 
-  test.skipIf(!hasTmux)('at a terminal, a missing --to is asked for', async () => {
+  tmux.test('at a terminal, a missing --to is asked for', async () => {
     const cfg = tempConfigDir();
     const before = stub.requests.length;
-    const term = openTerminal([process.execPath, BIN, 'trigger', 'welcome'], { NO_COLOR: '1', SVC_CONFIG_DIR: cfg, SVC_API_KEY: KEY, SVC_BASE_URL: stub.url });
+    const term = openTerminal(
+      [process.execPath, BIN, 'trigger', 'welcome'],
+      { NO_COLOR: '1', SVC_CONFIG_DIR: cfg, SVC_API_KEY: KEY, SVC_BASE_URL: stub.url },
+      { columns: 120, rows: 30 },
+    );
     try {
       await term.waitFor('Recipients');
-      term.send('user-7 user-8', true);
-      term.send('Enter');
+      term.type('user-7 user-8');
+      term.keys('Enter');
       await term.waitFor('EXIT=0');
       const sent = stub.requests.slice(before).find((r) => r.method === 'POST');
       expect(sent?.body).toMatchObject({ name: 'welcome', to: ['user-7', 'user-8'] });
-      expect(term.screen()).toContain('processed');
+      expect(term.text()).toContain('processed');
     } finally {
       term.close();
     }
   });
 
-  test.skipIf(!hasTmux)("at a terminal, a missing workflow is chosen from the service's active workflows; without one it is a usage error", async () => {
+  tmux.test("at a terminal, a missing workflow is chosen from the service's active workflows; without one it is a usage error", async () => {
     const wf = (workflowId: string, name: string, active: boolean) => ({
       _id: `6761f0c2a3b4c5d6e7f8${workflowId.length}a${active ? 1 : 0}b`,
       workflowId,
@@ -126,18 +130,22 @@ describe('svc binary', () => {
     });
     const cfg = tempConfigDir();
     const before = stub.requests.length;
-    const term = openTerminal([process.execPath, BIN, 'trigger', '--to', 'user-9'], {
-      NO_COLOR: '1',
-      SVC_CONFIG_DIR: cfg,
-      SVC_API_KEY: KEY,
-      SVC_BASE_URL: stub.url,
-    });
+    const term = openTerminal(
+      [process.execPath, BIN, 'trigger', '--to', 'user-9'],
+      {
+        NO_COLOR: '1',
+        SVC_CONFIG_DIR: cfg,
+        SVC_API_KEY: KEY,
+        SVC_BASE_URL: stub.url,
+      },
+      { columns: 120, rows: 30 },
+    );
     try {
       await term.waitFor('Workflow:');
-      expect(term.screen()).toContain('otp  (One-time code)');
-      expect(term.screen()).not.toContain('retired');
-      term.send('Down');
-      term.send('Enter');
+      expect(term.text()).toContain('otp  (One-time code)');
+      expect(term.text()).not.toContain('retired');
+      term.keys('Down');
+      term.keys('Enter');
       await term.waitFor('EXIT=0');
       const sent = stub.requests.slice(before).find((r) => r.method === 'POST');
       expect(sent?.body).toMatchObject({ name: 'otp', to: ['user-9'] });
@@ -149,20 +157,21 @@ describe('svc binary', () => {
     expect(String(piped.stderr)).toContain("missing required argument 'workflow'");
   });
 
-  test.skipIf(!hasTmux)('svc login at a terminal: prompts, masks the key as it is typed, checks it, saves the profile', async () => {
+  tmux.test('svc login at a terminal: prompts, masks the key as it is typed, checks it, saves the profile', async () => {
     const cfg = tempConfigDir();
-    const term = openTerminal([process.execPath, BIN, 'login', '--base-url', stub.url], { NO_COLOR: '1', SVC_CONFIG_DIR: cfg });
+    const term = openTerminal([process.execPath, BIN, 'login', '--base-url', stub.url], { NO_COLOR: '1', SVC_CONFIG_DIR: cfg }, { columns: 120, rows: 30 });
     try {
       await term.waitFor('Profile name');
-      term.send('Enter');
+      term.keys('Enter');
       await term.waitFor('API key');
-      term.send(KEY, true);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(term.screen()).not.toContain(KEY);
-      term.send('Enter');
+      term.type(KEY);
+      // Every character typed has reached the prompt once as many mask dots show.
+      await term.waitFor('•'.repeat(KEY.length));
+      expect(term.text()).not.toContain(KEY);
+      term.keys('Enter');
       await term.waitFor('EXIT=0');
-      expect(term.screen()).toContain("logged in: profile 'default'");
-      expect(term.screen()).not.toContain(KEY);
+      expect(term.text()).toContain("logged in: profile 'default'");
+      expect(term.text()).not.toContain(KEY);
       const saved = JSON.parse(readFileSync(join(cfg, 'config.json'), 'utf8'));
       expect(saved).toEqual({ current: 'default', profiles: { default: { baseUrl: stub.url, apiKey: KEY } } });
     } finally {

@@ -63,8 +63,14 @@ describe('svc dev restarted in the middle of a delay', () => {
       const delayDetails = jobs[0].executionDetails.map((d: any) => d.detail);
       expect(delayDetails.filter((d: string) => d.startsWith('Step delayed until'))).toHaveLength(1);
       expect(delayDetails.filter((d: string) => d.startsWith('Delay finished'))).toHaveLength(1);
-      // A little longer: nothing runs twice.
-      await new Promise((r) => setTimeout(r, 1000));
+      // Nothing runs twice: a job the restart left to run again would be due before a trigger sent now,
+      // which the runner takes oldest first; so once that trigger is delivered, restart-1 has one message.
+      const now = { workflowId: 'now', name: 'Now', active: true, steps: [{ name: 'Note', type: 'in_app', controlValues: { body: 'now' } }] };
+      expect((await api(second, 'POST', '/v2/workflows', now)).status).toBe(201);
+      expect((await api(second, 'POST', '/v1/events/trigger', { name: 'now', to: 'ada', transactionId: 'restart-2' })).status).toBe(201);
+      await expect
+        .poll(async () => (await api(second, 'GET', '/v1/notifications?transactionId=restart-2')).body.data[0]?.jobs.map((j: any) => j.status))
+        .toEqual(['completed']);
       const messages = await svc(second, ['messages', 'list', '--transaction-id', 'restart-1']);
       expect(messages.map((m: any) => m.content)).toEqual(['after the delay, Ada']);
     } finally {

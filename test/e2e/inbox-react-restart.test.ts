@@ -7,8 +7,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE, screenshots } from '../console/browser.js';
+import { afterAll, expect, it } from 'vitest';
+import { chromiumTool, launch, screenshots } from '../console/browser.js';
 import { api, type DevProcess, startDev } from '../helpers/dev.js';
 import { type InboxPage, serveInboxPage, watchSocket } from '../helpers/inbox-page.js';
 import { type TcpGate, tcpGate } from '../helpers/tcp-gate.js';
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 const start = (port: number) => startDev({ dataFile, apiKey, args: ['--no-save-profile', '--empty', '--port', String(port)] });
 
-describe.skipIf(!CHROMIUM)(`<Inbox/> across restarts of svc dev${CHROMIUM ? '' : ` (${NO_CHROMIUM_MESSAGE})`}`, () => {
+chromiumTool.describe(`<Inbox/> across restarts of svc dev`, () => {
   it('shows what is triggered after each of two restarts, without a reload', async () => {
     dev = await start(0);
     const port = Number(new URL(dev.baseUrl).port);

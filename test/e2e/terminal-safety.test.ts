@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
 import { svcBin } from '../helpers/bin.js';
-import { hasTmux, openScreen } from '../tui/terminal.js';
+import { openTerminal, tmux } from '../helpers/tmux.js';
 
 let dev: DevProcess;
 
@@ -58,9 +58,9 @@ afterAll(async () => {
 
 const store = () => JSON.parse(readFileSync(join(dev.configDir, 'config.json'), 'utf8'));
 
-describe.skipIf(!hasTmux)('at a terminal', () => {
+tmux.describe('at a terminal', () => {
   it('svc login offers the local profile address, asks again after a rejected key, then saves', async () => {
-    const screen = openScreen([process.execPath, BIN, 'login'], { SVC_CONFIG_DIR: dev.configDir });
+    const screen = openTerminal([process.execPath, BIN, 'login'], { SVC_CONFIG_DIR: dev.configDir });
     try {
       await screen.waitFor('Profile name:');
       screen.type('mine');
@@ -84,7 +84,7 @@ describe.skipIf(!hasTmux)('at a terminal', () => {
   });
 
   it('svc login gives up after three rejected keys, saving nothing (exit 3)', async () => {
-    const screen = openScreen([process.execPath, BIN, 'login', '--profile', 'nope', '--base-url', dev.baseUrl], { SVC_CONFIG_DIR: dev.configDir });
+    const screen = openTerminal([process.execPath, BIN, 'login', '--profile', 'nope', '--base-url', dev.baseUrl], { SVC_CONFIG_DIR: dev.configDir });
     try {
       for (let i = 1; i <= 3; i++) {
         await screen.waitFor((s) => (s.match(/API key:/g) ?? []).length >= i);
@@ -102,7 +102,7 @@ describe.skipIf(!hasTmux)('at a terminal', () => {
 
   it('profile remove asks first: n keeps the profile, y removes it', async () => {
     const env = { SVC_CONFIG_DIR: dev.configDir };
-    let screen = openScreen([process.execPath, BIN, 'profile', 'remove', 'mine'], env);
+    let screen = openTerminal([process.execPath, BIN, 'profile', 'remove', 'mine'], env);
     try {
       await screen.waitFor("Delete profile 'mine' and its saved key? This cannot be undone.");
       screen.keys('n', 'Enter');
@@ -112,7 +112,7 @@ describe.skipIf(!hasTmux)('at a terminal', () => {
     } finally {
       screen.close();
     }
-    screen = openScreen([process.execPath, BIN, 'profile', 'remove', 'mine'], env);
+    screen = openTerminal([process.execPath, BIN, 'profile', 'remove', 'mine'], env);
     try {
       await screen.waitFor("Delete profile 'mine'");
       screen.keys('y', 'Enter');
@@ -190,19 +190,17 @@ describe('hostile text never reaches a terminal raw', () => {
     }
   });
 
-  it.skipIf(!hasTmux)('events watch lines on a terminal: only our colour reaches it', async () => {
-    const screen = openScreen(
+  tmux.test('events watch lines on a terminal: only our colour reaches it', async () => {
+    const screen = openTerminal(
       [process.execPath, BIN, 'events', 'watch', '--since', '1h', '--interval', '300ms'],
       { ...env(true), TERM: 'xterm-256color' },
-      undefined,
-      {
-        raw: true,
-      },
+      { raw: true },
     );
     try {
       // (the subscriber column is cut to fit 80 columns)
       await screen.waitFor('xEve\\e]0;');
-      await new Promise((r) => setTimeout(r, 300));
+      // The recording holds what the screen shows once the line has ended in it too.
+      await expect.poll(() => screen.raw()).toMatch(/xEve\\e\]0;[^\n]*\n/);
       const raw = screen
         .raw()
         .replace(/\r\n/g, '\n')
@@ -215,8 +213,8 @@ describe('hostile text never reaches a terminal raw', () => {
     }
   });
 
-  it.skipIf(!hasTmux)('events browse: the list and the timeline show escapes, never act on them', async () => {
-    const screen = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '500ms'], env(true), undefined, { raw: true });
+  tmux.test('events browse: the list and the timeline show escapes, never act on them', async () => {
+    const screen = openTerminal([process.execPath, BIN, 'events', 'browse', '--interval', '500ms'], env(true), { raw: true });
     try {
       // The list cuts the long hostile id to its column, escapes shown; the timeline shows it whole.
       await screen.waitFor('xEve\\e]0;');

@@ -15,9 +15,18 @@ export default function setup(): () => void {
   // Workers are started after the global setup and inherit this environment.
   process.env[AUDIT_ENV] = dir;
   process.env.TMPDIR = scratch;
+  // A test that forgets SVC_CONFIG_DIR, or a `svc dev` without --data, writes into the run's folder:
+  // never the user's profiles or store, and never one another test file shares with another run.
+  const xdg = ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'] as const;
+  const previousXdg = xdg.map((k) => process.env[k]);
+  for (const k of xdg) process.env[k] = join(scratch, k.toLowerCase());
   return () => {
     if (previousTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previousTmp;
+    xdg.forEach((k, i) => {
+      if (previousXdg[i] === undefined) delete process.env[k];
+      else process.env[k] = previousXdg[i];
+    });
     rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
     printFigures(dir);
     const report = checkAudit(dir);

@@ -61,7 +61,8 @@ describe("timers beyond setTimeout's limit (2^31-1 ms)", () => {
     process.on('warning', onWarning);
     let fired = 0;
     const cancel = systemClock.setTimer(() => fired++, 30 * 86_400_000);
-    await new Promise((r) => setTimeout(r, 50));
+    // A timer of 20 ms set after it: a long timer that overflowed would fire (at 1 ms) before this one.
+    await new Promise((r) => systemClock.setTimer(() => r(undefined), 20));
     cancel();
     process.off('warning', onWarning);
     expect(fired).toBe(0);

@@ -4,10 +4,10 @@
 // the service said; the keys: Esc clears a filter and never quits, n at the re-trigger question stays
 // in the timeline, ? shows the keys, the columns keep their widths as the rows scroll; and what it shows
 // is masked as every other output is.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
 import { svcBin } from '../helpers/bin.js';
-import { hasTmux, openScreen, type Screen } from './terminal.js';
+import { openTerminal, type Terminal, tmux } from '../helpers/tmux.js';
 
 let dev: DevProcess;
 const env = () => ({ SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey, SVC_CONFIG_DIR: dev.configDir, TZ: 'UTC' });
@@ -36,13 +36,12 @@ afterAll(async () => {
   await dev?.stop();
 });
 
-describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
-  let screen: Screen;
+tmux.describe('events browse at scale, key by key (80×24)', () => {
+  let screen: Terminal;
   afterAll(() => screen?.close());
-  const title = () => screen.lines()[0] ?? '';
 
   it('counts what the service says: 50+ while it has more', async () => {
-    screen = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());
+    screen = openTerminal([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());
     await screen.waitFor(/svc events browse +\d+\+ events/);
     for (const l of screen.joined()) expect(l.length).toBeLessThanOrEqual(80);
   });
@@ -50,9 +49,17 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
   it('the columns keep their widths as rows scroll; the list pages on to the end', async () => {
     const header = screen.lines()[1];
     const statusAt = screen.lines()[1]!.indexOf('STATUS');
+    const rows = screen.lines().slice(2).join('\n');
     screen.keys('PageDown');
-    await screen.waitFor((s) => s.split('\n')[2] !== undefined);
-    await new Promise((r) => setTimeout(r, 300));
+    // The page has moved once the rows below the header are others.
+    await screen.waitFor(
+      (s) =>
+        s
+          .split('\n')
+          .slice(2, 24)
+          .map((l) => l.trimEnd())
+          .join('\n') !== rows,
+    );
     expect(screen.lines()[1]).toBe(header);
     // The rows below the header: each status where the header says.
     for (const l of screen.lines().slice(2, 20)) if (l.trim()) expect(l.slice(statusAt)).toMatch(/^(delivered|failed|pending|completed)/);
@@ -151,7 +158,7 @@ describe.skipIf(!hasTmux)('events browse at scale, key by key (80×24)', () => {
   });
 
   it('an id shown on the screen resolves in events get, though older than the newest 500 and 200 more were loaded after it', async () => {
-    const mine = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());
+    const mine = openTerminal([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env());
     const pressG = async (until: (title: string) => boolean) => {
       const deadline = Date.now() + 30_000;
       while (!until(mine.lines()[0] ?? '') && Date.now() < deadline) {

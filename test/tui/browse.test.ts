@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
 import { svcBin } from '../helpers/bin.js';
-import { hasTmux, openScreen, type Screen } from './terminal.js';
+import { openTerminal, type Terminal, tmux } from '../helpers/tmux.js';
 
 let dev: DevProcess;
 const env = () => ({ SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey, SVC_CONFIG_DIR: dev.configDir, TZ: 'UTC' });
@@ -29,12 +29,12 @@ afterAll(async () => {
   await dev?.stop();
 });
 
-describe.skipIf(!hasTmux)('svc events browse in an 80×24 terminal', () => {
-  let screen: Screen;
+tmux.describe('svc events browse in an 80×24 terminal', () => {
+  let screen: Terminal;
   afterAll(() => screen?.close());
 
   it('lists the feed fitted to 80 columns, with status and reason', async () => {
-    screen = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '500ms'], env());
+    screen = openTerminal([process.execPath, BIN, 'events', 'browse', '--interval', '500ms'], env());
     await screen.waitFor(/svc events browse +3 events/);
     const lines = screen.lines();
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
@@ -84,12 +84,12 @@ describe.skipIf(!hasTmux)('svc events browse in an 80×24 terminal', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('svc events browse with filter flags', () => {
-  let screen: Screen;
+tmux.describe('svc events browse with filter flags', () => {
+  let screen: Terminal;
   afterAll(() => screen?.close());
 
   it('names every filter in the header; a single --workflow is the browser filter, which Esc clears', async () => {
-    screen = openScreen([process.execPath, BIN, 'events', 'browse', '--workflow', 'otp', '--since', '1h', '--interval', '500ms'], env());
+    screen = openTerminal([process.execPath, BIN, 'events', 'browse', '--workflow', 'otp', '--since', '1h', '--interval', '500ms'], env());
     const first = await screen.waitFor(/svc events browse +1 event +\[workflow:otp\] +--since 1h/);
     expect(first).toContain('alan');
     expect(first).not.toContain('grace');

@@ -87,17 +87,27 @@ describe('events browse: first-page reads', () => {
     const { source, reads } = heldFeed();
     // The browser's clock, stopped: how long a read has been out is measured by it.
     let clock = Date.UTC(2026, 10, 26, 12, 0, 0);
+    // Each timed refresh reads the clock to decide: counting the reads counts the decisions taken.
+    let looked = 0;
+    const now = () => {
+      looked++;
+      return clock;
+    };
+    const ticks = async (n: number) => {
+      const from = looked;
+      await until(() => looked >= from + n, `${n} timer ticks`);
+    };
     const t = terminal();
-    const done = runBrowse(source, { refreshMs: 20, now: () => clock, stdin: t.stdin, stdout: t.stdout });
+    const done = runBrowse(source, { refreshMs: 20, now, stdin: t.stdin, stdout: t.stdout });
     await until(() => reads.length === 1, 'the first read');
-    // Many timer ticks later, by the real clock: no second read while the first is out.
-    await new Promise((r) => setTimeout(r, 300));
+    // Many timer ticks later: no second read while the first is out.
+    await ticks(10);
     expect(reads.length).toBe(1);
     // Answered: the timer refreshes again.
     reads[0]!.answer({ data: [], hasMore: false });
     await until(() => reads.length === 2, 'a timed refresh after the answer');
     // A read out for three intervals (an answer that is stuck) no longer holds the next one back.
-    await new Promise((r) => setTimeout(r, 100));
+    await ticks(10);
     expect(reads.length).toBe(2);
     clock += 60;
     await until(() => reads.length === 3, 'a timed refresh past a stuck read');

@@ -3,10 +3,10 @@
 // (measured as the Unicode width tables say, with string-width), no line is wrapped by the terminal,
 // and every row of a table keeps its columns where the header puts them (the two spaces between
 // columns stay spaces). No cut splits a surrogate pair or a ZWJ sequence (no U+FFFD, no lone surrogate).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { api, BIN, startDev, type DevProcess } from '../helpers/dev.js';
-import { hasTmux, openScreen } from './terminal.js';
+import { openTerminal, tmux } from '../helpers/tmux.js';
 
 let dev: DevProcess;
 const env = () => ({ SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey, SVC_CONFIG_DIR: dev.configDir, TZ: 'UTC', NO_COLOR: '1' });
@@ -76,7 +76,7 @@ afterAll(async () => {
   await dev?.stop();
 });
 
-describe.skipIf(!hasTmux)('CJK, emoji and combining marks at 80 columns', () => {
+tmux.describe('CJK, emoji and combining marks at 80 columns', () => {
   for (const argv of [
     ['subscribers', 'search', '--limit', '20'],
     ['events', 'list'],
@@ -89,7 +89,7 @@ describe.skipIf(!hasTmux)('CJK, emoji and combining marks at 80 columns', () => 
         const list = await api(dev, 'GET', `/v1/notifications?subscriberIds=${encodeURIComponent('山田太郎')}`);
         argv[2] = (list.body.data as { _id: string }[])[0]!._id;
       }
-      const screen = openScreen([process.execPath, BIN, ...argv], env(), { columns: 80, rows: 40 }, { raw: true });
+      const screen = openTerminal([process.execPath, BIN, ...argv], env(), { columns: 80, rows: 40, raw: true });
       try {
         await screen.waitFor('EXIT=0');
         // The raw copy is written by another process (tmux pipe-pane): wait until it has the end too.
@@ -112,7 +112,7 @@ describe.skipIf(!hasTmux)('CJK, emoji and combining marks at 80 columns', () => 
   }
 
   it('events browse: the list and the timeline within 79 columns', async () => {
-    const screen = openScreen([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env(), undefined, { raw: true });
+    const screen = openTerminal([process.execPath, BIN, 'events', 'browse', '--interval', '60s'], env(), { raw: true });
     try {
       await screen.waitFor(/svc events browse +\d+ events/);
       const list = screen.lines();

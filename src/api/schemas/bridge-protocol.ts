@@ -8,7 +8,7 @@ import { JsonObject } from './common.js';
 /** A JSON Schema as the framework sends it (an object; its content is the framework's business). */
 const SchemaHolder = z.looseObject({ schema: JsonObject });
 
-export const BRIDGE_STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay', 'throttle', 'custom'] as const;
+const BRIDGE_STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay', 'throttle', 'custom'] as const;
 export const BridgeStepType = z.enum(BRIDGE_STEP_TYPES);
 export type BridgeStepType = z.infer<typeof BridgeStepType>;
 
@@ -20,7 +20,7 @@ export const BridgeHealth = z.looseObject({
 });
 export type BridgeHealth = z.infer<typeof BridgeHealth>;
 
-export const BridgeStep = z.looseObject({
+const BridgeStep = z.looseObject({
   stepId: z.string().min(1, 'must not be empty'),
   type: BridgeStepType,
   controls: SchemaHolder,
@@ -29,7 +29,6 @@ export const BridgeStep = z.looseObject({
   providers: z.array(z.unknown()).optional(),
   options: JsonObject.optional(),
 });
-export type BridgeStep = z.infer<typeof BridgeStep>;
 
 export const BridgeWorkflow = z.looseObject({
   workflowId: z.string().min(1, 'must not be empty'),

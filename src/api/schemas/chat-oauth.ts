@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ContextPayload } from './common.js';
 import { ConnectionMode } from './enums.js';
 
-export const CHAT_OAUTH_MODES = ['connect', 'link_user'] as const;
+const CHAT_OAUTH_MODES = ['connect', 'link_user'] as const;
 export const ChatOauthMode = z.enum(CHAT_OAUTH_MODES);
 export type ChatOauthMode = z.infer<typeof ChatOauthMode>;
 

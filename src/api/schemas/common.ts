@@ -15,7 +15,7 @@ export const IsoDate = z.string();
  * ("id must be longer than or equal to 1 characters"). An empty one gets that message alone: that it
  * also lacks the right characters says nothing more.
  */
-export const CONTEXT_PART_RE = /^[a-zA-Z0-9_-]+$/;
+const CONTEXT_PART_RE = /^[a-zA-Z0-9_-]+$/;
 export const ContextPart = z
   .string()
   .min(1, { error: 'must be longer than or equal to 1 characters', abort: true })
@@ -29,7 +29,7 @@ export const ContextKey = z.string().refine((s) => {
 }, 'must be TYPE:ID, each 1-100 characters of letters, digits, "_" and "-"');
 
 /** A trigger/connection `context` value: `{type: "id" | {id, data?}}`. */
-export const ContextValue = z.union([ContextPart, z.looseObject({ id: ContextPart, data: z.record(z.string(), z.unknown()).optional() })]);
+const ContextValue = z.union([ContextPart, z.looseObject({ id: ContextPart, data: z.record(z.string(), z.unknown()).optional() })]);
 /**
  * A `context` map: each key is a context type, held to the same rules as `POST /v2/contexts`' type, so
  * that no request stores a context key (`type:id`) that the contextKeys filters would then refuse. A

@@ -3,10 +3,8 @@
 // subscriber's preferences. The local service validates with these and the tests read answers with them.
 import { z } from 'zod';
 import { OBJECT_ID_RE } from '../enum-values.js';
-import { INBOX_CHANNELS, INBOX_SEVERITIES, TOPIC_KEY_RE } from '../inbox-values.js';
+import { INBOX_SEVERITIES, TOPIC_KEY_RE } from '../inbox-values.js';
 import { JsonObject } from './common.js';
-
-export { INBOX_CHANNELS, INBOX_SEVERITIES, TOPIC_KEY_RE };
 
 const SubscriberPayload = z.looseObject({
   subscriberId: z.string().min(1, 'must not be empty').max(256),
@@ -47,16 +45,16 @@ export const InboxSession = z.object({
 });
 
 /** The service's bounds on a tags filter: OR-groups of at most 100 tags, at most 30 of them, 200 tags in all. */
-export const MAX_TAGS_PER_GROUP = 100;
-export const MAX_TAG_GROUPS = 30;
-export const MAX_TAGS_IN_ALL = 200;
+const MAX_TAGS_PER_GROUP = 100;
+const MAX_TAG_GROUPS = 30;
+const MAX_TAGS_IN_ALL = 200;
 /** A data filter is held to the same bounds: at most 100 values for a key, 200 in all. */
-export const MAX_DATA_VALUES_PER_KEY = MAX_TAGS_PER_GROUP;
-export const MAX_DATA_VALUES_IN_ALL = MAX_TAGS_IN_ALL;
+const MAX_DATA_VALUES_PER_KEY = MAX_TAGS_PER_GROUP;
+const MAX_DATA_VALUES_IN_ALL = MAX_TAGS_IN_ALL;
 
 const OrGroup = z.array(z.string()).max(MAX_TAGS_PER_GROUP, `must hold at most ${MAX_TAGS_PER_GROUP} tags in one OR-group`);
 /** AND of OR-groups, within the service's bounds. */
-export const TagGroups = z
+const TagGroups = z
   .array(OrGroup)
   .max(MAX_TAG_GROUPS, `must hold at most ${MAX_TAG_GROUPS} tag groups`)
   .refine((groups) => groups.reduce((n, g) => n + g.length, 0) <= MAX_TAGS_IN_ALL, `must hold at most ${MAX_TAGS_IN_ALL} tag values in all`);
@@ -137,7 +135,7 @@ export const InboxSeenBody = z.looseObject({
 
 const Redirect = z.looseObject({ url: z.string(), target: z.string().optional() });
 const Action = z.looseObject({ label: z.string(), isCompleted: z.boolean(), redirect: Redirect.optional() });
-export const InboxWorkflow = z.looseObject({
+const InboxWorkflow = z.looseObject({
   id: z.string(),
   identifier: z.string(),
   name: z.string(),
@@ -190,11 +188,11 @@ const ChannelSwitches = {
   chat: z.boolean().optional(),
   push: z.boolean().optional(),
 };
-export const ChannelPreferences = z.object(ChannelSwitches);
+const ChannelPreferences = z.object(ChannelSwitches);
 
 const TimeRange = z.object({ start: z.string(), end: z.string() });
 const DaySchedule = z.object({ isEnabled: z.boolean(), hours: z.array(TimeRange).optional() });
-export const PreferenceSchedule = z.object({
+const PreferenceSchedule = z.object({
   isEnabled: z.boolean(),
   weeklySchedule: z.record(z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']), DaySchedule).optional(),
 });
@@ -222,7 +220,7 @@ export const InboxBulkPreferenceBody = z.strictObject({
 // --- topic subscriptions (the Inbox's own) ----------------------------------------------------------
 
 /** The service's longest subscription identifier. */
-export const MAX_SUBSCRIPTION_IDENTIFIER = 512;
+const MAX_SUBSCRIPTION_IDENTIFIER = 512;
 /** How many subscriptions of one topic a subscriber may hold. */
 export const MAX_SUBSCRIPTIONS_PER_TOPIC = 10;
 
@@ -252,7 +250,7 @@ export const UpdateInboxSubscriptionBody = z.looseObject({
 export const InboxSubscriptionPreferenceBody = z.strictObject({ ...ChannelSwitches, enabled: z.boolean().optional(), condition: Condition.optional() });
 
 const SubscriptionWorkflow = InboxWorkflow.extend({ data: JsonObject.optional() });
-export const InboxSubscriptionPreference = z.looseObject({
+const InboxSubscriptionPreference = z.looseObject({
   workflow: SubscriptionWorkflow.optional(),
   subscriptionId: z.string(),
   enabled: z.boolean(),

@@ -6,10 +6,10 @@ import { ContextKey, ContextPart, ContextPayload, JsonObject, ObjectId, QueryBoo
 import { ChannelCredentials, ConnectionAuth, ENDPOINT_SHAPES, Workspace } from './resources.js';
 import { ENDPOINT_ORDER_BY, SUBSCRIBER_ORDER_BY } from '../enum-values.js';
 import { EVENT_STATUSES } from '../../core/status.js';
+import { EVENTS_MAX_LIMIT, MAX_BULK_EVENTS, MAX_RECIPIENTS } from '../limits.js';
 
-export const MAX_RECIPIENTS = 100;
-export const MAX_BULK_EVENTS = 100;
-export const MAX_TRIGGER_CONTEXTS = 5;
+export { MAX_BULK_EVENTS };
+const MAX_TRIGGER_CONTEXTS = 5;
 
 // --- trigger ---------------------------------------------------------------------------------------------
 
@@ -44,7 +44,7 @@ export type TopicRecipient = z.infer<typeof TopicRecipient>;
 export const Recipient = z.union([z.string().min(1, 'must not be empty'), TopicRecipient, SubscriberRecipient]);
 export type Recipient = z.infer<typeof Recipient>;
 
-export const TenantPayload = z.looseObject({
+const TenantPayload = z.looseObject({
   identifier: z.string().optional(),
   name: z.string().optional(),
   data: JsonObject.optional(),
@@ -56,10 +56,9 @@ export const TenantPayload = z.looseObject({
  * is an object, so its members are kept as sent; only `severity` is checked, since it becomes the
  * event's severity, a field the service's own answers (and the official SDK) hold to the enum.
  */
-export const TriggerOverrides = z.looseObject({
+const TriggerOverrides = z.looseObject({
   severity: Severity.optional(),
 });
-export type TriggerOverrides = z.infer<typeof TriggerOverrides>;
 
 export const TriggerBody = z.looseObject({
   name: z.string().min(1, 'must not be empty'),
@@ -174,8 +173,6 @@ const cursorQuery = {
   includeCursor: QueryBool.optional(),
 };
 
-export { ENDPOINT_ORDER_BY, SUBSCRIBER_ORDER_BY } from '../enum-values.js';
-
 export const ListEndpointsQuery = z.looseObject({
   ...cursorQuery,
   limit: queryInt({ min: 1, max: 100 }).optional(),
@@ -212,7 +209,6 @@ export const SearchSubscribersQuery = z.looseObject({
 });
 export type SearchSubscribersQuery = z.infer<typeof SearchSubscribersQuery>;
 
-export const EVENTS_MAX_LIMIT = 50;
 export const ListEventsQuery = z.looseObject({
   channels: queryArray(Channel).optional(),
   templates: queryArray(z.string()).optional(),
@@ -237,7 +233,7 @@ export const ListEventsQuery = z.looseObject({
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
-export const MESSAGES_MAX_LIMIT = 1000;
+const MESSAGES_MAX_LIMIT = 1000;
 export const ListMessagesQuery = z.looseObject({
   channel: Channel.optional(),
   subscriberId: z.string().optional(),
@@ -252,7 +248,7 @@ export const GetWorkflowQuery = z.looseObject({ environmentId: z.string().option
 
 // --- contexts (list, update) -----------------------------------------------------------------------------
 
-export const CONTEXT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
+const CONTEXT_ORDER_BY = ['createdAt', 'updatedAt'] as const;
 export const ListContextsQuery = z.looseObject({
   ...cursorQuery,
   limit: queryInt({ min: 1, max: 100 }).optional(),
@@ -280,7 +276,7 @@ export type DeleteMessagesByTransactionQuery = z.infer<typeof DeleteMessagesByTr
  * (default: now) that matches, answered as soon as one is stored; `null` when none is within `holdMs`
  * (default 0: one look).
  */
-export const MAX_MESSAGE_HOLD_MS = 60_000;
+const MAX_MESSAGE_HOLD_MS = 60_000;
 export const WaitForMessageQuery = z.looseObject({
   subscriberId: z.string().optional(),
   workflowId: z.string().optional(),

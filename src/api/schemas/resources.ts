@@ -84,7 +84,7 @@ export const PartialSubscriber = Subscriber.pick({
 
 // --- filters, integrations ---------------------------------------------------------------------------
 
-export const FieldFilterPart = z.looseObject({
+const FieldFilterPart = z.looseObject({
   field: z.string(),
   value: z.string(),
   operator: FilterOperator,
@@ -99,7 +99,7 @@ export const StepFilter = z.looseObject({
 export type StepFilter = z.infer<typeof StepFilter>;
 
 /** Integration credentials: secrets and provider settings, returned only to dashboard callers. */
-export const Credentials = z.looseObject({});
+const Credentials = z.looseObject({});
 
 export const Integration = z.looseObject({
   _id: z.string().optional(),
@@ -149,15 +149,15 @@ export const ChannelConnection = z.looseObject({
 });
 export type ChannelConnection = z.infer<typeof ChannelConnection>;
 
-export const SlackChannelEndpoint = z.looseObject({ channelId: z.string().min(1) });
-export const SlackUserEndpoint = z.looseObject({ userId: z.string().min(1) });
-export const WebhookEndpoint = z.looseObject({ url: z.string().min(1), channel: z.string().optional() });
-export const E164_RE = /^\+[1-9]\d{1,14}$/;
-export const PhoneEndpoint = z.looseObject({
+const SlackChannelEndpoint = z.looseObject({ channelId: z.string().min(1) });
+const SlackUserEndpoint = z.looseObject({ userId: z.string().min(1) });
+const WebhookEndpoint = z.looseObject({ url: z.string().min(1), channel: z.string().optional() });
+const E164_RE = /^\+[1-9]\d{1,14}$/;
+const PhoneEndpoint = z.looseObject({
   phoneNumber: z.string().regex(E164_RE, 'must be a phone number in E.164 format, e.g. +15551234567'),
 });
-export const MsTeamsChannelEndpoint = z.looseObject({ teamId: z.string().min(1), channelId: z.string().min(1) });
-export const MsTeamsUserEndpoint = z.looseObject({ userId: z.string().min(1) });
+const MsTeamsChannelEndpoint = z.looseObject({ teamId: z.string().min(1), channelId: z.string().min(1) });
+const MsTeamsUserEndpoint = z.looseObject({ userId: z.string().min(1) });
 /** Which endpoint shape goes with which type (ground truth). */
 export const ENDPOINT_SHAPES = {
   slack_channel: SlackChannelEndpoint,
@@ -185,13 +185,13 @@ export type ChannelEndpoint = z.infer<typeof ChannelEndpoint>;
 
 // --- messages -----------------------------------------------------------------------------------------
 
-export const EmailBlock = z.looseObject({
+const EmailBlock = z.looseObject({
   type: z.enum(['button', 'text']),
   content: z.string(),
   url: z.string().optional(),
   styles: z.looseObject({ textAlign: z.enum(['center', 'left', 'right']).optional() }).optional(),
 });
-export const MessageButton = z.looseObject({
+const MessageButton = z.looseObject({
   type: z.enum(['primary', 'secondary']),
   content: z.string(),
   resultContent: z.string().optional(),
@@ -199,7 +199,7 @@ export const MessageButton = z.looseObject({
   url: z.string().optional(),
   target: z.string().optional(),
 });
-export const MessageCTA = z.looseObject({
+const MessageCTA = z.looseObject({
   type: z.enum(['redirect']).optional(),
   data: z.looseObject({ url: z.string().optional(), target: z.string().optional() }).optional(),
   action: z
@@ -265,7 +265,7 @@ export const ExecutionDetail = z.looseObject({
 });
 export type ExecutionDetail = z.infer<typeof ExecutionDetail>;
 
-export const DigestMetadata = z.looseObject({
+const DigestMetadata = z.looseObject({
   digestKey: z.string().optional(),
   amount: z.number().optional(),
   unit: TimeUnit.optional(),
@@ -278,7 +278,7 @@ export const DigestMetadata = z.looseObject({
   timed: z.looseObject({}).optional(),
 });
 
-export const JobStep = z.looseObject({
+const JobStep = z.looseObject({
   _id: z.string(),
   active: z.boolean(),
   replyCallback: z.looseObject({}).optional(),

@@ -17,15 +17,15 @@ import { ContextPayload, JsonObject, queryArray, queryInt } from './common.js';
 import { PartialSubscriber } from './resources.js';
 
 /** Workflow and step identifiers: a slug. */
-export const SLUG_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
-export const Slug = z.string().min(1).max(100).regex(SLUG_RE, 'must be a slug: letters, digits, ".", "_" and "-"');
+const SLUG_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
+const Slug = z.string().min(1).max(100).regex(SLUG_RE, 'must be a slug: letters, digits, ".", "_" and "-"');
 
-export const Redirect = z.looseObject({ url: z.string().min(1, 'must not be empty'), target: RedirectTarget.optional() });
-export const Action = z.looseObject({ label: z.string().optional(), redirect: Redirect.optional() });
+const Redirect = z.looseObject({ url: z.string().min(1, 'must not be empty'), target: RedirectTarget.optional() });
+const Action = z.looseObject({ label: z.string().optional(), redirect: Redirect.optional() });
 /** JSON-logic conditions that skip the step when they hold. */
 const skip = { skip: JsonObject.optional() };
 
-export const InAppControls = z
+const InAppControls = z
   .looseObject({
     ...skip,
     body: z.string().optional(),
@@ -41,7 +41,7 @@ export const InAppControls = z
     message: 'body is required when subject is empty, and subject when body is empty',
     path: ['body'],
   });
-export const EmailControls = z.looseObject({
+const EmailControls = z.looseObject({
   ...skip,
   subject: z.string().min(1, 'must not be empty'),
   body: z.union([z.string(), JsonObject]).default(''),
@@ -49,12 +49,12 @@ export const EmailControls = z.looseObject({
   disableOutputSanitization: z.boolean().optional(),
   layoutId: z.string().nullable().optional(),
 });
-export const SmsControls = z.looseObject({ ...skip, body: z.string().optional() });
-export const PushControls = z.looseObject({ ...skip, subject: z.string().optional(), body: z.string().optional() });
-export const ChatControls = z.looseObject({ ...skip, body: z.string().optional() });
+const SmsControls = z.looseObject({ ...skip, body: z.string().optional() });
+const PushControls = z.looseObject({ ...skip, subject: z.string().optional(), body: z.string().optional() });
+const ChatControls = z.looseObject({ ...skip, body: z.string().optional() });
 /** `regular` waits amount×unit; `timed` waits until a cron time; `dynamic` (alias `scheduled`) reads the
  * date or duration from the payload path in `dynamicKey` (alias `delayPath`). */
-export const DelayControls = z.looseObject({
+const DelayControls = z.looseObject({
   ...skip,
   type: z.enum(['regular', 'timed', 'dynamic', 'scheduled']).default('regular'),
   amount: z.number().min(1).optional(),
@@ -63,8 +63,8 @@ export const DelayControls = z.looseObject({
   dynamicKey: z.string().optional(),
   delayPath: z.string().optional(),
 });
-export const LookBackWindow = z.looseObject({ amount: z.number().min(1), unit: TimeUnit });
-export const DigestControls = z.looseObject({
+const LookBackWindow = z.looseObject({ amount: z.number().min(1), unit: TimeUnit });
+const DigestControls = z.looseObject({
   ...skip,
   type: z.enum(['regular', 'timed']).optional(),
   amount: z.number().min(1).optional(),
@@ -73,7 +73,7 @@ export const DigestControls = z.looseObject({
   cron: z.string().min(1).optional(),
   digestKey: z.string().optional(),
 });
-export const ThrottleControls = z.looseObject({
+const ThrottleControls = z.looseObject({
   ...skip,
   type: z.enum(['fixed', 'dynamic']).default('fixed'),
   amount: z.number().min(1).optional(),
@@ -82,9 +82,9 @@ export const ThrottleControls = z.looseObject({
   threshold: z.number().int().min(1).default(1),
   throttleKey: z.string().optional(),
 });
-export const CustomControls = z.looseObject({ ...skip, custom: JsonObject.optional() });
-export const KeyValue = z.looseObject({ key: z.string(), value: z.string() });
-export const HttpRequestControls = z.looseObject({
+const CustomControls = z.looseObject({ ...skip, custom: JsonObject.optional() });
+const KeyValue = z.looseObject({ key: z.string(), value: z.string() });
+const HttpRequestControls = z.looseObject({
   ...skip,
   method: HttpMethod,
   url: z.string().min(1, 'must not be empty'),
@@ -113,13 +113,13 @@ export const STEP_KINDS = Object.keys(CONTROL_SCHEMAS) as StepKind[];
 
 // --- preferences --------------------------------------------------------------------------------------
 
-export const WorkflowPreference = z.looseObject({ enabled: z.boolean().default(true), readOnly: z.boolean().default(false) });
-export const ChannelPreference = z.looseObject({ enabled: z.boolean().default(true) });
+const WorkflowPreference = z.looseObject({ enabled: z.boolean().default(true), readOnly: z.boolean().default(false) });
+const ChannelPreference = z.looseObject({ enabled: z.boolean().default(true) });
 export const WorkflowPreferences = z.looseObject({
   all: WorkflowPreference,
   channels: z.record(z.string(), ChannelPreference),
 });
-export const PreferencesRequest = z.looseObject({
+const PreferencesRequest = z.looseObject({
   user: WorkflowPreferences.nullable().optional(),
   workflow: WorkflowPreferences.optional(),
 });
@@ -136,7 +136,7 @@ export const StepUpsert = z.looseObject({
 export type StepUpsert = z.infer<typeof StepUpsert>;
 
 /** The service's limits on a workflow's name, description and tags (its create and update DTOs). */
-export const WORKFLOW_LIMITS = { name: 64, description: 256, tags: 16, tag: 32 } as const;
+const WORKFLOW_LIMITS = { name: 64, description: 256, tags: 16, tag: 32 } as const;
 const WorkflowName = z
   .string()
   .min(1, 'must be longer than or equal to 1 characters')
@@ -204,7 +204,7 @@ export const PatchWorkflowBody = z.looseObject({
 });
 export type PatchWorkflowBody = z.infer<typeof PatchWorkflowBody>;
 
-export const WORKFLOW_ORDER_BY = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
+const WORKFLOW_ORDER_BY = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
 export const ListWorkflowsQuery = z.looseObject({
   limit: queryInt({ min: 1, max: 100 }).optional(),
   offset: queryInt({ min: 0 }).optional(),
@@ -230,7 +230,7 @@ export const StepIssues = z.looseObject({
 });
 export type StepIssues = z.infer<typeof StepIssues>;
 
-export const UiSchema = z.looseObject({ group: z.string().optional(), properties: z.record(z.string(), z.unknown()).optional() });
+const UiSchema = z.looseObject({ group: z.string().optional(), properties: z.record(z.string(), z.unknown()).optional() });
 
 export const StepResponse = z.looseObject({
   controls: z.looseObject({ dataSchema: JsonObject.optional(), uiSchema: UiSchema.optional(), values: JsonObject }),
@@ -323,8 +323,8 @@ export const PreviewBody = z.looseObject({
 });
 export type PreviewBody = z.infer<typeof PreviewBody>;
 
-export const PreviewError = z.looseObject({ title: z.string(), message: z.string(), hint: z.string() });
-export const PreviewResult = z.looseObject({
+const PreviewError = z.looseObject({ title: z.string(), message: z.string(), hint: z.string() });
+const PreviewResult = z.looseObject({
   type: z.string().optional(),
   preview: JsonObject.optional(),
   error: PreviewError.optional(),
@@ -336,5 +336,3 @@ export const PreviewResponse = z.looseObject({
   result: PreviewResult,
 });
 export type PreviewResponse = z.infer<typeof PreviewResponse>;
-
-export { TimeUnit };

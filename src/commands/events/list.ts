@@ -14,14 +14,12 @@ import { pagingHint } from '../../io/output.js';
 import type { RawList } from '../../io/raw-json.js';
 import { eventStatus, matchesStatus, type StatusJob } from '../../core/status.js';
 import type { Deps, OutStream } from '../../deps.js';
+import { EVENTS_MAX_LIMIT } from '../../api/limits.js';
 import { routes } from '../../api/routes.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { rememberIds, rememberPrintedEvents } from './cache.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 import { STATUS_FILTERS, statusOption } from './status-list.js';
-
-/** The feed's largest page (api-spec.md, operation 14). */
-const EVENTS_MAX_LIMIT = 50;
 
 export const command = () =>
   examples(

@@ -6,7 +6,7 @@ import { Option } from '../define.js';
 
 export { STATUS_FILTERS };
 
-export function statusList(value: string, previous: string[] | undefined): string[] {
+function statusList(value: string, previous: string[] | undefined): string[] {
   const out = [...(previous ?? [])];
   for (const v of value
     .split(',')

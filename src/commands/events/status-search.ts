@@ -15,7 +15,7 @@ export const SEARCH_EVENTS = 10_000;
 const READ_PAGE = 50;
 
 /** A --status search stopped at its bound before the end of the feed (exit 8). */
-export class SearchStoppedError extends SvcError {
+class SearchStoppedError extends SvcError {
   constructor(message: string, hint: string) {
     super(message, 'search_incomplete', 8, hint);
   }

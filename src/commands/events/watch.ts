@@ -14,6 +14,7 @@ import { mask } from '../../io/output.js';
 import { about, Command, examples, type OptsOf } from '../define.js';
 import { eventFilters, eventsQuery, resolveWorkflows } from './filters.js';
 import { STATUS_FILTERS, statusOption } from './status-list.js';
+import type { WatchEvent } from '../../io/watch-line.js';
 
 export const command = () =>
   examples(
@@ -32,7 +33,7 @@ export const command = () =>
     ],
   );
 
-type Event = import('../../io/watch-line.js').WatchEvent & { jobs?: StatusJob[] };
+type Event = WatchEvent & { jobs?: StatusJob[] };
 
 /** Pending events followed at most, by --status, until they settle (the oldest are let go first). */
 const FOLLOWED = 1000;

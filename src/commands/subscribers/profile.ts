@@ -13,7 +13,7 @@ const FIELDS = [
   ['--timezone <tz>', 'timezone', 'IANA timezone, e.g. Europe/London'],
 ] as const;
 
-export type ProfileOptions = { [K in (typeof FIELDS)[number][1]]?: string } & { data?: string };
+type ProfileOptions = { [K in (typeof FIELDS)[number][1]]?: string } & { data?: string };
 
 export function profileFlags<C extends Command<[string], {}>>(cmd: C) {
   return cmd

@@ -26,10 +26,10 @@ function decode(s: string): string {
   });
 }
 
-export const looksLikeHtml = (s: string) => /<(p|br|div|table|html|body|h[1-6]|ul|ol|li|a|span|strong|em|img)\b[^>]*>/i.test(s);
+const looksLikeHtml = (s: string) => /<(p|br|div|table|html|body|h[1-6]|ul|ol|li|a|span|strong|em|img)\b[^>]*>/i.test(s);
 
 /** The text an HTML body shows: block ends become line breaks, `<a href>` keeps its target, tags go. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   const text = html
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, '')
@@ -54,7 +54,7 @@ export function htmlToText(html: string): string {
 }
 
 /** Word-wraps each line to `width` columns (a word longer than the line is broken, never dropped). */
-export function wrap(text: string, width: number): string {
+function wrap(text: string, width: number): string {
   const w = Math.max(20, width);
   const out: string[] = [];
   for (const line of text.split('\n')) {

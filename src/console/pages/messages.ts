@@ -71,7 +71,7 @@ function summary(m: Message): string {
 
 type Integration = { identifier: string; name: string; providerId: string; channel: string };
 
-export function MessageView({ m, integrations }: { m: Message; integrations: Integration[] }) {
+function MessageView({ m, integrations }: { m: Message; integrations: Integration[] }) {
   const body = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
   const provider = integrations.find((i) => i.providerId === m.providerId && i.channel === m.channel);
   switch (m.channel) {

@@ -45,10 +45,9 @@ for (const extra of [[], ['--fields', '_id']]) {
       handleSignals: false,
       signal: ctl.signal,
     });
-    // Interrupted once pages are waiting on the reader (the server has answered).
-    for (let i = 0; i < 100 && served < 1; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(served).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // Interrupted once pages are waiting on the reader: the server has answered, and what svc wrote
+    // fills stdout past its mark (nobody reads it).
+    await expect.poll(() => served >= 1 && stdout.writableNeedDrain, { timeout: 15_000 }).toBe(true);
     const t0 = Date.now();
     ctl.abort();
     const code = await Promise.race([run, new Promise((r) => setTimeout(() => r('still waiting'), 5000))]);

@@ -17,6 +17,7 @@ const pagesAsked: number[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://feed');
+    if (url.pathname === '/ping') return void res.writeHead(204).end();
     const page = Number(url.searchParams.get('page') ?? 0);
     pagesAsked.push(page);
     const data = Array.from({ length: LIMIT }, (_, i) => ({
@@ -55,9 +56,11 @@ test('the next page waits until stdout drains', async () => {
     cwd: process.cwd(),
     handleSignals: false,
   });
-  // While the reader takes nothing, svc stops after the page it wrote.
-  for (let i = 0; i < 100 && pagesAsked.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 400));
+  // While the reader takes nothing, svc stops after the page it wrote: it waits on the reader (a write
+  // whose callback is held, or a listener on 'drain'), and a request it had sent before that would
+  // have reached the server before one sent after it over a fresh connection has been answered.
+  await expect.poll(() => held.length > 0 || stdout.listenerCount('drain') > 0, { timeout: 15_000 }).toBe(true);
+  expect((await fetch(`${baseUrl}/ping`)).status).toBe(204);
   expect(pagesAsked, errText).toEqual([0]);
   paused = false;
   for (const cb of held.splice(0)) cb();

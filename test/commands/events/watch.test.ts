@@ -1,45 +1,20 @@
 // svc events watch: polls a stub whose feed changes between polls and prints each event once.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startStub, type Stub } from '../../helpers/stub.js';
+import { describe, expect, test } from 'vitest';
+import { job, notification, page } from '../../helpers/activity.js';
+import { stubbedService } from '../../helpers/command-test.js';
 import { Chalk } from 'chalk';
 import { line } from '../../../src/io/watch-line.js';
 import { runSvc } from '../../helpers/run.js';
 
-const KEY = 'sk_test_0123456789abcdef';
-let stub: Stub;
-let env: Record<string, string>;
-beforeEach(async () => {
-  stub = await startStub();
-  env = { SVC_API_KEY: KEY, SVC_BASE_URL: stub.url };
-});
-afterEach(async () => stub.close());
-
-const job = (type: string, status: string, detail: string) => ({
-  _id: `j-${type}`,
-  type,
-  status,
-  providerId: type === 'email' ? 'sendgrid' : 'svc',
-  step: { _id: 's', active: true, filters: [], _templateId: 't' },
-  executionDetails: [{ _id: 'd', status: status === 'failed' ? 'Failed' : 'Success', detail, isRetry: false, isTest: false, source: 'Internal' }],
-});
-const notification = (sub: string, jobs: unknown[]) => ({
-  _id: `6761f0c2a3b4c5d6e7f8${sub.padStart(4, '0')}`,
-  transactionId: 'txn-w',
-  _environmentId: 'e',
-  _organizationId: 'o',
-  _subscriberId: sub,
-  subscriber: { _id: sub, subscriberId: sub },
-  jobs,
-});
-const page = (data: unknown[]) => ({ body: { data, hasMore: false, page: 0, pageSize: 50 } });
+const svc = stubbedService();
 
 describe('events watch', () => {
   test('prints each new event once, in order, as NDJSON when piped; Ctrl-C gives 130 and a --since hint, not an error line', async () => {
     const ev = (i: number) => ({ ...notification(`u${i}`, []), createdAt: `2026-11-22T10:00:0${i}.000Z`, transactionId: `t${i}` });
-    stub.on('GET', '/v1/notifications', (_req, n) => page(n === 1 ? [ev(2), ev(1)] : n === 2 ? [ev(3), ev(2)] : [ev(3)]));
+    svc.stub.on('GET', '/v1/notifications', (_req, n) => page(n === 1 ? [ev(2), ev(1)] : n === 2 ? [ev(3), ev(2)] : [ev(3)]));
     const controller = new AbortController();
-    const running = runSvc(['events', 'watch', '--interval', '50ms', '--since', '2026-11-22T09:00:00Z'], { env, signal: controller.signal });
-    while (stub.requests.filter((q) => q.method === 'GET').length < 3) await new Promise((r) => setTimeout(r, 20));
+    const running = runSvc(['events', 'watch', '--interval', '50ms', '--since', '2026-11-22T09:00:00Z'], { env: svc.env, signal: controller.signal });
+    while (svc.stub.requests.filter((q) => q.method === 'GET').length < 3) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     const r = await running;
     expect(r.code).toBe(130);
@@ -51,7 +26,7 @@ describe('events watch', () => {
     expect(r.stderr).toContain('stopped watching; to continue from here: svc events watch --since 2026-11-22T10:00:03.000Z');
     // Ctrl-C is how a watch ends: a note, not an error.
     expect(r.stderr).not.toMatch(/^error:/m);
-    const gets = stub.requests.filter((q) => q.method === 'GET');
+    const gets = svc.stub.requests.filter((q) => q.method === 'GET');
     expect(gets[0]!.query.get('after')).toBe('2026-11-22T09:00:00.000Z');
     expect(gets[1]!.query.get('after')).toBe('2026-11-22T10:00:02.000Z');
   });
@@ -63,15 +38,15 @@ describe('events watch', () => {
     const failed = [job('email', 'failed', 'Subscriber does not have an email address')];
     const sent = [job('email', 'completed', 'Message sent')];
     // Poll 1: t1 pending, t2 delivered. Poll 2: t1 still pending. Poll 3 and later: t1 failed, t3 failed at once.
-    stub.on('GET', '/v1/notifications', (_req, n) =>
+    svc.stub.on('GET', '/v1/notifications', (_req, n) =>
       page(n === 1 ? [ev(2, sent), ev(1, pending)] : n === 2 ? [ev(2, sent), ev(1, pending)] : [ev(3, failed), ev(2, sent), ev(1, failed)]),
     );
     const controller = new AbortController();
     const running = runSvc(['events', 'watch', '--status', 'failed', '--interval', '30ms', '--since', '2026-11-22T09:00:00Z'], {
-      env,
+      env: svc.env,
       signal: controller.signal,
     });
-    while (stub.requests.length < 4) await new Promise((r) => setTimeout(r, 20));
+    while (svc.stub.requests.length < 4) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     const r = await running;
     expect(r.code).toBe(130);
@@ -84,29 +59,32 @@ describe('events watch', () => {
       ['t3', 'failed'],
     ]);
     // The poll reached back to the event still followed (t1), not only after the newest one seen.
-    expect(stub.requests[2]!.query.get('after')).toBe(at(1));
+    expect(svc.stub.requests[2]!.query.get('after')).toBe(at(1));
   });
 
   test('--dry-run prints the first poll and returns without sending', async () => {
-    const r = await runSvc(['events', 'watch', '--dry-run', '--since', '2026-11-22T09:00:00Z', '--subscriber', 'u1'], { env });
+    const r = await runSvc(['events', 'watch', '--dry-run', '--since', '2026-11-22T09:00:00Z', '--subscriber', 'u1'], { env: svc.env });
     expect(r.code).toBe(0);
     const printed = JSON.parse(r.stdout);
     expect(printed.method).toBe('GET');
     expect(printed.url).toContain('/v1/notifications?');
     expect(printed.url).toContain('after=2026-11-22T09%3A00%3A00.000Z');
-    expect(stub.requests).toHaveLength(0);
+    expect(svc.stub.requests).toHaveLength(0);
   });
 
   test('polls for as long as it runs without piling up listeners; -o table uses the events layout', async () => {
     const ev = { ...notification('u1', [job('in_app', 'completed', 'Message sent')]), createdAt: '2026-11-22T10:00:01.000Z', transactionId: 't-table' };
-    stub.on('GET', '/v1/notifications', page([ev]));
+    svc.stub.on('GET', '/v1/notifications', page([ev]));
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);
     try {
       const controller = new AbortController();
-      const running = runSvc(['events', 'watch', '--interval', '10ms', '--since', '2026-11-22T09:00:00Z', '-o', 'table'], { env, signal: controller.signal });
-      while (stub.requests.filter((q) => q.method === 'GET').length < 30) await new Promise((r) => setTimeout(r, 10));
+      const running = runSvc(['events', 'watch', '--interval', '10ms', '--since', '2026-11-22T09:00:00Z', '-o', 'table'], {
+        env: svc.env,
+        signal: controller.signal,
+      });
+      while (svc.stub.requests.filter((q) => q.method === 'GET').length < 30) await new Promise((r) => setTimeout(r, 10));
       controller.abort();
       const r = await running;
       expect(r.code).toBe(130);

@@ -1,41 +1,32 @@
 // svc profile add: the store's file modes, a key never printed, and --dry-run writing nothing.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStub, type Stub } from '../../helpers/stub.js';
-import { runSvc, tempConfigDir } from '../../helpers/run.js';
+import { profileSetup } from '../../helpers/profile.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 const KEY2 = 'sk_live_fedcba9876543210';
-let stub: Stub;
-let dir: string;
-beforeEach(async () => {
-  stub = await startStub();
-  dir = tempConfigDir();
-});
-afterEach(async () => stub.close());
-
-const svc = (argv: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) =>
-  runSvc(argv, { ...opts, env: { SVC_CONFIG_DIR: join(dir, 'cfg'), ...opts.env } });
+const setup = profileSetup();
+const { svc } = setup;
 
 describe('profile add', () => {
   test('a name in use is refused without --force (exit 2, the store unchanged); --force replaces it', async () => {
-    expect((await svc(['profile', 'add', 'prod', '--base-url', stub.url, '--api-key', KEY])).code).toBe(0);
+    expect((await svc(['profile', 'add', 'prod', '--base-url', setup.stub.url, '--api-key', KEY])).code).toBe(0);
     const again = await svc(['profile', 'add', 'prod', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY2]);
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain(`a profile named 'prod' exists (${stub.url}); --force replaces it`);
+    expect(again.stderr).toContain(`a profile named 'prod' exists (${setup.stub.url}); --force replaces it`);
     expect(again.stderr).not.toContain(KEY2);
-    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.prod.apiKey).toBe(KEY);
+    expect(JSON.parse(readFileSync(setup.configFile(), 'utf8')).profiles.prod.apiKey).toBe(KEY);
     const forced = await svc(['profile', 'add', 'prod', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY2, '--force']);
     expect(forced.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.prod).toEqual({ baseUrl: 'http://127.0.0.1:1', apiKey: KEY2 });
+    expect(JSON.parse(readFileSync(setup.configFile(), 'utf8')).profiles.prod).toEqual({ baseUrl: 'http://127.0.0.1:1', apiKey: KEY2 });
   });
   test('a password in the base URL is never shown: profile add, list and show, --dry-run and the --debug trace', async () => {
     const PW = 'hunter2-url-password';
-    const withPw = stub.url.replace('http://', `http://user:${PW}@`);
-    stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
+    const withPw = setup.stub.url.replace('http://', `http://user:${PW}@`);
+    setup.stub.on('GET', '/v1/integrations/active', { body: { data: [] } });
     // profile show asks the service for the application identifier.
-    stub.on('GET', '/v1/environments/me', { body: { data: { identifier: 'app-1' } } });
+    setup.stub.on('GET', '/v1/environments/me', { body: { data: { identifier: 'app-1' } } });
     const outputs = [
       await svc(['profile', 'add', 'pw', '--base-url', withPw, '--api-key', KEY, '--use']),
       await svc(['profile', 'list', '-o', 'json']),
@@ -51,7 +42,7 @@ describe('profile add', () => {
     expect(outputs[0]!.stderr).toContain('http://user:•••@127.0.0.1');
     expect(JSON.parse(outputs[1]!.stdout)[0].baseUrl).toMatch(/^http:\/\/user:•••@127\.0\.0\.1:\d+$/);
     // Saved as given: the password is what the service needs.
-    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.pw.baseUrl).toBe(withPw);
+    expect(JSON.parse(readFileSync(setup.configFile(), 'utf8')).profiles.pw.baseUrl).toBe(withPw);
   });
 
   test('a password holding @ or a space is masked whole; a URL in an error (commander, SVC_BASE_URL) too', async () => {
@@ -71,56 +62,56 @@ describe('profile add', () => {
   });
 
   test('a key with a space or a line end is refused when saved, naming the flag (exit 2)', async () => {
-    const r = await svc(['profile', 'add', 'sp', '--base-url', stub.url, '--api-key', 'sk_test one']);
+    const r = await svc(['profile', 'add', 'sp', '--base-url', setup.stub.url, '--api-key', 'sk_test one']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--api-key: contains a space');
-    const login = await svc(['login', '--base-url', stub.url, '--api-key', `${KEY}\n`]);
+    const login = await svc(['login', '--base-url', setup.stub.url, '--api-key', `${KEY}\n`]);
     expect(login.code).toBe(2);
     expect(login.stderr).toContain('--api-key: contains a space');
-    const empty = await svc(['login', '--base-url', stub.url, '--api-key', '']);
+    const empty = await svc(['login', '--base-url', setup.stub.url, '--api-key', '']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--api-key: empty');
-    expect(stub.requests).toHaveLength(0);
+    expect(setup.stub.requests).toHaveLength(0);
   });
 
   test('profile remove needs --yes without a terminal; an unknown name is said first', async () => {
-    await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
+    await svc(['profile', 'add', 'a', '--base-url', setup.stub.url, '--api-key', KEY]);
     const r = await svc(['profile', 'remove', 'a']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("deleting profile 'a' and its saved key needs --yes");
-    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.a).toBeDefined();
+    expect(JSON.parse(readFileSync(setup.configFile(), 'utf8')).profiles.a).toBeDefined();
     expect((await svc(['profile', 'remove', 'zzz'])).stderr).toContain("no profile named 'zzz'");
     expect((await svc(['profile', 'remove', 'a', '--yes'])).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).profiles.a).toBeUndefined();
+    expect(JSON.parse(readFileSync(setup.configFile(), 'utf8')).profiles.a).toBeUndefined();
   });
   test('add writes a 0600 file in a 0700 directory and never prints the key', async () => {
-    const r = await svc(['profile', 'add', 'prod', '--base-url', stub.url, '--with-key'], { stdin: `${KEY}\n` });
+    const r = await svc(['profile', 'add', 'prod', '--base-url', setup.stub.url, '--with-key'], { stdin: `${KEY}\n` });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("saved profile 'prod'");
     expect(r.stderr).not.toContain(KEY);
-    expect(statSync(join(dir, 'cfg')).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, 'cfg', 'config.json')).mode & 0o777).toBe(0o600);
-    const file = JSON.parse(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8'));
-    expect(file).toEqual({ current: 'prod', profiles: { prod: { baseUrl: stub.url, apiKey: KEY } } });
+    expect(statSync(join(setup.dir, 'cfg')).mode & 0o777).toBe(0o700);
+    expect(statSync(setup.configFile()).mode & 0o777).toBe(0o600);
+    const file = JSON.parse(readFileSync(setup.configFile(), 'utf8'));
+    expect(file).toEqual({ current: 'prod', profiles: { prod: { baseUrl: setup.stub.url, apiKey: KEY } } });
   });
   test('--dry-run: add, use, remove and login say what they would do and write nothing; login sends nothing', async () => {
-    await svc(['profile', 'add', 'a', '--base-url', stub.url, '--api-key', KEY]);
-    const before = readFileSync(join(dir, 'cfg', 'config.json'), 'utf8');
-    const add = await svc(['profile', 'add', 'b', '--base-url', stub.url, '--api-key', KEY2, '--use', '--dry-run']);
+    await svc(['profile', 'add', 'a', '--base-url', setup.stub.url, '--api-key', KEY]);
+    const before = readFileSync(setup.configFile(), 'utf8');
+    const add = await svc(['profile', 'add', 'b', '--base-url', setup.stub.url, '--api-key', KEY2, '--use', '--dry-run']);
     expect(add.code).toBe(0);
     expect(add.stderr).toContain("dry run, nothing was written: would save profile 'b'");
     expect((await svc(['profile', 'use', 'a', '--dry-run'])).stderr).toContain("would make 'a' the current profile");
     expect((await svc(['profile', 'remove', 'a', '--dry-run'])).stderr).toContain("would remove profile 'a'");
     expect((await svc(['profile', 'remove', 'nope', '--dry-run'])).code).toBe(2);
-    const login = await svc(['login', '--with-key', '--profile', 'c', '--base-url', stub.url, '--dry-run'], { stdin: `${KEY2}\n` });
+    const login = await svc(['login', '--with-key', '--profile', 'c', '--base-url', setup.stub.url, '--dry-run'], { stdin: `${KEY2}\n` });
     expect(login.code).toBe(0);
     expect(JSON.parse(login.stdout)).toEqual({
       method: 'GET',
-      url: `${stub.url}/v1/integrations/active`,
+      url: `${setup.stub.url}/v1/integrations/active`,
       headers: { accept: 'application/json', authorization: 'ApiKey sk_…3210' },
     });
     expect(login.stdout + login.stderr).not.toContain(KEY2);
-    expect(stub.requests).toHaveLength(0);
-    expect(readFileSync(join(dir, 'cfg', 'config.json'), 'utf8')).toBe(before);
+    expect(setup.stub.requests).toHaveLength(0);
+    expect(readFileSync(setup.configFile(), 'utf8')).toBe(before);
   });
 });

@@ -1,21 +1,11 @@
 // svc profile show: precedence flag > env > profile, each value on its own, and where each came from.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { join } from 'node:path';
-import { startStub, type Stub } from '../../helpers/stub.js';
-import { runSvc, tempConfigDir } from '../../helpers/run.js';
+import { describe, expect, test } from 'vitest';
+import { profileSetup } from '../../helpers/profile.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 const KEY2 = 'sk_live_fedcba9876543210';
-let stub: Stub;
-let dir: string;
-beforeEach(async () => {
-  stub = await startStub();
-  dir = tempConfigDir();
-});
-afterEach(async () => stub.close());
-
-const svc = (argv: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) =>
-  runSvc(argv, { ...opts, env: { SVC_CONFIG_DIR: join(dir, 'cfg'), ...opts.env } });
+const setup = profileSetup();
+const { svc } = setup;
 
 describe('profile show', () => {
   test('precedence: flag > env > profile, each value on its own, and show says where each came from', async () => {
@@ -43,11 +33,11 @@ describe('profile show', () => {
 
 describe('profile show: the application identifier', () => {
   const ENV = { _id: '6650a0b1c2d3e4f5a6b7c8d9', name: 'Development', _organizationId: '6650a0b1c2d3e4f5a6b7c8da', identifier: 'app_Jx3kQ9', _parentId: null };
-  const local = async () => svc(['profile', 'add', 'local', '--base-url', stub.url, '--api-key', KEY]);
+  const local = async () => svc(['profile', 'add', 'local', '--base-url', setup.stub.url, '--api-key', KEY]);
 
   test('read from GET /v1/environments/me of the profile’s service, with its key, in JSON and in the table', async () => {
     await local();
-    stub.on('GET', '/v1/environments/me', { body: { data: ENV } });
+    setup.stub.on('GET', '/v1/environments/me', { body: { data: ENV } });
     const r = await svc(['profile', 'show', 'local']);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
@@ -55,14 +45,14 @@ describe('profile show: the application identifier', () => {
     expect(s.apiKey).toEqual({ value: 'sk_…cdef', source: 'profile' });
     const table = await svc(['profile', 'show', 'local', '-o', 'table']);
     expect(table.stdout).toMatch(/application identifier\s+app_Jx3kQ9\s+service/);
-    expect(stub.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/environments/me', 'GET /v1/environments/me']);
-    expect(stub.requests[0]!.headers.authorization).toBe(`ApiKey ${KEY}`);
+    expect(setup.stub.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/environments/me', 'GET /v1/environments/me']);
+    expect(setup.stub.requests[0]!.headers.authorization).toBe(`ApiKey ${KEY}`);
   });
 
   test('a service that does not answer it (404, refused, 401): the settings print as before, exit 0, one attempt', async () => {
     await local();
     const before = JSON.parse((await svc(['profile', 'show', 'local', '--dry-run'])).stdout);
-    stub.on('GET', '/v1/environments/me', (_req, n) =>
+    setup.stub.on('GET', '/v1/environments/me', (_req, n) =>
       n === 1 ? { status: 404, body: { statusCode: 404, message: 'Not Found' } } : { status: 401, body: { statusCode: 401, message: 'API Key not found' } },
     );
     for (let i = 0; i < 2; i++) {
@@ -71,7 +61,7 @@ describe('profile show: the application identifier', () => {
       expect(JSON.parse(r.stdout)).toEqual(before);
       expect(r.stderr).toBe('');
     }
-    expect(stub.requests).toHaveLength(2);
+    expect(setup.stub.requests).toHaveLength(2);
     // Nothing listening: still the settings, quickly.
     const t = Date.now();
     const r = await svc(['profile', 'show', '--base-url', 'http://127.0.0.1:9', '--api-key', KEY]);
@@ -82,7 +72,7 @@ describe('profile show: the application identifier', () => {
   });
 
   test('--dry-run and a missing key send nothing', async () => {
-    const none = await svc(['profile', 'show', '--base-url', stub.url]);
+    const none = await svc(['profile', 'show', '--base-url', setup.stub.url]);
     expect(none.code, none.stderr).toBe(0);
     expect(JSON.parse(none.stdout).apiKey).toEqual({ value: null, source: 'none' });
     await local();
@@ -90,6 +80,6 @@ describe('profile show: the application identifier', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout).applicationIdentifier).toBeUndefined();
     expect(dry.stdout + dry.stderr).not.toContain('/v1/environments/me');
-    expect(stub.requests).toEqual([]);
+    expect(setup.stub.requests).toEqual([]);
   });
 });

@@ -97,9 +97,16 @@ describe("one subscriber's token and another's messages", () => {
     expect(message.subscriber.subscriberId).toBe('ada');
     expect(await unread).toEqual({ unreadCount: 4, counts: { total: 4, severity: { high: 0, medium: 0, low: 0, none: 4 } } });
     expect(await unseen).toEqual({ unseenCount: 4 });
-    await new Promise((r) => setTimeout(r, 100));
-    // Nothing about ada's messages: only where zed's own socket starts (svc dev's offset event).
-    expect(zedGot).toEqual([[OFFSET_EVENT, expect.stringMatching(/^\d+\.[0-9a-f]{24}$/)]]);
+    // Then a message of zed's own, told last by its unseen count: anything of ada's that reached zed's
+    // socket came before it.
+    const zedUnseen = new Promise<any>((r) => zedSocket.on('unseen_count_changed', r));
+    await s.svc.request('POST', '/v1/events/trigger', { body: { name: 'plain', to: 'zed' } });
+    await zedUnseen;
+    // Nothing about ada's messages: where zed's own socket starts (svc dev's offset event), then zed's.
+    expect(zedGot.map((e) => (e as unknown[])[0])).toEqual([OFFSET_EVENT, 'notification_received', 'unread_count_changed', 'unseen_count_changed']);
+    expect(zedGot[0]).toEqual([OFFSET_EVENT, expect.stringMatching(/^\d+\.[0-9a-f]{24}$/)]);
+    expect((zedGot[1] as any[])[1].message.subscriber.subscriberId).toBe('zed');
+    expect(JSON.stringify(zedGot)).not.toContain(message._id);
     zedSocket.close();
     adaSocket.close();
 
@@ -117,7 +124,13 @@ describe("one subscriber's token and another's messages", () => {
     const until = new Date(s.svc.clock.now() + 3_600_000).toISOString();
     const r = await s.inbox('PATCH', `/notifications/${adaIds[2]}/snooze`, ada, { snoozeUntil: until });
     expect(r.body.data.isSnoozed).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
+    // A change the socket must tell after anything the snooze itself set off: one message read and
+    // unread again (its counts as they were), told by the second count.
+    const counts: number[] = [];
+    const toldTwice = new Promise((r) => sock.on('unread_count_changed', ({ unreadCount }) => counts.push(unreadCount) === 2 && r(undefined)));
+    expect((await s.inbox('PATCH', `/notifications/${adaIds[0]}/read`, ada)).status).toBe(200);
+    expect((await s.inbox('PATCH', `/notifications/${adaIds[0]}/unread`, ada)).status).toBe(200);
+    await toldTwice;
     expect(got).toEqual([]);
     s.svc.clock.advance(3_600_000);
     await expect.poll(() => got).toEqual([adaIds[2]]);

@@ -5,8 +5,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launch, NO_CHROMIUM_MESSAGE } from '../../console/browser.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromiumTool, launch } from '../../console/browser.js';
 import { type InboxPage, serveInboxPage, watchSocket } from '../../helpers/inbox-page.js';
 import { type Listening, listening } from './helpers.js';
 
@@ -15,7 +15,7 @@ let page: InboxPage;
 const dir = mkdtempSync(join(tmpdir(), 'svc-inbox-page-'));
 
 beforeAll(async () => {
-  if (!CHROMIUM) return;
+  if (!chromiumTool.present) return;
   s = await listening();
   page = await serveInboxPage({ appId: s.appId, subscriberId: 'ada', base: s.base });
 }, 120_000);
@@ -25,7 +25,7 @@ afterAll(async () => {
   await page?.close();
 });
 
-describe.skipIf(!CHROMIUM)(`@novu/react <Inbox/> in Chromium${CHROMIUM ? '' : ` (${NO_CHROMIUM_MESSAGE})`}`, () => {
+chromiumTool.describe(`@novu/react <Inbox/> in Chromium`, () => {
   it('renders the notifications, and one triggered while the page is open', async () => {
     await s.svc.request('POST', '/v1/events/trigger', { body: { name: 'welcome', to: 'ada' } });
     await s.svc.runner.idle();
