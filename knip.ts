@@ -15,6 +15,7 @@ export default {
     ...commandFiles,
     'src/console/main.ts',
     'src/server/index.ts',
+    'src/testing/index.ts',
     'scripts/*.mjs',
     'bench/*.mjs',
     'bench/lib/*.mjs',

@@ -280,3 +280,22 @@ await build({
   logLevel: 'warning',
 });
 copyFileSync(new URL('../src/console/index.html', import.meta.url), new URL('../dist/console/index.html', import.meta.url));
+
+// `svc-cli/testing` (src/testing): svc dev in a team's own test process. One file of its own, apart from
+// the command line's chunks (a test that imports it loads none of them); its packages stay imports of
+// the package's dependencies. Its types: src/testing/types.ts as it is, and the two runtime exports.
+await build({
+  ...common,
+  entryPoints: { testing: 'src/testing/index.ts' },
+  outdir: 'dist',
+  packages: 'external',
+});
+writeFileSync(
+  'dist/testing.d.ts',
+  `${readFileSync('src/testing/types.ts', 'utf8')}
+/** Starts svc dev in this process on a free loopback port (in memory, a manual clock unless told). */
+export declare function startLocalService(opts?: StartOptions): Promise<LocalServiceHandle>;
+/** Raised when a wait ends without a matching message. */
+export declare class MessageWaitTimeout extends Error {}
+`,
+);

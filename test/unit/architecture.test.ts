@@ -66,6 +66,11 @@ describe('the rules of docs/architecture.md', () => {
     expect(outside('config/', under('config/', 'core/'))).toEqual([]);
   });
 
+  test('testing/ imports only testing/, server/ and core/: it drives svc dev through its HTTP API', () => {
+    expect(layer('testing/')).not.toEqual([]);
+    expect(outside('testing/', under('testing/', 'server/', 'core/'))).toEqual([]);
+  });
+
   test('server/engine/ imports only the engine, api/ and core/: no store, clock, outbound, runner', () => {
     expect(outside('server/engine/', under('server/engine/', 'api/', 'core/'))).toEqual([]);
   });
