@@ -19,7 +19,15 @@ export interface Route {
   category: RateCategory;
   /** Bulk calls cost this many tokens of the rate limit. */
   cost?: number;
+  /** Who calls it: the environment's API key (absent), or an Inbox client (`inboxRoutes`). */
+  auth?: RouteAuth;
 }
+
+/**
+ * `subscriber`: a subscriber's session token (`Authorization: Bearer`), the Inbox's routes; `session`:
+ * no credential, the environment named by the body (the Inbox's session itself).
+ */
+export type RouteAuth = 'subscriber' | 'session';
 
 const route = <T extends Route>(r: T): T => r;
 
@@ -495,3 +503,211 @@ export function categoryOfPath(path: string): RateCategory {
   if (/^\/v[12]\/(subscribers|workflows|channel-connections|channel-endpoints|topics)/.test(path)) return 'configuration';
   return 'global';
 }
+
+/**
+ * The Inbox's routes (`/v1/inbox/*`): what the `@novu/js` and `@novu/react` clients call with a subscriber's
+ * session. Not in the operator API's table above (nor in its OpenAPI document): svc dev serves them beside it,
+ * registered by the same code. Rate limited in the environment's `global` category.
+ */
+export const inboxRoutes = {
+  inboxSession: route({
+    name: 'inboxSession',
+    method: 'POST',
+    path: '/v1/inbox/session',
+    summary: 'Start a subscriber session',
+    status: 201,
+    category: 'global',
+    auth: 'session',
+  }),
+  listInboxNotifications: route({
+    name: 'listInboxNotifications',
+    method: 'GET',
+    path: '/v1/inbox/notifications',
+    summary: 'List the notifications of the session',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  countInboxNotifications: route({
+    name: 'countInboxNotifications',
+    method: 'GET',
+    path: '/v1/inbox/notifications/count',
+    summary: 'Count notifications by filter',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  changeInboxNotification: route({
+    name: 'changeInboxNotification',
+    method: 'PATCH',
+    path: '/v1/inbox/notifications/{id}/{action}',
+    summary: 'Mark, archive, snooze or act on a notification',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  deleteInboxNotification: route({
+    name: 'deleteInboxNotification',
+    method: 'DELETE',
+    path: '/v1/inbox/notifications/{id}/delete',
+    summary: 'Delete a notification',
+    status: 204,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  readAllInboxNotifications: route({
+    name: 'readAllInboxNotifications',
+    method: 'POST',
+    path: '/v1/inbox/notifications/read',
+    summary: 'Mark all notifications read',
+    status: 204,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  archiveAllInboxNotifications: route({
+    name: 'archiveAllInboxNotifications',
+    method: 'POST',
+    path: '/v1/inbox/notifications/archive',
+    summary: 'Archive all notifications',
+    status: 204,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  archiveReadInboxNotifications: route({
+    name: 'archiveReadInboxNotifications',
+    method: 'POST',
+    path: '/v1/inbox/notifications/read-archive',
+    summary: 'Archive all read notifications',
+    status: 204,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  deleteAllInboxNotifications: route({
+    name: 'deleteAllInboxNotifications',
+    method: 'POST',
+    path: '/v1/inbox/notifications/delete',
+    summary: 'Delete all notifications',
+    status: 204,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  markInboxNotificationsSeen: route({
+    name: 'markInboxNotificationsSeen',
+    method: 'POST',
+    path: '/v1/inbox/notifications/seen',
+    summary: 'Mark notifications seen',
+    status: 204,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  listInboxPreferences: route({
+    name: 'listInboxPreferences',
+    method: 'GET',
+    path: '/v1/inbox/preferences',
+    summary: 'List the preferences of the session',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  getInboxGlobalPreference: route({
+    name: 'getInboxGlobalPreference',
+    method: 'GET',
+    path: '/v1/inbox/preferences/global',
+    summary: 'Retrieve the global preference',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  updateInboxGlobalPreference: route({
+    name: 'updateInboxGlobalPreference',
+    method: 'PATCH',
+    path: '/v1/inbox/preferences',
+    summary: 'Update the global preference',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  bulkInboxPreferences: route({
+    name: 'bulkInboxPreferences',
+    method: 'PATCH',
+    path: '/v1/inbox/preferences/bulk',
+    summary: 'Update workflow or subscription preferences in bulk',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  updateInboxWorkflowPreference: route({
+    name: 'updateInboxWorkflowPreference',
+    method: 'PATCH',
+    path: '/v1/inbox/preferences/{workflow}',
+    summary: 'Update a workflow preference',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  listInboxTopicSubscriptions: route({
+    name: 'listInboxTopicSubscriptions',
+    method: 'GET',
+    path: '/v1/inbox/topics/{topicKey}/subscriptions',
+    summary: 'List the subscriptions of a topic',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  getInboxTopicSubscription: route({
+    name: 'getInboxTopicSubscription',
+    method: 'GET',
+    path: '/v1/inbox/topics/{topicKey}/subscriptions/{identifier}',
+    summary: 'Retrieve a subscription of a topic',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  createInboxTopicSubscription: route({
+    name: 'createInboxTopicSubscription',
+    method: 'POST',
+    path: '/v1/inbox/topics/{topicKey}/subscriptions',
+    summary: 'Subscribe to a topic',
+    status: 201,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  updateInboxTopicSubscription: route({
+    name: 'updateInboxTopicSubscription',
+    method: 'PATCH',
+    path: '/v1/inbox/topics/{topicKey}/subscriptions/{identifier}',
+    summary: 'Update a subscription of a topic',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  deleteInboxTopicSubscription: route({
+    name: 'deleteInboxTopicSubscription',
+    method: 'DELETE',
+    path: '/v1/inbox/topics/{topicKey}/subscriptions/{identifier}',
+    summary: 'Delete a subscription of a topic',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  updateInboxSubscriptionPreference: route({
+    name: 'updateInboxSubscriptionPreference',
+    method: 'PATCH',
+    path: '/v1/inbox/subscriptions/{identifier}/preferences/{workflow}',
+    summary: 'Update a workflow preference of a subscription',
+    status: 200,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+  triggerInboxEvent: route({
+    name: 'triggerInboxEvent',
+    method: 'POST',
+    path: '/v1/inbox/events',
+    summary: 'Trigger from the Inbox (keyless environments only)',
+    status: 201,
+    category: 'global',
+    auth: 'subscriber',
+  }),
+} satisfies Record<string, Route>;
+
+export type InboxRouteName = keyof typeof inboxRoutes;
