@@ -1,12 +1,10 @@
-// A Mailpit-compatible read API at /mailpit (base URL `http://HOST:PORT/mailpit`), so that tests
-// written against Mailpit read svc dev's emails unchanged: info, the message list, search with
-// Mailpit's words, deletion, a message's summary, headers, source and link check, and its HTML and
-// text views. Served: MAILPIT_SERVED; any other call of Mailpit's API answers 404 naming it.
+// The Mailpit-compatible read API's handlers over the captured emails (index.ts registers their routes
+// and loads this file when the first of them is called).
 //
 // Like Mailpit, it asks for no key from this machine: every environment's emails are in it. With
 // basic auth whose password is an environment's API key it shows that environment's emails alone,
 // and a client off this machine must give one (svc dev --host 0.0.0.0 shares no mail by accident).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackAddress } from '../outbound/index.js';
 import type { Service } from '../handlers/types.js';
 import { emailsNewestFirst, messageById, senders } from '../outbox/query.js';
@@ -14,40 +12,7 @@ import type { Store } from '../store/index.js';
 import { linkCheck } from './link-check.js';
 import { parseSearch, type Predicate } from './search.js';
 import { headers, listItem, type MailpitEmail, summary, toMailpit } from './shapes.js';
-
-export const MAILPIT_PREFIX = '/mailpit';
-
-/** The `mailpit-api` client's calls svc dev serves (README), beside the Mailpit route of each. */
-export const MAILPIT_SERVED = {
-  getInfo: 'GET /api/v1/info',
-  listMessages: 'GET /api/v1/messages',
-  setReadStatus: 'PUT /api/v1/messages',
-  deleteMessages: 'DELETE /api/v1/messages',
-  searchMessages: 'GET /api/v1/search',
-  deleteMessagesBySearch: 'DELETE /api/v1/search',
-  getMessageSummary: 'GET /api/v1/message/{ID}',
-  getMessageHeaders: 'GET /api/v1/message/{ID}/headers',
-  getMessageSource: 'GET /api/v1/message/{ID}/raw',
-  linkCheck: 'GET /api/v1/message/{ID}/link-check',
-  getTags: 'GET /api/v1/tags',
-  renderMessageHTML: 'GET /view/{ID}.html',
-  renderMessageText: 'GET /view/{ID}.txt',
-} as const;
-
-/** Mailpit's calls svc dev does not serve, by the `mailpit-api` client's name, for the 404's words. */
-const NOT_SERVED: [RegExp, string][] = [
-  [/^GET \/api\/v1\/webui$/, 'getConfiguration'],
-  [/^POST \/api\/v1\/send$/, 'sendMessage'],
-  [/^POST \/api\/v1\/message\/[^/]+\/release$/, 'releaseMessage'],
-  [/^GET \/api\/v1\/message\/[^/]+\/part\/[^/]+\/thumb$/, 'getAttachmentThumbnail'],
-  [/^GET \/api\/v1\/message\/[^/]+\/part\/[^/]+$/, 'getMessageAttachment'],
-  [/^GET \/api\/v1\/message\/[^/]+\/html-check$/, 'htmlCheck'],
-  [/^GET \/api\/v1\/message\/[^/]+\/sa-check$/, 'spamAssassinCheck'],
-  [/^PUT \/api\/v1\/tags$/, 'setTags'],
-  [/^PUT \/api\/v1\/tags\/.+$/, 'renameTag'],
-  [/^DELETE \/api\/v1\/tags\/.+$/, 'deleteTag'],
-  [/^(GET|PUT) \/api\/v1\/chaos$/, 'getChaosTriggers / setChaosTriggers'],
-];
+import type { MailpitRoute } from './index.js';
 
 /** Messages a Mailpit client has read (Mailpit's `Read`): kept while svc dev runs. */
 const readIds = new WeakMap<Store, Set<string>>();
@@ -121,29 +86,27 @@ function mailbox(svc: Service): Mailbox {
 }
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
-type RouteOf = (method: 'GET' | 'PUT' | 'DELETE', path: string, handler: Handler) => void;
+type RouteOf = (method: MailpitRoute[0], path: MailpitRoute[1], handler: Handler) => void;
+/** A route's answer, by its method and path (`GET /api/v1/info`). */
+export type MailpitAnswers = Map<string, (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>>;
 
-/** A route under /mailpit answering as Mailpit does: JSON, or text; its errors as plain text. */
-function router(app: FastifyInstance): RouteOf {
+/** Each route answering as Mailpit does: JSON, or text; its errors as plain text. */
+function router(answers: MailpitAnswers): RouteOf {
   return (method, path, handler) =>
-    void app.route({
-      method,
-      url: `${MAILPIT_PREFIX}${path}`,
-      handler: async (req, reply) => {
-        try {
-          const answer = await handler(req, reply);
-          if (typeof answer === 'string')
-            return reply
-              .code(200)
-              .type(reply.getHeader('content-type') ? String(reply.getHeader('content-type')) : 'text/plain; charset=utf-8')
-              .send(answer);
-          return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(answer));
-        } catch (e) {
-          if (!(e instanceof MailpitError)) throw e;
-          if (e.status === 401) reply.header('www-authenticate', 'Basic realm="svc dev Mailpit API"');
-          return reply.code(e.status).type('text/plain; charset=utf-8').send(e.message);
-        }
-      },
+    void answers.set(`${method} ${path}`, async (req, reply) => {
+      try {
+        const answer = await handler(req, reply);
+        if (typeof answer === 'string')
+          return reply
+            .code(200)
+            .type(reply.getHeader('content-type') ? String(reply.getHeader('content-type')) : 'text/plain; charset=utf-8')
+            .send(answer);
+        return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(answer));
+      } catch (e) {
+        if (!(e instanceof MailpitError)) throw e;
+        if (e.status === 401) reply.header('www-authenticate', 'Basic realm="svc dev Mailpit API"');
+        return reply.code(e.status).type('text/plain; charset=utf-8').send(e.message);
+      }
     });
 }
 
@@ -265,23 +228,12 @@ function registerMessage(route: RouteOf, box: Mailbox, svc: Service): void {
   });
 }
 
-/** Any other call of Mailpit's API: 404 naming it, and what is served. */
-function registerNotServed(app: FastifyInstance): void {
-  app.all(`${MAILPIT_PREFIX}/*`, (req, reply) => {
-    const call = `${req.method} ${req.url.slice(MAILPIT_PREFIX.length).split('?')[0]}`;
-    const name = NOT_SERVED.find(([re]) => re.test(call))?.[1];
-    const what = name ? `${call} (mailpit-api: ${name})` : call;
-    return reply
-      .code(404)
-      .type('text/plain; charset=utf-8')
-      .send(`svc dev's Mailpit API does not serve ${what}; it serves ${Object.keys(MAILPIT_SERVED).join(', ')} (README: "Mailpit-compatible API")`);
-  });
-}
-
-export function registerMailpit(app: FastifyInstance, svc: Service): void {
+/** The answer of each route of MAILPIT_ROUTES. */
+export function mailpitAnswers(svc: Service): MailpitAnswers {
+  const answers: MailpitAnswers = new Map();
   const box = mailbox(svc);
-  const route = router(app);
+  const route = router(answers);
   registerMailbox(route, box);
   registerMessage(route, box, svc);
-  registerNotServed(app);
+  return answers;
 }
