@@ -2,8 +2,7 @@
 // digest, an integration per channel (two for email, so set-primary has something to do), a few
 // subscribers with chat and push credentials, a context, a tenant and a topic. Control values are
 // Liquid templates the workflow engine renders (the digest's summary loops over its events).
-import { parseSeed } from './load.js';
-import type { SeedFile } from './schema.js';
+import { parseSeed, type SeedFile } from './schema.js';
 
 /** The demo as a seed file's content, checked by the seed schema when used (demoSeed). */
 const DEMO = {
