@@ -150,10 +150,11 @@ const cli = {
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // Native addon and the server framework stay as packages: fastify resolves plugins at run time and
-  // better-sqlite3 loads a compiled .node file. Ink (events browse) imports react-devtools-core only in
-  // its devtools chunk, loaded when DEV=true; the package is not installed.
-  external: ['better-sqlite3', 'fastify', 'react-devtools-core'],
+  // The native addon stays a package: better-sqlite3 loads a compiled .node file. fastify is bundled
+  // (svc dev registers no plugins, which it would resolve at run time): one chunk for `svc dev` to load
+  // instead of some 130 files. Ink (events browse) imports react-devtools-core only in its devtools
+  // chunk, loaded when DEV=true; the package is not installed.
+  external: ['better-sqlite3', 'react-devtools-core'],
   // CommonJS packages bundled into ES modules still call require() for Node's own modules: they get them
   // from process.getBuiltinModule (node:module, for anything else, loads only then).
   banner: {

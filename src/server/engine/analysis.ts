@@ -163,7 +163,7 @@ export function analyzeTemplate(source: string): TemplateAnalysis {
   const parsed = parseTemplate(source);
   if (!parsed.ok) return parsed;
   try {
-    const analysis = liquid.analyzeSync(parsed.templates, { partials: false });
+    const analysis = liquid().analyzeSync(parsed.templates, { partials: false });
     const variables: VariableUse[] = [];
     for (const uses of Object.values(analysis.globals)) {
       for (const use of uses) {

@@ -66,8 +66,12 @@ function buildEngine(outputEscape: (value: unknown) => string): Liquid {
 }
 
 /** The rendering engine. Exported for the analysis code, which needs its filter table. */
-export const liquid = buildEngine((value) => singleQuotedJson(value));
-const jsonLiquid = buildEngine(jsonOutputEscape);
+// Built on first use: a service that renders nothing builds no engine.
+let liquidEngine: Liquid | undefined;
+let jsonEngine: Liquid | undefined;
+/** The engine of controls' text (outputs escaped as single-quoted JSON where a value is an object). */
+export const liquid = (): Liquid => (liquidEngine ??= buildEngine((value) => singleQuotedJson(value)));
+const jsonLiquid = (): Liquid => (jsonEngine ??= buildEngine(jsonOutputEscape));
 
 export interface RenderOptions {
   /** `json` when the template produces JSON text: outputs are escaped to keep it valid. */
@@ -87,7 +91,7 @@ export function parseTemplate(source: string, escape: 'text' | 'json' = 'text'):
   const cached = parseCache.get(key);
   if (cached) return { ok: true, templates: cached };
   try {
-    const templates = (escape === 'json' ? jsonLiquid : liquid).parse(source);
+    const templates = (escape === 'json' ? jsonLiquid() : liquid()).parse(source);
     parseCache.set(key, templates);
     return { ok: true, templates };
   } catch (err) {
@@ -173,7 +177,7 @@ function globalsOf(templates: Template[]): GlobalUse[] {
   if (!globals) {
     globals = [];
     try {
-      const analysis = liquid.analyzeSync(templates, { partials: false });
+      const analysis = liquid().analyzeSync(templates, { partials: false });
       for (const variables of Object.values(analysis.globals)) {
         for (const v of variables) globals.push({ segments: v.segments, variable: formatPath(v.toArray()), line: v.location.row, column: v.location.col });
       }
@@ -269,7 +273,7 @@ export function renderWithLiquid(source: string, scope: TemplateScope, control?:
   const parsed = parseTemplate(source, options.escape);
   if (!parsed.ok) return { ok: false, error: control === undefined ? parsed.error : { ...parsed.error, control } };
   try {
-    const engine = options.escape === 'json' ? jsonLiquid : liquid;
+    const engine = options.escape === 'json' ? jsonLiquid() : liquid();
     const output = String(engine.renderSync(parsed.templates, scope) ?? '');
     return { ok: true, output, undefinedVariables: undefinedVariablesOf(parsed.templates, scope, control) };
   } catch (err) {
