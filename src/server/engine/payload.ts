@@ -262,7 +262,8 @@ const FORMATS: Record<string, (value: string) => boolean> = {
   hostname: (v) => HOSTNAME.test(v),
 };
 
-const ajv = new Ajv({ allErrors: true, strict: false, logger: false, formats: FORMATS });
+// Made with the first payload schema to check: an instance compiles its meta-schemas when made.
+let ajv: Ajv | undefined;
 /** Compiled validators by schema: every trigger of a workflow that validates its payload asks for one. */
 const validators = new LRUCache<string, ValidateFunction>({ max: 200 });
 
@@ -271,7 +272,7 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   const key = JSON.stringify(rest);
   let validate = validators.get(key);
   if (!validate) {
-    validate = ajv.compile(rest);
+    validate = (ajv ??= new Ajv({ allErrors: true, strict: false, logger: false, formats: FORMATS })).compile(rest);
     validators.set(key, validate);
   }
   return validate;
