@@ -2,7 +2,8 @@
 // variable prints nothing, an unknown filter passes the value through), the service's extra filters,
 // and objects printed as single-quoted JSON. Every failure comes back as data; nothing is thrown.
 import { LRUCache } from 'lru-cache';
-import { Liquid, LiquidError, type Template } from 'liquidjs';
+import type { Liquid, Template } from 'liquidjs';
+import { liquidjs } from './packages.js';
 import { digest, pluralize, singleQuotedJson, toSentence } from './filters.js';
 import type { TemplateScope } from './types.js';
 
@@ -48,7 +49,7 @@ export function jsonOutputEscape(value: unknown): string {
 }
 
 function buildEngine(outputEscape: (value: unknown) => string): Liquid {
-  const engine = new Liquid({
+  const engine = new (liquidjs().Liquid)({
     strictFilters: false,
     strictVariables: false,
     ownPropertyOnly: true,
@@ -111,7 +112,7 @@ function lineAndColumn(input: string, offset: number): { line: number; column: n
 export function toTemplateError(err: unknown, control?: string): TemplateError {
   const base: TemplateError = { kind: 'render', message: err instanceof Error ? err.message : String(err) };
   if (control !== undefined) base.control = control;
-  if (!(err instanceof LiquidError)) return base;
+  if (!(err instanceof liquidjs().LiquidError)) return base;
   base.message = err.message.replace(LOCATION_SUFFIX, '');
   if (err.name === 'TokenizationError' || err.name === 'ParseError') base.kind = 'syntax';
   const badArgs = /^([A-Za-z_][\w-]*) expect(?:s)? \d+ arguments?/.exec(base.message);

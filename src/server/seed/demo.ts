@@ -38,7 +38,15 @@ const DEMO: SeedFile = {
       credentials: { accountSid: 'AC-local-demo', token: 'local-demo', from: '+15550000000' },
     },
     { identifier: 'slack', name: 'Slack', providerId: 'slack', channel: 'chat', active: true, primary: false, credentials: { applicationId: 'local-demo' } },
-    { identifier: 'fcm', name: 'Firebase Cloud Messaging', providerId: 'fcm', channel: 'push', active: true, primary: false, credentials: { serviceAccount: '{}' } },
+    {
+      identifier: 'fcm',
+      name: 'Firebase Cloud Messaging',
+      providerId: 'fcm',
+      channel: 'push',
+      active: true,
+      primary: false,
+      credentials: { serviceAccount: '{}' },
+    },
   ],
   subscribers: [
     {
