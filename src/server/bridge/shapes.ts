@@ -13,10 +13,12 @@ type Compiler = { Ajv: typeof Ajv; exactJsonSchema: typeof import('../../api/sha
 const compiled = new WeakMap<z.ZodType, ValidateFunction | null>();
 let ajv: Ajv | undefined;
 let compiler: Compiler | undefined;
-let loading: Promise<void> | undefined;
+let loading = false;
 
 function loadCompiler(): void {
-  loading ??= Promise.all([import('ajv'), import('../../api/shape-compile.js')]).then(
+  if (loading) return;
+  loading = true;
+  void Promise.all([import('ajv'), import('../../api/shape-compile.js')]).then(
     ([a, c]) => {
       // A CommonJS package: the bundle gives its exports as `default` only.
       compiler = { Ajv: ((a as unknown as { default?: { Ajv: typeof Ajv } }).default ?? a).Ajv, exactJsonSchema: c.exactJsonSchema };

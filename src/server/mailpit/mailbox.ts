@@ -71,7 +71,7 @@ function mailbox(svc: Service): Mailbox {
       return latest;
     }
     const r = messageById(store, id, envId);
-    if (!r || r.doc.channel !== 'email') throw new MailpitError(404, '404 page not found');
+    if (r?.doc.channel !== 'email') throw new MailpitError(404, '404 page not found');
     return toMailpit(r, senders(store)(r.doc._environmentId, r.doc.providerId), read.has(r.id));
   };
   const remove = (ids: { id: string; envId: string }[]) =>
