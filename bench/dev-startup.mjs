@@ -3,6 +3,7 @@
 // turn (floor, svc, [before], floor, svc, ...: load from other processes falls on all alike):
 //   spawn -> the address on stdout -> GET /v1/integrations/active with the key -> its 200: milliseconds
 //   (goal: at most 4x the floor's);
+//   the CPU time the process used until then (/proc/PID/stat; moved less by load than the wall time);
 //   VmRSS of the process that serves (bin/svc.js hands a too-old Node's run to a child node: that child),
 //   read from /proc once the answer is in and the service has been idle IDLE_MS (goal: at most 90 MB).
 // Medians of `runs` after 2 warm-up runs, which also write each build's compile cache (its own folder per
@@ -51,6 +52,12 @@ function rssMb(pid) {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
+/** CPU time (user + system) the process has used so far, in ms: a figure load on the machine moves less. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 function get(url) {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { authorization: `ApiKey ${KEY}` }, agent: false }, (res) => {
@@ -83,11 +90,12 @@ function once(cmd, args, env) {
         const { baseUrl } = JSON.parse(out.slice(0, nl));
         const status = await get(`${baseUrl}/v1/integrations/active`);
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        const cpu = cpuMs(servingPid(p.pid));
         if (status !== 200) throw new Error(`GET /v1/integrations/active answered ${status}`);
         await sleep(IDLE_MS);
         const rss = rssMb(servingPid(p.pid));
         stopping = true;
-        p.once('exit', () => resolve({ ms, rssMb: rss }));
+        p.once('exit', () => resolve({ ms, rssMb: rss, cpu }));
         p.kill('SIGTERM');
       } catch (e) {
         p.kill('SIGKILL');
@@ -128,13 +136,19 @@ for (const node of nodes) {
       if (i >= WARMUP) samples[j].push(s);
     }
   }
-  const results = entries.map((e, j) => ({ label: e.label, ms: median(samples[j].map((s) => s.ms)), rssMb: median(samples[j].map((s) => s.rssMb)) }));
+  const results = entries.map((e, j) => ({
+    label: e.label,
+    ms: median(samples[j].map((s) => s.ms)),
+    rssMb: median(samples[j].map((s) => s.rssMb)),
+    cpu: median(samples[j].map((s) => s.cpu)),
+  }));
   const [floor, ...svcs] = results;
   console.log(`${await version(node)} svc dev --in-memory: spawn to first 200, idle RSS`);
-  console.log(`  ${floor.label.padEnd(36)} ${floor.ms.toFixed(1)} ms, ${floor.rssMb.toFixed(1)} MB`);
+  const line = (r) => `  ${r.label.padEnd(36)} ${r.ms.toFixed(1)} ms, ${r.rssMb.toFixed(1)} MB  (CPU ${r.cpu.toFixed(0)} ms to the answer)`;
+  console.log(line(floor));
   for (const r of svcs) {
     const ratio = r.ms / floor.ms;
-    console.log(`  ${r.label.padEnd(36)} ${r.ms.toFixed(1)} ms, ${r.rssMb.toFixed(1)} MB`);
+    console.log(line(r));
     console.log(`    ${ratio.toFixed(2)}x the floor's time  [goal ≤ ${GOAL_RATIO}x: ${ratio <= GOAL_RATIO ? 'met' : 'NOT met'}]`);
     console.log(`    ${r.rssMb.toFixed(1)} MB idle RSS     [goal ≤ ${GOAL_RSS_MB} MB: ${r.rssMb <= GOAL_RSS_MB ? 'met' : 'NOT met'}]`);
   }
