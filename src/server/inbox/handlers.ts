@@ -2,7 +2,7 @@
 // the notification list and its counts, the marks on one message and in bulk, and the subscriber's own
 // preferences. Loaded when the first Inbox request comes; app.ts authenticates, limits and commits.
 import { InboxActionBody, InboxBulkBody, InboxPreferenceBody, InboxSeenBody, InboxSessionBody, InboxSnoozeBody } from '../../api/schemas/inbox.js';
-import type { InboxRouteName } from '../../api/routes.js';
+import type { InboxRouteName } from '../../api/inbox-routes.js';
 import { HttpError, unprocessable } from '../errors.js';
 import type { Service } from '../handlers/types.js';
 import { recordReadState } from '../read-state.js';

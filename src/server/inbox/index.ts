@@ -5,7 +5,7 @@
 // request comes, and what they share: the door (http.ts: origins, CORS, session tokens) and the socket.
 // Only these routes answer cross-origin requests, and only from the pages origins.ts lets in (an app
 // served from another local origin calls them); the operator API keeps no CORS.
-import type { InboxRouteName } from '../../api/routes.js';
+import type { InboxRouteName } from '../../api/inbox-routes.js';
 import type { Service } from '../handlers/types.js';
 import { InboxGate, type InboxRoute } from './http.js';
 import { type SubscriberClaims, verifyToken } from './jwt.js';

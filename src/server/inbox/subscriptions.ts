@@ -20,7 +20,7 @@ import type { Store } from '../store/index.js';
 import type { ChannelSwitches } from '../store/subscriber-preferences.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { CHANNEL_KINDS } from '../engine/types.js';
-import type { InboxRouteName } from '../../api/routes.js';
+import type { InboxRouteName } from '../../api/inbox-routes.js';
 import { type InboxRoute, subscriberRoute, validate, type Who } from './http.js';
 import { setPreference, workflowPreference } from './preference-views.js';
 

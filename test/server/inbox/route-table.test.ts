@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { inboxRoutes, routes } from '../../../src/api/routes.js';
+import { inboxRoutes } from '../../../src/api/inbox-routes.js';
+import { routes } from '../../../src/api/routes.js';
 import { testService } from '../../helpers/service.js';
 
 /** Every route of the app as `METHOD /path`, read from fastify's route tree (HEAD routes left out). */
