@@ -9,7 +9,7 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import type { z } from 'zod';
 
-type Compiler = { Ajv: typeof Ajv; exactJsonSchema: typeof import('../../api/shape-compile.js').exactJsonSchema };
+type Compiler = typeof import('./compiled-checks.js');
 const compiled = new WeakMap<z.ZodType, ValidateFunction | null>();
 let ajv: Ajv | undefined;
 let compiler: Compiler | undefined;
@@ -18,10 +18,9 @@ let loading = false;
 function loadCompiler(): void {
   if (loading) return;
   loading = true;
-  void Promise.all([import('ajv'), import('../../api/shape-compile.js')]).then(
-    ([a, c]) => {
-      // A CommonJS package: the bundle gives its exports as `default` only.
-      compiler = { Ajv: ((a as unknown as { default?: { Ajv: typeof Ajv } }).default ?? a).Ajv, exactJsonSchema: c.exactJsonSchema };
+  void import('./compiled-checks.js').then(
+    (m) => {
+      compiler = m;
     },
     () => undefined,
   );

@@ -112,7 +112,7 @@ export class Realtime {
   private stopWaiting: () => void = () => undefined;
 
   private start(): Promise<Server> {
-    this.starting ??= Promise.all([import('socket.io'), import('socket.io-adapter')]).then(([{ Server }, { Adapter }]) => {
+    this.starting ??= import('./socket-server.js').then(({ Server, Adapter }) => {
       this.stopWaiting();
       const origins = this.origins;
       const io = new Server(this.server, {
