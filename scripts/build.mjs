@@ -150,10 +150,11 @@ const cli = {
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // Native addon and the server framework stay as packages: fastify resolves plugins at run time and
-  // better-sqlite3 loads a compiled .node file. Ink (events browse) imports react-devtools-core only in
-  // its devtools chunk, loaded when DEV=true; the package is not installed.
-  external: ['better-sqlite3', 'fastify', 'react-devtools-core'],
+  // The native addon stays a package: better-sqlite3 loads a compiled .node file. fastify is bundled
+  // (svc dev registers no plugins, which it would resolve at run time): one chunk for `svc dev` to load
+  // instead of some 130 files. Ink (events browse) imports react-devtools-core only in its devtools
+  // chunk, loaded when DEV=true; the package is not installed.
+  external: ['better-sqlite3', 'react-devtools-core'],
   // CommonJS packages bundled into ES modules still call require() for Node's own modules: they get them
   // from process.getBuiltinModule (node:module, for anything else, loads only then).
   banner: {
@@ -214,6 +215,12 @@ const hotImports = [ENTRY, ...inputs[ENTRY].imports.filter((i) => !i.external &&
   .map((p) => join(root, p));
 const entry = join(root, ENTRY);
 const srcDir = join(root, 'src');
+// svc dev's start, one file too, by the same means: what src/server/index.ts reaches statically (the
+// store, the runner, the app) is imported by `svc-dev-start`, which every module of src/server/ imports,
+// so that every import() of the service's modules reaches all of it and it lands in one chunk, instead
+// of the few dozen that the import() targets of svc dev and of each route's handler would split it into.
+const serverDir = join(srcDir, 'server');
+const devStart = [...reached(['src/server/index.ts'])].filter((p) => p.startsWith('src/server/')).map((p) => join(root, p));
 const onePath = {
   name: 'one-hot-path',
   setup(b) {
@@ -223,10 +230,17 @@ const onePath = {
       loader: 'js',
       resolveDir: root,
     }));
+    b.onResolve({ filter: /^svc-dev-start$/ }, () => ({ path: 'svc-dev-start', namespace: 'svc-dev' }));
+    b.onLoad({ filter: /.*/, namespace: 'svc-dev' }, () => ({
+      contents: devStart.map((p) => `import ${JSON.stringify(p)};`).join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
     // main.ts imports it too: it then joins the hot chunk instead of being a file of its own.
     b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
       if ((hotPath.has(args.path) && args.path !== entry) || !args.path.startsWith(srcDir)) return undefined;
-      return { contents: `${readFileSync(args.path, 'utf8')}\nimport 'svc-hot-path';\n`, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      const dev = args.path.startsWith(serverDir) ? "import 'svc-dev-start';\n" : '';
+      return { contents: `${readFileSync(args.path, 'utf8')}\nimport 'svc-hot-path';\n${dev}`, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
     });
     // A package imported with import() (by svc's code, or by a package itself): through a module that
     // also imports the hot path.
@@ -244,7 +258,19 @@ const onePath = {
     });
   },
 };
-const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, commanderAsEsm, builtinsOnUse] });
+// fastify's JSON Schema compilers, which svc dev replaces (its routes validate with the operation
+// table's zod schemas: src/server/app.ts): left out of the bundle, and with them a copy of ajv.
+const noSchemaCompilers = {
+  name: 'no-schema-compilers',
+  setup(b) {
+    b.onResolve({ filter: /^@fastify\/(ajv-compiler|fast-json-stringify-compiler)$/ }, (args) => ({ path: args.path, namespace: 'svc-unused' }));
+    b.onLoad({ filter: /.*/, namespace: 'svc-unused' }, (args) => ({
+      contents: `module.exports = () => { throw new Error(${JSON.stringify(`${args.path} is not bundled: svc dev's routes use no JSON Schema`)}); };`,
+      loader: 'js',
+    }));
+  },
+};
+const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, noSchemaCompilers, commanderAsEsm, builtinsOnUse] });
 // The check of the above: every module of the hot path is in one chunk, which main.js re-exports.
 const hotFiles = Object.entries(result.metafile.outputs).filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).some((i) => hot.has(i)));
 if (hotFiles.length !== 1) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);

@@ -18,6 +18,8 @@ export interface Route {
   category: RateCategory;
   /** Bulk calls cost this many tokens of the rate limit. */
   cost?: number;
+  /** Who calls it: an API key (absent), or an Inbox client: `subscriber` (a session token) or `session` (inbox-routes.ts). */
+  auth?: 'subscriber' | 'session';
 }
 
 /** A row, checked as a Route where it is written and keeping its literal types. */

@@ -1,21 +1,25 @@
-// The HTTP face of the local service: one fastify route per row of the operation table, each
-// validating its path, query and body with the table's zod schemas before a plain handler runs.
-// Around them: authentication, rate limiting, idempotency keys, the service's envelopes and its one
-// error shape. `buildApp` opens no socket, so tests drive it with `app.inject`.
+// The HTTP face of the local service: one fastify route per row of the operation table (the operator
+// API's `routes` and the Inbox's `inboxRoutes`), each validating its path, query and body with the
+// table's zod schemas before a plain handler runs. Around them: authentication (an API key, or an
+// Inbox session), rate limiting, idempotency keys, the service's envelopes and its one error shape.
+// A route's handler and the schemas load when it is first called. `buildApp` opens no socket, so tests
+// drive it with `app.inject`.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
-import { operations, type Operation, type OperationName } from '../api/operations.js';
+import type { Operation, OperationName } from '../api/operations.js';
+import { inboxRoutes } from '../api/inbox-routes.js';
+import { routes as operatorRoutes, type Route as TableRow } from '../api/routes.js';
 import { bodyLimitFor, DEFAULT_BODY_BYTES } from '../api/limits.js';
 import { authenticate } from './auth.js';
 import { registerConsole } from './console/index.js';
-import { registerInbox } from './inbox/index.js';
+import { INBOX_PREFIX, type Inbox, inboxRoutes as inboxHandlers, inboxSessionEnv, openInbox } from './inbox/index.js';
+import type { InboxRequest, InboxRoute, Reply, Who } from './inbox/http.js';
 import { registerOutbox } from './outbox/index.js';
 import { iso } from './clock.js';
 import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
-import { routes, type Service } from './handlers/index.js';
-import { onStoreReplaced, tellInboxes } from './handlers/dev-admin.js';
+import { routes as handlers, type Service } from './handlers/index.js';
 import type { Call, Route } from './handlers/types.js';
 import { checkIdempotency, finishIdempotency } from './idempotency.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
@@ -48,18 +52,26 @@ export interface AppOptions {
   warn?: ((line: string) => void) | undefined;
 }
 
+/** Every route the app serves: the operator API's and the Inbox's, by name. */
+export const serviceRoutes: Readonly<Record<string, TableRow>> = { ...operatorRoutes, ...inboxRoutes };
+
 interface RequestState {
-  op: Operation;
+  row: TableRow;
   env?: Environment;
-  idempotency?: { orgId: string; key: string };
+  /** The Inbox session's subscriber (routes with `auth: 'subscriber'`). */
+  who?: Who;
+  /** Whose idempotency keys the request's is among: the organisation's, or an Inbox subscriber's. */
+  keyScope?: string;
+  idempotency?: { scope: string; key: string };
   started: number;
 }
 
 const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function buildApp(opts: AppOptions): FastifyInstance {
   const { service } = opts;
-  const { store, clock } = service;
+  const { clock } = service;
   const limiter = opts.rateLimits ? new RateLimiter(opts.rateLimits, clock) : undefined;
   const state = new WeakMap<FastifyRequest, RequestState>();
 
@@ -75,6 +87,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     routerOptions: { maxParamLength: 1000 },
     // Closing waits for requests in flight and drops idle keep-alive connections.
     forceCloseConnections: 'idle',
+    // Routes validate with the operation table's zod schemas, never with JSON Schema: fastify's own
+    // compilers (ajv, fast-json-stringify) are not loaded.
+    schemaController: { compilersFactory: { buildValidator: noSchemas, buildSerializer: noSchemas } },
   });
 
   // JSON only: other media types are 415; an empty body is "no body" (set-primary has none).
@@ -90,67 +105,17 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     });
   });
 
-  // The hooks take a callback rather than returning a promise: fastify then runs the next step at
-  // once instead of a microtask later, with no promise per hook and request.
-  app.addHook('onRequest', (req, reply, done) => {
-    const name = (req.routeOptions.config as { opName?: OperationName }).opName;
-    if (!name) return done();
-    const op: Operation = operations[name];
-    const s: RequestState = { op, started: performance.now() };
-    state.set(req, s);
-    try {
-      s.env = authenticate(req.headers.authorization, (k) => store.environments.findByKey(k));
-      if (limiter) {
-        const d = limiter.take(s.env.id, op.category, op.cost ?? 1);
-        reply.headers(d.headers);
-        if (!d.allowed) throw new HttpError(429, 'API rate limit exceeded');
-      }
-    } catch (e) {
-      return done(e as Error);
-    }
-    done();
+  const inbox = openInbox(app.server, service, {
+    origins: opts.inboxOrigins,
+    onRefusedOrigin: (origin) =>
+      opts.warn?.(
+        `refused the Inbox API to a page of ${printable(origin)}: only loopback origins are let in (svc dev --inbox-origin ${printable(origin)} adds it)`,
+      ),
   });
-
-  app.addHook('preHandler', (req, reply, done) => {
-    const s = state.get(req);
-    const key = req.headers['idempotency-key'];
-    // An empty key (the header sent with no value) asks for nothing: as one real key it would join
-    // every such request of the organisation, unrelated ones, into a single slot.
-    if (!s?.env || typeof key !== 'string' || key === '' || !IDEMPOTENT_METHODS.has(req.method)) return done();
-    let outcome: ReturnType<typeof checkIdempotency>;
-    try {
-      outcome = checkIdempotency(store, s.env.orgId, key, req.body);
-    } catch (e) {
-      return done(e as Error);
-    }
-    reply.header('Idempotency-Key', key);
-    if (outcome.kind === 'replay') {
-      const { status, body } = outcome;
-      // Replying from a callback hook: send, and do not call done.
-      const replay = () => void reply.header('Idempotency-Replay', 'true').code(status).type('application/json; charset=utf-8').send(body);
-      // The kept answer may have been written by a batch that has not committed yet (the original
-      // ran in this turn of the event loop). Its own reply waits for that COMMIT; so does the
-      // replay, or a crash in between would leave an acknowledged answer the store never kept.
-      if (store.batchOpen) store.grouped(() => undefined).committed.then(replay, (e: unknown) => done(e as Error));
-      else replay();
-      return;
-    }
-    s.idempotency = { orgId: s.env.orgId, key };
-    done();
-  });
-
-  app.addHook('onSend', (req, reply, payload, done) => {
-    const s = state.get(req);
-    if (s?.idempotency) {
-      try {
-        finishIdempotency(store, s.idempotency.orgId, s.idempotency.key, reply.statusCode, typeof payload === 'string' ? payload : '');
-      } catch (e) {
-        return done(e as Error);
-      }
-      s.idempotency = undefined;
-    }
-    done(null, payload);
-  });
+  app.addHook('preClose', async () => inbox.realtime.close());
+  const doors = { service, limiter, state, inbox };
+  addAccessHooks(app, doors);
+  addIdempotencyHooks(app, doors);
 
   if (opts.log) {
     const log = opts.log;
@@ -161,63 +126,20 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     });
   }
 
-  for (const [name, op] of Object.entries(operations) as [OperationName, Operation][]) {
-    const route = routes[name] as unknown as Route<OperationName>;
+  for (const [name, row] of Object.entries(serviceRoutes)) {
     app.route({
-      method: op.method,
-      url: op.path.replace(/\{(\w+)\}/g, ':$1'),
-      bodyLimit: opts.bodyLimit ?? bodyLimitFor(op.path),
+      method: row.method,
+      url: row.path.replace(/\{(\w+)\}/g, ':$1'),
+      bodyLimit: opts.bodyLimit ?? bodyLimitFor(row.path),
       config: { opName: name },
-      handler: async (req, reply) => {
-        const s = state.get(req)!;
-        const params = validateParams(op, req.params as Record<string, string>);
-        const call = {
-          env: s.env!,
-          params,
-          query: op.query ? validate(op.query, req.query ?? {}) : undefined,
-          // A route may check its own body (bulk trigger: each event on its own, not all or nothing).
-          body: 'parseBody' in route ? (route.parseBody as (b: unknown) => unknown)(req.body) : op.body ? validate(op.body, req.body) : undefined,
-          svc: service,
-          baseUrl: `${req.protocol}://${req.host}`,
-        } as Call<OperationName>;
-        // Network work a route does before its transaction (a bridge's discovery or preview).
-        if ('prepare' in route) (call as { prepared?: unknown }).prepared = await (route.prepare as (c: unknown) => Promise<unknown>)(call);
-        // The handler's writes and the answer kept for its idempotency key commit together. Apart, a
-        // process killed between the two commits had acted on a request whose key a retry then found
-        // unanswered (an unfinished key is dropped at restart), and the retry acted again.
-        // Every answer waits for the group commit of the batch it ran in (see Store.grouped): a 201
-        // is only sent once the trigger is committed to the WAL file, and a read never shows what a
-        // crash could still take back.
-        const { value: answer, committed } = store.grouped(() => {
-          const result = route.handle(call);
-          const status = route.envelope === 'none' ? 204 : op.status;
-          const payload = route.envelope === 'none' ? '' : JSON.stringify(route.envelope === 'data' ? { data: result } : result);
-          if (s.idempotency) {
-            finishIdempotency(store, s.idempotency.orgId, s.idempotency.key, status, payload);
-            s.idempotency = undefined;
-          }
-          return { status, payload };
-        });
-        await committed;
-        if (answer.status === 204) return reply.code(204).send();
-        return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.payload);
-      },
+      handler: row.auth ? inboxHandler(name as keyof typeof inboxRoutes, doors) : operatorHandler(name as OperationName, row, doors),
     });
   }
+  // A page's preflight of any Inbox route: the origin was checked by the access hook.
+  app.options(`${INBOX_PREFIX}*`, (_req, reply) => inbox.gate.preflight(reply));
 
   registerConsole(app, service);
   registerOutbox(app, service);
-  const realtime = registerInbox(app, service, {
-    origins: opts.inboxOrigins,
-    limiter,
-    onRefusedOrigin: (origin) =>
-      opts.warn?.(
-        `refused the Inbox API to a page of ${printable(origin)}: only loopback origins are let in (svc dev --inbox-origin ${printable(origin)} adds it)`,
-      ),
-  });
-
-  // svc dev reset and snapshot load replace every row: connected Inboxes are told their counts.
-  onStoreReplaced(store, () => tellInboxes(realtime, store));
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, new HttpError(404, `Cannot ${req.method} ${req.url.split('?')[0]}`)));
 
@@ -233,6 +155,193 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   }
 
   return app;
+}
+
+/** What the hooks and handlers of the routes share. */
+interface Doors {
+  service: Service;
+  limiter: RateLimiter | undefined;
+  state: WeakMap<FastifyRequest, RequestState>;
+  inbox: Inbox;
+}
+
+/** fastify's schema compilers, which no route uses. */
+function noSchemas(): never {
+  throw new Error('svc dev routes validate with the operation table, not with fastify schemas');
+}
+
+/**
+ * Who may call: an Inbox page's origin (every path under /v1/inbox/, known or not), then an operator
+ * route's API key and rate limit, answered before its body is read. An Inbox route's session is
+ * checked once its body is read (the session route's environment is named in its body).
+ */
+function addAccessHooks(app: FastifyInstance, { service, limiter, state, inbox }: Doors): void {
+  const { store } = service;
+  const take = (env: Environment, row: TableRow, reply: FastifyReply) => {
+    if (!limiter) return;
+    const d = limiter.take(env.id, row.category, row.cost ?? 1);
+    reply.headers(d.headers);
+    if (!d.allowed) throw new HttpError(429, 'API rate limit exceeded');
+  };
+  // The hooks take a callback rather than returning a promise: fastify then runs the next step at
+  // once instead of a microtask later, with no promise per hook and request.
+  app.addHook('onRequest', (req, reply, done) => {
+    try {
+      if (req.url.startsWith(INBOX_PREFIX)) inbox.gate.cors(req, reply);
+      const name = (req.routeOptions.config as { opName?: string }).opName;
+      if (!name) return done();
+      const row = serviceRoutes[name]!;
+      const s: RequestState = { row, started: performance.now() };
+      state.set(req, s);
+      if (row.auth) return done();
+      s.env = authenticate(req.headers.authorization, (k) => store.environments.findByKey(k));
+      s.keyScope = s.env.orgId;
+      take(s.env, row, reply);
+    } catch (e) {
+      return done(e as Error);
+    }
+    done();
+  });
+  app.addHook('preValidation', (req, reply, done) => {
+    const s = state.get(req);
+    if (!s?.row.auth) return done();
+    try {
+      if (s.row.auth === 'subscriber') {
+        s.who = inbox.gate.who(req);
+        s.env = s.who.env;
+        s.keyScope = `inbox:${s.who.subscriber._id}`;
+      } else {
+        s.env = inboxSessionEnv(req.body, service);
+        s.keyScope = s.env ? `inbox-session:${s.env.id}` : undefined;
+      }
+      if (s.env) take(s.env, s.row, reply);
+    } catch (e) {
+      return done(e as Error);
+    }
+    done();
+  });
+}
+
+/** Idempotency keys: a replay answers from what was kept; any other answer is kept for its key. */
+function addIdempotencyHooks(app: FastifyInstance, { service, state }: Doors): void {
+  const { store } = service;
+  app.addHook('preHandler', (req, reply, done) => {
+    const s = state.get(req);
+    const key = req.headers['idempotency-key'];
+    // An empty key (the header sent with no value) asks for nothing: as one real key it would join
+    // every such request of the organisation, unrelated ones, into a single slot.
+    if (s?.keyScope === undefined || typeof key !== 'string' || key === '' || !IDEMPOTENT_METHODS.has(req.method)) return done();
+    let outcome: ReturnType<typeof checkIdempotency>;
+    try {
+      outcome = checkIdempotency(store, s.keyScope, key, req.body);
+    } catch (e) {
+      return done(e as Error);
+    }
+    reply.header('Idempotency-Key', key);
+    if (outcome.kind === 'replay') {
+      const { status, body } = outcome;
+      // Replying from a callback hook: send, and do not call done.
+      const replay = () => void reply.header('Idempotency-Replay', 'true').code(status).type(JSON_TYPE).send(body);
+      // The kept answer may have been written by a batch that has not committed yet (the original
+      // ran in this turn of the event loop). Its own reply waits for that COMMIT; so does the
+      // replay, or a crash in between would leave an acknowledged answer the store never kept.
+      if (store.batchOpen) store.grouped(() => undefined).committed.then(replay, (e: unknown) => done(e as Error));
+      else replay();
+      return;
+    }
+    s.idempotency = { scope: s.keyScope, key };
+    done();
+  });
+
+  // An answer that is not the route's own (an error): kept for its key too.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const s = state.get(req);
+    if (s?.idempotency) {
+      try {
+        finishIdempotency(store, s.idempotency.scope, s.idempotency.key, reply.statusCode, typeof payload === 'string' ? payload : '');
+      } catch (e) {
+        return done(e as Error);
+      }
+      s.idempotency = undefined;
+    }
+    done(null, payload);
+  });
+}
+
+/**
+ * Runs a route's handler and keeps its answer for the request's idempotency key in one transaction.
+ * Apart, a process killed between the two commits had acted on a request whose key a retry then found
+ * unanswered (an unfinished key is dropped at restart), and the retry acted again. Every answer waits
+ * for the group commit of the batch it ran in (see Store.grouped): a 201 is only sent once the trigger
+ * is committed to the WAL file, and a read never shows what a crash could still take back.
+ */
+async function committed<T extends { status: number; payload: string }>(service: Service, s: RequestState, run: () => T): Promise<T> {
+  const { store } = service;
+  const { value, committed } = store.grouped(() => {
+    const answer = run();
+    if (s.idempotency) {
+      finishIdempotency(store, s.idempotency.scope, s.idempotency.key, answer.status, answer.payload);
+      s.idempotency = undefined;
+    }
+    return answer;
+  });
+  await committed;
+  return value;
+}
+
+/** The operation table's schemas (zod), loaded with the first route that validates. */
+let schemas: Promise<Record<OperationName, Operation>> | undefined;
+const operationSchemas = () => (schemas ??= import('../api/operations.js').then((m) => m.operations as Record<OperationName, Operation>));
+
+/** An operator route: its handler and schemas loaded on its first call, then a validated call. */
+function operatorHandler(name: OperationName, row: TableRow, { service, state }: Doors) {
+  let loaded: { route: Route<OperationName>; op: Operation } | undefined;
+  const load = async () => {
+    const [route, ops] = await Promise.all([handlers[name]() as Promise<Route<OperationName>>, operationSchemas()]);
+    return (loaded = { route, op: ops[name] });
+  };
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const s = state.get(req)!;
+    const { route, op } = loaded ?? (await load());
+    const params = validateParams(op, req.params as Record<string, string>);
+    const call = {
+      env: s.env!,
+      params,
+      query: op.query ? validate(op.query, req.query ?? {}) : undefined,
+      // A route may check its own body (bulk trigger: each event on its own, not all or nothing).
+      body: 'parseBody' in route ? (route.parseBody as (b: unknown) => unknown)(req.body) : op.body ? validate(op.body, req.body) : undefined,
+      svc: service,
+      baseUrl: `${req.protocol}://${req.host}`,
+    } as Call<OperationName>;
+    // Network work a route does before its transaction (a bridge's discovery or preview).
+    if ('prepare' in route) (call as { prepared?: unknown }).prepared = await (route.prepare as (c: unknown) => Promise<unknown>)(call);
+    const answer = await committed(service, s, () => {
+      const result = route.handle(call);
+      const status = route.envelope === 'none' ? 204 : row.status;
+      const payload = route.envelope === 'none' ? '' : JSON.stringify(route.envelope === 'data' ? { data: result } : result);
+      return { status, payload };
+    });
+    if (answer.status === 204) return reply.code(204).send();
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.payload);
+  };
+}
+
+/** An Inbox route: its handler loaded on its first call; what it changes is announced once committed. */
+function inboxHandler(name: keyof typeof inboxRoutes, { service, state, inbox }: Doors) {
+  let loaded: InboxRoute | undefined;
+  const ctx = { svc: service, realtime: inbox.realtime };
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const s = state.get(req)!;
+    const route = loaded ?? (loaded = await inboxHandlers[name]());
+    const request = { params: req.params, query: req.query ?? {}, body: req.body, url: req.url } as InboxRequest<never>;
+    const answer = await committed(service, s, () => {
+      const r: Reply = route.auth === 'session' ? route.handle(request, ctx) : route.handle(request, s.who!, ctx);
+      return { ...r, payload: r.body === undefined ? '' : JSON.stringify(r.body) };
+    });
+    answer.after?.();
+    if (answer.body === undefined) return reply.code(answer.status).send();
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.payload);
+  };
 }
 
 /**

@@ -6,9 +6,6 @@
 //                          no data of its own: every record the page shows comes from /v1 and /v2.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
 import type { Service } from '../handlers/index.js';
@@ -47,61 +44,14 @@ export function consoleLinks(app: FastifyInstance, baseUrl: string): { url: stri
   return { url, link: `${url}#code=${consoleLoginCode(app)}` };
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-};
-
-// The page's own code only; `style-src 'unsafe-inline'` is for the e-mail HTML shown in a sandboxed
-// srcdoc frame (which inherits this policy), whose scripts the sandbox blocks. `img-src` names no
-// remote origin: an e-mail's remote images (tracking pixels) are not fetched when it is shown.
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-src 'self' about:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-cache',
-};
-
-/** Where the built assets are: dist/console beside the bundle, or under the checkout in development. */
-function assetDir(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    for (const candidate of [join(dir, 'console'), join(dir, 'dist', 'console')]) {
-      // src/console holds the page's source (index.html but no bundle): skip it.
-      if (existsSync(join(candidate, 'index.html')) && existsSync(join(candidate, 'app.js'))) return candidate;
-    }
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return undefined;
-}
-
 export function registerConsole(app: FastifyInstance, service: Service): void {
   const { store } = service;
   const state: ConsoleState = { codes: new Map(), environment: () => store.environments.defaultEnvironment() };
   states.set(app, state);
 
-  // Read once, on first request: the whole console is three small files.
-  let files: Map<string, { body: Buffer; type: string }> | undefined;
-  const load = () => {
-    if (files) return files;
-    files = new Map();
-    const dir = assetDir();
-    if (!dir) return files;
-    for (const name of ['index.html', 'app.js', 'app.css']) {
-      const file = join(dir, name);
-      if (existsSync(file)) files.set(name, { body: readFileSync(file), type: TYPES[name.slice(name.lastIndexOf('.'))]! });
-    }
-    return files;
-  };
-  const send = (reply: FastifyReply, name: string) => {
-    const f = load().get(name);
-    if (!f) throw new HttpError(404, 'The console is not built: run `npm run build:fast`');
-    return reply.code(200).headers(SECURITY_HEADERS).type(f.type).send(f.body);
-  };
+  // The page's files, read with the first request for one of them (page.ts).
+  let page: Promise<(reply: FastifyReply, name: string) => FastifyReply> | undefined;
+  const send = async (reply: FastifyReply, name: string) => (await (page ??= import('./page.js').then((m) => m.consolePage())))(reply, name);
 
   app.get('/', (_req, reply) => reply.redirect(CONSOLE_PATH, 302));
   app.get('/console', (_req, reply) => reply.redirect(CONSOLE_PATH, 302));

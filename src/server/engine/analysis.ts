@@ -1,7 +1,8 @@
 // Static analysis of the templates in a step's control values: which variables they read, which filters
 // they call with which arguments, and which arrays they loop over. liquidjs parses and tracks scopes
 // (loop and assign variables are local); this module walks its syntax tree for the rest.
-import { ForTag, Value, TypeGuards, type Template } from 'liquidjs';
+import type { Template, Value } from 'liquidjs';
+import { liquidjs } from './packages.js';
 import { blockDocumentToLiquid, parseBlockDocument } from './block-editor.js';
 import { formatPath, liquid, parseTemplate, type TemplateError } from './template.js';
 
@@ -71,16 +72,16 @@ function sourceOf(token: Located): string {
 }
 
 function filterArgument(token: unknown): FilterArgument {
-  if (TypeGuards.isQuotedToken(token)) return { kind: 'string', value: token.content };
-  if (TypeGuards.isNumberToken(token)) return { kind: 'number', value: token.content };
-  if (TypeGuards.isLiteralToken(token)) return { kind: 'literal', value: token.literal };
-  if (TypeGuards.isRangeToken(token)) return { kind: 'range' };
+  if (liquidjs().TypeGuards.isQuotedToken(token)) return { kind: 'string', value: token.content };
+  if (liquidjs().TypeGuards.isNumberToken(token)) return { kind: 'number', value: token.content };
+  if (liquidjs().TypeGuards.isLiteralToken(token)) return { kind: 'literal', value: token.literal };
+  if (liquidjs().TypeGuards.isRangeToken(token)) return { kind: 'range' };
   return { kind: 'variable', path: sourceOf(token as Located) };
 }
 
 function filtersOf(value: Value, statement: Located | undefined): FilterUse[] {
   const first = value.initial.postfix[0];
-  const subject = TypeGuards.isPropertyAccessToken(first) ? sourceOf(first) : undefined;
+  const subject = liquidjs().TypeGuards.isPropertyAccessToken(first) ? sourceOf(first) : undefined;
   // liquidjs appends the output-escape function as an unnamed filter; it is not the author's.
   return value.filters
     .filter((filter) => /^[A-Za-z_][\w-]*$/.test(String(filter.name)))
@@ -117,12 +118,12 @@ function walk(templates: Template[], filters: FilterUse[], loops: Loop[]): void 
     const statement = template.token as Located;
     if (typeof template.arguments === 'function') {
       for (const argument of template.arguments()) {
-        if (argument instanceof Value) filters.push(...filtersOf(argument, statement));
+        if (argument instanceof liquidjs().Value) filters.push(...filtersOf(argument, statement));
       }
     }
-    if (template instanceof ForTag) {
+    if (template instanceof liquidjs().ForTag) {
       const collection = template.collection;
-      const segments = TypeGuards.isPropertyAccessToken(collection) ? pathSegments(collection) : null;
+      const segments = liquidjs().TypeGuards.isPropertyAccessToken(collection) ? pathSegments(collection) : null;
       loops.push({ alias: template.variable, collection: segments });
     }
     walk(childrenOf(template), filters, loops);
@@ -133,10 +134,10 @@ function pathSegments(token: { variable?: unknown; props: unknown[] }): Segment[
   const segments: Segment[] = [];
   const parts = token.variable === undefined ? token.props : [token.variable, ...token.props];
   for (const part of parts) {
-    if (TypeGuards.isWordToken(part)) segments.push(part.content);
-    else if (TypeGuards.isQuotedToken(part)) segments.push(part.content);
-    else if (TypeGuards.isNumberToken(part)) segments.push(part.content);
-    else if (TypeGuards.isLiteralToken(part)) segments.push(part.literal);
+    if (liquidjs().TypeGuards.isWordToken(part)) segments.push(part.content);
+    else if (liquidjs().TypeGuards.isQuotedToken(part)) segments.push(part.content);
+    else if (liquidjs().TypeGuards.isNumberToken(part)) segments.push(part.content);
+    else if (liquidjs().TypeGuards.isLiteralToken(part)) segments.push(part.literal);
     else return null;
   }
   return segments;
@@ -163,7 +164,7 @@ export function analyzeTemplate(source: string): TemplateAnalysis {
   const parsed = parseTemplate(source);
   if (!parsed.ok) return parsed;
   try {
-    const analysis = liquid.analyzeSync(parsed.templates, { partials: false });
+    const analysis = liquid().analyzeSync(parsed.templates, { partials: false });
     const variables: VariableUse[] = [];
     for (const uses of Object.values(analysis.globals)) {
       for (const use of uses) {

@@ -90,7 +90,7 @@ function plural(n: number, word: string): string {
 }
 
 function filterProblem(filter: FilterUse): string | null {
-  if (!Object.prototype.hasOwnProperty.call(liquid.filters, filter.name)) return 'does not exist';
+  if (!Object.prototype.hasOwnProperty.call(liquid().filters, filter.name)) return 'does not exist';
   const arity = FILTER_ARITY[filter.name];
   if (arity) {
     const [min, max, numeric = []] = arity;

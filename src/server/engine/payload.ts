@@ -4,7 +4,8 @@
 // with the service's `{{payload.path}}` placeholders as leaf values: a preview then shows which variable
 // lands where, and a user sees exactly which keys to send.
 import { isIPv4, isIPv6 } from 'node:net';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { ajvPackage } from './packages.js';
 import { LRUCache } from 'lru-cache';
 import type { Segment } from './analysis.js';
 
@@ -262,7 +263,8 @@ const FORMATS: Record<string, (value: string) => boolean> = {
   hostname: (v) => HOSTNAME.test(v),
 };
 
-const ajv = new Ajv({ allErrors: true, strict: false, logger: false, formats: FORMATS });
+// Made with the first payload schema to check: an instance compiles its meta-schemas when made.
+let ajv: Ajv | undefined;
 /** Compiled validators by schema: every trigger of a workflow that validates its payload asks for one. */
 const validators = new LRUCache<string, ValidateFunction>({ max: 200 });
 
@@ -271,7 +273,7 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   const key = JSON.stringify(rest);
   let validate = validators.get(key);
   if (!validate) {
-    validate = ajv.compile(rest);
+    validate = (ajv ??= new (ajvPackage().Ajv)({ allErrors: true, strict: false, logger: false, formats: FORMATS })).compile(rest);
     validators.set(key, validate);
   }
   return validate;

@@ -2,7 +2,8 @@
 // variable prints nothing, an unknown filter passes the value through), the service's extra filters,
 // and objects printed as single-quoted JSON. Every failure comes back as data; nothing is thrown.
 import { LRUCache } from 'lru-cache';
-import { Liquid, LiquidError, type Template } from 'liquidjs';
+import type { Liquid, Template } from 'liquidjs';
+import { liquidjs } from './packages.js';
 import { digest, pluralize, singleQuotedJson, toSentence } from './filters.js';
 import type { TemplateScope } from './types.js';
 
@@ -48,7 +49,7 @@ export function jsonOutputEscape(value: unknown): string {
 }
 
 function buildEngine(outputEscape: (value: unknown) => string): Liquid {
-  const engine = new Liquid({
+  const engine = new (liquidjs().Liquid)({
     strictFilters: false,
     strictVariables: false,
     ownPropertyOnly: true,
@@ -66,8 +67,12 @@ function buildEngine(outputEscape: (value: unknown) => string): Liquid {
 }
 
 /** The rendering engine. Exported for the analysis code, which needs its filter table. */
-export const liquid = buildEngine((value) => singleQuotedJson(value));
-const jsonLiquid = buildEngine(jsonOutputEscape);
+// Built on first use: a service that renders nothing builds no engine.
+let liquidEngine: Liquid | undefined;
+let jsonEngine: Liquid | undefined;
+/** The engine of controls' text (outputs escaped as single-quoted JSON where a value is an object). */
+export const liquid = (): Liquid => (liquidEngine ??= buildEngine((value) => singleQuotedJson(value)));
+const jsonLiquid = (): Liquid => (jsonEngine ??= buildEngine(jsonOutputEscape));
 
 export interface RenderOptions {
   /** `json` when the template produces JSON text: outputs are escaped to keep it valid. */
@@ -87,7 +92,7 @@ export function parseTemplate(source: string, escape: 'text' | 'json' = 'text'):
   const cached = parseCache.get(key);
   if (cached) return { ok: true, templates: cached };
   try {
-    const templates = (escape === 'json' ? jsonLiquid : liquid).parse(source);
+    const templates = (escape === 'json' ? jsonLiquid() : liquid()).parse(source);
     parseCache.set(key, templates);
     return { ok: true, templates };
   } catch (err) {
@@ -107,7 +112,7 @@ function lineAndColumn(input: string, offset: number): { line: number; column: n
 export function toTemplateError(err: unknown, control?: string): TemplateError {
   const base: TemplateError = { kind: 'render', message: err instanceof Error ? err.message : String(err) };
   if (control !== undefined) base.control = control;
-  if (!(err instanceof LiquidError)) return base;
+  if (!(err instanceof liquidjs().LiquidError)) return base;
   base.message = err.message.replace(LOCATION_SUFFIX, '');
   if (err.name === 'TokenizationError' || err.name === 'ParseError') base.kind = 'syntax';
   const badArgs = /^([A-Za-z_][\w-]*) expect(?:s)? \d+ arguments?/.exec(base.message);
@@ -173,7 +178,7 @@ function globalsOf(templates: Template[]): GlobalUse[] {
   if (!globals) {
     globals = [];
     try {
-      const analysis = liquid.analyzeSync(templates, { partials: false });
+      const analysis = liquid().analyzeSync(templates, { partials: false });
       for (const variables of Object.values(analysis.globals)) {
         for (const v of variables) globals.push({ segments: v.segments, variable: formatPath(v.toArray()), line: v.location.row, column: v.location.col });
       }
@@ -269,7 +274,7 @@ export function renderWithLiquid(source: string, scope: TemplateScope, control?:
   const parsed = parseTemplate(source, options.escape);
   if (!parsed.ok) return { ok: false, error: control === undefined ? parsed.error : { ...parsed.error, control } };
   try {
-    const engine = options.escape === 'json' ? jsonLiquid : liquid;
+    const engine = options.escape === 'json' ? jsonLiquid() : liquid();
     const output = String(engine.renderSync(parsed.templates, scope) ?? '');
     return { ok: true, output, undefinedVariables: undefinedVariablesOf(parsed.templates, scope, control) };
   } catch (err) {

@@ -1,6 +1,6 @@
 // Time arithmetic of delay, digest and throttle steps. Pure: every function takes `now` (ms since the
 // epoch) and returns instants; the job runner owns the timers and the store.
-import { CronExpressionParser } from 'cron-parser';
+import { cronParser } from './packages.js';
 import type { TimeUnit } from '../../api/schemas/enums.js';
 import { renderTemplate } from './template.js';
 import { SCOPE_ROOTS, type TemplateScope } from './types.js';
@@ -95,7 +95,7 @@ export type Instant = { ok: true; at: number } | { ok: false; error: string };
 export function nextCronTime(cron: string, now: number, timezone?: string | null): Instant {
   try {
     const tz = timezone && isValidTimezone(timezone) ? timezone : 'UTC';
-    const expression = CronExpressionParser.parse(cron.trim(), { currentDate: new Date(now), tz });
+    const expression = cronParser().CronExpressionParser.parse(cron.trim(), { currentDate: new Date(now), tz });
     return { ok: true, at: expression.next().toDate().getTime() };
   } catch (err) {
     return { ok: false, error: `invalid cron expression "${cron}": ${err instanceof Error ? err.message : String(err)}` };

@@ -6,7 +6,6 @@
 // and the Inboxes connected are told their counts.
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
-import type { Realtime } from '../inbox/realtime.js';
 import { clockMode, iso, isMovable, ManualClock, ServiceClock, type Clock } from '../clock.js';
 import { HttpError, unprocessable } from '../errors.js';
 import { addBuiltInIntegrations } from '../seed/apply.js';
@@ -57,36 +56,6 @@ async function withRunnerStopped<T>(svc: Service, fn: () => T): Promise<T> {
   }
 }
 
-const replacedListeners = new WeakMap<Store, (() => void)[]>();
-
-/** Called after a reset or a load replaced the store's rows (the Inbox sockets are told). */
-export function onStoreReplaced(store: Store, fn: () => void): void {
-  const list = replacedListeners.get(store) ?? [];
-  list.push(fn);
-  replacedListeners.set(store, list);
-}
-
-/**
- * Every connected Inbox is told its counts, as after any change of its messages: the Inbox clients
- * refetch on `unread_count_changed`. A socket whose subscriber is gone with the old state is told
- * its counts are zero directly (the realtime module announces only to subscribers that exist).
- */
-export function tellInboxes(realtime: Realtime, store: Store): void {
-  const told = new Set<string>();
-  for (const socket of realtime.io.sockets.sockets.values()) {
-    const id = socket.data.subscriberDbId as string | undefined;
-    if (id === undefined || told.has(id)) continue;
-    if (store.subscribers.findById(id)) {
-      told.add(id);
-      realtime.queue(id);
-    } else {
-      const counts = store.inbox.unreadCounts(id);
-      socket.emit('unread_count_changed', { unreadCount: counts.total, counts });
-      socket.emit('unseen_count_changed', { unseenCount: 0 });
-    }
-  }
-}
-
 interface Summary {
   environments: number;
   events: number;
@@ -112,7 +81,7 @@ async function replaceStore(call: Call<'resetStore' | 'loadSnapshot'>, replace: 
       keyKept: svc.store.environments.findByKey(call.env.apiKey) !== undefined,
     };
   });
-  for (const fn of replacedListeners.get(svc.store) ?? []) fn();
+  for (const fn of svc.store.replacedListeners) fn();
   return summary;
 }
 

@@ -1,166 +1,133 @@
-// One handler per operation of the table; the type makes a missing one a compile error.
-import { bridgeSync, withBridgePreview, withBulkBridge, withTriggerBridge } from './code-first.js';
-import { generateChatOauthUrl, generateConnectOauthUrl, generateLinkUserOauthUrl } from './chat-oauth.js';
-import { createEnvironment, deleteEnvironment, listEnvironments, updateEnvironment } from './environments.js';
-import { createContext, deleteContext, getContext, listContexts, updateContext } from './contexts.js';
-import { createChannelConnection, deleteChannelConnection, getChannelConnection, listChannelConnections, updateChannelConnection } from './connections.js';
-import { createChannelEndpoint, deleteChannelEndpoint, getChannelEndpoint, listChannelEndpoints, updateChannelEndpoint } from './endpoints.js';
-import { cancelEvent, getEvent, getLocalService, listEvents, triggerBulk, triggerEvent } from './events.js';
-import { deleteMessage, deleteMessagesByTransaction } from './messages-admin.js';
-import { getMessage, waitForMessage } from './dev-messages.js';
-import { advanceClock, getClock, loadSnapshot, resetStore, saveSnapshot } from './dev-admin.js';
-import { createIntegration, deleteIntegration, listActiveIntegrations, listIntegrations, setPrimaryIntegration } from './integrations.js';
-import {
-  createSubscriber,
-  deleteSubscriber,
-  getSubscriber,
-  listMessages,
-  markMessagesAs,
-  patchSubscriber,
-  searchSubscribers,
-  updateOnlineStatus,
-} from './subscribers.js';
-import {
-  archiveAllSubscriberNotifications,
-  archiveReadSubscriberNotifications,
-  archiveSubscriberNotification,
-  completeSubscriberNotificationAction,
-  countSubscriberNotifications,
-  deleteAllSubscriberNotifications,
-  deleteSubscriberNotification,
-  listSubscriberNotifications,
-  markAllSubscriberNotificationsRead,
-  markSubscriberNotificationRead,
-  markSubscriberNotificationUnread,
-  markSubscriberNotificationsSeen,
-  revertSubscriberNotificationAction,
-  snoozeSubscriberNotification,
-  unarchiveSubscriberNotification,
-  unsnoozeSubscriberNotification,
-} from './subscriber-notifications.js';
-import { getNotificationsFeed, getUnseenCount, markAllMessages, markMessageAction } from './subscriber-feed.js';
-import type { Routes } from './types.js';
-import { triggerBroadcast } from './broadcast.js';
-import { appendSubscriberCredentials, bulkCreateSubscribers, deleteSubscriberCredentials, updateSubscriberCredentials } from './credentials.js';
-import { getTopicSubscriber, getTopicSubscription, listSubscriberSubscriptions, updateTopicSubscription } from './topic-subscriptions.js';
-import {
-  bulkSubscriberPreferences,
-  createTopic,
-  createTopicSubscriptions,
-  deleteTopic,
-  deleteTopicSubscriptions,
-  getCurrentEnvironment,
-  getSubscriberPreferences,
-  getTopic,
-  listTopicSubscriptions,
-  listTopics,
-  patchSubscriberPreferences,
-  updateIntegration,
-  updateTopic,
-} from '../inbox/operator.js';
-import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow } from './workflows.js';
+// One handler per operation of the table, each loaded from its file when its route is first called:
+// a service that has only listed integrations has loaded no workflow engine. The type makes a missing
+// one a compile error.
+import type { OperationName } from '../../api/operations.js';
+import type { Route } from './types.js';
 
-export const routes: Routes = {
-  listChannelEndpoints,
-  previewStep: withBridgePreview(previewStep),
-  updateOnlineStatus,
-  updateChannelConnection,
-  searchSubscribers,
-  listActiveIntegrations,
-  markMessagesAs,
-  createContext,
-  createChannelConnection,
-  setPrimaryIntegration,
-  getWorkflow,
-  getEvent,
-  triggerEvent: withTriggerBridge(triggerEvent),
-  listEvents,
-  getLocalService,
-  triggerBulk: withBulkBridge(triggerBulk),
-  cancelEvent,
-  listChannelConnections,
-  getChannelConnection,
-  deleteChannelConnection,
-  createChannelEndpoint,
-  getChannelEndpoint,
-  updateChannelEndpoint,
-  deleteChannelEndpoint,
-  createWorkflow,
-  listMessages,
-  listWorkflows,
-  updateWorkflow,
-  patchWorkflow,
-  deleteWorkflow,
-  createSubscriber,
-  getSubscriber,
-  patchSubscriber,
-  deleteSubscriber,
-  bridgeSync,
-  getCurrentEnvironment,
-  updateIntegration,
-  getSubscriberPreferences,
-  patchSubscriberPreferences,
-  bulkSubscriberPreferences,
-  listTopics,
-  createTopic,
-  getTopic,
-  updateTopic,
-  deleteTopic,
-  listTopicSubscriptions,
-  createTopicSubscriptions,
-  deleteTopicSubscriptions,
-  generateChatOauthUrl,
-  generateConnectOauthUrl,
-  generateLinkUserOauthUrl,
-  listContexts,
-  getContext,
-  updateContext,
-  deleteContext,
-  listIntegrations,
-  createIntegration,
-  deleteIntegration,
-  deleteMessage,
-  deleteMessagesByTransaction,
-  listSubscriberNotifications,
-  countSubscriberNotifications,
-  deleteSubscriberNotification,
-  markSubscriberNotificationRead,
-  markSubscriberNotificationUnread,
-  archiveSubscriberNotification,
-  unarchiveSubscriberNotification,
-  snoozeSubscriberNotification,
-  unsnoozeSubscriberNotification,
-  completeSubscriberNotificationAction,
-  revertSubscriberNotificationAction,
-  markSubscriberNotificationsSeen,
-  markAllSubscriberNotificationsRead,
-  archiveAllSubscriberNotifications,
-  archiveReadSubscriberNotifications,
-  deleteAllSubscriberNotifications,
-  getNotificationsFeed,
-  getUnseenCount,
-  markAllMessages,
-  markMessageAction,
-  waitForMessage,
-  getMessage,
-  listEnvironments,
-  createEnvironment,
-  updateEnvironment,
-  deleteEnvironment,
-  triggerBroadcast,
-  bulkCreateSubscribers,
-  updateSubscriberCredentials,
-  appendSubscriberCredentials,
-  deleteSubscriberCredentials,
-  listSubscriberSubscriptions,
-  getTopicSubscriber,
-  getTopicSubscription,
-  updateTopicSubscription,
-  getClock,
-  advanceClock,
-  resetStore,
-  saveSnapshot,
-  loadSnapshot,
+const codeFirst = () => import('./code-first.js');
+const chatOauth = () => import('./chat-oauth.js');
+const contexts = () => import('./contexts.js');
+const connections = () => import('./connections.js');
+const endpoints = () => import('./endpoints.js');
+const events = () => import('./events.js');
+const messagesAdmin = () => import('./messages-admin.js');
+const devMessages = () => import('./dev-messages.js');
+const integrations = () => import('./integrations.js');
+const subscribers = () => import('./subscribers.js');
+const operator = () => import('../inbox/operator.js');
+const workflows = () => import('./workflows.js');
+
+const subscriberNotifications = () => import('./subscriber-notifications.js');
+const subscriberFeed = () => import('./subscriber-feed.js');
+const environments = () => import('./environments.js');
+const broadcast = () => import('./broadcast.js');
+const credentials = () => import('./credentials.js');
+const topicSubscriptions = () => import('./topic-subscriptions.js');
+const devAdmin = () => import('./dev-admin.js');
+
+export type RouteLoaders = { [K in OperationName]: () => Promise<Route<K>> };
+
+export const routes: RouteLoaders = {
+  listChannelEndpoints: async () => (await endpoints()).listChannelEndpoints,
+  previewStep: async () => (await codeFirst()).withBridgePreview((await workflows()).previewStep),
+  updateOnlineStatus: async () => (await subscribers()).updateOnlineStatus,
+  updateChannelConnection: async () => (await connections()).updateChannelConnection,
+  searchSubscribers: async () => (await subscribers()).searchSubscribers,
+  listActiveIntegrations: async () => (await integrations()).listActiveIntegrations,
+  markMessagesAs: async () => (await subscribers()).markMessagesAs,
+  createContext: async () => (await contexts()).createContext,
+  createChannelConnection: async () => (await connections()).createChannelConnection,
+  setPrimaryIntegration: async () => (await integrations()).setPrimaryIntegration,
+  getWorkflow: async () => (await workflows()).getWorkflow,
+  getEvent: async () => (await events()).getEvent,
+  triggerEvent: async () => (await codeFirst()).withTriggerBridge((await events()).triggerEvent),
+  listEvents: async () => (await events()).listEvents,
+  getLocalService: async () => (await events()).getLocalService,
+  triggerBulk: async () => (await codeFirst()).withBulkBridge((await events()).triggerBulk),
+  cancelEvent: async () => (await events()).cancelEvent,
+  listChannelConnections: async () => (await connections()).listChannelConnections,
+  getChannelConnection: async () => (await connections()).getChannelConnection,
+  deleteChannelConnection: async () => (await connections()).deleteChannelConnection,
+  createChannelEndpoint: async () => (await endpoints()).createChannelEndpoint,
+  getChannelEndpoint: async () => (await endpoints()).getChannelEndpoint,
+  updateChannelEndpoint: async () => (await endpoints()).updateChannelEndpoint,
+  deleteChannelEndpoint: async () => (await endpoints()).deleteChannelEndpoint,
+  createWorkflow: async () => (await workflows()).createWorkflow,
+  listMessages: async () => (await subscribers()).listMessages,
+  listWorkflows: async () => (await workflows()).listWorkflows,
+  updateWorkflow: async () => (await workflows()).updateWorkflow,
+  patchWorkflow: async () => (await workflows()).patchWorkflow,
+  deleteWorkflow: async () => (await workflows()).deleteWorkflow,
+  createSubscriber: async () => (await subscribers()).createSubscriber,
+  getSubscriber: async () => (await subscribers()).getSubscriber,
+  patchSubscriber: async () => (await subscribers()).patchSubscriber,
+  deleteSubscriber: async () => (await subscribers()).deleteSubscriber,
+  bridgeSync: async () => (await codeFirst()).bridgeSync,
+  getCurrentEnvironment: async () => (await operator()).getCurrentEnvironment,
+  updateIntegration: async () => (await operator()).updateIntegration,
+  getSubscriberPreferences: async () => (await operator()).getSubscriberPreferences,
+  patchSubscriberPreferences: async () => (await operator()).patchSubscriberPreferences,
+  bulkSubscriberPreferences: async () => (await operator()).bulkSubscriberPreferences,
+  listTopics: async () => (await operator()).listTopics,
+  createTopic: async () => (await operator()).createTopic,
+  getTopic: async () => (await operator()).getTopic,
+  updateTopic: async () => (await operator()).updateTopic,
+  deleteTopic: async () => (await operator()).deleteTopic,
+  listTopicSubscriptions: async () => (await operator()).listTopicSubscriptions,
+  createTopicSubscriptions: async () => (await operator()).createTopicSubscriptions,
+  deleteTopicSubscriptions: async () => (await operator()).deleteTopicSubscriptions,
+  generateChatOauthUrl: async () => (await chatOauth()).generateChatOauthUrl,
+  generateConnectOauthUrl: async () => (await chatOauth()).generateConnectOauthUrl,
+  generateLinkUserOauthUrl: async () => (await chatOauth()).generateLinkUserOauthUrl,
+  listContexts: async () => (await contexts()).listContexts,
+  getContext: async () => (await contexts()).getContext,
+  updateContext: async () => (await contexts()).updateContext,
+  deleteContext: async () => (await contexts()).deleteContext,
+  listIntegrations: async () => (await integrations()).listIntegrations,
+  createIntegration: async () => (await integrations()).createIntegration,
+  deleteIntegration: async () => (await integrations()).deleteIntegration,
+  deleteMessage: async () => (await messagesAdmin()).deleteMessage,
+  deleteMessagesByTransaction: async () => (await messagesAdmin()).deleteMessagesByTransaction,
+  waitForMessage: async () => (await devMessages()).waitForMessage,
+  getMessage: async () => (await devMessages()).getMessage,
+  listSubscriberNotifications: async () => (await subscriberNotifications()).listSubscriberNotifications,
+  countSubscriberNotifications: async () => (await subscriberNotifications()).countSubscriberNotifications,
+  deleteSubscriberNotification: async () => (await subscriberNotifications()).deleteSubscriberNotification,
+  markSubscriberNotificationRead: async () => (await subscriberNotifications()).markSubscriberNotificationRead,
+  markSubscriberNotificationUnread: async () => (await subscriberNotifications()).markSubscriberNotificationUnread,
+  archiveSubscriberNotification: async () => (await subscriberNotifications()).archiveSubscriberNotification,
+  unarchiveSubscriberNotification: async () => (await subscriberNotifications()).unarchiveSubscriberNotification,
+  snoozeSubscriberNotification: async () => (await subscriberNotifications()).snoozeSubscriberNotification,
+  unsnoozeSubscriberNotification: async () => (await subscriberNotifications()).unsnoozeSubscriberNotification,
+  completeSubscriberNotificationAction: async () => (await subscriberNotifications()).completeSubscriberNotificationAction,
+  revertSubscriberNotificationAction: async () => (await subscriberNotifications()).revertSubscriberNotificationAction,
+  markSubscriberNotificationsSeen: async () => (await subscriberNotifications()).markSubscriberNotificationsSeen,
+  markAllSubscriberNotificationsRead: async () => (await subscriberNotifications()).markAllSubscriberNotificationsRead,
+  archiveAllSubscriberNotifications: async () => (await subscriberNotifications()).archiveAllSubscriberNotifications,
+  archiveReadSubscriberNotifications: async () => (await subscriberNotifications()).archiveReadSubscriberNotifications,
+  deleteAllSubscriberNotifications: async () => (await subscriberNotifications()).deleteAllSubscriberNotifications,
+  getNotificationsFeed: async () => (await subscriberFeed()).getNotificationsFeed,
+  getUnseenCount: async () => (await subscriberFeed()).getUnseenCount,
+  markAllMessages: async () => (await subscriberFeed()).markAllMessages,
+  markMessageAction: async () => (await subscriberFeed()).markMessageAction,
+  listEnvironments: async () => (await environments()).listEnvironments,
+  createEnvironment: async () => (await environments()).createEnvironment,
+  updateEnvironment: async () => (await environments()).updateEnvironment,
+  deleteEnvironment: async () => (await environments()).deleteEnvironment,
+  triggerBroadcast: async () => (await broadcast()).triggerBroadcast,
+  bulkCreateSubscribers: async () => (await credentials()).bulkCreateSubscribers,
+  updateSubscriberCredentials: async () => (await credentials()).updateSubscriberCredentials,
+  appendSubscriberCredentials: async () => (await credentials()).appendSubscriberCredentials,
+  deleteSubscriberCredentials: async () => (await credentials()).deleteSubscriberCredentials,
+  listSubscriberSubscriptions: async () => (await topicSubscriptions()).listSubscriberSubscriptions,
+  getTopicSubscriber: async () => (await topicSubscriptions()).getTopicSubscriber,
+  getTopicSubscription: async () => (await topicSubscriptions()).getTopicSubscription,
+  updateTopicSubscription: async () => (await topicSubscriptions()).updateTopicSubscription,
+  getClock: async () => (await devAdmin()).getClock,
+  advanceClock: async () => (await devAdmin()).advanceClock,
+  resetStore: async () => (await devAdmin()).resetStore,
+  saveSnapshot: async () => (await devAdmin()).saveSnapshot,
+  loadSnapshot: async () => (await devAdmin()).loadSnapshot,
 };
 
 export type { Service } from './types.js';

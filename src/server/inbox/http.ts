@@ -1,18 +1,16 @@
-// What every route of the Inbox API goes through, as the operator API's routes go through app.ts:
-// the origin check (only the pages origins.ts lets in, with CORS answers naming them), the
-// subscriber's session token, rate limits (the environment's `global` category, when svc dev limits
-// at all), idempotency keys (POST and PATCH, kept per subscriber: one subscriber's key never replays
-// another's answer), and one transaction per request whose answer leaves once it has committed.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// What the Inbox's routes are, and the rules app.ts applies to them beside the operator API's: the
+// origin check (only the pages origins.ts lets in, with CORS answers naming them) and the subscriber
+// of a session token. Rate limits, idempotency keys (kept per subscriber: one subscriber's key never
+// replays another's answer) and the one transaction per request are app.ts's, as for every route.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Subscriber } from '../../api/schemas/resources.js';
 import { fieldErrors, HttpError, unprocessable } from '../errors.js';
 import type { Service } from '../handlers/types.js';
-import { checkIdempotency, finishIdempotency } from '../idempotency.js';
-import type { RateLimiter } from '../rate-limit.js';
 import type { Environment } from '../store/index.js';
 import type { SubscriberClaims } from './jwt.js';
 import type { InboxOrigins } from './origins.js';
+import type { Realtime } from './realtime.js';
 
 export const INBOX_PREFIX = '/v1/inbox/';
 
@@ -28,18 +26,47 @@ export interface Reply {
   after?: () => void;
 }
 
-export interface InboxHttpOptions {
-  origins: InboxOrigins;
-  limiter?: RateLimiter | undefined;
-  /** A page of an origin not let in asked (once per origin). */
-  onRefusedOrigin?: ((origin: string) => void) | undefined;
+/** What an Inbox route reads of its request. */
+export interface InboxRequest<P = Record<string, string>> {
+  params: P;
+  query: Record<string, unknown>;
+  body: unknown;
+  url: string;
 }
+
+/** What an Inbox route works with beside its request. */
+export interface InboxContext {
+  svc: Service;
+  realtime: Realtime;
+}
+
+/** A route of a subscriber's session (Bearer token). */
+export interface SubscriberRoute<P = Record<string, string>> {
+  auth: 'subscriber';
+  handle(req: InboxRequest<P>, w: Who, ctx: InboxContext): Reply;
+}
+
+/** A route without a session (the session itself), for the environment `inboxSessionEnv` finds in its body. */
+export interface SessionRoute {
+  auth: 'session';
+  handle(req: InboxRequest, ctx: InboxContext): Reply;
+}
+
+/** The environment a session body names by its application identifier, if any. */
+export function inboxSessionEnv(body: unknown, svc: Service): Environment | undefined {
+  const { store } = svc;
+  const id = (body as { applicationIdentifier?: unknown } | undefined)?.applicationIdentifier;
+  return typeof id === 'string' && id !== '' ? store.inbox.environmentOf(id, (e) => store.environments.findById(e)) : undefined;
+}
+
+export type InboxRoute = SubscriberRoute<never> | SessionRoute;
+
+export const subscriberRoute = <P = Record<string, string>>(handle: SubscriberRoute<P>['handle']): SubscriberRoute<P> => ({ auth: 'subscriber', handle });
 
 const CORS_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE';
 /** What the Inbox clients send (and an idempotency key); nothing a page asks for beyond these. */
 const CORS_HEADERS = 'Authorization,Content-Type,Novu-API-Version,Novu-Client-Version,Novu-Application-Identifier,Idempotency-Key';
 const CORS_EXPOSED = 'RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,RateLimit-Policy,Retry-After,Idempotency-Key,Idempotency-Replay';
-const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
 
 export function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const r = schema.safeParse(input);
@@ -47,55 +74,21 @@ export function validate<T extends z.ZodType>(schema: T, input: unknown): z.outp
   return r.data;
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-interface Pending {
-  scope: string;
-  key: string;
+export interface InboxGateOptions {
+  origins: InboxOrigins;
+  /** A page of an origin not let in asked (once per origin). */
+  onRefusedOrigin?: ((origin: string) => void) | undefined;
 }
 
-export class InboxHttp {
-  private readonly pending = new WeakMap<FastifyRequest, Pending>();
+/** The Inbox's rules at the door: which pages may call, and who a session token is. */
+export class InboxGate {
   private readonly refused = new Set<string>();
 
   constructor(
-    private readonly app: FastifyInstance,
     private readonly svc: Service,
-    private readonly opts: InboxHttpOptions,
+    private readonly opts: InboxGateOptions,
     private readonly authenticate: (token: string) => SubscriberClaims | undefined,
-  ) {
-    // Callback hooks, as app.ts's: every request of the service passes them, and an async hook costs
-    // each a promise.
-    app.addHook('onRequest', (req, reply, done) => {
-      if (!req.url.startsWith(INBOX_PREFIX)) return done();
-      try {
-        this.cors(req, reply);
-      } catch (e) {
-        return done(e as Error);
-      }
-      done();
-    });
-    app.options('/v1/inbox/*', async (_req, reply) =>
-      reply
-        .header('Access-Control-Allow-Methods', CORS_METHODS)
-        .header('Access-Control-Allow-Headers', CORS_HEADERS)
-        .header('Access-Control-Max-Age', '7200')
-        .code(204)
-        .send(),
-    );
-    // An answer that is not the route's own (an error): kept for its key as the operator API keeps it.
-    app.addHook('onSend', (req, reply, payload, done) => {
-      const p = this.pending.get(req);
-      if (p) {
-        this.pending.delete(req);
-        try {
-          finishIdempotency(this.svc.store, p.scope, p.key, reply.statusCode, typeof payload === 'string' ? payload : '');
-        } catch (e) {
-          return done(e as Error);
-        }
-      }
-      done(null, payload);
-    });
-  }
+  ) {}
 
   /** The subscriber of the request's session token; 401 in the service's shape otherwise. */
   who(req: FastifyRequest): Who {
@@ -109,66 +102,8 @@ export class InboxHttp {
     return { env, subscriber: subscriber as Subscriber & { _id: string } };
   }
 
-  /** A route of a subscriber's session (Bearer token). */
-  route<P = Record<string, string>>(method: Method, url: string, handle: (req: FastifyRequest<{ Params: P }>, w: Who) => Reply): void {
-    this.app.route<{ Params: P }>({
-      method,
-      url,
-      handler: async (req, reply) => {
-        const w = this.who(req);
-        return this.run(req, reply, w.env, `inbox:${w.subscriber._id}`, () => handle(req, w));
-      },
-    });
-  }
-
-  /** A route without a session (the session itself): `envOf` names the environment it is for, if any. */
-  open(method: Method, url: string, envOf: (req: FastifyRequest) => Environment | undefined, handle: (req: FastifyRequest) => Reply): void {
-    this.app.route({
-      method,
-      url,
-      handler: async (req, reply) => {
-        const env = envOf(req);
-        return this.run(req, reply, env, env ? `inbox-session:${env.id}` : undefined, () => handle(req));
-      },
-    });
-  }
-
-  private async run(req: FastifyRequest, reply: FastifyReply, env: Environment | undefined, scope: string | undefined, handle: () => Reply) {
-    const { store } = this.svc;
-    if (env && this.opts.limiter) {
-      const d = this.opts.limiter.take(env.id, 'global', 1);
-      reply.headers(d.headers);
-      if (!d.allowed) throw new HttpError(429, 'API rate limit exceeded');
-    }
-    const key = req.headers['idempotency-key'];
-    if (scope !== undefined && typeof key === 'string' && key !== '' && IDEMPOTENT_METHODS.has(req.method)) {
-      const outcome = checkIdempotency(store, scope, key, req.body);
-      reply.header('Idempotency-Key', key);
-      if (outcome.kind === 'replay') {
-        // The kept answer may belong to a batch that has not committed yet: its replay waits for it too.
-        if (store.batchOpen) await store.grouped(() => undefined).committed;
-        return reply.header('Idempotency-Replay', 'true').code(outcome.status).type('application/json; charset=utf-8').send(outcome.body);
-      }
-      this.pending.set(req, { scope, key });
-    }
-    // The route's reads and writes, and the answer kept for its key, commit together.
-    const { value: answer, committed } = store.grouped(() => {
-      const r = handle();
-      const payload = r.body === undefined ? '' : JSON.stringify(r.body);
-      const p = this.pending.get(req);
-      if (p) {
-        this.pending.delete(req);
-        finishIdempotency(store, p.scope, p.key, r.status, payload);
-      }
-      return { ...r, payload };
-    });
-    await committed;
-    answer.after?.();
-    if (answer.body === undefined) return reply.code(answer.status).send();
-    return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.payload);
-  }
-
-  private cors(req: FastifyRequest, reply: FastifyReply): void {
+  /** Every request under /v1/inbox/ (a route's, a preflight, an unknown path): 403 to a page not let in. */
+  cors(req: FastifyRequest, reply: FastifyReply): void {
     const origin = req.headers.origin;
     if (!this.opts.origins.allows(origin, req.headers.host)) {
       if (origin !== undefined && !this.refused.has(origin) && this.refused.size < 100) {
@@ -181,5 +116,15 @@ export class InboxHttp {
     reply.header('Access-Control-Allow-Origin', origin);
     reply.header('Vary', 'Origin');
     reply.header('Access-Control-Expose-Headers', CORS_EXPOSED);
+  }
+
+  /** The answer to a page's preflight (`OPTIONS /v1/inbox/*`), once `cors` let it in. */
+  preflight(reply: FastifyReply): FastifyReply {
+    return reply
+      .header('Access-Control-Allow-Methods', CORS_METHODS)
+      .header('Access-Control-Allow-Headers', CORS_HEADERS)
+      .header('Access-Control-Max-Age', '7200')
+      .code(204)
+      .send();
   }
 }

@@ -12,9 +12,12 @@
 // support); a client that comes back sends it, and is sent what was created after it while it was
 // away — what a restart's gap would otherwise lose until the page is reloaded. The offsets are
 // places in the store, so they mean the same to the next process of the same store.
-import type { Server as HttpServer } from 'node:http';
-import { Server, type Socket } from 'socket.io';
-import { Adapter } from 'socket.io-adapter';
+//
+// socket.io loads when the first request for it comes (`/socket.io/`: a page's Inbox connecting):
+// until then no socket can be listening, and what would be announced reaches no one.
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Server, Socket } from 'socket.io';
 import type { Service } from '../handlers/types.js';
 import { wakeSnoozed } from '../notification-state.js';
 import type { InboxCursor, InboxMessage } from '../store/inbox.js';
@@ -43,8 +46,14 @@ interface Pending {
   woken: Set<string>;
 }
 
+const SOCKET_PATH = '/socket.io/';
+/** As socket.io does with an upgrade it does not serve: the connection ends if nothing answered it by then. */
+const OTHER_UPGRADE_MS = 1000;
+
 export class Realtime {
-  readonly io: Server;
+  /** The socket.io server, once a client has asked for it. */
+  private io: Server | undefined;
+  private starting: Promise<Server> | undefined;
   /** Subscriber → what to announce at the next flush (nothing in the sets: only counts changed). */
   private pending = new Map<string, Pending>();
   private scheduled = false;
@@ -58,36 +67,111 @@ export class Realtime {
   };
 
   constructor(
-    server: HttpServer,
+    private readonly server: HttpServer,
     private readonly svc: Service,
-    authenticate: (token: string) => SubscriberClaims | undefined,
-    origins: InboxOrigins,
+    private readonly authenticate: (token: string) => SubscriberClaims | undefined,
+    private readonly origins: InboxOrigins,
   ) {
-    this.io = new Server(server, {
-      serveClient: false,
-      // The Inbox API's rule for pages, checked at the handshake: a WebSocket upgrade is not subject
-      // to CORS in browsers, so the origin is checked here for every transport, not only in CORS answers.
-      cors: { origin: (origin, cb) => cb(null, origins.allows(origin)), credentials: false },
-      allowRequest: (req, cb) => cb(null, origins.allows(req.headers.origin, req.headers.host)),
-      // Turns on the client's side of recovery (it keeps the last offset and sends it back), with
-      // the plain adapter: the offsets are this class's places in the store, not packets kept in
-      // memory, and the token is checked on every connection.
-      connectionStateRecovery: { skipMiddlewares: false },
-      adapter: Adapter,
-    });
-    this.io.use((socket, next) => {
-      const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
-      const claims = typeof token === 'string' ? authenticate(token) : undefined;
-      if (!claims) return next(new Error('Unauthorized'));
-      socket.data.subscriberDbId = claims._id;
-      next();
-    });
-    this.io.on('connection', (socket) => this.connected(socket));
     svc.store.messages.listeners.push(this.onMessage);
+    svc.store.replacedListeners.push(() => this.recountAll());
+    this.waitForFirstSocket();
+  }
+
+  /**
+   * Until socket.io runs, the server's requests pass through here: one under /socket.io/ starts it and
+   * is handed to it; the others go to the app as before. socket.io then takes the server's request
+   * listeners (this one among them) as it always does when it joins a server.
+   */
+  private waitForFirstSocket(): void {
+    const { server } = this;
+    const app = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    server.removeAllListeners('request');
+    const forSocket = (req: IncomingMessage) => req.url?.startsWith(SOCKET_PATH) === true;
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      if (!forSocket(req) || this.io) for (const l of app) l.call(server, req, res);
+      else
+        this.start().then(
+          () => server.emit('request', req, res),
+          () => res.writeHead(500).end(),
+        );
+    };
+    const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (forSocket(req))
+        this.start().then(
+          () => server.emit('upgrade', req, socket, head),
+          () => socket.destroy(),
+        );
+      else
+        setTimeout(() => {
+          if (socket.writable && (socket as Duplex & { bytesWritten?: number }).bytesWritten! <= 0) {
+            socket.on('error', () => undefined);
+            socket.end();
+          }
+        }, OTHER_UPGRADE_MS).unref();
+    };
+    server.on('request', onRequest);
+    server.on('upgrade', onUpgrade);
+    this.stopWaiting = () => server.off('upgrade', onUpgrade);
+  }
+
+  private stopWaiting: () => void = () => undefined;
+
+  private start(): Promise<Server> {
+    this.starting ??= import('./socket-server.js').then(({ Server, Adapter }) => {
+      this.stopWaiting();
+      const origins = this.origins;
+      const io = new Server(this.server, {
+        serveClient: false,
+        // The Inbox API's rule for pages, checked at the handshake: a WebSocket upgrade is not subject
+        // to CORS in browsers, so the origin is checked here for every transport, not only in CORS answers.
+        cors: { origin: (origin, cb) => cb(null, origins.allows(origin)), credentials: false },
+        allowRequest: (req, cb) => cb(null, origins.allows(req.headers.origin, req.headers.host)),
+        // Turns on the client's side of recovery (it keeps the last offset and sends it back), with
+        // the plain adapter: the offsets are this class's places in the store, not packets kept in
+        // memory, and the token is checked on every connection.
+        connectionStateRecovery: { skipMiddlewares: false },
+        adapter: Adapter,
+      });
+      io.use((socket, next) => {
+        const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
+        const claims = typeof token === 'string' ? this.authenticate(token) : undefined;
+        if (!claims) return next(new Error('Unauthorized'));
+        socket.data.subscriberDbId = claims._id;
+        next();
+      });
+      io.on('connection', (socket) => this.connected(socket));
+      this.io = io;
+      return io;
+    });
+    return this.starting;
   }
 
   /** Tells the subscriber's sockets, once what is being written now has committed. */
+  /**
+   * After svc dev reset or a snapshot load replaced every row, every connected Inbox is told its
+   * counts, as after any change of its messages (the clients refetch on `unread_count_changed`). A
+   * socket whose subscriber is gone with the old state is told its counts are zero directly.
+   */
+  private recountAll(): void {
+    if (!this.io) return;
+    const { store } = this.svc;
+    const told = new Set<string>();
+    for (const socket of this.io.sockets.sockets.values()) {
+      const id = socket.data.subscriberDbId as string | undefined;
+      if (id === undefined || told.has(id)) continue;
+      if (store.subscribers.findById(id)) {
+        told.add(id);
+        this.queue(id);
+      } else {
+        const counts = store.inbox.unreadCounts(id);
+        socket.emit('unread_count_changed', { unreadCount: counts.total, counts });
+        socket.emit('unseen_count_changed', { unseenCount: 0 });
+      }
+    }
+  }
+
   queue(subscriberDbId: string, createdMessageId?: string, woken = false): void {
+    if (!this.io) return;
     let p = this.pending.get(subscriberDbId);
     if (!p) this.pending.set(subscriberDbId, (p = { created: new Set(), woken: new Set() }));
     if (createdMessageId !== undefined) (woken ? p.woken : p.created).add(createdMessageId);
@@ -146,11 +230,11 @@ export class Realtime {
     const pending = this.pending;
     this.pending = new Map();
     const { store } = this.svc;
-    if (!store.db.open) return;
+    if (!store.db.open || !this.io) return;
     for (const [subscriberDbId, p] of pending) {
       const ids = this.io.sockets.adapter.rooms.get(room(subscriberDbId));
       if (!ids?.size) continue;
-      const sockets = [...ids].map((id) => this.io.sockets.sockets.get(id)).filter((s): s is Socket => s !== undefined);
+      const sockets = [...ids].map((id) => this.io!.sockets.sockets.get(id)).filter((s): s is Socket => s !== undefined);
       const read = (set: Set<string>) => [...set].map((id) => store.inbox.get(subscriberDbId, id)).filter((m): m is InboxMessage => m !== undefined);
       this.announce(subscriberDbId, sockets, read(p.created), read(p.woken));
     }
@@ -193,6 +277,7 @@ export class Realtime {
     // Closing the transports, not the sockets: socket.io's disconnect packet tells a client the server
     // meant it and it never reconnects, so every open Inbox would go deaf across a restart. A closed
     // transport is a lost connection, which the client retries until the service is back.
-    this.io.engine.close();
+    this.stopWaiting();
+    this.io?.engine.close();
   }
 }

@@ -15,14 +15,13 @@ import {
   UpdateInboxSubscriptionBody,
 } from '../../api/schemas/inbox.js';
 import { HttpError } from '../errors.js';
-import type { Service } from '../handlers/types.js';
 import { defaultSubscriptionIdentifier, type SubscriptionPreferenceRow, type SubscriptionRow } from '../store/inbox-subscriptions.js';
 import type { Store } from '../store/index.js';
 import type { ChannelSwitches } from '../store/subscriber-preferences.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { CHANNEL_KINDS } from '../engine/types.js';
-import type { InboxHttp, Who } from './http.js';
-import { validate } from './http.js';
+import type { InboxRouteName } from '../../api/inbox-routes.js';
+import { type InboxRoute, subscriberRoute, validate, type Who } from './http.js';
 import { setPreference, workflowPreference } from './preference-views.js';
 
 type PreferenceInput = NonNullable<z.infer<typeof CreateInboxSubscriptionBody>['preferences']>[number];
@@ -173,25 +172,28 @@ export function bulkPreferences(store: Store, w: Who, input: unknown) {
   });
 }
 
-export function registerSubscriptions(http: InboxHttp, svc: Service): void {
-  const { store } = svc;
-  type Topic = { topicKey: string };
-  type One = { topicKey: string; identifier: string };
+type Topic = { topicKey: string };
+type One = { topicKey: string; identifier: string };
 
-  http.route<Topic>('GET', '/v1/inbox/topics/:topicKey/subscriptions', (req, w) => {
+/** The routes of `inboxRoutes` this file answers. */
+export const subscriptionHandlers = {
+  // A workflow's switches, or a topic subscription's (items naming a subscriptionIdentifier).
+  bulkInboxPreferences: subscriberRoute((req, w, { svc: { store } }) => ({ status: 200, body: { data: bulkPreferences(store, w, req.body) } })),
+
+  listInboxTopicSubscriptions: subscriberRoute<Topic>((req, w, { svc: { store } }) => {
     const t = store.topicAdmin.find(w.env.id, req.params.topicKey);
     const rows = t ? store.inbox.subscriptions.ofTopic(t._id, w.subscriber._id, w.subscriber.subscriberId) : [];
     return { status: 200, body: { data: rows.map((s) => subscriptionView(store, s)) } };
-  });
+  }),
 
-  http.route<One>('GET', '/v1/inbox/topics/:topicKey/subscriptions/:identifier', (req, w) => {
+  getInboxTopicSubscription: subscriberRoute<One>((req, w, { svc: { store } }) => {
     const t = store.topicAdmin.find(w.env.id, req.params.topicKey);
     const s = t && store.inbox.subscriptions.find(t._id, w.subscriber._id, w.subscriber.subscriberId, withoutContext(req.params.identifier));
     // None of the subscriber's: an empty answer, as the service gives.
     return s ? { status: 200, body: { data: subscriptionView(store, s) } } : { status: 204 };
-  });
+  }),
 
-  http.route<Topic>('POST', '/v1/inbox/topics/:topicKey/subscriptions', (req, w) => {
+  createInboxTopicSubscription: subscriberRoute<Topic>((req, w, { svc: { store } }) => {
     const body = validate(CreateInboxSubscriptionBody, req.body ?? {});
     const { topicKey } = req.params;
     const identifier = withoutContext(body.identifier || defaultSubscriptionIdentifier(topicKey, w.subscriber.subscriberId));
@@ -219,9 +221,9 @@ export function registerSubscriptions(http: InboxHttp, svc: Service): void {
     const s = store.inbox.subscriptions.create(t._id, w.subscriber._id, identifier, body.name);
     if (groups.length > 0) setPreferences(store, w, s, groups, true);
     return { status: 201, body: { data: subscriptionView(store, s) } };
-  });
+  }),
 
-  http.route<One>('PATCH', '/v1/inbox/topics/:topicKey/subscriptions/:identifier', (req, w) => {
+  updateInboxTopicSubscription: subscriberRoute<One>((req, w, { svc: { store } }) => {
     const body = validate(UpdateInboxSubscriptionBody, req.body ?? {});
     const { topicKey, identifier } = req.params;
     const t = topicOf(store, w, topicKey);
@@ -231,9 +233,9 @@ export function registerSubscriptions(http: InboxHttp, svc: Service): void {
     if (body.preferences !== undefined) setPreferences(store, w, s, body.preferences.map(asGroup), false);
     if (body.name !== undefined) store.inbox.subscriptions.rename(s.id, body.name);
     return { status: 200, body: { data: subscriptionView(store, store.inbox.subscriptions.byId(s.id)!) } };
-  });
+  }),
 
-  http.route<One>('DELETE', '/v1/inbox/topics/:topicKey/subscriptions/:identifier', (req, w) => {
+  deleteInboxTopicSubscription: subscriberRoute<One>((req, w, { svc: { store } }) => {
     const { topicKey, identifier } = req.params;
     const t = topicOf(store, w, topicKey);
     const s = store.inbox.subscriptions.find(t._id, w.subscriber._id, w.subscriber.subscriberId, withoutContext(identifier));
@@ -241,19 +243,19 @@ export function registerSubscriptions(http: InboxHttp, svc: Service): void {
     if (s.implicit) store.topicAdmin.unsubscribe(t._id, w.subscriber._id);
     else store.inbox.subscriptions.remove(s);
     return { status: 200, body: { data: { success: true } } };
-  });
+  }),
 
-  http.route<{ identifier: string; workflow: string }>('PATCH', '/v1/inbox/subscriptions/:identifier/preferences/:workflow', (req, w) => {
+  updateInboxSubscriptionPreference: subscriberRoute<{ identifier: string; workflow: string }>((req, w, { svc: { store } }) => {
     const body = validate(InboxSubscriptionPreferenceBody, req.body ?? {});
     return { status: 200, body: { data: setSubscriptionPreference(store, w, req.params.identifier, req.params.workflow, body) } };
-  });
+  }),
 
-  http.route('POST', '/v1/inbox/events', (req, w) => {
+  triggerInboxEvent: subscriberRoute((req, w) => {
     const body = validate(InboxEventBody, req.body ?? {});
     if (body.name !== 'hello-world') throw new HttpError(403, 'Inbox subscribers may only trigger the "hello-world" workflow.');
     const to = body.to as { subscriberId?: unknown } | string | undefined;
     const self = typeof to === 'string' ? to : to !== null && typeof to === 'object' && !Array.isArray(to) ? to.subscriberId : undefined;
     if (self !== w.subscriber.subscriberId) throw new HttpError(403, 'Inbox subscribers may only trigger notifications for themselves.');
     throw new HttpError(403, 'Inbox events can only be triggered from a keyless environment.');
-  });
-}
+  }),
+} satisfies Partial<Record<InboxRouteName, InboxRoute>>;

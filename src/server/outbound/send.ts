@@ -4,7 +4,8 @@
 // never throws.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from '../../core/lazy.js';
 import { checkUrl, guardedLookup, REFUSED } from './guard.js';
 import { signature } from './signature.js';
 
@@ -76,11 +77,15 @@ const RETRY_AFTER_CAP_MS = 10_000;
 // Keep-alive connections shared by every caller: a bridge step or a webhook is one round trip on an
 // open socket. One pool for targets checked at connect time (per flag, which the refusal names), one
 // for when others are allowed.
+// undici loads with the first request svc dev sends.
 const pools = new Map<string, Agent>();
-function pool(allowRemote: boolean, allowFlag: string): Agent {
+async function pool(allowRemote: boolean, allowFlag: string): Promise<Agent> {
   const key = allowRemote ? '' : allowFlag;
   let agent = pools.get(key);
   if (!agent) {
+    const { Agent } = await loadUndici();
+    agent = pools.get(key);
+    if (agent) return agent;
     agent = new Agent({ keepAliveTimeout: 10_000, connections: 128, ...(!allowRemote && { connect: { lookup: guardedLookup(allowFlag) as never } }) });
     pools.set(key, agent);
   }
@@ -224,7 +229,7 @@ export async function send(req: OutboundRequest): Promise<OutboundResult> {
     if (target.refused) result.refused = true;
     return done();
   }
-  const agent = pool(req.allowRemote, req.allowFlag);
+  const agent = pools.get(req.allowRemote ? '' : req.allowFlag) ?? (await pool(req.allowRemote, req.allowFlag));
   const retries = Math.max(0, req.retries ?? 2);
   const retryOn = req.retryOn ?? RETRY_STATUS;
   const backoff = req.backoffMs ?? defaultBackoff;

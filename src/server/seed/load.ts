@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { parseJsonText, yamlUsageError } from '../../core/input.js';
 import { MAX_JSON_DEPTH, yamlNestsDeeperThan } from '../../core/json-depth.js';
-import { fieldErrors, ServiceInputError } from '../errors.js';
-import { SeedFile } from './schema.js';
+import { ServiceInputError } from '../errors.js';
+import { parseSeed, type SeedFile } from './schema.js';
 
 export function loadSeedFile(file: string): SeedFile {
   let text: string;
@@ -33,10 +33,4 @@ export function loadSeedFile(file: string): SeedFile {
   return parseSeed(data, file);
 }
 
-export function parseSeed(data: unknown, source: string): SeedFile {
-  const r = SeedFile.safeParse(data ?? {});
-  if (r.success) return r.data;
-  const problems = Object.entries(fieldErrors(r.error, data)).map(([field, e]) => `${field}: ${e.messages.join('; ')}`);
-  const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
-  throw new ServiceInputError(`--seed: ${source} is invalid: ${shown}`);
-}
+export { parseSeed };

@@ -6,6 +6,7 @@ import { Channel, ProviderId } from '../../api/schemas/enums.js';
 import { StepFilter } from '../../api/schemas/resources.js';
 import { CreateContextBody, SubscriberRecipient } from '../../api/schemas/requests.js';
 import { CreateWorkflowBody } from '../../api/schemas/workflow.js';
+import { fieldErrors, ServiceInputError } from '../errors.js';
 
 export const SeedIntegration = z.strictObject({
   name: z.string().min(1).optional(),
@@ -49,3 +50,12 @@ export const SeedEnvironment = z.strictObject({
 
 export const SeedFile = z.strictObject({ ...content, environments: z.array(SeedEnvironment).default([]) });
 export type SeedFile = z.output<typeof SeedFile>;
+
+/** A seed's content checked by the schema; its problems name `source`. */
+export function parseSeed(data: unknown, source: string): SeedFile {
+  const r = SeedFile.safeParse(data ?? {});
+  if (r.success) return r.data;
+  const problems = Object.entries(fieldErrors(r.error, data)).map(([field, e]) => `${field}: ${e.messages.join('; ')}`);
+  const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
+  throw new ServiceInputError(`--seed: ${source} is invalid: ${shown}`);
+}

@@ -104,6 +104,9 @@ export class Store {
     }
   }
 
+  /** Told once the whole content was replaced (reset, snapshot load) and the runner runs again: the Inbox sockets. */
+  readonly replacedListeners: (() => void)[] = [];
+
   /** The whole content was replaced (reset, snapshot load): nothing cached of the old rows is kept. */
   reloaded(): void {
     this.rolledBack();
