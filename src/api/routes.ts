@@ -4,6 +4,7 @@
 import { type RateCategory, type Route, route } from './route.js';
 import { environmentRoutes } from './routes-environments.js';
 import { subscriberNotificationRoutes } from './routes-notifications.js';
+import { layoutRoutes } from './routes-layouts.js';
 import { subscriberApiRoutes } from './routes-subscribers.js';
 
 export type { HttpMethod, RateCategory, Route } from './route.js';
@@ -453,6 +454,7 @@ export const routes = {
   }),
   ...environmentRoutes,
   ...subscriberApiRoutes,
+  ...layoutRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

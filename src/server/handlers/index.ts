@@ -57,6 +57,7 @@ import {
   updateIntegration,
   updateTopic,
 } from '../inbox/operator.js';
+import { createLayout, deleteLayout, duplicateLayout, getLayout, getLayoutUsage, listLayouts, previewLayout, updateLayout } from './layouts.js';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow } from './workflows.js';
 
 export const routes: Routes = {
@@ -155,6 +156,14 @@ export const routes: Routes = {
   getTopicSubscriber,
   getTopicSubscription,
   updateTopicSubscription,
+  createLayout,
+  listLayouts,
+  getLayout,
+  updateLayout,
+  deleteLayout,
+  duplicateLayout,
+  previewLayout,
+  getLayoutUsage,
 };
 
 export type { Service } from './types.js';
