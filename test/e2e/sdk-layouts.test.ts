@@ -116,3 +116,25 @@ describe('a layout wraps an email step', () => {
     expect((bare.result as { preview?: { body?: string } }).preview?.body).toBe('<p>Bare</p>');
   });
 });
+
+describe("the environment's default layout", () => {
+  it('wraps a block-editor email step that names no layout, as changed through the API', async () => {
+    const DEFAULT = '<html><body><header>Default frame</header>{{content}}</body></html>';
+    await novu.layouts.update({ name: 'Default Layout', controlValues: { email: { body: DEFAULT, editorType: 'html' } } }, 'default-layout');
+    const doc = JSON.stringify({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Plain news' }] }] });
+    await novu.workflows.create({
+      workflowId: 'plain-news',
+      name: 'Plain news',
+      active: true,
+      steps: [{ name: 'Mail', type: 'email', controlValues: { subject: 'News', body: doc } }],
+    });
+    const t = await novu.trigger({ workflowId: 'plain-news', to: { subscriberId: 'lay-2', email: 'lay2@example.com' } });
+    const waited = await api(
+      dev,
+      'GET',
+      `/v1/svc-dev/messages/wait?transactionId=${t.result.transactionId}&channel=email&since=1970-01-01T00:00:00.000Z&holdMs=20000`,
+    );
+    expect(waited.body.data.content).toMatch(/^<html><body><header>Default frame<\/header>.*Plain news.*<\/body><\/html>$/s);
+    expect((await novu.layouts.usage('default-layout')).result.workflows).toEqual([]);
+  });
+});
