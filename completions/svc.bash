@@ -15,7 +15,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--body|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--editor|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -24,6 +24,7 @@ _svc_complete() {
       '/subscribers') node='subscribers'; npos=0 ;;
       '/topics') node='topics'; npos=0 ;;
       '/integrations') node='integrations'; npos=0 ;;
+      '/layouts') node='layouts'; npos=0 ;;
       '/contexts') node='contexts'; npos=0 ;;
       '/connections') node='connections'; npos=0 ;;
       '/endpoints') node='endpoints'; npos=0 ;;
@@ -63,6 +64,12 @@ _svc_complete() {
       'integrations/update') node='integrations update'; npos=0 ;;
       'integrations/primary') node='integrations primary'; npos=0 ;;
       'integrations/delete') node='integrations delete'; npos=0 ;;
+      'layouts/list') node='layouts list'; npos=0 ;;
+      'layouts/get') node='layouts get'; npos=0 ;;
+      'layouts/create') node='layouts create'; npos=0 ;;
+      'layouts/update') node='layouts update'; npos=0 ;;
+      'layouts/delete') node='layouts delete'; npos=0 ;;
+      'layouts/preview') node='layouts preview'; npos=0 ;;
       'contexts/create') node='contexts create'; npos=0 ;;
       'connections/create') node='connections create'; npos=0 ;;
       'connections/update') node='connections update'; npos=0 ;;
@@ -156,6 +163,18 @@ _svc_complete() {
     'integrations update/-o'|'integrations update/--output') choices='table json ndjson yaml tsv' ;;
     'integrations primary/-o'|'integrations primary/--output') choices='table json ndjson yaml tsv' ;;
     'integrations delete/-o'|'integrations delete/--output') choices='table json ndjson yaml tsv' ;;
+    'layouts/-o'|'layouts/--output') choices='table json ndjson yaml tsv' ;;
+    'layouts list/--order-by') choices='createdAt updatedAt name' ;;
+    'layouts list/--order-direction') choices='ASC DESC' ;;
+    'layouts list/-o'|'layouts list/--output') choices='table json ndjson yaml tsv' ;;
+    'layouts get/-o'|'layouts get/--output') choices='table json ndjson yaml tsv' ;;
+    'layouts create/--editor') choices='html block' ;;
+    'layouts create/-o'|'layouts create/--output') choices='table json ndjson yaml tsv' ;;
+    'layouts update/--editor') choices='html block' ;;
+    'layouts update/-o'|'layouts update/--output') choices='table json ndjson yaml tsv' ;;
+    'layouts delete/-o'|'layouts delete/--output') choices='table json ndjson yaml tsv' ;;
+    'layouts preview/--editor') choices='html block' ;;
+    'layouts preview/-o'|'layouts preview/--output') choices='table json ndjson yaml tsv' ;;
     'contexts/-o'|'contexts/--output') choices='table json ndjson yaml tsv' ;;
     'contexts create/-o'|'contexts create/--output') choices='table json ndjson yaml tsv' ;;
     'connections/-o'|'connections/--output') choices='table json ndjson yaml tsv' ;;
@@ -264,6 +283,14 @@ _svc_complete() {
     'integrations update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations primary/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'integrations delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'layouts/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'layouts list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'layouts get/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'layouts create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'layouts update/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'layouts delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'layouts preview/--subscriber') COMPREPLY=($(compgen -W "$(svc __complete subscribers 2>/dev/null)" -- "$cur")); return ;;
+    'layouts preview/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'contexts/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'contexts create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'connections/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -325,12 +352,12 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--body|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--editor|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'trigger events subscribers topics integrations contexts connections endpoints workflow messages environments api login profile dev completion help' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'trigger events subscribers topics integrations layouts contexts connections endpoints workflow messages environments api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --broadcast --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --again --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
@@ -435,6 +462,27 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'integrations delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'layouts')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'list get create update delete preview' -- "$cur")); return ;;
+    'layouts list')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--query --search --order-by --order-direction --limit --offset -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'layouts get')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'layouts create')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--name --body --editor -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'layouts update')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--name --body --editor --clear-body -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'layouts delete')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'layouts preview')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--subscriber --body --editor -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'contexts')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -64,6 +64,14 @@ const TREE: Entry[] = [
     cmd('primary', () => import('./commands/integrations/primary.js')),
     cmd('delete', () => import('./commands/integrations/delete.js')),
   ]),
+  group('layouts', 'email layouts: list, show, create, update, delete, preview', [
+    cmd('list', () => import('./commands/layouts/list.js')),
+    cmd('get', () => import('./commands/layouts/get.js')),
+    cmd('create', () => import('./commands/layouts/create.js')),
+    cmd('update', () => import('./commands/layouts/update.js')),
+    cmd('delete', () => import('./commands/layouts/delete.js')),
+    cmd('preview', () => import('./commands/layouts/preview.js')),
+  ]),
   group('contexts', 'typed key/value scopes', [cmd('create', () => import('./commands/contexts/create.js'))]),
   group('connections', 'chat workspace authorizations (channel connections)', [
     cmd('create', () => import('./commands/connections/create.js')),

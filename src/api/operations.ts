@@ -26,6 +26,17 @@ import { CreateWorkflowBody, PreviewBody, PreviewResponse, Workflow } from './sc
 import { CreateSubscriberBody, CreateSubscriberQuery, PatchSubscriberBody, RemoveSubscriberResult } from './schemas/requests.js';
 import { ListWorkflowsQuery, ListWorkflowsResponse, PatchWorkflowBody, UpdateWorkflowBody } from './schemas/workflow.js';
 import { type Route, routes } from './routes.js';
+import {
+  CreateLayoutBody,
+  DuplicateLayoutBody,
+  Layout,
+  LayoutPreviewBody,
+  LayoutPreviewResponse,
+  LayoutUsage,
+  ListLayoutsQuery,
+  ListLayoutsResponse,
+  UpdateLayoutBody,
+} from './schemas/layouts.js';
 import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge-protocol.js';
 import {
   BulkSubscriberPreferencesBody,
@@ -216,6 +227,14 @@ export const operations = {
   resetStore: op(routes.resetStore, { body: ResetBody, response: StoreSummary }),
   saveSnapshot: op(routes.saveSnapshot, { response: Snapshot }),
   loadSnapshot: op(routes.loadSnapshot, { body: LoadSnapshotBody, response: StoreSummary }),
+  createLayout: op(routes.createLayout, { body: CreateLayoutBody, response: Layout }),
+  listLayouts: op(routes.listLayouts, { query: ListLayoutsQuery, response: ListLayoutsResponse }),
+  getLayout: op(routes.getLayout, { response: Layout }),
+  updateLayout: op(routes.updateLayout, { body: UpdateLayoutBody, response: Layout }),
+  deleteLayout: op(routes.deleteLayout, {}),
+  duplicateLayout: op(routes.duplicateLayout, { body: DuplicateLayoutBody, response: Layout }),
+  previewLayout: op(routes.previewLayout, { body: LayoutPreviewBody, response: LayoutPreviewResponse }),
+  getLayoutUsage: op(routes.getLayoutUsage, { response: LayoutUsage }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -4,6 +4,7 @@
 import { type RateCategory, type Route, route } from './route.js';
 import { environmentRoutes } from './routes-environments.js';
 import { subscriberNotificationRoutes } from './routes-notifications.js';
+import { layoutRoutes } from './routes-layouts.js';
 import { subscriberApiRoutes } from './routes-subscribers.js';
 import { devAdminRoutes } from './routes-dev-admin.js';
 
@@ -455,6 +456,7 @@ export const routes = {
   ...environmentRoutes,
   ...subscriberApiRoutes,
   ...devAdminRoutes,
+  ...layoutRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

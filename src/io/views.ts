@@ -27,7 +27,8 @@ export type ViewName =
   | 'record'
   | 'topics'
   | 'subscriptions'
-  | 'environments';
+  | 'environments'
+  | 'layouts';
 
 export interface Column {
   header: string;
@@ -180,6 +181,14 @@ export const LIST_VIEWS: Partial<Record<ViewName, Column[]>> = {
     { header: 'APP IDENTIFIER', value: 'identifier', full: true },
     { header: 'KEY', value: 'apiKeys.0.key', dropOrder: 2 },
     { header: 'CREATED', value: 'createdAt', time: true, dropOrder: 1 },
+  ],
+  // Email layouts: the identifier a step's layoutId names, and which one is the environment's default.
+  layouts: [
+    { header: 'LAYOUT ID', value: 'layoutId', full: true },
+    { header: 'NAME', value: 'name', min: 10 },
+    { header: 'DEFAULT', value: (r) => (r.isDefault ? 'yes' : '') },
+    { header: 'EDITOR', value: 'controls.values.email.editorType', dropOrder: 2 },
+    { header: 'UPDATED', value: 'updatedAt', time: true, dropOrder: 1 },
   ],
   // A topic's subscriptions: who is subscribed, and since when.
   subscriptions: [

@@ -74,6 +74,7 @@ interface Owned {
   endpoint: string;
   context: string;
   environmentId: string;
+  layout: string;
 }
 const owned: Record<'A' | 'B', Owned> = {} as never;
 
@@ -100,6 +101,8 @@ async function populate(call: typeof A, env: { subscriber: string; workflow: str
   expect(endp.status, JSON.stringify(endp.body)).toBe(201);
   const ctx = await call('POST', '/v2/contexts', { type: 'project', id: `p-${env.tx}` });
   expect(ctx.status).toBe(201);
+  const ly = await call('POST', '/v2/layouts', { layoutId: `ly-${env.tx}`, name: `Layout ${env.tx}` });
+  expect(ly.status, JSON.stringify(ly.body)).toBe(201);
   const wf = await call('GET', `/v2/workflows/${env.workflow}`);
   const integration = (await call('GET', '/v1/integrations/active')).body.data.find((i: { identifier: string }) => i.identifier === env.slack);
   return {
@@ -114,6 +117,7 @@ async function populate(call: typeof A, env: { subscriber: string; workflow: str
     endpoint: endp.body.data.identifier,
     context: `project:p-${env.tx}`,
     environmentId: (await call('GET', '/v1/environments/me')).body.data._id,
+    layout: ly.body.data._id,
   };
 }
 
@@ -396,6 +400,14 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   resetStore: async (call) => [await call('POST', '/v1/svc-dev/reset', { empty: 'yes' })],
   saveSnapshot: async (call) => [await call('GET', '/v1/svc-dev/snapshot')],
   loadSnapshot: async (call) => [await call('POST', '/v1/svc-dev/snapshot/load', { encoding: 'sqlite3+gzip+base64', snapshot: 'bm90IGEgc25hcHNob3Q=' })],
+  createLayout: async (call, own) => [await call('POST', '/v2/layouts', { layoutId: `ly-${own.transactionId}`, name: 'Mine now' })],
+  listLayouts: async (call, own) => [await call('GET', `/v2/layouts?query=ly-${own.transactionId}`)],
+  getLayout: async (call, own) => [await call('GET', `/v2/layouts/${own.layout}`)],
+  updateLayout: async (call, own) => [await call('PUT', `/v2/layouts/${own.layout}`, { name: 'Stolen' })],
+  deleteLayout: async (call, own) => [await call('DELETE', `/v2/layouts/${own.layout}`)],
+  duplicateLayout: async (call, own) => [await call('POST', `/v2/layouts/${own.layout}/duplicate`, { name: 'Copy' })],
+  previewLayout: async (call, own) => [await call('POST', `/v2/layouts/${own.layout}/preview`, {})],
+  getLayoutUsage: async (call, own) => [await call('GET', `/v2/layouts/${own.layout}/usage`)],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -469,6 +481,12 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   getTopicSubscriber: [404],
   getTopicSubscription: [404],
   updateTopicSubscription: [404],
+  getLayout: [404],
+  updateLayout: [404],
+  deleteLayout: [404],
+  duplicateLayout: [404],
+  previewLayout: [404],
+  getLayoutUsage: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */
@@ -483,6 +501,7 @@ async function snapshot(call: typeof A, o: Owned) {
     endpoint: await read(`/v1/channel-endpoints/${o.endpoint}`),
     contexts: await read(`/v1/notifications?subscriberIds=${o.subscriber}`),
     context: await read(`/v2/contexts/project/p-${o.transactionId}`),
+    layout: await read(`/v2/layouts/${o.layout}`),
     integrations: JSON.stringify((await call('GET', '/v1/integrations/active')).body.data.filter((i: { _id: string }) => i._id === o.integrationId)),
   };
 }

@@ -36,6 +36,7 @@ export interface PreviewInput {
    */
   sign?: (text: string) => string;
   layouts?: RenderStepOptions['layouts'];
+  defaultLayout?: RenderStepOptions['defaultLayout'];
 }
 
 /**
@@ -236,7 +237,10 @@ function previewResult(
   timezone: unknown,
 ): { result: PreviewResponse['result']; svcSignature?: string } {
   if (isChannelKind(type)) {
-    const rendered = renderStep(type, values, scope, input.layouts ? { layouts: input.layouts } : {});
+    const rendered = renderStep(type, values, scope, {
+      ...(input.layouts && { layouts: input.layouts }),
+      ...(input.defaultLayout && { defaultLayout: input.defaultLayout }),
+    });
     return {
       result: rendered.ok ? { type, preview: rendered.content as unknown as Record<string, unknown> } : { type, error: previewError(rendered.errors) },
     };

@@ -55,6 +55,8 @@ export type RenderStepResult<K extends ChannelKind> =
 export interface RenderStepOptions {
   /** Email layouts by id: Liquid HTML with `{{ content }}` where the body goes. */
   layouts?: Readonly<Record<string, string>>;
+  /** The environment's default layout, for an email whose `layoutId` is absent. */
+  defaultLayout?: string;
 }
 
 /**
@@ -142,7 +144,7 @@ function email(controls: Record<string, unknown>, scope: TemplateScope, options:
   // wraps only block-editor bodies in its default layout); a whole document is not wrapped again.
   const wrap = layoutId !== null && !(controls.editorType === 'html' && layoutId === undefined);
   if (wrap && errors.length === 0 && !isFullDocument(body)) {
-    const layout = (typeof layoutId === 'string' && options.layouts?.[layoutId]) || DEFAULT_EMAIL_LAYOUT;
+    const layout = (typeof layoutId === 'string' && options.layouts?.[layoutId]) || options.defaultLayout || DEFAULT_EMAIL_LAYOUT;
     body = render(layout, 'layoutId', { content: body, subject });
   }
   if (errors.length > 0) return { ok: false, kind: 'email', errors };

@@ -25,6 +25,8 @@ const credentials = () => import('./credentials.js');
 const topicSubscriptions = () => import('./topic-subscriptions.js');
 const devAdmin = () => import('./dev-admin.js');
 
+const layouts = () => import('./layouts.js');
+
 export type RouteLoaders = { [K in OperationName]: () => Promise<Route<K>> };
 
 export const routes: RouteLoaders = {
@@ -128,6 +130,14 @@ export const routes: RouteLoaders = {
   resetStore: async () => (await devAdmin()).resetStore,
   saveSnapshot: async () => (await devAdmin()).saveSnapshot,
   loadSnapshot: async () => (await devAdmin()).loadSnapshot,
+  createLayout: async () => (await layouts()).createLayout,
+  listLayouts: async () => (await layouts()).listLayouts,
+  getLayout: async () => (await layouts()).getLayout,
+  updateLayout: async () => (await layouts()).updateLayout,
+  deleteLayout: async () => (await layouts()).deleteLayout,
+  duplicateLayout: async () => (await layouts()).duplicateLayout,
+  previewLayout: async () => (await layouts()).previewLayout,
+  getLayoutUsage: async () => (await layouts()).getLayoutUsage,
 };
 
 export type { Service } from './types.js';

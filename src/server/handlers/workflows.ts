@@ -9,6 +9,7 @@ import { StepNotFoundError, generatePreview, validatePayload, type JsonSchema } 
 import { badRequest, fieldErrors, HttpError, notFound, reason, unprocessable } from '../errors.js';
 import { shortId } from '../issued-ids.js';
 import { signature } from '../outbound/index.js';
+import { emailLayoutOptions } from '../engine/layout.js';
 import type { StoredWorkflow } from '../store/workflows.js';
 import { workflowResponse, workflowRuntime } from '../workflow/runtime.js';
 import type { Call, Route, Service } from './types.js';
@@ -211,6 +212,7 @@ export const previewStep: Route<'previewStep'> = {
         // The service signs http_request steps with the environment's secret key; the sample shows
         // the header such a request would carry, sent now (wall-clock, as every signature).
         sign: (text) => signature(env.apiKey, text, Date.now()),
+        ...emailLayoutOptions(svc.store.layouts.all(env.id)),
       });
     } catch (e) {
       if (e instanceof StepNotFoundError) return empty;

@@ -47,6 +47,7 @@ const OWN_ROWS = [
   ...['subscribers', 'integrations', 'workflows', 'contexts', 'tenants', 'topics', 'channel_connections', 'channel_endpoints', 'inbox_environments'].map(
     (table) => `DELETE FROM ${table} WHERE env_id = @env`,
   ),
+  'DELETE FROM layouts WHERE env_id = @env',
   'DELETE FROM environments WHERE id = @env',
 ];
 

@@ -12,6 +12,7 @@ import { Environments } from './environments.js';
 import { Idempotency } from './idempotency.js';
 import { Integrations } from './integrations.js';
 import { Jobs } from './jobs.js';
+import { Layouts } from './layouts.js';
 import { Messages } from './messages.js';
 import { Subscribers } from './subscribers.js';
 import { Workflows } from './workflows.js';
@@ -38,6 +39,7 @@ export class Store {
   readonly preferences: SubscriberPreferences;
   readonly topicAdmin: TopicAdmin;
   readonly subscriptionLookup: SubscriptionLookup;
+  readonly layouts: Layouts;
   /** Every cache of the repositories (cache.ts): cleared whenever a transaction rolls back. */
   readonly caches = new Caches();
   /** The batch requests and the runner share (throughput.ts): its COMMIT is what answers wait for. */
@@ -67,6 +69,7 @@ export class Store {
     this.preferences = new SubscriberPreferences(db, clock);
     this.topicAdmin = new TopicAdmin(db, clock);
     this.subscriptionLookup = new SubscriptionLookup(db, clock);
+    this.layouts = new Layouts(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
     this.groupCommit = new GroupCommit(
       db,

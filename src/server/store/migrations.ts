@@ -330,6 +330,21 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE environments ADD COLUMN parent_id TEXT;
   ALTER TABLE environments ADD COLUMN color TEXT;
   `,
+  // Email layouts (/v2/layouts): an environment's frames for email bodies, one of them its default.
+  `
+  CREATE TABLE layouts (
+    id TEXT PRIMARY KEY,
+    env_id TEXT NOT NULL,
+    org_id TEXT NOT NULL,
+    layout_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    is_default INTEGER NOT NULL DEFAULT 0,
+    doc TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX layouts_env_layout_id ON layouts (env_id, layout_id);
+  `,
 ];
 
 /**
