@@ -26,6 +26,18 @@ import { CreateWorkflowBody, PreviewBody, PreviewResponse, Workflow } from './sc
 import { CreateSubscriberBody, CreateSubscriberQuery, PatchSubscriberBody, RemoveSubscriberResult } from './schemas/requests.js';
 import { ListWorkflowsQuery, ListWorkflowsResponse, PatchWorkflowBody, UpdateWorkflowBody } from './schemas/workflow.js';
 import { type Route, routes } from './routes.js';
+import {
+  CreateTranslationBody,
+  ImportMasterJsonBody,
+  ImportMasterJsonResult,
+  MasterJson,
+  MasterJsonQuery,
+  Translation,
+  TranslationGroup,
+  TranslationGroupParams,
+  TranslationParams,
+  UploadTranslationsResult,
+} from './schemas/translations.js';
 import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge-protocol.js';
 import {
   BulkSubscriberPreferencesBody,
@@ -210,6 +222,15 @@ export const operations = {
   getTopicSubscriber: op(routes.getTopicSubscriber, { response: TopicMembership }),
   getTopicSubscription: op(routes.getTopicSubscription, { response: SubscriptionDetails }),
   updateTopicSubscription: op(routes.updateTopicSubscription, { body: UpdateTopicSubscriptionBody, response: SubscriptionView }),
+  createTranslation: op(routes.createTranslation, { body: CreateTranslationBody, response: Translation }),
+  getTranslation: op(routes.getTranslation, { params: TranslationParams, response: Translation }),
+  deleteTranslation: op(routes.deleteTranslation, { params: TranslationParams }),
+  deleteTranslationGroup: op(routes.deleteTranslationGroup, { params: TranslationGroupParams }),
+  getTranslationGroup: op(routes.getTranslationGroup, { params: TranslationGroupParams, response: TranslationGroup }),
+  getMasterJson: op(routes.getMasterJson, { query: MasterJsonQuery, response: MasterJson }),
+  importMasterJson: op(routes.importMasterJson, { body: ImportMasterJsonBody, response: ImportMasterJsonResult }),
+  uploadMasterJson: op(routes.uploadMasterJson, { response: ImportMasterJsonResult }),
+  uploadTranslationFiles: op(routes.uploadTranslationFiles, { response: UploadTranslationsResult }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -8,6 +8,7 @@ import { exampleFromPaths, payloadExampleFromSchema, schemaFromPaths, type JsonS
 import { renderCustomOutput, renderHttpRequest, renderStep, requestBodyText, type RenderStepOptions } from './render-step.js';
 import type { TemplateError } from './template.js';
 import { nextCronTime } from './timing.js';
+import { translateControls, type TranslationBundle } from './translations.js';
 import { buildScope } from './scope.js';
 import { isChannelKind, type StepKind, type TemplateScope, type WorkflowDefinition } from './types.js';
 import { findStep, resolveSteps, workflowPayloadPaths } from './variables.js';
@@ -36,6 +37,8 @@ export interface PreviewInput {
    */
   sign?: (text: string) => string;
   layouts?: RenderStepOptions['layouts'];
+  /** The workflow's texts when its translations are on: `{{t.key}}` reads them in the subscriber's locale. */
+  translations?: TranslationBundle;
 }
 
 /**
@@ -236,7 +239,8 @@ function previewResult(
   timezone: unknown,
 ): { result: PreviewResponse['result']; svcSignature?: string } {
   if (isChannelKind(type)) {
-    const rendered = renderStep(type, values, scope, input.layouts ? { layouts: input.layouts } : {});
+    const localized = translateControls(values, input.translations, scope.subscriber?.locale);
+    const rendered = renderStep(type, localized, scope, input.layouts ? { layouts: input.layouts } : {});
     return {
       result: rendered.ok ? { type, preview: rendered.content as unknown as Record<string, unknown> } : { type, error: previewError(rendered.errors) },
     };

@@ -39,6 +39,17 @@ import {
 } from './subscriber-notifications.js';
 import { getNotificationsFeed, getUnseenCount, markAllMessages, markMessageAction } from './subscriber-feed.js';
 import type { Routes } from './types.js';
+import {
+  createTranslation,
+  deleteTranslation,
+  deleteTranslationGroup,
+  getMasterJson,
+  getTranslation,
+  getTranslationGroup,
+  importMasterJson,
+  uploadMasterJson,
+  uploadTranslationFiles,
+} from './translations.js';
 import { triggerBroadcast } from './broadcast.js';
 import { appendSubscriberCredentials, bulkCreateSubscribers, deleteSubscriberCredentials, updateSubscriberCredentials } from './credentials.js';
 import { getTopicSubscriber, getTopicSubscription, listSubscriberSubscriptions, updateTopicSubscription } from './topic-subscriptions.js';
@@ -155,6 +166,15 @@ export const routes: Routes = {
   getTopicSubscriber,
   getTopicSubscription,
   updateTopicSubscription,
+  createTranslation,
+  getTranslation,
+  deleteTranslation,
+  deleteTranslationGroup,
+  getTranslationGroup,
+  getMasterJson,
+  importMasterJson,
+  uploadMasterJson,
+  uploadTranslationFiles,
 };
 
 export type { Service } from './types.js';

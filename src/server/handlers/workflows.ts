@@ -211,6 +211,7 @@ export const previewStep: Route<'previewStep'> = {
         // The service signs http_request steps with the environment's secret key; the sample shows
         // the header such a request would carry, sent now (wall-clock, as every signature).
         sign: (text) => signature(env.apiKey, text, Date.now()),
+        translations: svc.store.translations.bundleFor(wf),
       });
     } catch (e) {
       if (e instanceof StepNotFoundError) return empty;

@@ -23,6 +23,7 @@ import {
 import { CHAT_PUSH_PROVIDER_IDS } from '../../api/enum-values.js';
 import type { DetailInput } from '../store/details.js';
 import { isoAt } from '../store/repo.js';
+import { translateControls } from '../engine/translations.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
 import {
@@ -259,7 +260,10 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
     if ('error' in dest)
       return { result: { status: 'failed', error: dest.error, source: dest.source ?? 'Credentials', ...(dest.raw !== undefined && { raw: dest.raw }) } };
     const controls = ov.layoutId !== undefined ? { ...ctx.step.controls, layoutId: ov.layoutId } : ctx.step.controls;
-    const rendered = given !== undefined ? { ok: true as const, content: given, undefinedVariables: [] } : renderStep(kind, controls, scope);
+    const rendered =
+      given !== undefined
+        ? { ok: true as const, content: given, undefinedVariables: [] }
+        : renderStep(kind, translateControls(controls, ctx.store.translations.bundleFor(ctx.workflow), scope.subscriber.locale), scope);
     if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };
     const messageId = ctx.store.messages.newMessageId();
     const fields = { ...dest.fields, ...contentFields(kind, rendered.content) };

@@ -330,6 +330,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE environments ADD COLUMN parent_id TEXT;
   ALTER TABLE environments ADD COLUMN color TEXT;
   `,
+  // Translations: a resource's texts per locale (a workflow by its identifier, or a layout).
+  `
+  CREATE TABLE translations (
+    env_id TEXT NOT NULL, resource_type TEXT NOT NULL, resource_id TEXT NOT NULL, locale TEXT NOT NULL,
+    content TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+    PRIMARY KEY (env_id, resource_type, resource_id, locale)
+  ) WITHOUT ROWID;
+  CREATE INDEX translations_locale ON translations (env_id, locale);
+  `,
 ];
 
 /**
