@@ -49,6 +49,16 @@ describe('translations through the SDK', () => {
     expect((await novu.workflows.get('tr-crud')).result.isTranslationEnabled).toBe(false);
   });
 
+  it('deleting a workflow deletes its translations', async () => {
+    const wf = { workflowId: 'tr-gone', name: 'Gone', steps: [mailStep({ subject: '{{t.s}}', body: 'x' })] };
+    await novu.workflows.create(wf);
+    await novu.translations.create({ resourceId: 'tr-gone', resourceType: 'workflow', locale: 'en_US', content: { s: 'Old' } });
+    await novu.workflows.delete('tr-gone');
+    await novu.workflows.create(wf);
+    expect(await sdkFailure(novu.translations.retrieve({ resourceType: 'workflow', resourceId: 'tr-gone', locale: 'en_US' }))).toMatchObject({ status: 404 });
+    expect((await novu.translations.master.retrieve('en_US')).workflows['tr-gone']).toBeUndefined();
+  });
+
   it('refuses an unknown workflow, a locale not in language_REGION form and an unknown resource type', async () => {
     expect(
       await sdkFailure(novu.translations.create({ resourceId: 'no-such-wf', resourceType: 'workflow', locale: 'en_US', content: { a: 'b' } })),

@@ -190,6 +190,8 @@ export const deleteWorkflow: Route<'deleteWorkflow'> = {
     svc.store.tx(() => {
       const wf = findWorkflow(svc, env.id, params.workflowId!);
       svc.store.workflows.remove(wf._id);
+      // Its translations go with it: a new workflow of the same identifier starts without texts.
+      svc.store.translations.removeGroup(env.id, 'workflow', wf.workflowId);
     });
   },
 };
