@@ -31,6 +31,7 @@ _svc_complete() {
       '/workflow') node='workflow'; npos=0 ;;
       '/messages') node='messages'; npos=0 ;;
       '/environments') node='environments'; npos=0 ;;
+      '/translations') node='translations'; npos=0 ;;
       '/api') node='api'; npos=0 ;;
       '/login') node='login'; npos=0 ;;
       '/profile') node='profile'; npos=0 ;;
@@ -96,6 +97,8 @@ _svc_complete() {
       'environments/list') node='environments list'; npos=0 ;;
       'environments/create') node='environments create'; npos=0 ;;
       'environments/delete') node='environments delete'; npos=0 ;;
+      'translations/pull') node='translations pull'; npos=0 ;;
+      'translations/push') node='translations push'; npos=0 ;;
       'profile/add') node='profile add'; npos=0 ;;
       'profile/list') node='profile list'; npos=0 ;;
       'profile/show') node='profile show'; npos=0 ;;
@@ -223,6 +226,9 @@ _svc_complete() {
     'environments list/-o'|'environments list/--output') choices='table json ndjson yaml tsv' ;;
     'environments create/-o'|'environments create/--output') choices='table json ndjson yaml tsv' ;;
     'environments delete/-o'|'environments delete/--output') choices='table json ndjson yaml tsv' ;;
+    'translations/-o'|'translations/--output') choices='table json ndjson yaml tsv' ;;
+    'translations pull/-o'|'translations pull/--output') choices='table json ndjson yaml tsv' ;;
+    'translations push/-o'|'translations push/--output') choices='table json ndjson yaml tsv' ;;
     'api/-o'|'api/--output') choices='table json ndjson yaml tsv' ;;
     'login/-o'|'login/--output') choices='table json ndjson yaml tsv' ;;
     'profile/-o'|'profile/--output') choices='table json ndjson yaml tsv' ;;
@@ -332,6 +338,9 @@ _svc_complete() {
     'environments list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'environments create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'environments delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'translations/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'translations pull/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'translations push/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'api/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'login/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'profile/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -357,7 +366,7 @@ _svc_complete() {
   case "$node" in
     '')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'trigger events subscribers topics integrations layouts contexts connections endpoints workflow messages environments api login profile dev completion help' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'trigger events subscribers topics integrations layouts contexts connections endpoints workflow messages environments translations api login profile dev completion help' -- "$cur")); return ;;
     'trigger')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--to --to-json --broadcast --payload --set --overrides --transaction-id --actor --tenant --context --recipients-file --chunk --concurrency --report --journal --resume --again --strict --max-time --wait --wait-timeout -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       case "$npos" in 0) COMPREPLY=($(compgen -W "$(svc __complete workflows 2>/dev/null)" -- "$cur")); return ;; esac
@@ -586,6 +595,15 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'environments delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'translations')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'pull push' -- "$cur")); return ;;
+    'translations pull')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--locale -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'translations push')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'api')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -f --field --paginate -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -108,6 +108,10 @@ const TREE: Entry[] = [
     cmd('create', () => import('./commands/environments/create.js')),
     cmd('delete', () => import('./commands/environments/delete.js')),
   ]),
+  group('translations', "workflows' texts per locale: pull them to files, push them back", [
+    cmd('pull', () => import('./commands/translations/pull.js')),
+    cmd('push', () => import('./commands/translations/push.js')),
+  ]),
   cmd('api', () => import('./commands/api.js')),
   cmd('login', () => import('./commands/login.js')),
   group('profile', 'manage saved profiles (base URL and API key)', [

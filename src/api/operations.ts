@@ -37,6 +37,18 @@ import {
   ListLayoutsResponse,
   UpdateLayoutBody,
 } from './schemas/layouts.js';
+import {
+  CreateTranslationBody,
+  ImportMasterJsonBody,
+  ImportMasterJsonResult,
+  MasterJson,
+  MasterJsonQuery,
+  Translation,
+  TranslationGroup,
+  TranslationGroupParams,
+  TranslationParams,
+  UploadTranslationsResult,
+} from './schemas/translations.js';
 import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge-protocol.js';
 import {
   BulkSubscriberPreferencesBody,
@@ -235,6 +247,15 @@ export const operations = {
   duplicateLayout: op(routes.duplicateLayout, { body: DuplicateLayoutBody, response: Layout }),
   previewLayout: op(routes.previewLayout, { body: LayoutPreviewBody, response: LayoutPreviewResponse }),
   getLayoutUsage: op(routes.getLayoutUsage, { response: LayoutUsage }),
+  createTranslation: op(routes.createTranslation, { body: CreateTranslationBody, response: Translation }),
+  getTranslation: op(routes.getTranslation, { params: TranslationParams, response: Translation }),
+  deleteTranslation: op(routes.deleteTranslation, { params: TranslationParams }),
+  deleteTranslationGroup: op(routes.deleteTranslationGroup, { params: TranslationGroupParams }),
+  getTranslationGroup: op(routes.getTranslationGroup, { params: TranslationGroupParams, response: TranslationGroup }),
+  getMasterJson: op(routes.getMasterJson, { query: MasterJsonQuery, response: MasterJson }),
+  importMasterJson: op(routes.importMasterJson, { body: ImportMasterJsonBody, response: ImportMasterJsonResult }),
+  uploadMasterJson: op(routes.uploadMasterJson, { response: ImportMasterJsonResult }),
+  uploadTranslationFiles: op(routes.uploadTranslationFiles, { response: UploadTranslationsResult }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -7,6 +7,7 @@ import { subscriberNotificationRoutes } from './routes-notifications.js';
 import { layoutRoutes } from './routes-layouts.js';
 import { subscriberApiRoutes } from './routes-subscribers.js';
 import { devAdminRoutes } from './routes-dev-admin.js';
+import { translationRoutes } from './routes-translations.js';
 
 export type { HttpMethod, RateCategory, Route } from './route.js';
 
@@ -457,6 +458,7 @@ export const routes = {
   ...subscriberApiRoutes,
   ...devAdminRoutes,
   ...layoutRoutes,
+  ...translationRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

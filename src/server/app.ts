@@ -20,6 +20,7 @@ import { registerOutbox } from './outbox/index.js';
 import { iso } from './clock.js';
 import { errorBody, fieldErrors, HttpError, unprocessable } from './errors.js';
 import { routes as handlers, type Service } from './handlers/index.js';
+import { MULTIPART_ROUTES } from '../api/routes-translations.js';
 import type { Call, Route } from './handlers/types.js';
 import { checkIdempotency, finishIdempotency } from './idempotency.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
@@ -103,6 +104,16 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       if (!err && nestedDeeperThan(value)) return done(new HttpError(400, `Request body nests more than ${MAX_JSON_DEPTH} levels deep`), undefined);
       done(err, value);
     });
+  });
+
+  // Multipart only for the routes that read files (they parse it themselves, `parseBody`/`prepare`);
+  // every other route still answers 415 to it.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (req, bytes, done) => {
+    const name = (req.routeOptions.config as { opName?: OperationName }).opName;
+    if (!name || !(MULTIPART_ROUTES as readonly string[]).includes(name)) {
+      return done(new HttpError(415, `Unsupported Media Type: send the body as application/json (got ${req.headers['content-type']})`), undefined);
+    }
+    done(null, { contentType: req.headers['content-type'], bytes });
   });
 
   const inbox = openInbox(app.server, service, {

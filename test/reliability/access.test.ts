@@ -408,7 +408,49 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   duplicateLayout: async (call, own) => [await call('POST', `/v2/layouts/${own.layout}/duplicate`, { name: 'Copy' })],
   previewLayout: async (call, own) => [await call('POST', `/v2/layouts/${own.layout}/preview`, {})],
   getLayoutUsage: async (call, own) => [await call('GET', `/v2/layouts/${own.layout}/usage`)],
+  createTranslation: async (call, own) => [
+    await call('POST', '/v2/translations', { resourceId: own.workflow, resourceType: 'workflow', locale: 'en_US', content: { stolen: 'yes' } }),
+    await call('POST', '/v2/translations', { resourceId: own.workflowDbId, resourceType: 'workflow', locale: 'en_US', content: { stolen: 'yes' } }),
+  ],
+  getTranslation: async (call, own) => [await call('GET', `/v2/translations/workflow/${own.workflow}/en_US`)],
+  deleteTranslation: async (call, own) => [await call('DELETE', `/v2/translations/workflow/${own.workflow}/en_US`)],
+  deleteTranslationGroup: async (call, own) => [await call('DELETE', `/v2/translations/workflow/${own.workflow}`)],
+  getTranslationGroup: async (call, own) => [await call('GET', `/v2/translations/group/workflow/${own.workflow}`)],
+  getMasterJson: async (call) => [await call('GET', '/v2/translations/master-json?locale=en_US')],
+  importMasterJson: async (call, own) => [
+    await call('POST', '/v2/translations/master-json', { locale: 'en_US', masterJson: { workflows: { [own.workflow]: { stolen: 'yes' } } } }),
+  ],
+  uploadMasterJson: async (call, own) => [
+    await uploadAs(
+      call,
+      '/v2/translations/master-json/upload',
+      {},
+      { file: [['en_US.json', JSON.stringify({ workflows: { [own.workflow]: { stolen: 'yes' } } })]] },
+    ),
+  ],
+  uploadTranslationFiles: async (call, own) => [
+    await uploadAs(
+      call,
+      '/v2/translations/upload',
+      { resourceId: own.workflow, resourceType: 'workflow' },
+      { 'files[]': [['en_US.json', '{"stolen":"yes"}']] },
+    ),
+  ],
 };
+
+/** A multipart upload with the key of `call` (A's or B's). */
+async function uploadAs(call: typeof A, url: string, fields: Record<string, string>, files: Record<string, [string, string][]>): Promise<Answer> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const [k, list] of Object.entries(files)) for (const [name, text] of list) form.append(k, new Blob([text], { type: 'application/json' }), name);
+  const req = new Request('http://x/', { method: 'POST', body: form });
+  const payload = Buffer.from(await req.arrayBuffer());
+  const headers = { authorization: `ApiKey ${call === A ? TEST_KEY : STAGING_KEY}`, 'content-type': req.headers.get('content-type')! };
+  const res = await svc.app.inject({ method: 'POST', url, headers, payload });
+  const body = JSON.parse(res.body);
+  answers.push({ what: `POST ${url}`, body: res.body });
+  return { status: res.statusCode, body, sent: `${url} ${JSON.stringify(fields)} ${JSON.stringify(files)}` };
+}
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
  * trigger, an unknown workflow); the rest answer from the intruder's own namespace. */
@@ -487,6 +529,15 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   duplicateLayout: [404],
   previewLayout: [404],
   getLayoutUsage: [404],
+  createTranslation: [404, 404],
+  getTranslation: [404],
+  deleteTranslation: [404],
+  deleteTranslationGroup: [404],
+  getTranslationGroup: [404],
+  getMasterJson: [200],
+  importMasterJson: [200],
+  uploadMasterJson: [200],
+  uploadTranslationFiles: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -8,6 +8,7 @@ import { exampleFromPaths, payloadExampleFromSchema, schemaFromPaths, type JsonS
 import { renderCustomOutput, renderHttpRequest, renderStep, requestBodyText, type RenderStepOptions } from './render-step.js';
 import type { TemplateError } from './template.js';
 import { nextCronTime } from './timing.js';
+import { translateControls, type TranslationBundle } from './translations.js';
 import { buildScope } from './scope.js';
 import { isChannelKind, type StepKind, type TemplateScope, type WorkflowDefinition } from './types.js';
 import { findStep, resolveSteps, workflowPayloadPaths } from './variables.js';
@@ -37,6 +38,8 @@ export interface PreviewInput {
   sign?: (text: string) => string;
   layouts?: RenderStepOptions['layouts'];
   defaultLayout?: RenderStepOptions['defaultLayout'];
+  /** The workflow's texts when its translations are on: `{{t.key}}` reads them in the subscriber's locale. */
+  translations?: TranslationBundle;
 }
 
 /**
@@ -237,7 +240,8 @@ function previewResult(
   timezone: unknown,
 ): { result: PreviewResponse['result']; svcSignature?: string } {
   if (isChannelKind(type)) {
-    const rendered = renderStep(type, values, scope, {
+    const localized = translateControls(values, input.translations, scope.subscriber?.locale);
+    const rendered = renderStep(type, localized, scope, {
       ...(input.layouts && { layouts: input.layouts }),
       ...(input.defaultLayout && { defaultLayout: input.defaultLayout }),
     });

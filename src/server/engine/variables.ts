@@ -172,6 +172,8 @@ export interface VariableContext {
 /** Why a variable may not be used here, or null when it may. Messages follow `Variable "x" <message>`. */
 export function variableProblem(variable: Pick<VariableUse, 'root' | 'segments' | 'path'>, ctx: VariableContext): string | null {
   const { root, segments } = variable;
+  // `{{t.key}}` is a translation key, put in the subscriber's language before rendering (translations.ts).
+  if (root === 't' && segments && segments.length > 1) return null;
   if (!(SCOPE_ROOTS as readonly string[]).includes(root)) {
     if (segments && segments.length === 1) return `is missing a namespace. Did you mean {{ payload.${root} }}?`;
     return `is not supported: variables start with ${SCOPE_ROOTS.map((r) => `${r}.`).join(', ')}`;

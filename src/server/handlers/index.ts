@@ -27,6 +27,8 @@ const devAdmin = () => import('./dev-admin.js');
 
 const layouts = () => import('./layouts.js');
 
+const translations = () => import('./translations.js');
+
 export type RouteLoaders = { [K in OperationName]: () => Promise<Route<K>> };
 
 export const routes: RouteLoaders = {
@@ -138,6 +140,15 @@ export const routes: RouteLoaders = {
   duplicateLayout: async () => (await layouts()).duplicateLayout,
   previewLayout: async () => (await layouts()).previewLayout,
   getLayoutUsage: async () => (await layouts()).getLayoutUsage,
+  createTranslation: async () => (await translations()).createTranslation,
+  getTranslation: async () => (await translations()).getTranslation,
+  deleteTranslation: async () => (await translations()).deleteTranslation,
+  deleteTranslationGroup: async () => (await translations()).deleteTranslationGroup,
+  getTranslationGroup: async () => (await translations()).getTranslationGroup,
+  getMasterJson: async () => (await translations()).getMasterJson,
+  importMasterJson: async () => (await translations()).importMasterJson,
+  uploadMasterJson: async () => (await translations()).uploadMasterJson,
+  uploadTranslationFiles: async () => (await translations()).uploadTranslationFiles,
 };
 
 export type { Service } from './types.js';

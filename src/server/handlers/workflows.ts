@@ -191,6 +191,8 @@ export const deleteWorkflow: Route<'deleteWorkflow'> = {
     svc.store.tx(() => {
       const wf = findWorkflow(svc, env.id, params.workflowId!);
       svc.store.workflows.remove(wf._id);
+      // Its translations go with it: a new workflow of the same identifier starts without texts.
+      svc.store.translations.removeGroup(env.id, 'workflow', wf.workflowId);
     });
   },
 };
@@ -213,6 +215,7 @@ export const previewStep: Route<'previewStep'> = {
         // the header such a request would carry, sent now (wall-clock, as every signature).
         sign: (text) => signature(env.apiKey, text, Date.now()),
         ...emailLayoutOptions(svc.store.layouts.all(env.id)),
+        translations: svc.store.translations.bundleFor(wf),
       });
     } catch (e) {
       if (e instanceof StepNotFoundError) return empty;

@@ -24,6 +24,7 @@ import { CHAT_PUSH_PROVIDER_IDS } from '../../api/enum-values.js';
 import { emailLayoutOptions } from '../engine/layout.js';
 import type { DetailInput } from '../store/details.js';
 import { isoAt } from '../store/repo.js';
+import { translateControls } from '../engine/translations.js';
 import { templateErrorsText, undefinedVariablesText } from './describe.js';
 import { prelude } from './prelude.js';
 import {
@@ -263,7 +264,12 @@ function plan(ctx: StepContext, kind: ChannelKind, given?: ChannelContent[Channe
     const rendered =
       given !== undefined
         ? { ok: true as const, content: given, undefinedVariables: [] }
-        : renderStep(kind, controls, scope, kind === 'email' ? emailLayoutOptions(ctx.store.layouts.all(ctx.environment.id)) : {});
+        : renderStep(
+            kind,
+            translateControls(controls, ctx.store.translations.bundleFor(ctx.workflow), scope.subscriber.locale),
+            scope,
+            kind === 'email' ? emailLayoutOptions(ctx.store.layouts.all(ctx.environment.id)) : {},
+          );
     if (!rendered.ok) return { result: { status: 'failed', error: templateErrorsText(rendered.errors), source: 'Payload' } };
     const messageId = ctx.store.messages.newMessageId();
     const fields = { ...dest.fields, ...contentFields(kind, rendered.content) };

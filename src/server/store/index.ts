@@ -20,6 +20,7 @@ import { Inbox } from './inbox.js';
 import { SubscriberPreferences } from './subscriber-preferences.js';
 import { TopicAdmin } from './topic-admin.js';
 import { SubscriptionLookup } from './subscription-lookup.js';
+import { Translations } from './translations.js';
 
 export class Store {
   readonly environments: Environments;
@@ -40,6 +41,7 @@ export class Store {
   readonly topicAdmin: TopicAdmin;
   readonly subscriptionLookup: SubscriptionLookup;
   readonly layouts: Layouts;
+  readonly translations: Translations;
   /** Every cache of the repositories (cache.ts): cleared whenever a transaction rolls back. */
   readonly caches = new Caches();
   /** The batch requests and the runner share (throughput.ts): its COMMIT is what answers wait for. */
@@ -70,6 +72,7 @@ export class Store {
     this.topicAdmin = new TopicAdmin(db, clock);
     this.subscriptionLookup = new SubscriptionLookup(db, clock);
     this.layouts = new Layouts(db, clock);
+    this.translations = new Translations(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
     this.groupCommit = new GroupCommit(
       db,

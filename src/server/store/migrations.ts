@@ -345,6 +345,15 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX layouts_env_layout_id ON layouts (env_id, layout_id);
   `,
+  // Translations: a resource's texts per locale (a workflow by its identifier, or a layout).
+  `
+  CREATE TABLE translations (
+    env_id TEXT NOT NULL, resource_type TEXT NOT NULL, resource_id TEXT NOT NULL, locale TEXT NOT NULL,
+    content TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+    PRIMARY KEY (env_id, resource_type, resource_id, locale)
+  ) WITHOUT ROWID;
+  CREATE INDEX translations_locale ON translations (env_id, locale);
+  `,
 ];
 
 /**
