@@ -80,6 +80,21 @@ import {
   UpdateTopicSubscriptionBody,
 } from './schemas/subscriber-api.js';
 
+import {
+  CreateEnvironmentVariableBody,
+  DiffEnvironmentBody,
+  EnvironmentDiff,
+  EnvironmentTag,
+  EnvironmentVariable,
+  EnvironmentVariableUsage,
+  ListEnvironmentVariablesQuery,
+  PublishEnvironmentBody,
+  PublishResult,
+  SyncWorkflowBody,
+  UpdateEnvironmentVariableBody,
+} from './schemas/environment-variables.js';
+import { StepResponse } from './schemas/workflow.js';
+
 export type { RateCategory } from './routes.js';
 
 export interface Operation extends Route {
@@ -210,6 +225,17 @@ export const operations = {
   getTopicSubscriber: op(routes.getTopicSubscriber, { response: TopicMembership }),
   getTopicSubscription: op(routes.getTopicSubscription, { response: SubscriptionDetails }),
   updateTopicSubscription: op(routes.updateTopicSubscription, { body: UpdateTopicSubscriptionBody, response: SubscriptionView }),
+  listEnvironmentVariables: op(routes.listEnvironmentVariables, { query: ListEnvironmentVariablesQuery, response: z.array(EnvironmentVariable) }),
+  createEnvironmentVariable: op(routes.createEnvironmentVariable, { body: CreateEnvironmentVariableBody, response: EnvironmentVariable }),
+  getEnvironmentVariable: op(routes.getEnvironmentVariable, { response: EnvironmentVariable }),
+  updateEnvironmentVariable: op(routes.updateEnvironmentVariable, { body: UpdateEnvironmentVariableBody, response: EnvironmentVariable }),
+  deleteEnvironmentVariable: op(routes.deleteEnvironmentVariable, {}),
+  getEnvironmentVariableUsage: op(routes.getEnvironmentVariableUsage, { response: EnvironmentVariableUsage }),
+  getEnvironmentTags: op(routes.getEnvironmentTags, { response: z.array(EnvironmentTag) }),
+  diffEnvironment: op(routes.diffEnvironment, { body: DiffEnvironmentBody, response: EnvironmentDiff }),
+  publishEnvironment: op(routes.publishEnvironment, { body: PublishEnvironmentBody, response: PublishResult }),
+  syncWorkflow: op(routes.syncWorkflow, { body: SyncWorkflowBody, response: Workflow }),
+  getWorkflowStep: op(routes.getWorkflowStep, { response: StepResponse }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -3,6 +3,7 @@
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
 import { type RateCategory, type Route, route } from './route.js';
 import { environmentRoutes } from './routes-environments.js';
+import { environmentVariableRoutes } from './routes-env-vars.js';
 import { subscriberNotificationRoutes } from './routes-notifications.js';
 import { subscriberApiRoutes } from './routes-subscribers.js';
 
@@ -453,6 +454,7 @@ export const routes = {
   }),
   ...environmentRoutes,
   ...subscriberApiRoutes,
+  ...environmentVariableRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -57,6 +57,15 @@ import {
   updateIntegration,
   updateTopic,
 } from '../inbox/operator.js';
+import {
+  createEnvironmentVariable,
+  deleteEnvironmentVariable,
+  getEnvironmentVariable,
+  getEnvironmentVariableUsage,
+  listEnvironmentVariables,
+  updateEnvironmentVariable,
+} from './environment-variables.js';
+import { diffEnvironment, getEnvironmentTags, getWorkflowStep, publishEnvironment, syncWorkflow } from './publish.js';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, previewStep, updateWorkflow } from './workflows.js';
 
 export const routes: Routes = {
@@ -155,6 +164,17 @@ export const routes: Routes = {
   getTopicSubscriber,
   getTopicSubscription,
   updateTopicSubscription,
+  listEnvironmentVariables,
+  createEnvironmentVariable,
+  getEnvironmentVariable,
+  updateEnvironmentVariable,
+  deleteEnvironmentVariable,
+  getEnvironmentVariableUsage,
+  getEnvironmentTags,
+  diffEnvironment,
+  publishEnvironment,
+  syncWorkflow,
+  getWorkflowStep,
 };
 
 export type { Service } from './types.js';
