@@ -15,7 +15,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--source|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -89,6 +89,8 @@ _svc_complete() {
       'environments/list') node='environments list'; npos=0 ;;
       'environments/create') node='environments create'; npos=0 ;;
       'environments/delete') node='environments delete'; npos=0 ;;
+      'environments/diff') node='environments diff'; npos=0 ;;
+      'environments/publish') node='environments publish'; npos=0 ;;
       'profile/add') node='profile add'; npos=0 ;;
       'profile/list') node='profile list'; npos=0 ;;
       'profile/show') node='profile show'; npos=0 ;;
@@ -198,6 +200,8 @@ _svc_complete() {
     'environments list/-o'|'environments list/--output') choices='table json ndjson yaml tsv' ;;
     'environments create/-o'|'environments create/--output') choices='table json ndjson yaml tsv' ;;
     'environments delete/-o'|'environments delete/--output') choices='table json ndjson yaml tsv' ;;
+    'environments diff/-o'|'environments diff/--output') choices='table json ndjson yaml tsv' ;;
+    'environments publish/-o'|'environments publish/--output') choices='table json ndjson yaml tsv' ;;
     'api/-o'|'api/--output') choices='table json ndjson yaml tsv' ;;
     'login/-o'|'login/--output') choices='table json ndjson yaml tsv' ;;
     'profile/-o'|'profile/--output') choices='table json ndjson yaml tsv' ;;
@@ -292,6 +296,8 @@ _svc_complete() {
     'environments list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'environments create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'environments delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments diff/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments publish/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'api/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'login/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'profile/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -306,7 +312,7 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--bridge-url|--channel|--chunk|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--email|--endpoint|--environment-id|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--source|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
@@ -510,7 +516,7 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'environments')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list create delete' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'list create delete diff publish' -- "$cur")); return ;;
     'environments list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -519,6 +525,12 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'environments delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'environments diff')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--source -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'environments publish')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--source -y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'api')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--data -f --field --paginate -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

@@ -20,11 +20,11 @@ beforeAll(async () => {
   dev = await startDev({ args: ['--no-save-profile', '--quiet'] });
   novu = novuClient(dev.baseUrl, dev.apiKey);
   const src = (await novu.environments.create({ name: 'Feature', color: '#33aa66' })).result;
-  source = { id: src.id, key: src.apiKeys[0]!.key };
+  source = { id: src.id, key: src.apiKeys![0]!.key };
   sourceNovu = novuClient(dev.baseUrl, source.key);
   // Made from the feature environment, whose key may then reach it (as it may change or delete it).
   const created = (await novu.environments.create({ name: 'Staging', color: '#3366ff', parentId: source.id })).result;
-  staging = { id: created.id, key: created.apiKeys[0]!.key };
+  staging = { id: created.id, key: created.apiKeys![0]!.key };
   stagingNovu = novuClient(dev.baseUrl, staging.key);
 });
 afterAll(async () => {
@@ -127,7 +127,12 @@ describe('between environments through the SDK', () => {
     expect((await sourceNovu.environments.getTags(source.id)).result.map((t) => t.name).sort()).toEqual(['env', 'onboarding']);
     expect((await sourceNovu.environments.getTags(staging.id)).result).toEqual([]);
     const step = (await sourceNovu.workflows.steps.retrieve('env-greeting', 'inbox')).result;
-    expect(step).toMatchObject({ stepId: 'inbox', type: 'in_app', workflowId: 'env-greeting', controlValues: { body: '{{env.GREETING}}, {{subscriber.firstName}}' } });
+    expect(step).toMatchObject({
+      stepId: 'inbox',
+      type: 'in_app',
+      workflowId: 'env-greeting',
+      controlValues: { body: '{{env.GREETING}}, {{subscriber.firstName}}' },
+    });
     expect(await sdkFailure(sourceNovu.workflows.steps.retrieve('env-greeting', 'nope'))).toMatchObject({ status: 404 });
   });
 
@@ -151,7 +156,9 @@ describe('between environments through the SDK', () => {
     expect(dry.summary).toEqual({ resources: 1, successful: 0, failed: 0, skipped: 1 });
 
     const published = await answerOf(sourceNovu.environments.publish({}, staging.id));
-    expect(published.results[0].successful).toEqual([{ resourceType: 'workflow', resourceId: 'env-greeting', resourceName: 'Env greeting', action: 'created' }]);
+    expect(published.results[0].successful).toEqual([
+      { resourceType: 'workflow', resourceId: 'env-greeting', resourceName: 'Env greeting', action: 'created' },
+    ]);
     expect(published.summary).toEqual({ resources: 1, successful: 1, failed: 0, skipped: 0 });
 
     const since = new Date().toISOString();
@@ -159,9 +166,7 @@ describe('between environments through the SDK', () => {
     expect((await messageOf(staging.key, t.transactionId!, since)).content).toBe('Hello from staging, Bo');
 
     // Published again with nothing changed: skipped.
-    expect((await answerOf(sourceNovu.environments.publish({}, staging.id))).results[0].skipped[0].reason).toBe(
-      'No changes detected',
-    );
+    expect((await answerOf(sourceNovu.environments.publish({}, staging.id))).results[0].skipped[0].reason).toBe('No changes detected');
   });
 
   it('diff shows a modified workflow and its changed step; sync copies it', async () => {
@@ -180,7 +185,11 @@ describe('between environments through the SDK', () => {
     const diff = await answerOf(sourceNovu.environments.diff({}, staging.id));
     const changes = diff.resources[0].changes;
     expect(changes).toEqual([
-      expect.objectContaining({ resourceType: 'workflow', action: 'modified', diffs: { previous: { name: 'Env greeting' }, new: { name: 'Env greeting v2' } } }),
+      expect.objectContaining({
+        resourceType: 'workflow',
+        action: 'modified',
+        diffs: { previous: { name: 'Env greeting' }, new: { name: 'Env greeting v2' } },
+      }),
       expect.objectContaining({
         resourceType: 'step',
         action: 'modified',
