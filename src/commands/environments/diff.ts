@@ -69,17 +69,17 @@ function detail(r: DiffAnswer['resources'][number]): string {
 export async function diffLines(answer: DiffAnswer, nameOf: (id: string) => string, width: number | undefined, color: boolean): Promise<string[]> {
   const { takeWidth } = await import('../../io/fit.js');
   const chalk = new (await import('chalk')).Chalk({ level: color ? 1 : 0 });
-  const fit = (s: string) => (width === undefined ? s : takeWidth(s, width));
+  const fitted = (s: string) => (width === undefined ? s : takeWidth(s, width));
   const head = `${safeText(nameOf(answer.sourceEnvironmentId))} → ${safeText(nameOf(answer.targetEnvironmentId))}: `;
-  if (!answer.summary.hasChanges) return [fit(`${head}no changes`)];
-  const out = [fit(`${head}${answer.summary.totalChanges} change(s) in ${answer.resources.length} resource(s)`)];
+  if (!answer.summary.hasChanges) return [fitted(`${head}no changes`)];
+  const out = [fitted(`${head}${answer.summary.totalChanges} change(s) in ${answer.resources.length} resource(s)`)];
   const mark = { added: chalk.green('+'), modified: chalk.yellow('~'), deleted: chalk.red('-') } as Record<string, string>;
   for (const r of answer.resources) {
     const action = !r.sourceResource ? 'deleted' : !r.targetResource ? 'added' : 'modified';
     const who = r.sourceResource ?? r.targetResource;
     const what = safeText(`${r.resourceType} ${who?.id ?? '?'}${who?.name && who.name !== who.id ? ` (${who.name})` : ''}`);
     const why = action === 'modified' ? safeText(detail(r)) : '';
-    const text = fit(`  ${action === 'added' ? '+' : action === 'deleted' ? '-' : '~'} ${what}${why ? `: ${why}` : ''}`);
+    const text = fitted(`  ${action === 'added' ? '+' : action === 'deleted' ? '-' : '~'} ${what}${why ? `: ${why}` : ''}`);
     // The mark is coloured after fitting, so escapes are never cut.
     out.push(`  ${mark[action]}${text.slice(3)}`);
   }
