@@ -15,7 +15,7 @@ _svc_complete() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--body|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--editor|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
+      --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--body|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--editor|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--source|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) ((i++)); continue ;;
       -*) continue ;;
     esac
     case "$node/$w" in
@@ -97,6 +97,8 @@ _svc_complete() {
       'environments/list') node='environments list'; npos=0 ;;
       'environments/create') node='environments create'; npos=0 ;;
       'environments/delete') node='environments delete'; npos=0 ;;
+      'environments/diff') node='environments diff'; npos=0 ;;
+      'environments/publish') node='environments publish'; npos=0 ;;
       'translations/pull') node='translations pull'; npos=0 ;;
       'translations/push') node='translations push'; npos=0 ;;
       'profile/add') node='profile add'; npos=0 ;;
@@ -226,6 +228,8 @@ _svc_complete() {
     'environments list/-o'|'environments list/--output') choices='table json ndjson yaml tsv' ;;
     'environments create/-o'|'environments create/--output') choices='table json ndjson yaml tsv' ;;
     'environments delete/-o'|'environments delete/--output') choices='table json ndjson yaml tsv' ;;
+    'environments diff/-o'|'environments diff/--output') choices='table json ndjson yaml tsv' ;;
+    'environments publish/-o'|'environments publish/--output') choices='table json ndjson yaml tsv' ;;
     'translations/-o'|'translations/--output') choices='table json ndjson yaml tsv' ;;
     'translations pull/-o'|'translations pull/--output') choices='table json ndjson yaml tsv' ;;
     'translations push/-o'|'translations push/--output') choices='table json ndjson yaml tsv' ;;
@@ -338,6 +342,8 @@ _svc_complete() {
     'environments list/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'environments create/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'environments delete/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments diff/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    'environments publish/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'translations/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'translations pull/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     'translations push/--profile') COMPREPLY=($(compgen -W "$(svc __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -361,7 +367,7 @@ _svc_complete() {
   esac
   if [[ -n "$choices" ]]; then COMPREPLY=($(compgen -W "$choices" -- "$cur")); return; fi
   case "$prev" in
-    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--body|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--editor|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --access-token|--active|--actor|--after|--api-key|--avatar|--base-url|--before|--body|--bridge-url|--channel|--chunk|--clock|--color|--concurrency|--connection|--contains|--context|--controls|--credentials|--data|--editor|--email|--endpoint|--environment-id|--export-on-exit|--extract|--field|--fields|--first-name|--hmac|--host|--idempotency-key|--identifier|--import|--inbox-origin|--integration|--interval|--journal|--key|--last-name|--limit|--locale|--max-time|--mode|--name|--offset|--order-by|--order-direction|--output|--overrides|--page|--parent|--payload|--phone|--port|--profile|--provider|--provider-id|--query|--recipients-file|--report|--retention|--retries|--search|--seed|--set|--severity|--since|--source|--status|--subscriber|--subscriber-id|--subscription-id|--tag|--tenant|--time-scale|--timeout|--timezone|--to|--to-json|--token|--topic-key|--transaction-id|--type|--until|--wait-timeout|--webhook-url|--workflow|--workspace-id|--workspace-name|-f|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   case "$node" in
     '')
@@ -586,7 +592,7 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'environments')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list create delete' -- "$cur")); return ;;
+      COMPREPLY=($(compgen -W 'list create delete diff publish' -- "$cur")); return ;;
     'environments list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -595,6 +601,12 @@ _svc_complete() {
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'environments delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'environments diff')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--source -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'environments publish')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--source -y --yes -V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
     'translations')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -o --output --json --fields --query --dry-run --show-secrets --idempotency-key --timeout --retries --debug --no-color --no-input -q --quiet --wide --utc --api-key --base-url --profile -h --help' -- "$cur")); return; fi

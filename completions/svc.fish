@@ -5,7 +5,7 @@ function __svc_node --description "the svc command path typed so far"
     set -l skip 0
     for w in $tokens[2..-1]
         if test $skip -eq 1; set skip 0; continue; end
-        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --body --bridge-url --channel --chunk --clock --color --concurrency --connection --contains --context --controls --credentials --data --editor --email --endpoint --environment-id --export-on-exit --extract --field --fields --first-name --hmac --host --idempotency-key --identifier --import --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --parent --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --token --topic-key --transaction-id --type --until --wait-timeout --webhook-url --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
+        if contains -- $w --access-token --active --actor --after --api-key --avatar --base-url --before --body --bridge-url --channel --chunk --clock --color --concurrency --connection --contains --context --controls --credentials --data --editor --email --endpoint --environment-id --export-on-exit --extract --field --fields --first-name --hmac --host --idempotency-key --identifier --import --inbox-origin --integration --interval --journal --key --last-name --limit --locale --max-time --mode --name --offset --order-by --order-direction --output --overrides --page --parent --payload --phone --port --profile --provider --provider-id --query --recipients-file --report --retention --retries --search --seed --set --severity --since --source --status --subscriber --subscriber-id --subscription-id --tag --tenant --time-scale --timeout --timezone --to --to-json --token --topic-key --transaction-id --type --until --wait-timeout --webhook-url --workflow --workspace-id --workspace-name -f -o; set skip 1; continue; end
         if string match -q -- "-*" $w; continue; end
         switch "$node/$w"
             case '/trigger'
@@ -164,6 +164,10 @@ function __svc_node --description "the svc command path typed so far"
                 set node 'environments create'
             case 'environments/delete'
                 set node 'environments delete'
+            case 'environments/diff'
+                set node 'environments diff'
+            case 'environments/publish'
+                set node 'environments publish'
             case 'translations/pull'
                 set node 'translations pull'
             case 'translations/push'
@@ -234,7 +238,7 @@ complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'connections' -d 'chat work
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'endpoints' -d 'concrete destinations: chat channels and users, webhooks, phones'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'workflow' -d 'list, show, create, update, activate, deactivate, delete and preview workflows'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'messages' -d 'messages delivered to subscribers, and in-app read/seen state'
-complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'environments' -d 'the organisation'\''s environments: list; create and delete (svc dev only)'
+complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'environments' -d 'the organisation'\''s environments: list, diff, publish; create and delete (svc dev only)'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'translations' -d 'workflows'\'' texts per locale: pull them to files, push them back'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'api' -d 'call any operation: prints the answer as returned (envelope removed)'
 complete -c svc -n 'test (__svc_node) = '\'''\''' -a 'login' -d 'save an API key in a profile after checking it against the service'
@@ -546,9 +550,14 @@ complete -c svc -n 'test (__svc_node) = '\''messages get'\''' -l channel -x -a '
 complete -c svc -n 'test (__svc_node) = '\''environments'\''' -a 'list' -d 'list the organisation'\''s environments, the profile'\''s own with its key (any service, hosted too) (GET /v1/environments)'
 complete -c svc -n 'test (__svc_node) = '\''environments'\''' -a 'create' -d 'create an environment with its own key, application identifier and integrations (svc dev only; exit 5 elsewhere) (POST /v1/environments)'
 complete -c svc -n 'test (__svc_node) = '\''environments'\''' -a 'delete' -d 'delete an environment and everything in it (svc dev only; exit 5 elsewhere; asks first on a terminal) (DELETE /v1/environments/{environmentId})'
+complete -c svc -n 'test (__svc_node) = '\''environments'\''' -a 'diff' -d 'what publishing to TARGET would change: its workflows against the profile'\''s environment'\''s (POST /v2/environments/{targetEnvironmentId}/diff)'
+complete -c svc -n 'test (__svc_node) = '\''environments'\''' -a 'publish' -d 'copy the profile'\''s environment'\''s workflows to TARGET (shows the diff and asks first on a terminal; --yes without one) (POST /v2/environments/{targetEnvironmentId}/publish)'
 complete -c svc -n 'test (__svc_node) = '\''environments create'\''' -l color -r -F -a '(__svc_at_files)' -d 'its colour, e.g. #b15353 (default #3a7f5c)'
 complete -c svc -n 'test (__svc_node) = '\''environments create'\''' -l parent -r -F -a '(__svc_at_files)' -d 'the environment it is made from (default: the profile'\''s own)'
 complete -c svc -n 'test (__svc_node) = '\''environments delete'\''' -s y -l yes -d 'do not ask; needed when there is no terminal'
+complete -c svc -n 'test (__svc_node) = '\''environments diff'\''' -l source -r -F -a '(__svc_at_files)' -d 'the environment compared from, _id or name (default: the profile'\''s own)'
+complete -c svc -n 'test (__svc_node) = '\''environments publish'\''' -l source -r -F -a '(__svc_at_files)' -d 'the environment published from, _id or name (default: the profile'\''s own)'
+complete -c svc -n 'test (__svc_node) = '\''environments publish'\''' -s y -l yes -d 'do not ask; needed when there is no terminal'
 complete -c svc -n 'test (__svc_node) = '\''translations'\''' -a 'pull' -d 'write each locale'\''s translations to DIR/<locale>.json, in the service'\''s master JSON (every workflow'\''s texts of that locale) (GET /v2/translations/master-json)'
 complete -c svc -n 'test (__svc_node) = '\''translations'\''' -a 'push' -d 'import DIR/<locale>.json files (the service'\''s master JSON, as `svc translations pull` writes them): each locale'\''s texts replace the workflows'\'' texts of that locale (POST /v2/translations/master-json)'
 complete -c svc -n 'test (__svc_node) = '\''translations pull'\''' -l locale -r -F -a '(__svc_at_files)' -d 'only this locale, e.g. de_DE (repeatable; default: every locale of the workflows with translations)'

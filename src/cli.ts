@@ -103,10 +103,12 @@ const TREE: Entry[] = [
     cmd('wait', () => import('./commands/messages/wait.js')),
     cmd('get', () => import('./commands/messages/get.js')),
   ]),
-  group('environments', "the organisation's environments: list; create and delete (svc dev only)", [
+  group('environments', "the organisation's environments: list, diff, publish; create and delete (svc dev only)", [
     cmd('list', () => import('./commands/environments/list.js')),
     cmd('create', () => import('./commands/environments/create.js')),
     cmd('delete', () => import('./commands/environments/delete.js')),
+    cmd('diff', () => import('./commands/environments/diff.js')),
+    cmd('publish', () => import('./commands/environments/publish.js')),
   ]),
   group('translations', "workflows' texts per locale: pull them to files, push them back", [
     cmd('pull', () => import('./commands/translations/pull.js')),

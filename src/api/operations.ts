@@ -104,6 +104,21 @@ import {
 } from './schemas/subscriber-api.js';
 import { AdvanceClockBody, ClockState, LoadSnapshotBody, ResetBody, Snapshot, StoreSummary } from './schemas/dev-admin.js';
 
+import {
+  CreateEnvironmentVariableBody,
+  DiffEnvironmentBody,
+  EnvironmentDiff,
+  EnvironmentTag,
+  EnvironmentVariable,
+  EnvironmentVariableUsage,
+  ListEnvironmentVariablesQuery,
+  PublishEnvironmentBody,
+  PublishResult,
+  SyncWorkflowBody,
+  UpdateEnvironmentVariableBody,
+} from './schemas/environment-variables.js';
+import { StepResponse } from './schemas/workflow.js';
+
 export type { RateCategory } from './routes.js';
 
 export interface Operation extends Route {
@@ -256,6 +271,17 @@ export const operations = {
   importMasterJson: op(routes.importMasterJson, { body: ImportMasterJsonBody, response: ImportMasterJsonResult }),
   uploadMasterJson: op(routes.uploadMasterJson, { response: ImportMasterJsonResult }),
   uploadTranslationFiles: op(routes.uploadTranslationFiles, { response: UploadTranslationsResult }),
+  listEnvironmentVariables: op(routes.listEnvironmentVariables, { query: ListEnvironmentVariablesQuery, response: z.array(EnvironmentVariable) }),
+  createEnvironmentVariable: op(routes.createEnvironmentVariable, { body: CreateEnvironmentVariableBody, response: EnvironmentVariable }),
+  getEnvironmentVariable: op(routes.getEnvironmentVariable, { response: EnvironmentVariable }),
+  updateEnvironmentVariable: op(routes.updateEnvironmentVariable, { body: UpdateEnvironmentVariableBody, response: EnvironmentVariable }),
+  deleteEnvironmentVariable: op(routes.deleteEnvironmentVariable, {}),
+  getEnvironmentVariableUsage: op(routes.getEnvironmentVariableUsage, { response: EnvironmentVariableUsage }),
+  getEnvironmentTags: op(routes.getEnvironmentTags, { response: z.array(EnvironmentTag) }),
+  diffEnvironment: op(routes.diffEnvironment, { body: DiffEnvironmentBody, response: EnvironmentDiff }),
+  publishEnvironment: op(routes.publishEnvironment, { body: PublishEnvironmentBody, response: PublishResult }),
+  syncWorkflow: op(routes.syncWorkflow, { body: SyncWorkflowBody, response: Workflow }),
+  getWorkflowStep: op(routes.getWorkflowStep, { response: StepResponse }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

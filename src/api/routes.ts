@@ -3,6 +3,7 @@
 // at start-up without loading zod; operations.ts adds the schemas for the HTTP core and the local service.
 import { type RateCategory, type Route, route } from './route.js';
 import { environmentRoutes } from './routes-environments.js';
+import { environmentVariableRoutes } from './routes-env-vars.js';
 import { subscriberNotificationRoutes } from './routes-notifications.js';
 import { layoutRoutes } from './routes-layouts.js';
 import { subscriberApiRoutes } from './routes-subscribers.js';
@@ -459,6 +460,7 @@ export const routes = {
   ...devAdminRoutes,
   ...layoutRoutes,
   ...translationRoutes,
+  ...environmentVariableRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

@@ -436,6 +436,27 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
       { 'files[]': [['en_US.json', '{"stolen":"yes"}']] },
     ),
   ],
+  // Variables are the organisation's; a value is its environment's: the other one's is neither set nor shown.
+  listEnvironmentVariables: async (call) => [await call('GET', '/v1/environment-variables')],
+  createEnvironmentVariable: async (call, own) => [
+    await call('POST', '/v1/environment-variables', { key: `STOLEN_${own.subscriber}`, values: [{ _environmentId: own.environmentId, value: 'x' }] }),
+  ],
+  getEnvironmentVariable: async (call, own) => [await call('GET', `/v1/environment-variables/NONE_${own.subscriber}`)],
+  updateEnvironmentVariable: async (call, own, mine) => [
+    await call('POST', '/v1/environment-variables', { key: `MINE_${mine.subscriber}`, values: [{ _environmentId: mine.environmentId, value: 'mine' }] }),
+    await call('PATCH', `/v1/environment-variables/MINE_${mine.subscriber}`, { values: [{ _environmentId: own.environmentId, value: 'stolen' }] }),
+  ],
+  deleteEnvironmentVariable: async (call, own) => [await call('DELETE', `/v1/environment-variables/NONE_${own.subscriber}`)],
+  getEnvironmentVariableUsage: async (call, own) => [await call('GET', `/v1/environment-variables/NONE_${own.subscriber}/usage`)],
+  // Another environment that was not made from the intruder's: refused.
+  getEnvironmentTags: async (call, own) => [await call('GET', `/v2/environments/${own.environmentId}/tags`)],
+  diffEnvironment: async (call, own) => [await call('POST', `/v2/environments/${own.environmentId}/diff`, {})],
+  publishEnvironment: async (call, own) => [await call('POST', `/v2/environments/${own.environmentId}/publish`, {})],
+  syncWorkflow: async (call, own, mine) => [
+    await call('PUT', `/v2/workflows/${own.workflowDbId}/sync`, { targetEnvironmentId: mine.environmentId }),
+    await call('PUT', `/v2/workflows/${mine.workflow}/sync`, { targetEnvironmentId: own.environmentId }),
+  ],
+  getWorkflowStep: async (call, own) => [await call('GET', `/v2/workflows/${own.workflowDbId}/steps/${own.workflow === 'welcome' ? 'in-app' : 'inbox'}`)],
 };
 
 /** A multipart upload with the key of `call` (A's or B's). */
@@ -538,6 +559,16 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   importMasterJson: [200],
   uploadMasterJson: [200],
   uploadTranslationFiles: [404],
+  createEnvironmentVariable: [403],
+  getEnvironmentVariable: [404],
+  updateEnvironmentVariable: [200, 403],
+  deleteEnvironmentVariable: [404],
+  getEnvironmentVariableUsage: [404],
+  getEnvironmentTags: [403],
+  diffEnvironment: [403],
+  publishEnvironment: [403],
+  syncWorkflow: [404, 403],
+  getWorkflowStep: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

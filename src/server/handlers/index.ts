@@ -29,6 +29,9 @@ const layouts = () => import('./layouts.js');
 
 const translations = () => import('./translations.js');
 
+const environmentVariables = () => import('./environment-variables.js');
+const publish = () => import('./publish.js');
+
 export type RouteLoaders = { [K in OperationName]: () => Promise<Route<K>> };
 
 export const routes: RouteLoaders = {
@@ -149,6 +152,17 @@ export const routes: RouteLoaders = {
   importMasterJson: async () => (await translations()).importMasterJson,
   uploadMasterJson: async () => (await translations()).uploadMasterJson,
   uploadTranslationFiles: async () => (await translations()).uploadTranslationFiles,
+  listEnvironmentVariables: async () => (await environmentVariables()).listEnvironmentVariables,
+  createEnvironmentVariable: async () => (await environmentVariables()).createEnvironmentVariable,
+  getEnvironmentVariable: async () => (await environmentVariables()).getEnvironmentVariable,
+  updateEnvironmentVariable: async () => (await environmentVariables()).updateEnvironmentVariable,
+  deleteEnvironmentVariable: async () => (await environmentVariables()).deleteEnvironmentVariable,
+  getEnvironmentVariableUsage: async () => (await environmentVariables()).getEnvironmentVariableUsage,
+  getEnvironmentTags: async () => (await publish()).getEnvironmentTags,
+  diffEnvironment: async () => (await publish()).diffEnvironment,
+  publishEnvironment: async () => (await publish()).publishEnvironment,
+  syncWorkflow: async () => (await publish()).syncWorkflow,
+  getWorkflowStep: async () => (await publish()).getWorkflowStep,
 };
 
 export type { Service } from './types.js';

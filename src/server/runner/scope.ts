@@ -33,5 +33,7 @@ export function jobScope(store: Store, n: NotificationRecord, subscriber: Subscr
     tenant: (tenant as unknown as JsonRecord | undefined) ?? n.doc.tenant ?? null,
     context,
     steps,
+    // `{{env.KEY}}`: the organisation's environment variables, as valued for the job's environment.
+    env: store.environmentVariables.valuesFor(n.envId),
   });
 }

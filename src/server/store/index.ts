@@ -21,6 +21,7 @@ import { SubscriberPreferences } from './subscriber-preferences.js';
 import { TopicAdmin } from './topic-admin.js';
 import { SubscriptionLookup } from './subscription-lookup.js';
 import { Translations } from './translations.js';
+import { EnvironmentVariables } from './environment-variables.js';
 
 export class Store {
   readonly environments: Environments;
@@ -42,6 +43,7 @@ export class Store {
   readonly subscriptionLookup: SubscriptionLookup;
   readonly layouts: Layouts;
   readonly translations: Translations;
+  readonly environmentVariables: EnvironmentVariables;
   /** Every cache of the repositories (cache.ts): cleared whenever a transaction rolls back. */
   readonly caches = new Caches();
   /** The batch requests and the runner share (throughput.ts): its COMMIT is what answers wait for. */
@@ -73,6 +75,7 @@ export class Store {
     this.subscriptionLookup = new SubscriptionLookup(db, clock);
     this.layouts = new Layouts(db, clock);
     this.translations = new Translations(db, clock);
+    this.environmentVariables = new EnvironmentVariables(db, clock, this.caches);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
     this.groupCommit = new GroupCommit(
       db,

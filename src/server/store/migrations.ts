@@ -354,6 +354,19 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX translations_locale ON translations (env_id, locale);
   `,
+  // The organisation's environment variables (/v1/environment-variables): one key per organisation,
+  // its type, secrecy and per-environment values in the document.
+  `
+  CREATE TABLE environment_variables (
+    id TEXT PRIMARY KEY,
+    org_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (org_id, key)
+  );
+  `,
 ];
 
 /**

@@ -1,0 +1,95 @@
+// Environment variables (openapi.json EnvironmentVariablesController_*) and what moves between
+// environments (tags, diff, publish, a workflow's sync, a step's data): their rows of the operation
+// table, which routes.ts spreads into its own.
+import { route } from './route.js';
+
+export const environmentVariableRoutes = {
+  listEnvironmentVariables: route({
+    name: 'listEnvironmentVariables',
+    method: 'GET',
+    path: '/v1/environment-variables',
+    summary: 'List all variables',
+    status: 200,
+    category: 'configuration',
+  }),
+  createEnvironmentVariable: route({
+    name: 'createEnvironmentVariable',
+    method: 'POST',
+    path: '/v1/environment-variables',
+    summary: 'Create a variable',
+    status: 200,
+    category: 'configuration',
+  }),
+  getEnvironmentVariable: route({
+    name: 'getEnvironmentVariable',
+    method: 'GET',
+    path: '/v1/environment-variables/{variableKey}',
+    summary: 'Get environment variable',
+    status: 200,
+    category: 'configuration',
+  }),
+  updateEnvironmentVariable: route({
+    name: 'updateEnvironmentVariable',
+    method: 'PATCH',
+    path: '/v1/environment-variables/{variableKey}',
+    summary: 'Update a variable',
+    status: 200,
+    category: 'configuration',
+  }),
+  deleteEnvironmentVariable: route({
+    name: 'deleteEnvironmentVariable',
+    method: 'DELETE',
+    path: '/v1/environment-variables/{variableKey}',
+    summary: 'Delete environment variable',
+    status: 204,
+    category: 'configuration',
+  }),
+  getEnvironmentVariableUsage: route({
+    name: 'getEnvironmentVariableUsage',
+    method: 'GET',
+    path: '/v1/environment-variables/{variableKey}/usage',
+    summary: 'Retrieve a variable usage',
+    status: 200,
+    category: 'configuration',
+  }),
+  getEnvironmentTags: route({
+    name: 'getEnvironmentTags',
+    method: 'GET',
+    path: '/v2/environments/{environmentId}/tags',
+    summary: 'List environment tags',
+    status: 200,
+    category: 'configuration',
+  }),
+  diffEnvironment: route({
+    name: 'diffEnvironment',
+    method: 'POST',
+    path: '/v2/environments/{targetEnvironmentId}/diff',
+    summary: 'Compare resources between environments',
+    status: 200,
+    category: 'configuration',
+  }),
+  publishEnvironment: route({
+    name: 'publishEnvironment',
+    method: 'POST',
+    path: '/v2/environments/{targetEnvironmentId}/publish',
+    summary: 'Publish resources to target environment',
+    status: 200,
+    category: 'configuration',
+  }),
+  syncWorkflow: route({
+    name: 'syncWorkflow',
+    method: 'PUT',
+    path: '/v2/workflows/{workflowId}/sync',
+    summary: 'Sync a workflow',
+    status: 200,
+    category: 'configuration',
+  }),
+  getWorkflowStep: route({
+    name: 'getWorkflowStep',
+    method: 'GET',
+    path: '/v2/workflows/{workflowId}/steps/{stepId}',
+    summary: 'Retrieve workflow step',
+    status: 200,
+    category: 'configuration',
+  }),
+} as const;
