@@ -5,6 +5,7 @@ import { type RateCategory, type Route, route } from './route.js';
 import { environmentRoutes } from './routes-environments.js';
 import { subscriberNotificationRoutes } from './routes-notifications.js';
 import { subscriberApiRoutes } from './routes-subscribers.js';
+import { domainRoutes } from './routes-domains.js';
 
 export type { HttpMethod, RateCategory, Route } from './route.js';
 
@@ -453,6 +454,7 @@ export const routes = {
   }),
   ...environmentRoutes,
   ...subscriberApiRoutes,
+  ...domainRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

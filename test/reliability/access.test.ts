@@ -100,6 +100,9 @@ async function populate(call: typeof A, env: { subscriber: string; workflow: str
   expect(endp.status, JSON.stringify(endp.body)).toBe(201);
   const ctx = await call('POST', '/v2/contexts', { type: 'project', id: `p-${env.tx}` });
   expect(ctx.status).toBe(201);
+  const domain = await call('POST', '/v1/domains', { name: `${env.tx}.example.com` });
+  expect(domain.status, JSON.stringify(domain.body)).toBe(201);
+  expect((await call('POST', `/v1/domains/${env.tx}.example.com/routes`, { address: 'support', type: 'webhook' })).status).toBe(201);
   const wf = await call('GET', `/v2/workflows/${env.workflow}`);
   const integration = (await call('GET', '/v1/integrations/active')).body.data.find((i: { identifier: string }) => i.identifier === env.slack);
   return {
@@ -389,6 +392,33 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
   updateTopicSubscription: async (call, own) => [
     await call('PATCH', `/v2/topics/own-${own.transactionId}/subscriptions/tk_own-${own.transactionId}:si_${own.subscriber}`, { name: 'Stolen' }),
   ],
+  // A provider's report of the other environment's messages, posted to its integration's URL.
+  handleInboundWebhook: async (call, own) => [
+    await call(
+      'POST',
+      `/v2/inbound-webhooks/delivery-providers/${own.environmentId}/${own.integrationId}`,
+      own.messageIds.map((id) => ({ id, event: 'bounce' })),
+    ),
+  ],
+  autoConfigureIntegration: async (call, own) => [await call('POST', `/v1/integrations/${own.integrationId}/auto-configure`)],
+  // A domain's name is unique across the service: the other environment's is taken (409), nothing is made.
+  listDomains: async (call) => [await call('GET', '/v1/domains?limit=100')],
+  createDomain: async (call, own) => [await call('POST', '/v1/domains', { name: `${own.transactionId}.example.com` })],
+  getDomain: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com`)],
+  updateDomain: async (call, own) => [await call('PATCH', `/v1/domains/${own.transactionId}.example.com`, { data: { stolen: 'yes' } })],
+  deleteDomain: async (call, own) => [await call('DELETE', `/v1/domains/${own.transactionId}.example.com`)],
+  getDomainAutoConfigure: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com/auto-configure`)],
+  startDomainAutoConfigure: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/auto-configure/start`, {})],
+  diagnoseDomain: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/diagnose`)],
+  listDomainRoutes: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com/routes`)],
+  createDomainRoute: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/routes`, { address: 'stolen', type: 'webhook' })],
+  getDomainRoute: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com/routes/support`)],
+  updateDomainRoute: async (call, own) => [await call('PATCH', `/v1/domains/${own.transactionId}.example.com/routes/support`, { data: { stolen: 'yes' } })],
+  deleteDomainRoute: async (call, own) => [await call('DELETE', `/v1/domains/${own.transactionId}.example.com/routes/support`)],
+  testDomainRoute: async (call, own) => [
+    await call('POST', `/v1/domains/${own.transactionId}.example.com/routes/support/test`, { from: { address: 'x@example.org' }, subject: 'x' }),
+  ],
+  verifyDomain: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/verify`)],
 };
 
 /** What an intruder must get when it names the other environment's records: not found (or, for a
@@ -462,6 +492,22 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   getTopicSubscriber: [404],
   getTopicSubscription: [404],
   updateTopicSubscription: [404],
+  handleInboundWebhook: [404],
+  autoConfigureIntegration: [404],
+  createDomain: [409],
+  getDomain: [404],
+  updateDomain: [404],
+  deleteDomain: [404],
+  getDomainAutoConfigure: [404],
+  startDomainAutoConfigure: [404],
+  diagnoseDomain: [404],
+  listDomainRoutes: [404],
+  createDomainRoute: [404],
+  getDomainRoute: [404],
+  updateDomainRoute: [404],
+  deleteDomainRoute: [404],
+  testDomainRoute: [404],
+  verifyDomain: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

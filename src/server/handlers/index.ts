@@ -9,6 +9,9 @@ import { cancelEvent, getEvent, getLocalService, listEvents, triggerBulk, trigge
 import { deleteMessage, deleteMessagesByTransaction } from './messages-admin.js';
 import { getMessage, waitForMessage } from './dev-messages.js';
 import { createIntegration, deleteIntegration, listActiveIntegrations, listIntegrations, setPrimaryIntegration } from './integrations.js';
+import { autoConfigureIntegration } from './integrations.js';
+import { handleInboundWebhook } from './inbound-webhooks.js';
+import * as domains from './domains.js';
 import {
   createSubscriber,
   deleteSubscriber,
@@ -155,6 +158,23 @@ export const routes: Routes = {
   getTopicSubscriber,
   getTopicSubscription,
   updateTopicSubscription,
+  handleInboundWebhook,
+  autoConfigureIntegration,
+  listDomains: domains.listDomains,
+  createDomain: domains.createDomain,
+  getDomain: domains.getDomain,
+  updateDomain: domains.updateDomain,
+  deleteDomain: domains.deleteDomain,
+  getDomainAutoConfigure: domains.getDomainAutoConfigure,
+  startDomainAutoConfigure: domains.startDomainAutoConfigure,
+  diagnoseDomain: domains.diagnoseDomain,
+  listDomainRoutes: domains.listDomainRoutes,
+  createDomainRoute: domains.createDomainRoute,
+  getDomainRoute: domains.getDomainRoute,
+  updateDomainRoute: domains.updateDomainRoute,
+  deleteDomainRoute: domains.deleteDomainRoute,
+  testDomainRoute: domains.testDomainRoute,
+  verifyDomain: domains.verifyDomain,
 };
 
 export type { Service } from './types.js';

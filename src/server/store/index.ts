@@ -19,6 +19,7 @@ import { Inbox } from './inbox.js';
 import { SubscriberPreferences } from './subscriber-preferences.js';
 import { TopicAdmin } from './topic-admin.js';
 import { SubscriptionLookup } from './subscription-lookup.js';
+import { Domains } from './domains.js';
 
 export class Store {
   readonly environments: Environments;
@@ -38,6 +39,7 @@ export class Store {
   readonly preferences: SubscriberPreferences;
   readonly topicAdmin: TopicAdmin;
   readonly subscriptionLookup: SubscriptionLookup;
+  readonly domains: Domains;
   /** Every cache of the repositories (cache.ts): cleared whenever a transaction rolls back. */
   readonly caches = new Caches();
   /** The batch requests and the runner share (throughput.ts): its COMMIT is what answers wait for. */
@@ -67,6 +69,7 @@ export class Store {
     this.preferences = new SubscriberPreferences(db, clock);
     this.topicAdmin = new TopicAdmin(db, clock);
     this.subscriptionLookup = new SubscriptionLookup(db, clock);
+    this.domains = new Domains(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
     this.groupCommit = new GroupCommit(
       db,
