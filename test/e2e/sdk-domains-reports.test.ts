@@ -182,4 +182,15 @@ describe('domains', () => {
     await novu.domains.create({ name: 'routes.acme.test' });
     expect((await novu.domains.routes.list({ domain: 'routes.acme.test' })).result.data).toEqual([]);
   });
+
+  it("frees a deleted environment's domain names: its domains and routes go with it", async () => {
+    const made = await api(dev, 'POST', '/v1/environments', { name: 'Domains-temp', color: '#ff0000' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const other = { baseUrl: dev.baseUrl, apiKey: made.body.data.apiKeys[0].key as string };
+    expect((await api(other, 'POST', '/v1/domains', { name: 'moving.acme.test' })).status).toBe(201);
+    expect((await api(other, 'POST', '/v1/domains/moving.acme.test/routes', { address: 'support', type: 'webhook' })).status).toBe(201);
+    expect((await sdkFailure(novu.domains.create({ name: 'moving.acme.test' }))).status).toBe(409);
+    expect((await api(other, 'DELETE', `/v1/environments/${made.body.data._id}`)).status).toBeLessThan(300);
+    expect((await novu.domains.create({ name: 'moving.acme.test' })).result.name).toBe('moving.acme.test');
+  });
 });
