@@ -82,7 +82,8 @@ export const readsReports = (providerId: string): boolean => readerOf(providerId
  */
 export function providerMessageId(providerId: string, messageId: string): string {
   const hex = messageId.toLowerCase().padStart(32, '0').slice(-32);
-  if (providerId === 'twilio') return `SM${hex}`;
+  // The message's id first, so that a SID reads as the message it names.
+  if (providerId === 'twilio') return `SM${messageId.toLowerCase().padEnd(32, '0').slice(0, 32)}`;
   if (providerId === 'postmark') return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   return messageId;
 }

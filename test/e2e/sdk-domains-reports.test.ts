@@ -94,6 +94,20 @@ describe('delivery reports', () => {
     expect(await webhookDetails(message._notificationId, 'sms')).toEqual([['Failed', ' - (undelivered)', 'twilio']]);
   });
 
+  it("a simulated SMS's SID in the provider's answer is the message's identifier, so its report finds it", async () => {
+    const t = (await novu.trigger({ workflowId: 'otp', to: { subscriberId: 'sim-sms', phone: '+15005550006' }, payload: { code: '1' } })).result;
+    const message = await messageOf(t.transactionId!, 'sim-sms', 'sms');
+    const event = (await api(dev, 'GET', `/v1/notifications/${message._notificationId}`)).body.data;
+    const raws = event.jobs.flatMap((j: any) => j.executionDetails.map((d: any) => d.raw)).filter(Boolean);
+    expect(raws.some((raw: string) => JSON.parse(raw).sid === message.identifier)).toBe(true);
+    const answer = await novu.activity.track({
+      environmentId,
+      integrationId: integrations.twilio!,
+      requestBody: { MessageSid: message.identifier, MessageStatus: 'delivered' },
+    });
+    expect(answer.map((e) => e.id)).toEqual([message.identifier]);
+  });
+
   it("refuses an unknown integration, another environment's, and a provider that sends no reports, in the service's words", async () => {
     const unknown = await sdkFailure(novu.activity.track({ environmentId, integrationId: '000000000000000000000000', requestBody: {} }));
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Integration for 000000000000000000000000 was not found' } });

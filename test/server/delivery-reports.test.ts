@@ -9,7 +9,7 @@ const ID = '6b0bfff2fb1a2a98bd856f5a';
 describe('providerMessageId', () => {
   it("is the message's id for SendGrid, a Message SID for Twilio (as the simulator's answers), a UUID for Postmark", () => {
     expect(providerMessageId('sendgrid', ID)).toBe(ID);
-    expect(providerMessageId('twilio', ID)).toBe(`SM00000000${ID}`);
+    expect(providerMessageId('twilio', ID)).toBe(`SM${ID}00000000`);
     expect(providerMessageId('postmark', ID)).toBe(`00000000-${ID.slice(0, 4)}-${ID.slice(4, 8)}-${ID.slice(8, 12)}-${ID.slice(12)}`);
     expect(providerMessageId('mailgun', ID)).toBe(ID);
   });
