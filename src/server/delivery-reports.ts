@@ -88,6 +88,15 @@ export function providerMessageId(providerId: string, messageId: string): string
   return messageId;
 }
 
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+
+/** The message id a provider's id of it was made from (providerMessageId read back), if it is one. */
+export function messageIdOf(providerId: string, identifier: string): string | undefined {
+  const id = identifier.toLowerCase();
+  const made = providerId === 'twilio' ? (id.startsWith('sm') ? id.slice(2, 26) : '') : providerId === 'postmark' ? id.replace(/-/g, '').slice(-24) : id;
+  return OBJECT_ID.test(made) && providerMessageId(providerId, made) === identifier ? made : undefined;
+}
+
 const entries = (body: unknown): Entry[] =>
   (Array.isArray(body) ? body : [body]).filter((e): e is Entry => e !== null && typeof e === 'object' && !Array.isArray(e));
 

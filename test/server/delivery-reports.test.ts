@@ -1,7 +1,7 @@
 // Reading providers' delivery reports (pure): which message each entry names, what its event is,
 // and what it changes; and the provider's own id of a message svc dev sends, which reports name.
 import { describe, expect, it } from 'vitest';
-import { detailStatus, messageEffect, parseReports, providerMessageId, readsReports } from '../../src/server/delivery-reports.js';
+import { detailStatus, messageEffect, messageIdOf, parseReports, providerMessageId, readsReports } from '../../src/server/delivery-reports.js';
 
 const AT = '2026-01-02T03:04:05.000Z';
 const ID = '6b0bfff2fb1a2a98bd856f5a';
@@ -12,6 +12,14 @@ describe('providerMessageId', () => {
     expect(providerMessageId('twilio', ID)).toBe(`SM${ID}00000000`);
     expect(providerMessageId('postmark', ID)).toBe(`00000000-${ID.slice(0, 4)}-${ID.slice(4, 8)}-${ID.slice(8, 12)}-${ID.slice(12)}`);
     expect(providerMessageId('mailgun', ID)).toBe(ID);
+  });
+
+  it('is read back to the message id, and nothing else is', () => {
+    for (const p of ['sendgrid', 'twilio', 'postmark']) expect(messageIdOf(p, providerMessageId(p, ID))).toBe(ID);
+    expect(messageIdOf('twilio', `SM${ID}00000001`)).toBeUndefined();
+    expect(messageIdOf('twilio', 'SM1')).toBeUndefined();
+    expect(messageIdOf('sendgrid', 'abc.filter0001')).toBeUndefined();
+    expect(messageIdOf('postmark', '6b0bfff2-fb1a-2a98-bd85-6f5a00000000')).toBeUndefined();
   });
 });
 

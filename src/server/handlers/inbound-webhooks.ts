@@ -3,7 +3,16 @@
 // environment, adds an execution detail to the message's job (source Webhook) and changes the
 // message as the report says (failed, delivered, seen); the answer lists the events read.
 import { OBJECT_ID_RE } from '../../api/schemas/common.js';
-import { detailStatus, messageEffect, parseReports, readsReports, reportDetail, type ReportEvent } from '../delivery-reports.js';
+import {
+  detailStatus,
+  messageEffect,
+  messageIdOf,
+  parseReports,
+  providerMessageId,
+  readsReports,
+  reportDetail,
+  type ReportEvent,
+} from '../delivery-reports.js';
 import { badRequest, notFound } from '../errors.js';
 import { isoAt } from '../store/repo.js';
 import type { Route } from './types.js';
@@ -26,8 +35,11 @@ export const handleInboundWebhook: Route<'handleInboundWebhook'> = {
       const read: { id: string; event: ReportEvent }[] = [];
       for (const { id, event } of parseReports(providerId, body, at)) {
         // A report of a message this environment did not send is left out, as the service leaves it.
-        const message = store.messages.byIdentifier(env.id, id);
-        if (!message) continue;
+        // The provider's id is made from the message's id when sent: read back, and checked against
+        // what the message recorded (a message stored before messages kept it: what its provider's would be).
+        const messageId = messageIdOf(providerId, id);
+        const message = messageId === undefined ? undefined : store.messages.inEnvironment(env.id, messageId);
+        if (!message || (message.doc.identifier ?? providerMessageId(String(message.doc.providerId), message.id)) !== id) continue;
         const detail = reportDetail(event);
         store.jobs.addDetail(
           { id: message.jobId, notificationId: message.doc._notificationId },

@@ -305,12 +305,9 @@ export class Messages extends Repo {
     return out;
   }
 
-  /** The environment's message of this provider id (the message's `identifier`), the newest when several. */
-  byIdentifier(envId: string, identifier: string): MessageRecord | undefined {
-    const row = this.stmt(`${SELECT} WHERE m.env_id = unhex(?) AND json_extract(m.doc, '$.identifier') = ? ORDER BY m.created_at DESC LIMIT 1`).get(
-      envId,
-      identifier,
-    ) as Row | undefined;
+  /** The environment's message of this id. */
+  inEnvironment(envId: string, id: string): MessageRecord | undefined {
+    const row = this.stmt(`${SELECT} WHERE m.id = unhex(?) AND m.env_id = unhex(?)`).get(id, envId) as Row | undefined;
     return row ? toRecord(row) : undefined;
   }
 

@@ -331,14 +331,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE environments ADD COLUMN color TEXT;
   `,
   // Inbound-email domains (names unique across the service) and their routes (an address unique on
-  // its domain); and messages found by the provider's own id of them, which delivery reports name.
+  // its domain).
   `
   CREATE TABLE domains (id TEXT PRIMARY KEY, env_id TEXT NOT NULL, name TEXT NOT NULL UNIQUE, doc TEXT NOT NULL,
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
   CREATE INDEX domains_env ON domains (env_id, created_at);
   CREATE TABLE domain_routes (id TEXT PRIMARY KEY, domain_id TEXT NOT NULL, address TEXT NOT NULL, doc TEXT NOT NULL,
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (domain_id, address));
-  CREATE INDEX messages_identifier ON messages (env_id, json_extract(doc, '$.identifier')) WHERE json_extract(doc, '$.identifier') IS NOT NULL;
   `,
 ];
 
