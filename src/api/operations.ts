@@ -49,6 +49,25 @@ import {
   TranslationParams,
   UploadTranslationsResult,
 } from './schemas/translations.js';
+import {
+  AutoConfigureResult,
+  CreateDomainBody,
+  DiagnoseDomainResult,
+  Domain,
+  DomainConnectApplyUrl,
+  DomainConnectStartBody,
+  DomainConnectStatus,
+  DomainRoute,
+  DomainRouteBody,
+  InboundWebhookBody,
+  ListDomainRoutesQuery,
+  ListDomainsQuery,
+  TestDomainRouteBody,
+  TestDomainRouteResult,
+  UpdateDomainBody,
+  UpdateDomainRouteBody,
+  WebhookResult,
+} from './schemas/domains.js';
 import { BridgeSyncBody, BridgeSyncQuery, BridgeSyncResult } from './schemas/bridge-protocol.js';
 import {
   BulkSubscriberPreferencesBody,
@@ -282,6 +301,23 @@ export const operations = {
   publishEnvironment: op(routes.publishEnvironment, { body: PublishEnvironmentBody, response: PublishResult }),
   syncWorkflow: op(routes.syncWorkflow, { body: SyncWorkflowBody, response: Workflow }),
   getWorkflowStep: op(routes.getWorkflowStep, { response: StepResponse }),
+  handleInboundWebhook: op(routes.handleInboundWebhook, { body: InboundWebhookBody, response: z.array(WebhookResult) }),
+  autoConfigureIntegration: op(routes.autoConfigureIntegration, { response: AutoConfigureResult }),
+  listDomains: op(routes.listDomains, { query: ListDomainsQuery, response: cursorEnvelope(Domain) }),
+  createDomain: op(routes.createDomain, { body: CreateDomainBody, response: Domain }),
+  getDomain: op(routes.getDomain, { response: Domain }),
+  updateDomain: op(routes.updateDomain, { body: UpdateDomainBody, response: Domain }),
+  deleteDomain: op(routes.deleteDomain, {}),
+  getDomainAutoConfigure: op(routes.getDomainAutoConfigure, { response: DomainConnectStatus }),
+  startDomainAutoConfigure: op(routes.startDomainAutoConfigure, { body: DomainConnectStartBody, response: DomainConnectApplyUrl }),
+  diagnoseDomain: op(routes.diagnoseDomain, { response: DiagnoseDomainResult }),
+  listDomainRoutes: op(routes.listDomainRoutes, { query: ListDomainRoutesQuery, response: cursorEnvelope(DomainRoute) }),
+  createDomainRoute: op(routes.createDomainRoute, { body: DomainRouteBody, response: DomainRoute }),
+  getDomainRoute: op(routes.getDomainRoute, { response: DomainRoute }),
+  updateDomainRoute: op(routes.updateDomainRoute, { body: UpdateDomainRouteBody, response: DomainRoute }),
+  deleteDomainRoute: op(routes.deleteDomainRoute, {}),
+  testDomainRoute: op(routes.testDomainRoute, { body: TestDomainRouteBody, response: TestDomainRouteResult }),
+  verifyDomain: op(routes.verifyDomain, { response: Domain }),
 } satisfies Record<keyof typeof routes, Operation>;
 
 export type OperationName = keyof typeof operations;

@@ -9,6 +9,7 @@ import { layoutRoutes } from './routes-layouts.js';
 import { subscriberApiRoutes } from './routes-subscribers.js';
 import { devAdminRoutes } from './routes-dev-admin.js';
 import { translationRoutes } from './routes-translations.js';
+import { domainRoutes } from './routes-domains.js';
 
 export type { HttpMethod, RateCategory, Route } from './route.js';
 
@@ -461,6 +462,7 @@ export const routes = {
   ...layoutRoutes,
   ...translationRoutes,
   ...environmentVariableRoutes,
+  ...domainRoutes,
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof routes;

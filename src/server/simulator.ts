@@ -5,6 +5,7 @@
 // and an attempt number in, the provider's answer out (undefined: not a simulator destination, the
 // message goes out as any other); the runner writes what the answer means.
 import type { JsonObject } from '../api/schemas/common.js';
+import { providerMessageId } from './delivery-reports.js';
 
 export const SIMULATOR_EMAIL_DOMAIN = 'simulator.svc.test';
 export const UNREGISTERED_TOKEN = 'simulator-unregistered';
@@ -214,7 +215,7 @@ function smsAnswer(input: SimulatorInput): SimulatedAnswer | undefined {
   const to = phoneDigits(input.to);
   const entry = TWILIO[to];
   if (entry === undefined) return undefined;
-  const sid = `SM${input.messageId.padStart(32, '0').slice(-32)}`;
+  const sid = providerMessageId('twilio', input.messageId);
   if (entry === null) {
     return {
       outcome: 'delivered',

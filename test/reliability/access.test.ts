@@ -103,6 +103,9 @@ async function populate(call: typeof A, env: { subscriber: string; workflow: str
   expect(ctx.status).toBe(201);
   const ly = await call('POST', '/v2/layouts', { layoutId: `ly-${env.tx}`, name: `Layout ${env.tx}` });
   expect(ly.status, JSON.stringify(ly.body)).toBe(201);
+  const domain = await call('POST', '/v1/domains', { name: `${env.tx}.example.com` });
+  expect(domain.status, JSON.stringify(domain.body)).toBe(201);
+  expect((await call('POST', `/v1/domains/${env.tx}.example.com/routes`, { address: 'support', type: 'webhook' })).status).toBe(201);
   const wf = await call('GET', `/v2/workflows/${env.workflow}`);
   const integration = (await call('GET', '/v1/integrations/active')).body.data.find((i: { identifier: string }) => i.identifier === env.slack);
   return {
@@ -457,6 +460,33 @@ const attempts: Record<OperationName, (call: typeof A, own: Owned, mine: Owned) 
     await call('PUT', `/v2/workflows/${mine.workflow}/sync`, { targetEnvironmentId: own.environmentId }),
   ],
   getWorkflowStep: async (call, own) => [await call('GET', `/v2/workflows/${own.workflowDbId}/steps/${own.workflow === 'welcome' ? 'in-app' : 'inbox'}`)],
+  // A provider's report of the other environment's messages, posted to its integration's URL.
+  handleInboundWebhook: async (call, own) => [
+    await call(
+      'POST',
+      `/v2/inbound-webhooks/delivery-providers/${own.environmentId}/${own.integrationId}`,
+      own.messageIds.map((id) => ({ id, event: 'bounce' })),
+    ),
+  ],
+  autoConfigureIntegration: async (call, own) => [await call('POST', `/v1/integrations/${own.integrationId}/auto-configure`)],
+  // A domain's name is unique across the service: the other environment's is taken (409), nothing is made.
+  listDomains: async (call) => [await call('GET', '/v1/domains?limit=100')],
+  createDomain: async (call, own) => [await call('POST', '/v1/domains', { name: `${own.transactionId}.example.com` })],
+  getDomain: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com`)],
+  updateDomain: async (call, own) => [await call('PATCH', `/v1/domains/${own.transactionId}.example.com`, { data: { stolen: 'yes' } })],
+  deleteDomain: async (call, own) => [await call('DELETE', `/v1/domains/${own.transactionId}.example.com`)],
+  getDomainAutoConfigure: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com/auto-configure`)],
+  startDomainAutoConfigure: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/auto-configure/start`, {})],
+  diagnoseDomain: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/diagnose`)],
+  listDomainRoutes: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com/routes`)],
+  createDomainRoute: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/routes`, { address: 'stolen', type: 'webhook' })],
+  getDomainRoute: async (call, own) => [await call('GET', `/v1/domains/${own.transactionId}.example.com/routes/support`)],
+  updateDomainRoute: async (call, own) => [await call('PATCH', `/v1/domains/${own.transactionId}.example.com/routes/support`, { data: { stolen: 'yes' } })],
+  deleteDomainRoute: async (call, own) => [await call('DELETE', `/v1/domains/${own.transactionId}.example.com/routes/support`)],
+  testDomainRoute: async (call, own) => [
+    await call('POST', `/v1/domains/${own.transactionId}.example.com/routes/support/test`, { from: { address: 'x@example.org' }, subject: 'x' }),
+  ],
+  verifyDomain: async (call, own) => [await call('POST', `/v1/domains/${own.transactionId}.example.com/verify`)],
 };
 
 /** A multipart upload with the key of `call` (A's or B's). */
@@ -569,6 +599,22 @@ const refusedWith: Partial<Record<OperationName, number[]>> = {
   publishEnvironment: [403],
   syncWorkflow: [404, 403],
   getWorkflowStep: [404],
+  handleInboundWebhook: [404],
+  autoConfigureIntegration: [404],
+  createDomain: [409],
+  getDomain: [404],
+  updateDomain: [404],
+  deleteDomain: [404],
+  getDomainAutoConfigure: [404],
+  startDomainAutoConfigure: [404],
+  diagnoseDomain: [404],
+  listDomainRoutes: [404],
+  createDomainRoute: [404],
+  getDomainRoute: [404],
+  updateDomainRoute: [404],
+  deleteDomainRoute: [404],
+  testDomainRoute: [404],
+  verifyDomain: [404],
 };
 
 /** A snapshot of everything an environment owns, read with its own key. */

@@ -31,6 +31,8 @@ const translations = () => import('./translations.js');
 
 const environmentVariables = () => import('./environment-variables.js');
 const publish = () => import('./publish.js');
+const domains = () => import('./domains.js');
+const inboundWebhooks = () => import('./inbound-webhooks.js');
 
 export type RouteLoaders = { [K in OperationName]: () => Promise<Route<K>> };
 
@@ -163,6 +165,23 @@ export const routes: RouteLoaders = {
   publishEnvironment: async () => (await publish()).publishEnvironment,
   syncWorkflow: async () => (await publish()).syncWorkflow,
   getWorkflowStep: async () => (await publish()).getWorkflowStep,
+  autoConfigureIntegration: async () => (await integrations()).autoConfigureIntegration,
+  handleInboundWebhook: async () => (await inboundWebhooks()).handleInboundWebhook,
+  listDomains: async () => (await domains()).listDomains,
+  createDomain: async () => (await domains()).createDomain,
+  getDomain: async () => (await domains()).getDomain,
+  updateDomain: async () => (await domains()).updateDomain,
+  deleteDomain: async () => (await domains()).deleteDomain,
+  getDomainAutoConfigure: async () => (await domains()).getDomainAutoConfigure,
+  startDomainAutoConfigure: async () => (await domains()).startDomainAutoConfigure,
+  diagnoseDomain: async () => (await domains()).diagnoseDomain,
+  listDomainRoutes: async () => (await domains()).listDomainRoutes,
+  createDomainRoute: async () => (await domains()).createDomainRoute,
+  getDomainRoute: async () => (await domains()).getDomainRoute,
+  updateDomainRoute: async () => (await domains()).updateDomainRoute,
+  deleteDomainRoute: async () => (await domains()).deleteDomainRoute,
+  testDomainRoute: async () => (await domains()).testDomainRoute,
+  verifyDomain: async () => (await domains()).verifyDomain,
 };
 
 export type { Service } from './types.js';

@@ -6,6 +6,7 @@ import { CHANNELS } from '../../api/enum-values.js';
 import { SERVICE_PROVIDER } from '../store/integrations.js';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors.js';
 import { integrationView } from '../views.js';
+import { readsReports } from '../delivery-reports.js';
 import type { Route } from './types.js';
 
 const PRIMARY_CHANNELS = new Set(['email', 'sms']);
@@ -131,5 +132,31 @@ export const deleteIntegration: Route<'deleteIntegration'> = {
       // The environment's integrations that remain, as the service answers.
       return store.integrations.ofEnvironment(env.id).map(integrationView);
     });
+  },
+};
+
+/**
+ * The service asks the integration's provider to send its delivery reports to the integration's
+ * inbound webhook URL, and stores the signing key the provider gives back. svc dev never calls a
+ * provider, so it answers as the service does when that call fails (success false, saying why),
+ * with the URL to point the provider, or a test, at: svc dev reads those reports without a key.
+ */
+export const autoConfigureIntegration: Route<'autoConfigureIntegration'> = {
+  envelope: 'data',
+  handle({ svc, env, params, baseUrl }) {
+    const id = params.integrationId!;
+    const integration = OBJECT_ID_RE.test(id) ? svc.store.integrations.findByIdInOrganization(env.orgId, id) : undefined;
+    if (!integration || integration._environmentId !== env.id) throw notFound(`Integration not found, id: ${id}`);
+    if (!readsReports(integration.providerId)) {
+      return {
+        success: false,
+        message: 'A support of auto-configuration of inbound webhook is not implemented by provider, manual configuration is required',
+      };
+    }
+    const url = `${baseUrl}/v2/inbound-webhooks/delivery-providers/${integration._environmentId}/${integration._id}`;
+    return {
+      success: false,
+      message: `Auto-configuration failed: svc dev does not call ${integration.providerId} (it runs offline). Post ${integration.providerId}'s delivery reports to ${url}: svc dev reads them without a signing key`,
+    };
   },
 };

@@ -6,6 +6,7 @@
 // the other providers' messages are recorded as sent, since svc dev holds no real provider accounts.
 // A destination of the simulator (simulator.ts: `…@simulator.svc.test`, Twilio's magic numbers,
 // `simulator-unregistered`) is answered by it instead, whatever the provider, as a provider would.
+import { providerMessageId } from '../delivery-reports.js';
 import type { Integration, Message } from '../../api/schemas/resources.js';
 import {
   WEBHOOK_PROVIDERS,
@@ -320,6 +321,8 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
     ...(errorId !== undefined && { errorId }),
     ...(errorText !== undefined && { errorText }),
     providerId: d.integration.providerId,
+    // The provider's own id of the message, which its delivery reports name.
+    identifier: providerMessageId(d.integration.providerId, d.messageId),
     payload: n.doc.payload,
     overrides: n.doc.overrides,
     contextKeys: n.doc.contextKeys,

@@ -44,6 +44,8 @@ const OWN_ROWS = [
      (SELECT s.id FROM topic_subscriptions s JOIN topics t ON t.id = s.topic_id WHERE t.env_id = @env)`,
   'DELETE FROM topic_subscriptions WHERE topic_id IN (SELECT id FROM topics WHERE env_id = @env)',
   'DELETE FROM topic_subscribers WHERE topic_id IN (SELECT id FROM topics WHERE env_id = @env)',
+  'DELETE FROM domain_routes WHERE domain_id IN (SELECT id FROM domains WHERE env_id = @env)',
+  'DELETE FROM domains WHERE env_id = @env',
   ...['subscribers', 'integrations', 'workflows', 'contexts', 'tenants', 'topics', 'channel_connections', 'channel_endpoints', 'inbox_environments'].map(
     (table) => `DELETE FROM ${table} WHERE env_id = @env`,
   ),

@@ -22,6 +22,7 @@ import { TopicAdmin } from './topic-admin.js';
 import { SubscriptionLookup } from './subscription-lookup.js';
 import { Translations } from './translations.js';
 import { EnvironmentVariables } from './environment-variables.js';
+import { Domains } from './domains.js';
 
 export class Store {
   readonly environments: Environments;
@@ -44,6 +45,7 @@ export class Store {
   readonly layouts: Layouts;
   readonly translations: Translations;
   readonly environmentVariables: EnvironmentVariables;
+  readonly domains: Domains;
   /** Every cache of the repositories (cache.ts): cleared whenever a transaction rolls back. */
   readonly caches = new Caches();
   /** The batch requests and the runner share (throughput.ts): its COMMIT is what answers wait for. */
@@ -76,6 +78,7 @@ export class Store {
     this.layouts = new Layouts(db, clock);
     this.translations = new Translations(db, clock);
     this.environmentVariables = new EnvironmentVariables(db, clock, this.caches);
+    this.domains = new Domains(db, clock);
     this.runInTx = db.transaction((fn: () => unknown) => fn());
     this.groupCommit = new GroupCommit(
       db,

@@ -305,6 +305,45 @@ export class Messages extends Repo {
     return out;
   }
 
+  /** The environment's message of this id. */
+  inEnvironment(envId: string, id: string): MessageRecord | undefined {
+    const row = this.stmt(`${SELECT} WHERE m.id = unhex(?) AND m.env_id = unhex(?)`).get(id, envId) as Row | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  /**
+   * What a provider's delivery report changes: `failed` makes the message's status error with the
+   * report's text, `delivered` adds a delivery time, `seen` marks it seen (opened, clicked).
+   */
+  applyReport(id: string, effect: 'failed' | 'delivered' | 'seen', errorText: string): MessageRecord | undefined {
+    const row = this.stmt(`${SELECT} WHERE m.id = unhex(?)`).get(id) as Row | undefined;
+    if (!row) return undefined;
+    const rec = toRecord(row);
+    const m = rec.doc;
+    const ms = this.clock.now();
+    const now = isoAt(ms);
+    if (effect === 'failed') {
+      m.status = 'error';
+      m.errorText = errorText;
+      m.errorId = 'provider_reported_failure';
+    } else if (effect === 'delivered') {
+      m.deliveredAt = [...(m.deliveredAt ?? []), now];
+    } else {
+      m.seen = true;
+      m.lastSeenDate = now;
+    }
+    m.updatedAt = now;
+    this.stmt('UPDATE messages SET seen = ?, status = ?, doc = ?, updated_at = ? WHERE id = unhex(?)').run(
+      +m.seen,
+      m.status,
+      pack(m, row.j_step_id ?? undefined),
+      ms,
+      id,
+    );
+    for (const listener of this.listeners) listener({ kind: 'changed', subscriberDbId: rec.subscriberId, messageId: id, channel: m.channel });
+    return rec;
+  }
+
   /**
    * Deletes one message of the environment; false when it has none of that id. Row by row, so the
    * counts the triggers keep (migration 8) follow; the inbox is told its counts changed.

@@ -367,6 +367,15 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (org_id, key)
   );
   `,
+  // Inbound-email domains (names unique across the service) and their routes (an address unique on
+  // its domain).
+  `
+  CREATE TABLE domains (id TEXT PRIMARY KEY, env_id TEXT NOT NULL, name TEXT NOT NULL UNIQUE, doc TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+  CREATE INDEX domains_env ON domains (env_id, created_at);
+  CREATE TABLE domain_routes (id TEXT PRIMARY KEY, domain_id TEXT NOT NULL, address TEXT NOT NULL, doc TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (domain_id, address));
+  `,
 ];
 
 /**
