@@ -22,6 +22,33 @@ export const DIFFERENCES = {
   'PUT /v1/subscribers/{subscriberId}/credentials': 'push is sent once through one integration with every token',
   'PATCH /v1/subscribers/{subscriberId}/credentials': 'push is sent once through one integration with every token',
   'GET /v2/subscribers/{subscriberId}/subscriptions': 'subscriptions carry no context keys',
+  'POST /v2/layouts': "the environment's default layout is created on its first layouts call, not with the environment",
+  'PUT /v2/layouts/{layoutId}': 'a refused body answers 400 with the service’s message, without the `ctx.controls` detail',
+  'DELETE /v2/layouts/{layoutId}': 'steps that named the deleted layout keep its id (they render with the default layout)',
+  'POST /v2/layouts/{layoutId}/duplicate': 'translations are not copied',
+  'POST /v2/layouts/{layoutId}/preview': 'the `{{content}}` placeholder text is svc dev’s own',
+  'POST /v2/translations': 'a layout `resourceId` is not checked to exist',
+  'GET /v2/translations/group/{resourceType}/{resourceId}': '`outdatedLocales` compares each locale’s last write with en_US’s',
+  'GET /v2/translations/master-json': 'the organisation’s default locale is always en_US',
+  'GET /v1/environment-variables':
+    'values shown for the key’s environment and those created from it; secrets kept unencrypted in the local file (masked in every answer)',
+  'POST /v1/environment-variables': 'a value for an environment outside the key’s reach: 403',
+  'DELETE /v1/environment-variables/{variableKey}': 'refused (403) while it holds a value of an environment outside the key’s reach',
+  'POST /v2/environments/{targetEnvironmentId}/diff':
+    'source defaults to the caller’s environment; an API key reaches the environments created from its own; workflows only (not layouts or translations)',
+  'POST /v2/environments/{targetEnvironmentId}/publish': 'as diff: workflows only',
+  'PUT /v2/workflows/{workflowId}/sync': 'the target must be the caller’s environment or one created from it',
+  'POST /v2/inbound-webhooks/delivery-providers/{environmentId}/{integrationId}':
+    'needs the API key; no signature check; JSON bodies only (Twilio’s callback re-posted as JSON); reads SendGrid, Postmark, Twilio',
+  'POST /v1/integrations/{integrationId}/auto-configure': 'calls no provider: `success: false`, with the URL to post reports to',
+  'POST /v1/domains': 'the MX record to add points to `inbound.svc.test` (svc dev receives no mail)',
+  'GET /v1/domains/{domain}/auto-configure': 'always unavailable (`discovery_not_configured`), with the records to add by hand',
+  'POST /v1/domains/{domain}/auto-configure/start': '400: no DNS provider discovery offline',
+  'POST /v1/domains/{domain}/diagnose': 'no DNS lookups: checks skipped, `mx_missing` with the fix',
+  'POST /v1/domains/{domain}/routes': 'type `agent` refused (400): svc dev runs no agents',
+  'PATCH /v1/domains/{domain}/routes/{address}': 'type `agent` refused (400)',
+  'POST /v1/domains/{domain}/routes/{address}/test': 'no outbound webhooks: `webhook.skipped: true`; `dryRun` returns the payload',
+  'POST /v1/domains/{domain}/verify': 'no DNS lookup: the domain stays pending',
 };
 
 export function operations() {
