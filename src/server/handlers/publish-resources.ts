@@ -14,7 +14,7 @@ export const LAYOUT = 'layout';
 export const TRANSLATION = 'localization_group';
 
 /** JSON with sorted keys: equal values, equal text. */
-function canon(value: unknown): string {
+export function canon(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
   );

@@ -12,16 +12,9 @@ import type { Environment, Store } from '../store/index.js';
 import type { StoredStep, StoredWorkflow } from '../store/workflows.js';
 import { workflowResponse } from '../workflow/runtime.js';
 import { reachableEnvironment } from './environment-variables.js';
-import { diffLayouts, diffTranslations, publishLayouts, publishTranslations } from './publish-resources.js';
+import { canon, diffLayouts, diffTranslations, publishLayouts, publishTranslations } from './publish-resources.js';
 import type { Route } from './types.js';
 import { workflowNotFound } from './workflows.js';
-
-/** JSON with sorted keys: equal values, equal text. */
-function canon(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
-  );
-}
 
 /** What publishing copies of a workflow, besides its steps. */
 function workflowFields(w: StoredWorkflow): Record<string, unknown> {
