@@ -72,7 +72,11 @@ describe('svc environments publish', () => {
     const done = await svc(['environments', 'publish', 'staging', '--yes', '-o', 'json'], as(feature.key));
     expect(done.exitCode, done.stderr).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({
-      results: [{ successful: [{ resourceId: 'cli-welcome', action: 'created' }] }],
+      results: [
+        { resourceType: 'workflow', successful: [{ resourceId: 'cli-welcome', action: 'created' }] },
+        { resourceType: 'layout' },
+        { resourceType: 'localization_group' },
+      ],
       summary: { successful: 1, failed: 0 },
     });
 
@@ -95,5 +99,21 @@ describe('svc environments publish', () => {
     expect(done.exitCode, done.stderr).toBe(0);
     expect(done.stdout).toBe('updated workflow cli-welcome');
     expect((await call(staging.key, 'GET', '/v2/workflows/cli-welcome')).body.data.name).toBe('CLI welcome v2');
+  });
+
+  it('layouts and translations have lines of their own, in the diff and in what publish did', async () => {
+    await call(feature.key, 'POST', '/v2/layouts', { layoutId: 'welcome-frame', name: 'Welcome frame' });
+    await call(feature.key, 'POST', '/v2/translations', { resourceId: 'cli-welcome', resourceType: 'workflow', locale: 'de_DE', content: { title: 'Hallo' } });
+    const lines = await svc(['environments', 'diff', 'staging', '-o', 'table'], as(feature.key, { NO_COLOR: '1' }));
+    expect(lines.stdout).toBe(
+      'feature → staging: 3 change(s) in 3 resource(s)\n  + layout welcome-frame (Welcome frame)\n  ~ workflow cli-welcome (CLI welcome v2): isTranslationEnabled\n  + translation cli-welcome de_DE',
+    );
+    const done = await svc(['environments', 'publish', 'staging', '--yes', '-o', 'table'], as(feature.key));
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(done.stdout).toBe('updated workflow cli-welcome\ncreated layout welcome-frame\ncreated translation cli-welcome:de_DE');
+
+    await call(feature.key, 'POST', '/v2/translations', { resourceId: 'cli-welcome', resourceType: 'workflow', locale: 'de_DE', content: { title: 'Hallo!' } });
+    const changed = await svc(['environments', 'diff', 'staging', '-o', 'table'], as(feature.key, { NO_COLOR: '1' }));
+    expect(changed.stdout).toContain('\n  ~ translation cli-welcome de_DE: title');
   });
 });

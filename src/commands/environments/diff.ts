@@ -12,7 +12,9 @@ import { about, type ArgsOf, Command, examples, type OptsOf } from '../define.js
 export const command = () =>
   examples(
     new Command('diff')
-      .description(about("what publishing to TARGET would change: its workflows against the profile's environment's", 'diffEnvironment'))
+      .description(
+        about("what publishing to TARGET would change: its workflows, layouts and translations against the profile's environment's", 'diffEnvironment'),
+      )
       .argument('<target>', "the target environment's _id, or its name")
       .option('--source <environment>', "the environment compared from, _id or name (default: the profile's own)"),
     ['svc environments diff Production', 'svc environments diff staging --source feature-x', 'svc environments diff staging -o json --query "summary"'],
@@ -25,8 +27,8 @@ interface Named {
 interface Change {
   resourceType: string;
   action: string;
-  sourceResource?: { id?: string | null; name?: string | null } | null;
-  targetResource?: { id?: string | null; name?: string | null } | null;
+  sourceResource?: { id?: string | null; name?: string | null; locale?: string } | null;
+  targetResource?: { id?: string | null; name?: string | null; locale?: string } | null;
   diffs?: { new?: Record<string, unknown> | null } | undefined;
 }
 export interface DiffAnswer {
@@ -65,6 +67,13 @@ function detail(r: DiffAnswer['resources'][number]): string {
   return parts.join(', ');
 }
 
+/** How a resource is named on its line: `workflow welcome (Welcome)`, `layout welcome-frame`, `translation welcome de_DE`. */
+function label(type: string, who: Change['sourceResource']): string {
+  const id = who?.id ?? '?';
+  if (type === 'localization_group') return `translation ${id}${who?.locale ? ` ${who.locale}` : ''}`;
+  return `${type} ${id}${who?.name && who.name !== id ? ` (${who.name})` : ''}`;
+}
+
 /** One line per changed resource, fitted to `width` columns, sanitised, coloured when `color`. */
 export async function diffLines(answer: DiffAnswer, nameOf: (id: string) => string, width: number | undefined, color: boolean): Promise<string[]> {
   const { takeWidth } = await import('../../io/fit.js');
@@ -77,7 +86,7 @@ export async function diffLines(answer: DiffAnswer, nameOf: (id: string) => stri
   for (const r of answer.resources) {
     const action = !r.sourceResource ? 'deleted' : !r.targetResource ? 'added' : 'modified';
     const who = r.sourceResource ?? r.targetResource;
-    const what = safeText(`${r.resourceType} ${who?.id ?? '?'}${who?.name && who.name !== who.id ? ` (${who.name})` : ''}`);
+    const what = safeText(label(r.resourceType, who));
     const why = action === 'modified' ? safeText(detail(r)) : '';
     const text = fitted(`  ${action === 'added' ? '+' : action === 'deleted' ? '-' : '~'} ${what}${why ? `: ${why}` : ''}`);
     // The mark is coloured after fitting, so escapes are never cut.

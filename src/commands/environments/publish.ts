@@ -12,7 +12,10 @@ export const command = () =>
   examples(
     new Command('publish')
       .description(
-        about("copy the profile's environment's workflows to TARGET (shows the diff and asks first on a terminal; --yes without one)", 'publishEnvironment'),
+        about(
+          "copy the profile's environment's workflows, layouts and translations to TARGET (shows the diff and asks first on a terminal; --yes without one)",
+          'publishEnvironment',
+        ),
       )
       .argument('<target>', "the target environment's _id, or its name")
       .option('--source <environment>', "the environment published from, _id or name (default: the profile's own)")
@@ -74,9 +77,11 @@ export async function run(deps: Deps, opts: OptsOf<typeof command>, [target]: Ar
     await deps.print(res.data);
     return;
   }
+  // The service's sync type of a translation group reads as "translation" on a line.
+  const kind = (e: Entry) => (e.resourceType === 'localization_group' ? 'translation' : e.resourceType);
   for (const r of res.data.results) {
-    for (const e of r.successful) deps.io.stdout.write(`${e.action} ${safeText(`${e.resourceType} ${e.resourceId}`)}\n`);
-    for (const e of r.failed) deps.io.stdout.write(`failed ${safeText(`${e.resourceType} ${e.resourceId}: ${e.error ?? ''}`)}\n`);
+    for (const e of r.successful) deps.io.stdout.write(`${e.action} ${safeText(`${kind(e)} ${e.resourceId}`)}\n`);
+    for (const e of r.failed) deps.io.stdout.write(`failed ${safeText(`${kind(e)} ${e.resourceId}: ${e.error ?? ''}`)}\n`);
   }
   const s = res.data.summary;
   deps.info(`published to ${nameOf(targetId)}: ${s.successful} changed, ${s.skipped} unchanged, ${s.failed} failed`);

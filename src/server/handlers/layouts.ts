@@ -155,6 +155,7 @@ export const deleteLayout: Route<'deleteLayout'> = {
       const layout = layoutOf(svc.store, env, params.layoutId!);
       if (layout.isDefault) throw conflict(`Layout with id ${params.layoutId} is being used as a default layout, it can not be deleted`);
       svc.store.layouts.remove(layout._id);
+      svc.store.workflows.dropLayout(env.id, [layout.layoutId, layout._id]);
     });
   },
 };

@@ -2,7 +2,8 @@
 // environment's workflows against a target's (by workflowId: added, modified with the workflow's and
 // each step's changes, deleted), publishing them (created, updated, skipped when equal, and a target
 // workflow the source no longer has deleted), one workflow's sync, and one step's data. Code-first
-// workflows are not moved: each environment's app serves its own. The source is the caller's
+// workflows are not moved: each environment's app serves its own. Layouts and translations go along
+// (publish-resources.ts), layouts first so an email step finds its layout in the target. The source is the caller's
 // environment (or `sourceEnvironmentId`); both ends must be reachable by the caller's key.
 import type { StepResponse } from '../../api/schemas/workflow.js';
 import type { EnvironmentDiff, PublishResult, ResourceDiff, ResourceDiffResult, SyncResult } from '../../api/schemas/environment-variables.js';
@@ -11,15 +12,9 @@ import type { Environment, Store } from '../store/index.js';
 import type { StoredStep, StoredWorkflow } from '../store/workflows.js';
 import { workflowResponse } from '../workflow/runtime.js';
 import { reachableEnvironment } from './environment-variables.js';
+import { canon, diffLayouts, diffTranslations, publishLayouts, publishTranslations } from './publish-resources.js';
 import type { Route } from './types.js';
 import { workflowNotFound } from './workflows.js';
-
-/** JSON with sorted keys: equal values, equal text. */
-function canon(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
-  );
-}
 
 /** What publishing copies of a workflow, besides its steps. */
 function workflowFields(w: StoredWorkflow): Record<string, unknown> {
@@ -142,7 +137,11 @@ export const diffEnvironment: Route<'diffEnvironment'> = {
   handle({ svc, env, params, body }): EnvironmentDiff {
     const { store } = svc;
     const { source, target } = ends(store, env, params.targetEnvironmentId!, body?.sourceEnvironmentId);
-    const resources = diffWorkflows(movable(store, source.id), movable(store, target.id));
+    const resources = [
+      ...diffLayouts(store, source.id, target.id),
+      ...diffWorkflows(movable(store, source.id), movable(store, target.id)),
+      ...diffTranslations(store, source.id, target.id),
+    ];
     const totalChanges = resources.reduce((n, r) => n + r.summary.added + r.summary.modified + r.summary.deleted, 0);
     return {
       sourceEnvironmentId: source.id,
@@ -161,10 +160,15 @@ export const publishEnvironment: Route<'publishEnvironment'> = {
     const chosen = body?.resources?.map((r) => r.resourceId);
     const sources = movable(store, source.id).filter((w) => !chosen || chosen.includes(w.workflowId) || chosen.includes(w._id));
     const result: SyncResult = { resourceType: 'workflow', successful: [], failed: [], skipped: [], totalProcessed: 0 };
+    const scope = { dryRun: body?.dryRun === true, chosen };
+    let others: SyncResult[] = [];
     if (body?.dryRun) {
+      others = [publishLayouts(store, source, target, scope), publishTranslations(store, source, target, scope)];
       result.skipped = sources.map((w) => ({ resourceType: 'workflow', resourceId: w.workflowId, resourceName: w.name, reason: 'Dry run mode' }));
     } else {
       store.tx(() => {
+        // Layouts first: a workflow's email step names its layout in the target too.
+        others = [publishLayouts(store, source, target, scope), publishTranslations(store, source, target, scope)];
         const targets = movable(store, target.id);
         const differs = new Set(diffWorkflows(sources, targets).map((r) => r.sourceResource?.id));
         for (const w of sources) {
@@ -187,9 +191,16 @@ export const publishEnvironment: Route<'publishEnvironment'> = {
       });
     }
     result.totalProcessed = result.successful.length + result.failed.length + result.skipped.length;
+    const results = [result, ...others];
+    const total = (f: (r: SyncResult) => number) => results.reduce((n, r) => n + f(r), 0);
     return {
-      results: [result],
-      summary: { resources: result.totalProcessed, successful: result.successful.length, failed: result.failed.length, skipped: result.skipped.length },
+      results,
+      summary: {
+        resources: total((r) => r.totalProcessed),
+        successful: total((r) => r.successful.length),
+        failed: total((r) => r.failed.length),
+        skipped: total((r) => r.skipped.length),
+      },
     };
   },
 };

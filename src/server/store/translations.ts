@@ -44,6 +44,12 @@ export class Translations extends Repo {
     return rows.map(record);
   }
 
+  /** Every resource's every locale of the environment (what publishing compares). */
+  all(envId: string): TranslationRecord[] {
+    const rows = this.stmt(`${SELECT} WHERE env_id = ? ORDER BY resource_type, resource_id, locale`).all(envId) as Row[];
+    return rows.map(record);
+  }
+
   /** One locale of every resource of the environment, by type and resource. */
   ofLocale(envId: string, locale: string): TranslationRecord[] {
     const rows = this.stmt(`${SELECT} WHERE env_id = ? AND locale = ? ORDER BY resource_type, resource_id`).all(envId, locale) as Row[];

@@ -232,6 +232,23 @@ export class Workflows extends Repo {
     return { ...next, lastTriggeredAt: doc.lastTriggeredAt ?? null };
   }
 
+  /**
+   * A deleted layout leaves the email steps that named it (by `layoutId` or database id), as the
+   * service does: their `layoutId` is unset, so they take the environment's default.
+   */
+  dropLayout(envId: string, names: string[]): void {
+    const named = (s: StoredStep) => s.type === 'email' && names.includes(s.controlValues.layoutId as string);
+    for (const wf of this.all(envId)) {
+      if (!wf.steps.some(named)) continue;
+      const steps = wf.steps.map((s) => {
+        if (!named(s)) return s;
+        const { layoutId: _gone, ...controlValues } = s.controlValues;
+        return { ...s, controlValues };
+      });
+      this.save({ ...wf, steps });
+    }
+  }
+
   remove(id: string): boolean {
     this.forget(id);
     return this.stmt('DELETE FROM workflows WHERE id = ?').run(id).changes > 0;
