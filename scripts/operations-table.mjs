@@ -24,7 +24,6 @@ export const DIFFERENCES = {
   'GET /v2/subscribers/{subscriberId}/subscriptions': 'subscriptions carry no context keys',
   'POST /v2/layouts': "the environment's default layout is created on its first layouts call, not with the environment",
   'PUT /v2/layouts/{layoutId}': 'a refused body answers 400 with the service’s message, without the `ctx.controls` detail',
-  'DELETE /v2/layouts/{layoutId}': 'steps that named the deleted layout keep its id (they render with the default layout)',
   'POST /v2/layouts/{layoutId}/duplicate': 'translations are not copied',
   'POST /v2/layouts/{layoutId}/preview': 'the `{{content}}` placeholder text is svc dev’s own',
   'POST /v2/translations': 'a layout `resourceId` is not checked to exist',
@@ -35,8 +34,8 @@ export const DIFFERENCES = {
   'POST /v1/environment-variables': 'a value for an environment outside the key’s reach: 403',
   'DELETE /v1/environment-variables/{variableKey}': 'refused (403) while it holds a value of an environment outside the key’s reach',
   'POST /v2/environments/{targetEnvironmentId}/diff':
-    'source defaults to the caller’s environment; an API key reaches the environments created from its own; workflows only (not layouts or translations)',
-  'POST /v2/environments/{targetEnvironmentId}/publish': 'as diff: workflows only',
+    'source defaults to the caller’s environment; an API key reaches the environments created from its own; `resourceType` `layout` and `localization_group` as the service answers (the spec’s enum says otherwise)',
+  'POST /v2/environments/{targetEnvironmentId}/publish': 'as diff; results in the order workflow, layout, localization_group',
   'PUT /v2/workflows/{workflowId}/sync': 'the target must be the caller’s environment or one created from it',
   'POST /v2/inbound-webhooks/delivery-providers/{environmentId}/{integrationId}':
     'needs the API key; no signature check; JSON bodies only (Twilio’s callback re-posted as JSON); reads SendGrid, Postmark, Twilio',
