@@ -69,6 +69,8 @@ export interface JudgeScope {
 
 const CHANNEL: ReadonlySet<string> = new Set<string>(CHANNEL_TYPES);
 const SETTLED: ReadonlySet<string> = new Set<string>(SETTLED_JOB_STATUSES);
+/** What the subscriber did with a delivered message, as the timeline records it (not a provider's word). */
+const SUBSCRIBER_DID = new Set(['Message read', 'Message seen', 'Message unread', 'Message snoozed', 'Message unsnoozed']);
 /** Details every job writes on its way (not a reason for anything). */
 const PROGRESS = new Set(['Step queued', 'Step running', 'Message created', 'Start sending message']);
 
@@ -160,14 +162,17 @@ export function judge(jobs: readonly StatusJob[] | undefined, scope: JudgeScope 
 
 /**
  * What a provider reported after a message was sent (a complaint, an automatic reply): the reason of a
- * delivered event, which stays delivered. The last detail written after a step's `Message sent…`.
+ * delivered event, which stays delivered. The last detail written after a step's `Message sent…`
+ * that is the provider's word, not what the subscriber did with it (read, seen, snoozed).
  */
 function afterDelivery(channelJobs: readonly StatusJob[]): string | undefined {
   for (const job of channelJobs) {
     if (job.status !== 'completed') continue;
     const list = job.executionDetails ?? [];
     const sentAt = list.findLastIndex((d) => /^Message sent\b/.test(String(d.detail ?? '')));
-    const later = sentAt < 0 ? undefined : list.slice(sentAt + 1).findLast((d) => d.detail !== undefined && !PROGRESS.has(d.detail));
+    const fromProvider = (d: StatusDetail) =>
+      d.detail !== undefined && !PROGRESS.has(d.detail) && !SUBSCRIBER_DID.has(d.detail) && d.status !== 'ReadConfirmation';
+    const later = sentAt < 0 ? undefined : list.slice(sentAt + 1).findLast(fromProvider);
     if (later) return `${job.type}: ${oneLine(String(later.detail))}`;
   }
   return undefined;

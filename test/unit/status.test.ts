@@ -52,6 +52,15 @@ describe('derived event status', () => {
       { type: 'email', status: 'completed', executionDetails: [d('Warning', '429 TooManyRequests (attempt 1 of 3)'), d('Success', 'Message sent')] },
     ];
     expect(judge(retried)).toEqual({ status: 'delivered', channels: [{ channel: 'email', outcome: 'delivered' }] });
+    // What the subscriber did with it afterwards is not a reason.
+    const read = [
+      {
+        type: 'in_app',
+        status: 'completed',
+        executionDetails: [d('Success', 'Message sent'), d('ReadConfirmation', 'Message read'), d('Success', 'Message unsnoozed')],
+      },
+    ];
+    expect(judge(read).reason).toBeUndefined();
   });
   it('every channel delivered is delivered', () => {
     expect(
