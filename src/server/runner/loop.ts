@@ -135,11 +135,14 @@ export class JobRunner {
     // releases), before the requests of the next turn open another batch.
     if (this.store.batchOpen) return this.store.afterCommit(() => queueMicrotask(() => this.look()));
     let started = 0;
+    // One instant for the look and the sleep after it: a job that comes due between the two (service
+    // time runs on, 600 ms per real ms at --time-scale 600) is then still ahead of it, and gets its timer.
+    const lookedAt = this.opts.clock.now();
     try {
       // Ids first, outside any transaction: jobs in a slot, or known to wait for one, are passed over
       // without reading their rows, and a look with nothing to start writes nothing.
       this.slots.startLook();
-      const ids = this.store.jobs.dueIds(this.opts.clock.now(), this.pace.lookLimit).filter((id) => !this.slots.holds(id) && !this.slots.mustWait(id));
+      const ids = this.store.jobs.dueIds(lookedAt, this.pace.lookLimit).filter((id) => !this.slots.holds(id) && !this.slots.mustWait(id));
       if (ids.length > 0) this.pace.write(this.store, () => (started = this.runDue(ids))).catch((e: unknown) => this.storeFailed(e));
     } catch (e) {
       return this.storeFailed(e);
@@ -147,7 +150,7 @@ export class JobRunner {
     // What ran may have queued more (an event's next step), and a full look left jobs behind it: look
     // again until a look starts nothing, then sleep.
     if (started > 0) this.kick();
-    else this.sleepUntilDue();
+    else this.sleepUntilDue(lookedAt);
   }
 
   /** Runs or launches the jobs due now, in due order; how many it started. */
@@ -287,13 +290,12 @@ export class JobRunner {
    * a delay that comes due meanwhile). A job already due that waits for a slot needs no timer: the
    * next call to end frees one and looks again.
    */
-  private sleepUntilDue(): void {
+  private sleepUntilDue(lookedAt: number): void {
     this.cancelSleep?.();
     this.cancelSleep = undefined;
     if (this.lookScheduled) return;
-    const now = this.opts.clock.now();
-    const next = this.store.jobs.nextRunAt(now);
+    const next = this.store.jobs.nextRunAt(lookedAt);
     if (next === undefined) return;
-    this.cancelSleep = this.opts.clock.setTimer(() => this.kick(), next - now);
+    this.cancelSleep = this.opts.clock.setTimer(() => this.kick(), Math.max(0, next - this.opts.clock.now()));
   }
 }
