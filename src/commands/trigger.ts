@@ -169,20 +169,11 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
     if (opts.wait) throw new UsageError('--wait cannot be used with --recipients-file: follow a run with svc events watch');
     return bulk(deps, workflow, opts);
   }
-  if (opts.waitTimeout !== undefined && !opts.wait) throw new UsageError('--wait-timeout only applies with --wait');
-  const extra = BULK_ONLY.filter((k) => opts[k] !== undefined);
-  if (extra.length) throw new UsageError(`--${extra[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --recipients-file`);
+  checkOneEventFlags(opts);
   const body: Record<string, unknown> = { name: workflow, to: await recipients(deps, opts) };
   const payload = await payloadFrom(deps, opts.payload, opts.set);
   if (payload) body.payload = payload;
-  if (opts.overrides !== undefined) body.overrides = await deps.input.jsonObject('--overrides', opts.overrides);
-  if (opts.transactionId !== undefined) body.transactionId = checkId('--transaction-id', opts.transactionId);
-  const actor = await idOrObject(deps, '--actor', opts.actor);
-  if (actor !== undefined) body.actor = actor;
-  const tenant = await idOrObject(deps, '--tenant', opts.tenant);
-  if (tenant !== undefined) body.tenant = tenant;
-  const context = await contextMap(deps, '--context', opts.context);
-  if (context) body.context = context;
+  await addEventFields(deps, opts, body);
 
   // Checked by the validator the build compiled from TriggerBody (zod only to word a refusal).
   const valid = await checkBody('triggerEvent', body, buildLabels());
@@ -217,6 +208,25 @@ export async function run(deps: Deps, opts: TriggerOptions, [given]: ArgsOf<type
   if (merged) deps.info(`${merged} recipient(s) merged into a digest already under way: they are sent with it when its window closes`);
 }
 
+/** Flags of a bulk run or of --wait, refused on a single trigger or a broadcast without them (exit 2). */
+function checkOneEventFlags(opts: TriggerOptions): void {
+  if (opts.waitTimeout !== undefined && !opts.wait) throw new UsageError('--wait-timeout only applies with --wait');
+  const extra = BULK_ONLY.filter((k) => opts[k] !== undefined);
+  if (extra.length) throw new UsageError(`--${extra[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --recipients-file`);
+}
+
+/** What a trigger and a broadcast both carry besides name, recipients and payload. */
+async function addEventFields(deps: Deps, opts: TriggerOptions, body: Record<string, unknown>): Promise<void> {
+  if (opts.overrides !== undefined) body.overrides = await deps.input.jsonObject('--overrides', opts.overrides);
+  if (opts.transactionId !== undefined) body.transactionId = checkId('--transaction-id', opts.transactionId);
+  const actor = await idOrObject(deps, '--actor', opts.actor);
+  if (actor !== undefined) body.actor = actor;
+  const tenant = await idOrObject(deps, '--tenant', opts.tenant);
+  if (tenant !== undefined) body.tenant = tenant;
+  const context = await contextMap(deps, '--context', opts.context);
+  if (context) body.context = context;
+}
+
 async function withBrowserLink(result: TriggerResult): Promise<TriggerResult> {
   if (!result || typeof result.activityFeedLink !== 'string') return result;
   const { browserActivityLink } = await import('../core/activity.js');
@@ -233,19 +243,10 @@ async function broadcast(deps: Deps, workflow: string, opts: TriggerOptions): Pr
     ] as const
   ).find(([, given]) => given);
   if (other) throw new UsageError(`--broadcast and ${other[0]} cannot be used together: a broadcast goes to every subscriber of the environment`);
-  const extra = BULK_ONLY.filter((k) => opts[k] !== undefined);
-  if (extra.length) throw new UsageError(`--${extra[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --recipients-file`);
-  if (opts.waitTimeout !== undefined && !opts.wait) throw new UsageError('--wait-timeout only applies with --wait');
+  checkOneEventFlags(opts);
   // The service requires a payload on a broadcast: an empty one when none is given.
   const body: Record<string, unknown> = { name: workflow, payload: (await payloadFrom(deps, opts.payload, opts.set)) ?? {} };
-  if (opts.overrides !== undefined) body.overrides = await deps.input.jsonObject('--overrides', opts.overrides);
-  if (opts.transactionId !== undefined) body.transactionId = checkId('--transaction-id', opts.transactionId);
-  const actor = await idOrObject(deps, '--actor', opts.actor);
-  if (actor !== undefined) body.actor = actor;
-  const tenant = await idOrObject(deps, '--tenant', opts.tenant);
-  if (tenant !== undefined) body.tenant = tenant;
-  const context = await contextMap(deps, '--context', opts.context);
-  if (context) body.context = context;
+  await addEventFields(deps, opts, body);
   const valid = await checkBody('triggerBroadcast', body, buildLabels());
   const api = await deps.client();
   const res = await api.call<TriggerResult>('triggerBroadcast', { body: valid }, { bodyLabel: buildLabels() }).catch(async (e: unknown) => {
