@@ -1,4 +1,5 @@
-// Unused files and exports (`npm run knip`). The entries are what runs: the binary and its main, the
+// Unused files and exports (`npm run knip`). The entries are what runs: the binary (package.json's
+// `bin`, which knip reads itself, as it reads vitest.config.ts through its vitest plugin) and its main, the
 // command files the CLI loads lazily (src/cli.ts's `import('./commands/…')`, read from it, since
 // knip cannot see that their `command`/`run` are used), the console's page, svc dev's module, the
 // scripts, benches and tests. examples/ are packages of their own.
@@ -10,7 +11,6 @@ const commandFiles = [...readFileSync(new URL('./src/cli.ts', import.meta.url), 
 
 export default {
   entry: [
-    'bin/svc.js',
     'src/main.ts',
     ...commandFiles,
     'src/console/main.ts',
@@ -20,11 +20,9 @@ export default {
     'bench/*.mjs',
     'bench/lib/*.mjs',
     'test/**/*.{ts,mjs}',
-    'vitest.config.ts',
   ],
   project: ['bin/**/*.js', 'src/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'test/**/*.{ts,mjs}'],
   ignore: ['examples/**'],
-  ignoreWorkspaces: ['examples/**'],
   // `node` is the project's own Node binary; @novu/react and react-dom are bundled by esbuild from the
   // page source test/helpers/inbox-page.ts writes; unshare is the system's (bridge-guard.test.ts).
   ignoreDependencies: ['node', '@novu/react', 'react-dom'],
