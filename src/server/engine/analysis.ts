@@ -18,7 +18,7 @@ export interface VariableUse {
   column: number;
 }
 
-export type FilterArgument =
+type FilterArgument =
   | { kind: 'string'; value: string }
   | { kind: 'number'; value: number }
   | { kind: 'literal'; value: string }
@@ -37,7 +37,7 @@ export interface FilterUse {
   column: number;
 }
 
-export type TemplateAnalysis =
+type TemplateAnalysis =
   | {
       ok: true;
       /** Variables read from outside the template (its globals). */
@@ -191,7 +191,7 @@ export function analyzeTemplate(source: string): TemplateAnalysis {
   }
 }
 
-export interface ControlTemplate {
+interface ControlTemplate {
   /** Dotted path of the control value, e.g. `primaryAction.redirect.url` or `headers[0].value`. */
   control: string;
   source: string;

@@ -5,7 +5,7 @@ import type { StepFilter } from '../../api/schemas/resources.js';
 import type { TemplateScope } from './types.js';
 
 /** `raw`, with an error: the rule and the reason, as JSON, for the execution detail's `raw`. */
-export type SkipDecision = { skip: boolean; error?: string; raw?: string };
+type SkipDecision = { skip: boolean; error?: string; raw?: string };
 
 // --- the service's rule-editor operators ---------------------------------------------------------
 // The service registers its own operators with json-logic-js for the rules its skip-condition editor
@@ -134,7 +134,7 @@ export const CUSTOM_SKIP_OPERATORS: Record<string, (...args: unknown[]) => unkno
 };
 
 /** json-logic's comparisons, replaced as the service replaces them (see `ruleComparable`). */
-export const SERVICE_COMPARISONS: Record<string, (...args: unknown[]) => boolean> = {
+const SERVICE_COMPARISONS: Record<string, (...args: unknown[]) => boolean> = {
   '==': (a, b) => equal(a, b),
   '!=': (a, b) => !equal(a, b),
   '<': comparing((a, b) => a < b),

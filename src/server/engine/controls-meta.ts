@@ -5,8 +5,8 @@ import { CONTROL_SCHEMAS } from '../../api/schemas/workflow.js';
 import type { JsonSchema } from './payload.js';
 import type { StepKind } from './types.js';
 
-export const UI_SCHEMA_GROUPS = ['IN_APP', 'EMAIL', 'DIGEST', 'DELAY', 'THROTTLE', 'SMS', 'CHAT', 'PUSH', 'SKIP', 'LAYOUT', 'HTTP_REQUEST'] as const;
-export type UiSchemaGroup = (typeof UI_SCHEMA_GROUPS)[number];
+const UI_SCHEMA_GROUPS = ['IN_APP', 'EMAIL', 'DIGEST', 'DELAY', 'THROTTLE', 'SMS', 'CHAT', 'PUSH', 'SKIP', 'LAYOUT', 'HTTP_REQUEST'] as const;
+type UiSchemaGroup = (typeof UI_SCHEMA_GROUPS)[number];
 
 export const UI_COMPONENTS = [
   'EMAIL_EDITOR_SELECT',
@@ -55,15 +55,15 @@ export const UI_COMPONENTS = [
   'DESTINATION_CONTINUE_ON_FAILURE',
   'DESTINATION_TIMEOUT',
 ] as const;
-export type UiComponent = (typeof UI_COMPONENTS)[number];
+type UiComponent = (typeof UI_COMPONENTS)[number];
 
 // Type aliases rather than interfaces: they fit the shared zod schemas' loose (index-signature) types.
-export type UiSchemaProperty = {
+type UiSchemaProperty = {
   component: UiComponent;
   placeholder?: string | number | boolean | null | Record<string, unknown>;
   properties?: Record<string, UiSchemaProperty>;
 };
-export type UiSchema = {
+type UiSchema = {
   group?: UiSchemaGroup;
   properties: Record<string, UiSchemaProperty>;
 };

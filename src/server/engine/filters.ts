@@ -71,7 +71,7 @@ export function toSentence(
 }
 
 /** Regular English plurals; enough for the nouns notifications count ("event", "reply", "match"). */
-export function englishPlural(word: string, count: number): string {
+function englishPlural(word: string, count: number): string {
   if (count === 1 || word === '') return word;
   if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
   if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;

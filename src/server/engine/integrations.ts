@@ -5,9 +5,9 @@ import type { Integration, Subscriber } from '../../api/schemas/resources.js';
 import type { IntegrationIssue } from '../../api/schemas/workflow.js';
 import { matchesFilters, type FilterSubject } from './conditions.js';
 
-export type MissingIntegration = z.infer<typeof IntegrationIssue> & { issueType: 'MISSING_INTEGRATION' };
+type MissingIntegration = z.infer<typeof IntegrationIssue> & { issueType: 'MISSING_INTEGRATION' };
 
-export type IntegrationChoice = { ok: true; integration: Integration } | { ok: false; issue: MissingIntegration };
+type IntegrationChoice = { ok: true; integration: Integration } | { ok: false; issue: MissingIntegration };
 
 const LABEL: Record<Channel, string> = { in_app: 'In-App', email: 'Email', sms: 'SMS', chat: 'Chat', push: 'Push' };
 

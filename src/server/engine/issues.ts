@@ -13,7 +13,7 @@ import { cronProblem } from './timing.js';
 import { isChannelKind, type StepKind, type WorkflowDefinition } from './types.js';
 import { resolveSteps, variableProblem, type VariableContext } from './variables.js';
 
-export type ControlIssue = z.infer<typeof StepIssue>;
+type ControlIssue = z.infer<typeof StepIssue>;
 
 class IssueMap {
   readonly controls: Record<string, ControlIssue[]> = {};
@@ -153,7 +153,7 @@ function templateIssues(controls: Record<string, unknown>, ctx: VariableContext,
  * The `{{ … }}` (or `{% … %}`) a compile error points into, as written, e.g. `{{ payload.name | }}`:
  * the service names the offending variable in `variableName`, not the control.
  */
-export function offendingExpression(source: string, line: number | undefined, column: number | undefined): string | undefined {
+function offendingExpression(source: string, line: number | undefined, column: number | undefined): string | undefined {
   const lines = source.split('\n');
   const at = line !== undefined && column !== undefined ? lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1 : -1;
   const blocks = [...source.matchAll(/\{\{[\s\S]*?(?:\}\}|$)|\{%[\s\S]*?(?:%\}|$)/g)];
@@ -322,7 +322,7 @@ function schemaIssues(kind: StepKind, controls: Record<string, unknown>, issues:
   }
 }
 
-export interface IssueContext {
+interface IssueContext {
   /** The environment's integrations; leave out to skip integration issues. */
   integrations?: readonly Integration[];
 }
@@ -350,11 +350,6 @@ export function stepIssues(workflow: WorkflowDefinition, stepIndex: number, ctx:
     if (!choice.ok) result.integration = { [step.type]: [choice.issue] };
   }
   return result;
-}
-
-/** Every step's issues, in step order. */
-export function workflowIssues(workflow: WorkflowDefinition, ctx: IssueContext = {}): StepIssues[] {
-  return workflow.steps.map((_, i) => stepIssues(workflow, i, ctx));
 }
 
 export function hasIssues(issues: StepIssues | undefined): boolean {

@@ -6,7 +6,7 @@ import { blockDocumentToLiquid, type BlockNode, parseBlockDocument } from './blo
 import { DEFAULT_EMAIL_LAYOUT, type RenderStepOptions } from './render-step.js';
 
 /** The variable a layout's body places the email step's rendered body with. */
-export const LAYOUT_CONTENT_VARIABLE = 'content';
+const LAYOUT_CONTENT_VARIABLE = 'content';
 
 export interface EmailLayoutControls {
   body: string;
@@ -14,7 +14,7 @@ export interface EmailLayoutControls {
 }
 
 /** What `renderStep` needs of a stored layout. */
-export interface LayoutForRender {
+interface LayoutForRender {
   _id: string;
   layoutId: string;
   isDefault: boolean;
@@ -53,7 +53,7 @@ export function layoutBodyProblem(email: EmailLayoutControls): string | null {
 }
 
 /** The Liquid HTML a layout renders from; a layout without controls passes the body through. */
-export function layoutSource(email: EmailLayoutControls | null): string {
+function layoutSource(email: EmailLayoutControls | null): string {
   if (!email) return `{{ ${LAYOUT_CONTENT_VARIABLE} }}`;
   const doc = email.editorType === 'block' ? parseBlockDocument(email.body) : null;
   return doc ? blockDocumentToLiquid(doc) : email.body;

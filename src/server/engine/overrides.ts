@@ -4,7 +4,7 @@
 import type { Integration } from '../../api/schemas/resources.js';
 import type { ChannelKind } from './types.js';
 
-export interface DeliveryOverrides {
+interface DeliveryOverrides {
   /** `<channel>.integrationIdentifier`: deliver through this integration, not the primary/first one. */
   integrationIdentifier?: string;
   /** `email.toRecipient`: the address the email goes to, instead of the subscriber's. */
@@ -56,7 +56,7 @@ export function deliveryOverrides(overrides: unknown, kind: ChannelKind, stepId:
   return out;
 }
 
-export type OverrideChoice = { ok: true; integration: Integration } | { ok: false; message: string };
+type OverrideChoice = { ok: true; integration: Integration } | { ok: false; message: string };
 
 /** The integration an `integrationIdentifier` override names: it must exist, be active and of the channel. */
 export function integrationByOverride(kind: ChannelKind, integrations: readonly Integration[], identifier: string, source: string): OverrideChoice {

@@ -222,7 +222,7 @@ export function exampleFromPaths(paths: Segment[][], root = 'payload'): Record<s
 
 // --- validation ----------------------------------------------------------------------------------
 
-export interface PayloadValidationError {
+interface PayloadValidationError {
   /** Dotted path of the failing field, e.g. `order.items[0].sku`; empty for the payload itself. */
   field: string;
   message: string;
@@ -230,7 +230,7 @@ export interface PayloadValidationError {
   schemaPath: string;
 }
 
-export type PayloadValidation = { valid: true } | { valid: false; errors: PayloadValidationError[] };
+type PayloadValidation = { valid: true } | { valid: false; errors: PayloadValidationError[] };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

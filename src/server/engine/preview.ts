@@ -23,7 +23,7 @@ export class StepNotFoundError extends Error {
   }
 }
 
-export interface PreviewInput {
+interface PreviewInput {
   workflow: WorkflowDefinition;
   /** Step id, step database id or step slug. */
   stepId: string;

@@ -6,17 +6,17 @@ import { decodeEntities, sanitizeHtml } from './sanitize.js';
 import { renderControls, renderTemplate, type TemplateError, type UndefinedVariable } from './template.js';
 import type { ChannelKind, TemplateScope } from './types.js';
 
-export type RedirectTarget = '_self' | '_blank' | '_parent' | '_top' | '_unfencedTop';
-export interface RenderedRedirect {
+type RedirectTarget = '_self' | '_blank' | '_parent' | '_top' | '_unfencedTop';
+interface RenderedRedirect {
   url: string;
   target?: RedirectTarget;
 }
-export interface RenderedAction {
+interface RenderedAction {
   label: string;
   redirect?: RenderedRedirect;
 }
 
-export interface InAppContent {
+interface InAppContent {
   subject?: string;
   body: string;
   avatar?: string;
@@ -25,18 +25,18 @@ export interface InAppContent {
   redirect?: RenderedRedirect;
   data?: Record<string, unknown>;
 }
-export interface EmailContent {
+interface EmailContent {
   subject: string;
   body: string;
 }
-export interface SmsContent {
+interface SmsContent {
   body: string;
 }
-export interface PushContent {
+interface PushContent {
   subject: string;
   body: string;
 }
-export interface ChatContent {
+interface ChatContent {
   body: string;
 }
 
@@ -48,7 +48,7 @@ export interface ChannelContent {
   chat: ChatContent;
 }
 
-export type RenderStepResult<K extends ChannelKind> =
+type RenderStepResult<K extends ChannelKind> =
   | { ok: true; kind: K; content: ChannelContent[K]; undefinedVariables: UndefinedVariable[] }
   | { ok: false; kind: K; errors: TemplateError[] };
 
@@ -234,7 +234,7 @@ export function requestBodyText(body: unknown): string | undefined {
   return typeof body === 'string' ? body : JSON.stringify(body);
 }
 
-export type RenderRequestResult = { ok: true; request: RenderedRequest; undefinedVariables: UndefinedVariable[] } | { ok: false; errors: TemplateError[] };
+type RenderRequestResult = { ok: true; request: RenderedRequest; undefinedVariables: UndefinedVariable[] } | { ok: false; errors: TemplateError[] };
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 

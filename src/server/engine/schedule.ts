@@ -5,9 +5,9 @@
 import { LRUCache } from 'lru-cache';
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+type Weekday = (typeof WEEKDAYS)[number];
 
-export interface TimeRange {
+interface TimeRange {
   start: string;
   end: string;
 }

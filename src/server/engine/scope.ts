@@ -16,7 +16,7 @@ export function contextScope(context: Record<string, unknown> | null | undefined
   return out;
 }
 
-export interface ScopeInput {
+interface ScopeInput {
   subscriber?: JsonRecord | null;
   payload?: JsonRecord | null;
   /** The trigger's actor: a subscriber record, or a subscriber id. */

@@ -7,7 +7,7 @@ import { liquidjs } from './packages.js';
 import { digest, pluralize, singleQuotedJson, toSentence } from './filters.js';
 import type { TemplateScope } from './types.js';
 
-export type TemplateErrorKind = 'syntax' | 'unknown-filter' | 'filter-args' | 'render';
+type TemplateErrorKind = 'syntax' | 'unknown-filter' | 'filter-args' | 'render';
 
 /** A template problem, located well enough for a person to fix it. */
 export interface TemplateError {
@@ -32,7 +32,7 @@ export interface UndefinedVariable {
   column: number;
 }
 
-export type RenderResult = { ok: true; output: string; undefinedVariables: UndefinedVariable[] } | { ok: false; error: TemplateError };
+type RenderResult = { ok: true; output: string; undefinedVariables: UndefinedVariable[] } | { ok: false; error: TemplateError };
 
 // Limits keep a hostile or mistaken template (a huge range loop, a gigantic string) from stalling the
 // service: liquidjs aborts the render with an error we report like any other.
@@ -42,7 +42,7 @@ const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 50_000_
  * Inside a JSON template (an http_request body), an output must not break the JSON around it: strings
  * are escaped as JSON string content, objects and arrays print as JSON.
  */
-export function jsonOutputEscape(value: unknown): string {
+function jsonOutputEscape(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return JSON.stringify(String(value)).slice(1, -1);
@@ -74,7 +74,7 @@ let jsonEngine: Liquid | undefined;
 export const liquid = (): Liquid => (liquidEngine ??= buildEngine((value) => singleQuotedJson(value)));
 const jsonLiquid = (): Liquid => (jsonEngine ??= buildEngine(jsonOutputEscape));
 
-export interface RenderOptions {
+interface RenderOptions {
   /** `json` when the template produces JSON text: outputs are escaped to keep it valid. */
   escape?: 'text' | 'json';
 }
@@ -84,7 +84,7 @@ export interface RenderOptions {
 const PARSE_CACHE_SIZE = 500;
 const parseCache = new LRUCache<string, Template[]>({ max: PARSE_CACHE_SIZE });
 
-export type ParseResult = { ok: true; templates: Template[] } | { ok: false; error: TemplateError };
+type ParseResult = { ok: true; templates: Template[] } | { ok: false; error: TemplateError };
 
 /** Parses with the text engine, or the JSON one (the output escape is fixed when parsing). */
 export function parseTemplate(source: string, escape: 'text' | 'json' = 'text'): ParseResult {
@@ -109,7 +109,7 @@ function lineAndColumn(input: string, offset: number): { line: number; column: n
 }
 
 /** Turns whatever liquidjs (or a filter) threw into a located TemplateError. */
-export function toTemplateError(err: unknown, control?: string): TemplateError {
+function toTemplateError(err: unknown, control?: string): TemplateError {
   const base: TemplateError = { kind: 'render', message: err instanceof Error ? err.message : String(err) };
   if (control !== undefined) base.control = control;
   if (!(err instanceof liquidjs().LiquidError)) return base;
@@ -282,7 +282,7 @@ export function renderWithLiquid(source: string, scope: TemplateScope, control?:
   }
 }
 
-export interface ControlsRenderResult<T> {
+interface ControlsRenderResult<T> {
   /** The controls with every string rendered; a string that failed keeps its template source. */
   values: T;
   errors: TemplateError[];

@@ -13,7 +13,7 @@ const FIXED_UNIT_MS: Record<Exclude<TimeUnit, 'months'>, number> = {
   weeks: 604_800_000,
 };
 
-export function isTimeUnit(value: unknown): value is TimeUnit {
+function isTimeUnit(value: unknown): value is TimeUnit {
   return typeof value === 'string' && (value === 'months' || value in FIXED_UNIT_MS);
 }
 
@@ -39,11 +39,11 @@ export function addDuration(from: number, amount: number, unit: TimeUnit): numbe
 }
 
 /** The length of amount×unit starting at `from` (months vary in length). */
-export function durationMs(amount: number, unit: TimeUnit, from: number): number {
+function durationMs(amount: number, unit: TimeUnit, from: number): number {
   return addDuration(from, amount, unit) - from;
 }
 
-export type Duration = { amount: number; unit: TimeUnit } | { iso: string; ms: (from: number) => number };
+type Duration = { amount: number; unit: TimeUnit } | { iso: string; ms: (from: number) => number };
 
 const ISO_DURATION =
   /^P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
@@ -89,7 +89,7 @@ function isValidTimezone(tz: string): boolean {
   }
 }
 
-export type Instant = { ok: true; at: number } | { ok: false; error: string };
+type Instant = { ok: true; at: number } | { ok: false; error: string };
 
 /** The first time after `now` the cron expression fires, in `timezone` when valid (else UTC). */
 export function nextCronTime(cron: string, now: number, timezone?: string | null): Instant {
@@ -110,7 +110,7 @@ export function cronProblem(cron: string): string | null {
 
 // --- reading a value the controls point at ---------------------------------------------------------
 
-export type PathValue = { found: true; value: unknown; path: string } | { found: false; path: string };
+type PathValue = { found: true; value: unknown; path: string } | { found: false; path: string };
 
 /**
  * Reads a control's data path: `payload.sendAt`, `{{ payload.sendAt }}`, `subscriber.data.x`, or a
@@ -147,7 +147,7 @@ function asInstant(value: unknown): number | null {
 
 // --- delay ---------------------------------------------------------------------------------------
 
-export type DelayDecision = { ok: true; type: 'regular' | 'timed' | 'dynamic'; until: number; durationMs: number } | { ok: false; error: string };
+type DelayDecision = { ok: true; type: 'regular' | 'timed' | 'dynamic'; until: number; durationMs: number } | { ok: false; error: string };
 
 export interface DelayControlsInput {
   type?: string;
@@ -214,7 +214,7 @@ export interface DigestControlsInput {
   extendToSchedule?: boolean;
 }
 
-export type DigestKeyValue = { ok: true; value: string; missing: boolean } | { ok: false; error: string };
+type DigestKeyValue = { ok: true; value: string; missing: boolean } | { ok: false; error: string };
 
 /**
  * The value events are grouped by within a subscriber's digest: the digestKey rendered as a template
@@ -240,7 +240,7 @@ export function digestGroupKey(parts: { workflowId: string; stepId: string; subs
   return `digest:${JSON.stringify([parts.workflowId, parts.stepId, parts.subscriberId, parts.keyValue])}`;
 }
 
-export type DigestDecision = { ok: true; type: 'regular' | 'backoff' | 'timed'; mode: 'immediate' | 'digest'; until: number } | { ok: false; error: string };
+type DigestDecision = { ok: true; type: 'regular' | 'backoff' | 'timed'; mode: 'immediate' | 'digest'; until: number } | { ok: false; error: string };
 
 /**
  * What the first event of a new digest window does (later events of an open window merge into it).
@@ -334,7 +334,7 @@ export function throttleGroupKey(input: {
   return { ok: true, key: `throttle:${JSON.stringify([workflowId, stepId, 'key', value])}` };
 }
 
-export type ThrottleDecision =
+type ThrottleDecision =
   | {
       ok: true;
       allow: boolean;

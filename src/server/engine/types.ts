@@ -32,4 +32,3 @@ export interface TemplateScope {
 
 /** The roots a template may read; anything else is an illegal variable. */
 export const SCOPE_ROOTS = ['subscriber', 'payload', 'actor', 'tenant', 'context', 'steps', 'env'] as const;
-export type ScopeRoot = (typeof SCOPE_ROOTS)[number];

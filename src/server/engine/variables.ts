@@ -8,7 +8,7 @@ import { databaseIdFromSlug, objectIdFrom, slugify } from './derived-ids.js';
 import { schemaFromPaths, type JsonSchema } from './payload.js';
 import { SCOPE_ROOTS, type StepKind, type WorkflowDefinition } from './types.js';
 
-export interface ResolvedStep {
+interface ResolvedStep {
   index: number;
   _id: string;
   stepId: string;
@@ -46,7 +46,7 @@ export function findStep(steps: readonly ResolvedStep[], idOrSlug: string): Reso
   return steps.find((s) => s.stepId === idOrSlug || s._id === idOrSlug || (fromSlug !== null && s._id === fromSlug));
 }
 
-export const SUBSCRIBER_FIELDS = [
+const SUBSCRIBER_FIELDS = [
   'subscriberId',
   'firstName',
   'lastName',
@@ -85,7 +85,7 @@ const SUBSCRIBER_SCHEMA: JsonSchema = {
 const FREE_OBJECT: JsonSchema = { type: 'object', additionalProperties: true };
 
 /** What each kind of step hands to later steps as `steps.<stepId>`. */
-export function stepOutputSchema(kind: StepKind, payloadSchema?: JsonSchema | null): JsonSchema {
+function stepOutputSchema(kind: StepKind, payloadSchema?: JsonSchema | null): JsonSchema {
   switch (kind) {
     case 'digest':
       return {

@@ -5,16 +5,8 @@ import { CHANNEL_KINDS, type ChannelKind, type WorkflowDefinition } from './type
 
 export type Preferences = z.infer<typeof WorkflowPreferences>;
 
-/** Every channel enabled, and the subscriber may change it. */
-export function defaultPreferences(): Preferences {
-  return {
-    all: { enabled: true, readOnly: false },
-    channels: Object.fromEntries(CHANNEL_KINDS.map((c) => [c, { enabled: true }])),
-  };
-}
-
 /** Fills what a partial preferences object leaves out: channels not named follow `all`. */
-export function completePreferences(partial: Partial<Preferences> | null | undefined, critical = false): Preferences {
+function completePreferences(partial: Partial<Preferences> | null | undefined, critical = false): Preferences {
   const all = { enabled: partial?.all?.enabled ?? true, readOnly: partial?.all?.readOnly ?? false };
   // A critical workflow is delivered whatever the subscriber prefers, so its preferences are read-only.
   if (critical) all.readOnly = true;
@@ -31,7 +23,7 @@ export function workflowPreferences(workflow: WorkflowDefinition): { user: Prefe
 }
 
 /** `by`: whose preference turned the channel off (the workflow's, or the subscriber's own). */
-export type ChannelDecision = { enabled: boolean; reason: string; by?: 'workflow' | 'subscriber' };
+type ChannelDecision = { enabled: boolean; reason: string; by?: 'workflow' | 'subscriber' };
 
 /**
  * Whether a channel step delivers for a subscriber. A critical workflow always delivers (the service

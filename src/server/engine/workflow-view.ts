@@ -12,9 +12,9 @@ import { workflowPreferences } from './workflow-preferences.js';
 import type { WorkflowDefinition } from './types.js';
 import { resolveSteps, stepVariablesSchema, workflowPayloadPaths } from './variables.js';
 
-export type WorkflowOrigin = 'svc-cloud' | 'svc-cloud-v1' | 'external';
+type WorkflowOrigin = 'svc-cloud' | 'svc-cloud-v1' | 'external';
 
-export interface WorkflowViewOptions {
+interface WorkflowViewOptions {
   /** The workflow's database id; derived from environment and workflowId when absent. */
   _id?: string;
   environmentId: string;
@@ -33,7 +33,7 @@ export interface WorkflowViewOptions {
 }
 
 /** ACTIVE when active and no step has issues, ERROR when one has, INACTIVE when not active. */
-export function workflowStatus(workflow: WorkflowDefinition, issues: readonly StepIssues[]): 'ACTIVE' | 'INACTIVE' | 'ERROR' {
+function workflowStatus(workflow: WorkflowDefinition, issues: readonly StepIssues[]): 'ACTIVE' | 'INACTIVE' | 'ERROR' {
   if (workflow.active !== true) return 'INACTIVE';
   return issues.some(hasIssues) ? 'ERROR' : 'ACTIVE';
 }
