@@ -39,9 +39,6 @@ export interface StatusJob {
 export const EVENT_STATUSES = ['delivered', 'partial', 'failed', 'pending', 'merged', 'throttled', 'skipped', 'canceled', 'completed', 'none'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-/** What `--status` accepts: every derived status; `completed` also means "every step finished". */
-export const STATUS_FILTERS: readonly string[] = EVENT_STATUSES;
-
 /** One channel step's own outcome. */
 type ChannelOutcome = 'delivered' | 'failed' | 'pending' | 'skipped' | 'throttled' | 'merged' | 'canceled';
 

@@ -7,7 +7,7 @@
 //   r   re-trigger (y/n, then back where it was)  Esc   clear the filter      ?   help      q   quit
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, render, useApp, useInput, useStdout } from 'ink';
-import { type JudgeScope, STATUS_FILTERS } from '../core/status.js';
+import { EVENT_STATUSES, type JudgeScope } from '../core/status.js';
 import { safeText } from '../io/safe-text.js';
 import type { TimeOptions } from '../io/time.js';
 import { type KeyContext, onInput } from './keys.js';
@@ -124,10 +124,10 @@ function BrowseApp(props: { source: BrowseSource; options: BrowseOptions }): Rea
     exit,
     loadPage: (page) => void loadPage(page),
     applyFilter: (f: Filter) => {
-      const unknown = statusesOf(f).filter((x) => !STATUS_FILTERS.includes(x));
+      const unknown = statusesOf(f).filter((x) => !(EVENT_STATUSES as readonly string[]).includes(x));
       if (unknown.length) {
         // Kept in the box to correct, with the statuses there are.
-        update((s) => ({ ...s, message: `no status ${unknown.join(', ')}: ${STATUS_FILTERS.join(', ')}` }));
+        update((s) => ({ ...s, message: `no status ${unknown.join(', ')}: ${EVENT_STATUSES.join(', ')}` }));
         return;
       }
       const reload = serviceKey(f, byService) !== serviceKey(current.current.filter, byService);

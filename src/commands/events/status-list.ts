@@ -1,10 +1,11 @@
 // The --status flag of events list, watch and browse: derived statuses (core/status.ts), repeatable or
 // a comma list, offered by completion; an unknown one is refused naming the flag and the statuses there are.
 import { UsageError } from '../../core/errors.js';
-import { STATUS_FILTERS } from '../../core/status.js';
+import { EVENT_STATUSES } from '../../core/status.js';
 import { Option } from '../define.js';
 
-export { STATUS_FILTERS };
+/** What `--status` accepts: every derived status; `completed` also means "every step finished". */
+export const STATUS_FILTERS: readonly string[] = EVENT_STATUSES;
 
 function statusList(value: string, previous: string[] | undefined): string[] {
   const out = [...(previous ?? [])];
