@@ -9,7 +9,7 @@ export interface CompileCacheResult {
   directory?: string;
 }
 
-export const SUPPORTED_NODE = '22 (from 22.19), 24 and 26';
+const SUPPORTED_NODE = '22 (from 22.19), 24 and 26';
 
 /** The store driver: its version, and whether its native binding loads on this Node. */
 function storeDriver(): string {

@@ -9,7 +9,7 @@ import type { ClientConfig } from './api/client.js';
 import type { InStream, Output, OutputFormat, OutStream, PrintOptions } from './io/types.js';
 import type { RecordWriter, WriterOptions } from './io/stream.js';
 
-export type { InStream, Output, OutputFormat, OutStream, PrintOptions } from './io/types.js';
+export type { OutputFormat, OutStream } from './io/types.js';
 
 export interface GlobalOptions {
   output?: OutputFormat;

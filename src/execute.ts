@@ -33,7 +33,7 @@ function commandPath(cmd: Command): string {
   return names.join(' ');
 }
 
-export function globalsOf(cmd: Command): GlobalOptions {
+function globalsOf(cmd: Command): GlobalOptions {
   const root = rootOf(cmd);
   const o = root.opts();
   const g: GlobalOptions = { timeout: o.timeout as number, retries: o.retries as number };

@@ -20,7 +20,7 @@ interface RuntimeInit {
   now?: () => number;
 }
 
-export const USER_AGENT = `svc/${__SVC_VERSION__} (node ${process.version}; ${process.platform})`;
+const USER_AGENT = `svc/${__SVC_VERSION__} (node ${process.version}; ${process.platform})`;
 
 export interface Runtime extends Deps {
   /** Closes what the invocation opened (HTTP connections). */
