@@ -8,7 +8,7 @@ import type { HttpMethod, Route } from './routes.js';
  * `subscriber`: a subscriber's session token (`Authorization: Bearer`); `session`: no credential, the
  * environment named by the body (the Inbox's session itself).
  */
-export type RouteAuth = NonNullable<Route['auth']>;
+type RouteAuth = NonNullable<Route['auth']>;
 
 const inbox = <N extends string>(name: N, method: HttpMethod, path: string, summary: string, status: number, auth: RouteAuth = 'subscriber') =>
   ({ name, method, path, summary, status, category: 'global', auth }) satisfies Route;

@@ -7,12 +7,10 @@ import { EXIT, SvcError } from '../core/errors.js';
 import type { LocalServiceInfo } from './schemas/resources.js';
 import type { Api } from './session.js';
 
-export type { LocalServiceInfo };
-
 const asked = new WeakMap<Api, Promise<LocalServiceInfo | undefined>>();
 
 /** svc dev's answer, or undefined when the service is not svc dev (or did not say; a dry run does not ask). */
-export function localService(api: Api, opts: { dryRun?: boolean } = {}): Promise<LocalServiceInfo | undefined> {
+function localService(api: Api, opts: { dryRun?: boolean } = {}): Promise<LocalServiceInfo | undefined> {
   if (opts.dryRun) return Promise.resolve(undefined);
   let answer = asked.get(api);
   if (!answer) {

@@ -5,14 +5,14 @@ import { z } from 'zod';
 import { QueryBool, queryInt } from './common.js';
 import { OrderDirection } from './enums.js';
 
-export const DOMAIN_STATUSES = ['pending', 'verified'] as const;
-export const ROUTE_TYPES = ['agent', 'webhook'] as const;
+const DOMAIN_STATUSES = ['pending', 'verified'] as const;
+const ROUTE_TYPES = ['agent', 'webhook'] as const;
 
 const METADATA_MAX_KEYS = 10;
 const METADATA_MAX_CHARS = 500;
 
 /** String metadata within the service's limits (checked as its DTOs check them). */
-export const DomainMetadata = z
+const DomainMetadata = z
   .record(z.string(), z.string())
   .refine((d) => Object.keys(d).length <= METADATA_MAX_KEYS, { message: `must have at most ${METADATA_MAX_KEYS} keys` })
   .refine((d) => Object.entries(d).reduce((n, [k, v]) => n + k.length + v.length, 0) <= METADATA_MAX_CHARS, {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 /** The service's rule for a key: a letter, then letters, digits and underscores; 256 at most. */
-export const VariableKey = z
+const VariableKey = z
   .string()
   .max(256, 'must be at most 256 characters')
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'must start with a letter and contain only letters, digits, and underscores');
@@ -50,9 +50,8 @@ export const EnvironmentVariableUsage = z.looseObject({
 // --- between environments ---------------------------------------------------------------------
 
 /** What the service names in a diff or a publish (its sync types): workflows and their steps, layouts, translations. */
-export const SyncResourceType = z.string();
-export const DiffAction = z.enum(['added', 'modified', 'deleted', 'unchanged', 'moved']);
-export type DiffAction = z.infer<typeof DiffAction>;
+const SyncResourceType = z.string();
+const DiffAction = z.enum(['added', 'modified', 'deleted', 'unchanged', 'moved']);
 
 const ResourceInfo = z.looseObject({
   id: z.string().nullable().optional(),

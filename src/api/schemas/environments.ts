@@ -24,7 +24,7 @@ export const UpdateEnvironmentBody = z.looseObject({
 });
 export type UpdateEnvironmentBody = z.infer<typeof UpdateEnvironmentBody>;
 
-export const ApiKey = z.looseObject({ key: z.string(), _userId: z.string(), hash: z.string().optional() });
+const ApiKey = z.looseObject({ key: z.string(), _userId: z.string(), hash: z.string().optional() });
 
 export const EnvironmentResource = z.looseObject({
   _id: z.string(),

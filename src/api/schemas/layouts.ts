@@ -4,16 +4,14 @@ import { z } from 'zod';
 import { IsoDate, JsonObject, queryInt } from './common.js';
 import { OrderDirection, Origin } from './enums.js';
 
-export const LAYOUT_ORDER_BY = ['createdAt', 'updatedAt', 'name'] as const;
+const LAYOUT_ORDER_BY = ['createdAt', 'updatedAt', 'name'] as const;
 
-export const EmailLayoutControls = z.looseObject({
+const EmailLayoutControls = z.looseObject({
   body: z.string({ error: 'must be a string' }),
   editorType: z.enum(['html', 'block']),
 });
-export type EmailLayoutControls = z.infer<typeof EmailLayoutControls>;
 
-export const LayoutControlValues = z.looseObject({ email: EmailLayoutControls.optional() });
-export type LayoutControlValues = z.infer<typeof LayoutControlValues>;
+const LayoutControlValues = z.looseObject({ email: EmailLayoutControls.optional() });
 
 const LayoutName = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty');
 

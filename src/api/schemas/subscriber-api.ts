@@ -11,7 +11,7 @@ import { ChannelCredentials } from './resources.js';
 const Condition = z.union([z.boolean(), z.record(z.string(), z.unknown())], { error: 'must be a JSON Logic object or a boolean' });
 
 /** The service's limit of one bulk create (its DTO's `@ArrayMaxSize(500)`). */
-export const MAX_BULK_SUBSCRIBERS = 500;
+const MAX_BULK_SUBSCRIBERS = 500;
 
 /** POST /v1/events/trigger/broadcast: a trigger without `to` (every subscriber of the environment). */
 export const BroadcastBody = TriggerBody.omit({ to: true }).extend({ payload: JsonObject });

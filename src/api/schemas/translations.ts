@@ -3,13 +3,13 @@
 // resource's texts for one locale, organised by resource identifier.
 import { z } from 'zod';
 
-export const TRANSLATION_RESOURCE_TYPES = ['workflow', 'layout'] as const;
+const TRANSLATION_RESOURCE_TYPES = ['workflow', 'layout'] as const;
 export const TranslationResourceType = z.enum(TRANSLATION_RESOURCE_TYPES);
 export type TranslationResourceType = z.infer<typeof TranslationResourceType>;
 
 /** The service's locale codes: `language_REGION` (en_US, fr_FR); a language alone is not one. */
 export const LOCALE_PATTERN = /^[a-z]{2,3}_[A-Z]{2}$/;
-export const Locale = z.string().regex(LOCALE_PATTERN, 'must be a locale code in language_REGION format, e.g. en_US');
+const Locale = z.string().regex(LOCALE_PATTERN, 'must be a locale code in language_REGION format, e.g. en_US');
 
 const Content = z.record(z.string(), z.unknown());
 
