@@ -7,7 +7,7 @@ import { type EventStatus, judge, jobStatusesNeeded, type StatusJob } from '../.
 import { NewestFirstPages } from './paging.js';
 import { contextKeySet, idList, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 
-export interface NotificationDoc {
+interface NotificationDoc {
   payload: JsonObject;
   overrides: JsonObject;
   tags: string[];
@@ -72,7 +72,7 @@ export const toNotification = (r: NotificationRow): NotificationRecord => ({
   updatedAt: isoAt(r.updated_at),
 });
 
-export interface EventFilter {
+interface EventFilter {
   channels?: string[] | undefined;
   templates?: string[] | undefined;
   subscriberDbIds?: string[] | undefined;

@@ -7,7 +7,7 @@ import type { Environment } from './environments.js';
 import { cursorOptions, cursorPage, type CursorEnvelope } from './paging.js';
 import { contextKeySet, parseDoc, Repo } from './repo.js';
 
-export interface ChannelListQuery {
+interface ChannelListQuery {
   subscriberId?: string | undefined;
   contextKeys?: string[] | undefined;
   channel?: string | undefined;
@@ -32,11 +32,11 @@ interface ChannelInput {
   subscriberId: string | null;
   contextKeys: string[];
 }
-export interface ConnectionInput extends ChannelInput {
+interface ConnectionInput extends ChannelInput {
   workspace: { id: string; name?: string | undefined };
   auth: { accessToken: string };
 }
-export interface EndpointInput extends ChannelInput {
+interface EndpointInput extends ChannelInput {
   connectionIdentifier: string | null;
   type: ChannelEndpoint['type'];
   endpoint: Record<string, unknown>;

@@ -104,7 +104,7 @@ export class Contexts extends Repo {
   }
 }
 
-export interface Tenant {
+interface Tenant {
   identifier: string;
   name: string | null;
   data: JsonObject;
@@ -146,7 +146,7 @@ export class Tenants extends Repo {
   }
 }
 
-export interface Topic {
+interface Topic {
   id: string;
   key: string;
   name: string | null;

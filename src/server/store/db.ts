@@ -32,7 +32,7 @@ export class StoreFolderMissing extends Error {
 /** The store holds the environment's secret key and subscribers' personal data: owner only. */
 export const STORE_FILE_MODE = 0o600;
 
-export interface OpenedDatabase {
+interface OpenedDatabase {
   db: DB;
   /** The file had no schema yet: demo data may be added. */
   created: boolean;

@@ -23,7 +23,7 @@ export interface StoredVariable {
   updatedAt: string;
 }
 
-export interface VariableFields {
+interface VariableFields {
   key?: string | undefined;
   type?: 'string' | undefined;
   isSecret?: boolean | undefined;

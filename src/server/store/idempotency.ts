@@ -1,9 +1,9 @@
 // The idempotency-key cache: per organisation, 24 hours, persisted so replays survive a restart.
 import { Repo } from './repo.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type IdempotencyEntry = { state: 'in_progress'; bodyHash: string } | { state: 'done'; bodyHash: string; status: number; body: string };
+type IdempotencyEntry = { state: 'in_progress'; bodyHash: string } | { state: 'done'; bodyHash: string; status: number; body: string };
 
 export class Idempotency extends Repo {
   get(orgId: string, key: string): IdempotencyEntry | undefined {

@@ -67,7 +67,7 @@ const SELECT = messageRows.SELECT.replace(
   json_extract(n.doc, '$.critical') AS n_critical FROM messages m`,
 );
 
-export interface InboxSettings {
+interface InboxSettings {
   identifier: string;
   secret: string;
 }

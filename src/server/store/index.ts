@@ -158,5 +158,5 @@ export class Store {
   }
 }
 
-export { MEMORY, STORE_FILE_MODE, StoreError, StoreFolderMissing } from './db.js';
+export { MEMORY, StoreError, StoreFolderMissing } from './db.js';
 export type { Environment } from './environments.js';

@@ -11,7 +11,7 @@ import { parseDoc, Repo } from './repo.js';
 /** The service's own provider id: in-app delivery and the steps it runs itself. */
 export const SERVICE_PROVIDER = 'svc';
 
-export interface NewIntegration {
+interface NewIntegration {
   name: string;
   identifier: string;
   providerId: string;

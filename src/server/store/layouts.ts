@@ -51,7 +51,7 @@ const toLayout = (r: LayoutRow): StoredLayout => {
 
 const ORDER_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' } as const;
 
-export interface NewLayout {
+interface NewLayout {
   layoutId: string;
   name: string;
   isDefault: boolean;

@@ -16,7 +16,7 @@ export interface MessageRecord {
   doc: Message;
 }
 
-export interface MessageFilter {
+interface MessageFilter {
   channel?: string | undefined;
   /** A subscriber of the listed environment (found in it). */
   subscriberDbId?: string | undefined;

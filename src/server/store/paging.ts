@@ -14,7 +14,7 @@ export interface CursorEnvelope<T> {
   totalCountCapped: boolean;
 }
 
-export interface CursorRequest {
+interface CursorRequest {
   /** Table name and filter: trusted SQL from the repositories, values in `params`. */
   table: string;
   where: string;

@@ -4,7 +4,7 @@
 // transactionIds go with their events (the events' index is the record of them).
 import type { DB } from './db.js';
 
-export interface PruneResult {
+interface PruneResult {
   notifications: number;
   messages: number;
 }

@@ -43,7 +43,7 @@ export class SnapshotError extends Error {
  * in proportion to the store), so a long-lived store larger than this starts without one and
  * `svc dev reset` says why. A test's store (--in-memory, --import, a seed) is far below it.
  */
-export const START_STATE_MAX_BYTES = 256 * 1024 * 1024;
+const START_STATE_MAX_BYTES = 256 * 1024 * 1024;
 
 /** No start state to go back to (the store was too large at start): a 409 over HTTP. */
 export class NoStartState extends Error {
@@ -58,7 +58,7 @@ export class NoStartState extends Error {
 const tooLarge = new WeakMap<Store, number>();
 
 /** Whether these bytes start as an SQLite database does (the cheap first check, before sending). */
-export function looksLikeSqlite(bytes: Uint8Array): boolean {
+function looksLikeSqlite(bytes: Uint8Array): boolean {
   return bytes.length >= SQLITE_HEADER.length && SQLITE_HEADER.equals(Buffer.from(bytes.subarray(0, SQLITE_HEADER.length)));
 }
 
@@ -112,7 +112,7 @@ export function keepStartState(store: Store): void {
   })();
 }
 
-export interface ReplaceOptions {
+interface ReplaceOptions {
   /** Copy only the tables this keeps (reset --empty); every table is emptied first either way. */
   keep?: (table: string) => boolean;
   /** More writes in the same transaction, once the copy is in (and the store's caches forgotten). */

@@ -4,7 +4,7 @@ import { parseDoc, Repo } from './repo.js';
 
 export type ChannelSwitches = Partial<Record<'in_app' | 'email' | 'sms' | 'push' | 'chat', boolean>>;
 
-export interface StoredPreference {
+interface StoredPreference {
   channels: ChannelSwitches;
   schedule?: Record<string, unknown> | undefined;
   updatedAt: number;

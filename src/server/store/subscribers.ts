@@ -12,7 +12,7 @@ export type SubscriberFields = Partial<
   Pick<Subscriber, 'firstName' | 'lastName' | 'email' | 'phone' | 'avatar' | 'locale' | 'timezone' | 'data' | 'channels' | 'isOnline' | 'lastOnlineAt'>
 >;
 
-export interface SubscriberSearch {
+interface SubscriberSearch {
   email?: string | undefined;
   phone?: string | undefined;
   name?: string | undefined;

@@ -3,7 +3,7 @@
 // fan-out (topic_subscribers) and the Inbox's subscriptions (topic_subscriptions) write.
 import { Repo } from './repo.js';
 
-export interface Membership {
+interface Membership {
   topicId: string;
   topicKey: string;
   topicName: string | null;

@@ -56,7 +56,7 @@ export interface StoredWorkflow {
 }
 
 /** What a code-first workflow's bridge declared at discovery: kept to execute and preview it. */
-export interface BridgeInfo {
+interface BridgeInfo {
   url: string;
   /** Each step's control schema (JSON Schema), by stepId. */
   controlSchemas: Record<string, JsonObject>;
@@ -89,7 +89,7 @@ export const DEFAULT_PREFERENCES: WorkflowPreferences = {
 };
 
 /** `Comment digest!` → `comment-digest`: how a step without a stepId gets one. */
-export function slugify(name: string): string {
+function slugify(name: string): string {
   const s = name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
