@@ -13,13 +13,13 @@ import type { Route, Service } from './types.js';
 export const OAUTH_STATE_TTL_MS = 5 * 60 * 1000;
 
 /** Slack's scopes when the request names none (openapi's GenerateChatOauthUrlRequestDto). */
-export const SLACK_DEFAULT_SCOPES = ['chat:write', 'chat:write.public', 'channels:read', 'groups:read', 'users:read', 'users:read.email'];
-export const SLACK_DEFAULT_USER_SCOPES = ['identity.basic'];
+const SLACK_DEFAULT_SCOPES = ['chat:write', 'chat:write.public', 'channels:read', 'groups:read', 'users:read', 'users:read.email'];
+const SLACK_DEFAULT_USER_SCOPES = ['identity.basic'];
 /** MS Teams' delegated scopes for linking a user (its admin consent takes the app's configured ones). */
-export const MS_TEAMS_USER_SCOPES = ['openid', 'profile', 'User.Read'];
+const MS_TEAMS_USER_SCOPES = ['openid', 'profile', 'User.Read'];
 
 /** What the signed state carries to the callback: enough to finish the flow without asking again. */
-export interface OauthState {
+interface OauthState {
   environmentId: string;
   organizationId: string;
   integrationIdentifier: string;
@@ -38,7 +38,7 @@ const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest();
 
 /** `<payload>.<HMAC-SHA256 of it>`, both base64url; keyed by the environment's secret key. */
-export function signOauthState(secret: string, state: OauthState): string {
+function signOauthState(secret: string, state: OauthState): string {
   const payload = b64(JSON.stringify(state));
   return `${payload}.${b64(mac(secret, payload))}`;
 }

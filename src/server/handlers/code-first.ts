@@ -25,7 +25,7 @@ export interface PreparedRoute<K extends OperationName, P> extends Route<K> {
 }
 
 /** How this service calls a bridge: signed with the environment's key, loopback only unless allowed. */
-export function bridgeCall(svc: Service, env: Environment) {
+function bridgeCall(svc: Service, env: Environment) {
   return { secret: env.apiKey, allowRemote: svc.runner.settings.allowRemoteBridge };
 }
 

@@ -13,7 +13,7 @@ import type { Call, Route } from './types.js';
 type Settings = z.infer<typeof ChannelSettings>;
 
 /** The service's limit of device tokens per provider entry of a subscriber (its SYSTEM_LIMITS). */
-export const MAX_DEVICE_TOKENS = 100;
+const MAX_DEVICE_TOKENS = 100;
 type Credentials = Settings['credentials'];
 
 /** The environment's active integration of the provider (the one named, else the newest), as the service picks it. */
@@ -38,7 +38,7 @@ function keptCredentials(given: SubscriberCredentialsBody['credentials']): Crede
  * keeps what was not sent; its device tokens become those sent (`replace`, PUT) or the union of both
  * (PATCH); an empty list sent clears them; none sent leaves an empty list, as the service writes it.
  */
-export function mergedChannel(existing: Settings | undefined, integration: Integration, body: SubscriberCredentialsBody, replace: boolean): Settings {
+function mergedChannel(existing: Settings | undefined, integration: Integration, body: SubscriberCredentialsBody, replace: boolean): Settings {
   const sent = keptCredentials(body.credentials);
   const base = { providerId: body.providerId, integrationIdentifier: integration.identifier, _integrationId: integration._id! };
   if (!existing) return { ...base, credentials: sent };

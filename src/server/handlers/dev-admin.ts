@@ -21,7 +21,7 @@ const ENCODING = 'sqlite3+gzip+base64' as const;
 const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 
 /** The clock's answer: `{mode, now}` in service time. */
-export function clockState(clock: Clock) {
+function clockState(clock: Clock) {
   return { mode: clockMode(clock), now: iso(clock.now()) };
 }
 

@@ -10,7 +10,7 @@ import { messageViews } from '../views.js';
 import type { Call, Route } from './types.js';
 
 /** Without `holdMs` the route looks once: a caller says how long it is ready to wait. */
-export const DEFAULT_HOLD_MS = 0;
+const DEFAULT_HOLD_MS = 0;
 
 type WaitCall = Call<'waitForMessage'> & { prepared?: MessageRecord | undefined };
 

@@ -10,7 +10,7 @@ import { isoAt } from '../store/repo.js';
 import type { Call, Route } from './types.js';
 
 /** Where a domain's MX record would point: svc dev receives no mail, so a name reserved for tests. */
-export const INBOUND_MX_HOST = 'inbound.svc.test';
+const INBOUND_MX_HOST = 'inbound.svc.test';
 
 const DIAGNOSTIC_CODES = ['mx_missing', 'mx_wrong_target', 'mx_low_priority', 'apex_cname_collision', 'dnsbl_listed'] as const;
 

@@ -10,7 +10,7 @@ import type { Environment, Store } from '../store/index.js';
 import type { Route } from './types.js';
 
 /** What a secret's value reads as (and what may never be stored as one). */
-export const SECRET_MASK = '••••••••';
+const SECRET_MASK = '••••••••';
 
 /** An environment of the caller's organisation: its own or one created from it, else 403 (404 outside the organisation). */
 export function reachableEnvironment(store: Store, caller: Environment, id: string, what = 'Environment'): Environment {
@@ -25,7 +25,7 @@ export function reachableEnvironment(store: Store, caller: Environment, id: stri
   return target;
 }
 
-export const canReach = (caller: Environment, target: Environment) => target.id === caller.id || target.parentId === caller.id;
+const canReach = (caller: Environment, target: Environment) => target.id === caller.id || target.parentId === caller.id;
 
 function view(store: Store, caller: Environment, v: StoredVariable) {
   const shown = v.values.filter((x) => {
@@ -116,7 +116,7 @@ export const deleteEnvironmentVariable: Route<'deleteEnvironmentVariable'> = {
 };
 
 /** `env.KEY` as a whole name (not `env.KEY_2`), in Liquid (`{{env.KEY}}`) or in a block editor's JSON (`"id":"env.KEY"`). */
-export function mentions(key: string): RegExp {
+function mentions(key: string): RegExp {
   return new RegExp(`(^|[^\\w$])env\\.${key}(?![\\w$])`);
 }
 

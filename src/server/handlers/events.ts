@@ -116,7 +116,7 @@ export const listEvents: Route<'listEvents'> = {
 };
 
 /** svc dev's own extensions of the API, named by GET /v1/svc-dev so that a client uses them only here. */
-export const LOCAL_EXTENSIONS = ['listEvents.svcStatus', 'messages.wait', 'messages.get', 'clock', 'reset', 'snapshot'] as const;
+const LOCAL_EXTENSIONS = ['listEvents.svcStatus', 'messages.wait', 'messages.get', 'clock', 'reset', 'snapshot'] as const;
 
 /** GET /v1/svc-dev: this is svc dev (the hosted service answers 404), and what it adds to the API. */
 export const getLocalService: Route<'getLocalService'> = {

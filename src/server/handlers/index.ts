@@ -5,7 +5,7 @@
 import type { OperationName } from '../../api/operations.js';
 import type { Route } from './types.js';
 
-export type RouteLoaders = { [K in OperationName]: () => Promise<Route<K>> };
+type RouteLoaders = { [K in OperationName]: () => Promise<Route<K>> };
 
 export const routes: RouteLoaders = {
   listChannelEndpoints: async () => (await import('./endpoints.js')).listChannelEndpoints,

@@ -35,7 +35,7 @@ function layoutSlug(name: string, id: string): string {
   return `${slugify(name)}_ly_${out}`;
 }
 
-export function layoutView(layout: StoredLayout): Layout {
+function layoutView(layout: StoredLayout): Layout {
   return {
     _id: layout._id,
     layoutId: layout.layoutId,

@@ -10,8 +10,8 @@ import type { StoredLayout } from '../store/layouts.js';
 import type { TranslationRecord } from '../store/translations.js';
 
 /** The service's sync types for these two resources. */
-export const LAYOUT = 'layout';
-export const TRANSLATION = 'localization_group';
+const LAYOUT = 'layout';
+const TRANSLATION = 'localization_group';
 
 /** JSON with sorted keys: equal values, equal text. */
 export function canon(value: unknown): string {

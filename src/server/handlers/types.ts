@@ -28,16 +28,14 @@ export interface Call<K extends OperationName> {
 }
 
 /** `data`: wrapped in `{data}`; `raw`: a paging envelope sent as is; `none`: 204 without a body. */
-export type Envelope = 'data' | 'raw' | 'none';
+type Envelope = 'data' | 'raw' | 'none';
 
 export interface Route<K extends OperationName> {
   envelope: Envelope;
   handle(call: Call<K>): unknown;
 }
 
-export type Routes = { [K in OperationName]: Route<K> };
-
-export interface CursorArgs {
+interface CursorArgs {
   after?: string | undefined;
   before?: string | undefined;
   includeCursor?: boolean | undefined;
