@@ -11,7 +11,7 @@ import { HttpError } from '../errors.js';
 import type { Service } from '../handlers/index.js';
 import type { Environment } from '../store/index.js';
 
-export const CONSOLE_PATH = '/console/';
+const CONSOLE_PATH = '/console/';
 /** A printed link stays usable this long, and only once. */
 const CODE_TTL_MS = 15 * 60_000;
 /** How often the live stream looks for changes while a page listens. */

@@ -72,7 +72,7 @@ export function parseCountFilters(raw: unknown): { given: InboxCountFilter[]; fi
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
 
-export interface ListQuery {
+interface ListQuery {
   filter: InboxFilter;
   /** The filter as the answer's `filter` repeats it. */
   echo: Record<string, unknown>;

@@ -13,8 +13,6 @@ import { issueToken, subscriberHashMatches } from './jwt.js';
 import { toInboxNotification, workflowInfo, type WorkflowInfo } from './notification.js';
 import { globalPreference, listPreferences, setPreference, workflowPreference } from './preference-views.js';
 
-export { MAX_SNOOZE_HOURS };
-
 function notificationOf(svc: Service, w: Who, id: string) {
   const m = svc.store.inbox.get(w.subscriber._id, id);
   if (!m) throw new HttpError(404, `Notification with id: ${id} is not found.`);

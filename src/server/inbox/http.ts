@@ -35,13 +35,13 @@ export interface InboxRequest<P = Record<string, string>> {
 }
 
 /** What an Inbox route works with beside its request. */
-export interface InboxContext {
+interface InboxContext {
   svc: Service;
   realtime: Realtime;
 }
 
 /** A route of a subscriber's session (Bearer token). */
-export interface SubscriberRoute<P = Record<string, string>> {
+interface SubscriberRoute<P = Record<string, string>> {
   auth: 'subscriber';
   handle(req: InboxRequest<P>, w: Who, ctx: InboxContext): Reply;
 }
@@ -74,7 +74,7 @@ export function validate<T extends z.ZodType>(schema: T, input: unknown): z.outp
   return r.data;
 }
 
-export interface InboxGateOptions {
+interface InboxGateOptions {
   origins: InboxOrigins;
   /** A page of an origin not let in asked (once per origin). */
   onRefusedOrigin?: ((origin: string) => void) | undefined;

@@ -15,7 +15,7 @@ import type { Server as HttpServer } from 'node:http';
 
 export { INBOX_PREFIX, inboxSessionEnv } from './http.js';
 
-export interface InboxOptions {
+interface InboxOptions {
   /** Origins let in besides loopback ones (`svc dev --inbox-origin`). */
   origins?: readonly string[] | undefined;
   /** A page of an origin not let in asked (once per origin). */

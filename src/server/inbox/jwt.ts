@@ -4,8 +4,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Environment, Store } from '../store/index.js';
 
-export const TOKEN_AUDIENCE = 'widget_user';
-export const TOKEN_LIFETIME_S = 15 * 24 * 3600;
+const TOKEN_AUDIENCE = 'widget_user';
+const TOKEN_LIFETIME_S = 15 * 24 * 3600;
 
 export interface SubscriberClaims {
   _id: string;

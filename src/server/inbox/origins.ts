@@ -26,7 +26,7 @@ function hostOf(origin: string): string | undefined {
   return o === undefined || o !== origin.toLowerCase().replace(/\/$/, '') ? undefined : new URL(o).hostname;
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
   if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
   return isIP(h) === 4 && h.startsWith('127.');

@@ -28,7 +28,7 @@ import type { InboxOrigins } from './origins.js';
 
 const room = (subscriberDbId: string) => `s:${subscriberDbId}`;
 /** At most this many messages are caught up on a reconnection (the newest are in the list anyway). */
-export const MAX_CAUGHT_UP = 50;
+const MAX_CAUGHT_UP = 50;
 /** Carries a new socket's first offset; no Inbox client listens to it. */
 export const OFFSET_EVENT = 'svc_inbox_offset';
 

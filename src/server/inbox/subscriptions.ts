@@ -160,7 +160,7 @@ function setSubscriptionPreference(store: Store, w: Who, identifier: string, wor
 }
 
 /** `PATCH /v1/inbox/preferences/bulk`: workflow switches, and subscription preferences for items naming one. */
-export function bulkPreferences(store: Store, w: Who, input: unknown) {
+function bulkPreferences(store: Store, w: Who, input: unknown) {
   const { preferences } = validate(InboxBulkPreferenceBody, input ?? {});
   const missing = preferences.filter((p) => !store.workflows.find(w.env.id, p.workflowId)).map((p) => p.workflowId);
   if (missing.length > 0) throw new HttpError(404, `Workflows with ids: ${missing.join(', ')} not found`);

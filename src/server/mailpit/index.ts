@@ -10,10 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Service } from '../handlers/types.js';
 import type { MailpitAnswers } from './mailbox.js';
 
-export const MAILPIT_PREFIX = '/mailpit';
+const MAILPIT_PREFIX = '/mailpit';
 
 /** The `mailpit-api` client's calls svc dev serves (README), beside the Mailpit route of each. */
-export const MAILPIT_SERVED = {
+const MAILPIT_SERVED = {
   getInfo: 'GET /api/v1/info',
   listMessages: 'GET /api/v1/messages',
   setReadStatus: 'PUT /api/v1/messages',

@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { attribute, htmlAnchors, textLinks } from '../../core/message-text.js';
 import { ALLOW_REMOTE_WEBHOOKS, send } from '../outbound/index.js';
 
-export interface LinkStatus {
+interface LinkStatus {
   URL: string;
   StatusCode: number;
   Status: string;
@@ -17,7 +17,7 @@ const HTTP_LINK = /^https?:\/\/[-\w@:%_+'!.~#?,&/=;]+/i;
 const MAX_REDIRECTS = 10;
 
 /** The links Mailpit checks, each once, in the order it finds them. */
-export function checkedLinks(html: string, text: string): string[] {
+function checkedLinks(html: string, text: string): string[] {
   const links = [
     ...htmlAnchors(html).map((l) => l.url),
     ...[...html.matchAll(/<link\b[^>]*>/gi)].filter((m) => /rel\s*=\s*["']?stylesheet/i.test(m[0])).map((m) => attribute(m[0], 'href') ?? ''),

@@ -7,7 +7,7 @@ import type { MailpitEmail } from './shapes.js';
 export type Predicate = (m: MailpitEmail) => boolean;
 
 /** The search split into words, quoted phrases kept whole and their quotes removed. */
-export function searchWords(search: string): string[] {
+function searchWords(search: string): string[] {
   const out: string[] = [];
   for (const m of search.matchAll(/(?:[^\s"]+|"[^"]*")+/g)) out.push(m[0].replace(/"/g, ''));
   return out.filter((w) => w.trim() !== '');

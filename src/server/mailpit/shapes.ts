@@ -5,7 +5,7 @@
 import { type EmailParts, emailSource, type Mailbox } from '../../core/email-source.js';
 import type { MessageRecord } from '../store/messages.js';
 
-export interface Address {
+interface Address {
   Name: string;
   Address: string;
 }
