@@ -11,11 +11,11 @@ import { ALLOW_REMOTE_BRIDGE, send, signature } from '../outbound/index.js';
 import { safeCheck } from './shapes.js';
 import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge-protocol.js';
 
-export const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
-export const BRIDGE_TIMEOUT_MS = 5_000;
-export const BRIDGE_RETRIES = 3;
+const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
+const BRIDGE_TIMEOUT_MS = 5_000;
+const BRIDGE_RETRIES = 3;
 
-export type BridgeAction = 'health-check' | 'discover' | 'execute' | 'preview';
+type BridgeAction = 'health-check' | 'discover' | 'execute' | 'preview';
 
 export interface BridgeCallOptions {
   /** The environment's secret key: what the app's framework client was given as its secret. */
@@ -58,7 +58,7 @@ export function bridgeSignature(secret: string, body: unknown, t: number): strin
 }
 
 /** The action's URL: the bridge URL with `action` (and `workflowId`, `stepId`) in its query. */
-export function bridgeActionUrl(bridgeUrl: string, action: BridgeAction, params: Record<string, string> = {}): string {
+function bridgeActionUrl(bridgeUrl: string, action: BridgeAction, params: Record<string, string> = {}): string {
   const url = new URL(bridgeUrl);
   url.searchParams.set('action', action);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);

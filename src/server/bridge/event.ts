@@ -28,7 +28,7 @@ export function bridgeSubscriber(s: Subscriber): JsonObject {
 const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
 
 /** One earlier job's result, in the shape its type's result schema asks for. */
-export function stepResult(job: Pick<JobRecord, 'type' | 'state'>): JsonObject {
+function stepResult(job: Pick<JobRecord, 'type' | 'state'>): JsonObject {
   const output = obj(job.state.output);
   switch (job.type) {
     case 'in_app':

@@ -19,8 +19,8 @@ function loadCompiler(): void {
   if (loading) return;
   loading = true;
   void import('./compiled-checks.js').then(
-    (m) => {
-      compiler = m;
+    ({ Ajv, exactJsonSchema }) => {
+      compiler = { Ajv, exactJsonSchema };
     },
     () => undefined,
   );

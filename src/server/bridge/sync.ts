@@ -61,7 +61,7 @@ function whatAnswered(a: BridgeAnswer): string {
  * bridge, after the bridge URL: `did not answer its health check as a framework bridge: HTTP 200 (text/html, ...)`.
  * `svc workflow sync` and `svc dev --bridge-url` say it in these words.
  */
-export function notABridge(a: BridgeAnswer): string {
+function notABridge(a: BridgeAnswer): string {
   return `did not answer its health check as a framework bridge: ${whatAnswered(a)}`;
 }
 
@@ -112,7 +112,7 @@ function preferencesOf(p: JsonObject | undefined): WorkflowPreferences {
 }
 
 /** A discovered workflow as the store keeps it. */
-export function toNewWorkflow(w: BridgeWorkflow): NewWorkflow {
+function toNewWorkflow(w: BridgeWorkflow): NewWorkflow {
   const severity = (SEVERITIES as readonly string[]).includes(w.severity ?? '') ? (w.severity as NewWorkflow['severity']) : undefined;
   return {
     workflowId: w.workflowId,

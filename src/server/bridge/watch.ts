@@ -7,7 +7,7 @@ import type { Environment, Store } from '../store/index.js';
 import { discover } from './client.js';
 import { BridgeSyncError, discoverBridge, discovered, storeDiscovered } from './sync.js';
 
-export interface BridgeWatchOptions {
+interface BridgeWatchOptions {
   store: Store;
   environment: Environment;
   bridgeUrl: string;

@@ -16,7 +16,7 @@ export function isLoopbackAddress(address: string): boolean {
 }
 
 /** Why a target was refused, in words that say how to allow it. */
-export function notLoopback(host: string, addresses: readonly string[], allowFlag: string): string {
+function notLoopback(host: string, addresses: readonly string[], allowFlag: string): string {
   const where = addresses.length > 0 && !(addresses.length === 1 && addresses[0] === host) ? ` (${addresses.join(', ')})` : '';
   return `refusing to connect to ${host}${where}: only loopback targets (127.0.0.0/8, ::1, localhost) are allowed; start svc dev with ${allowFlag} to allow others`;
 }
@@ -24,7 +24,7 @@ export function notLoopback(host: string, addresses: readonly string[], allowFla
 /** The code of the error a refused connection ends with. */
 export const REFUSED = 'ESVCNOTLOOPBACK';
 
-export type Target = { ok: true; url: URL } | { ok: false; error: string; refused?: true };
+type Target = { ok: true; url: URL } | { ok: false; error: string; refused?: true };
 
 /**
  * What can be said of a URL without a lookup: an http(s) URL, and, when its host is an address, a

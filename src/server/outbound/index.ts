@@ -1,8 +1,8 @@
 // Requests svc dev sends to others: http_request steps and webhook providers (to the receivers a
 // workflow names) and bridge calls (to the team's app serving code-first workflows). The boundary is
 // README.md beside this file: `send` takes a request and gives back what happened as data.
-export { checkTarget, checkUrl, isLoopbackAddress, notLoopback, type Target } from './guard.js';
-export { closeOutbound, DEFAULT_MAX_ANSWER, send, type Method, type OutboundRequest, type OutboundResult, type Signing } from './send.js';
+export { checkTarget, isLoopbackAddress } from './guard.js';
+export { send, type Method } from './send.js';
 export { signature } from './signature.js';
 
 /** The flags that let svc dev call non-loopback targets, as `svc dev` spells them. */

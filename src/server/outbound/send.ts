@@ -11,7 +11,7 @@ import { signature } from './signature.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-export interface Signing {
+interface Signing {
   secret: string;
   /** Header names the signature is sent under. */
   headers: readonly string[];
@@ -21,7 +21,7 @@ export interface Signing {
   now?: () => number;
 }
 
-export interface OutboundRequest {
+interface OutboundRequest {
   url: string;
   method?: Method;
   headers?: Record<string, string>;
@@ -50,7 +50,7 @@ export interface OutboundRequest {
   signal?: AbortSignal;
 }
 
-export interface OutboundResult {
+interface OutboundResult {
   ok: boolean;
   url: string;
   method: Method;
@@ -70,7 +70,7 @@ export interface OutboundResult {
   signature?: string;
 }
 
-export const DEFAULT_MAX_ANSWER = 16 * 1024 * 1024;
+const DEFAULT_MAX_ANSWER = 16 * 1024 * 1024;
 const RETRY_STATUS = (s: number) => s === 408 || s === 429 || s >= 500;
 const RETRY_AFTER_CAP_MS = 10_000;
 
@@ -90,13 +90,6 @@ async function pool(allowRemote: boolean, allowFlag: string): Promise<Agent> {
     pools.set(key, agent);
   }
   return agent;
-}
-
-/** Closes the shared connections (svc dev stopping; tests). The next request opens new ones. */
-export async function closeOutbound(): Promise<void> {
-  const agents = [...pools.values()];
-  pools.clear();
-  await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
 }
 
 interface Answer {

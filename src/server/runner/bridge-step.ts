@@ -30,7 +30,7 @@ interface Executed {
 }
 
 /** The bridge URL a job's steps are executed through. */
-export function bridgeUrlOf(ctx: StepContext): string | undefined {
+function bridgeUrlOf(ctx: StepContext): string | undefined {
   return ctx.workflow.bridge?.url;
 }
 

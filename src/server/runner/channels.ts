@@ -41,7 +41,7 @@ import {
 import type { StepContext, StepHandler, StepRegistry, StepResult } from './types.js';
 import { deliverWebhook, webhookRaw, type WebhookRequest, type WebhookResult } from './webhook.js';
 
-export interface Delivery {
+interface Delivery {
   integration: Integration;
   messageId: string;
   /** Message fields of the channel: content, subject, destination... */
@@ -56,7 +56,7 @@ export interface Delivery {
 /** What sending a message gave: a webhook provider's answer, or the simulator's answers. */
 export type Sent = WebhookResult | SimulatedSend;
 
-export type Plan = { result: StepResult } | { delivery: Delivery };
+type Plan = { result: StepResult } | { delivery: Delivery };
 
 const isWebhookProvider = (providerId: string) => (WEBHOOK_PROVIDERS as readonly string[]).includes(providerId);
 
@@ -331,7 +331,7 @@ function message(ctx: StepContext, kind: ChannelKind, d: Delivery, status: Messa
 }
 
 /** Whether sending the message takes network work or pauses, outside the job's transaction. */
-export function sendsLater(ctx: StepContext, d: Delivery): boolean {
+function sendsLater(ctx: StepContext, d: Delivery): boolean {
   return d.webhook !== undefined || (d.simulated !== undefined && needsRetries(d.simulated, isoAt(ctx.clock.now())));
 }
 

@@ -4,7 +4,7 @@ import type { StepFilter } from '../../api/schemas/resources.js';
 import type { TemplateError, UndefinedVariable } from '../engine/index.js';
 
 /** `body (line 1, column 9): unexpected token in "{{ payload.name | }}"`. */
-export function templateErrorText(e: TemplateError): string {
+function templateErrorText(e: TemplateError): string {
   const where = e.line !== undefined ? ` (line ${e.line}, column ${e.column})` : '';
   const variable = e.variable ? `, variable ${e.variable}` : '';
   const filter = e.filter ? `, filter ${e.filter}` : '';

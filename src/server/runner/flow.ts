@@ -293,4 +293,4 @@ export function registerFlowHandlers(registry: StepRegistry): StepRegistry {
 }
 
 /** The same handlers, for a code-first workflow's steps whose controls its bridge answered. */
-export { custom as customHandler, delay as delayHandler, digest as digestHandler, throttle as throttleHandler };
+export { delay as delayHandler, digest as digestHandler, throttle as throttleHandler };

@@ -16,7 +16,7 @@ import { queueJob, STEP_REQUEUED, STEP_RUNNING } from './queue.js';
 import { type Slot, Slots } from './slots.js';
 import type { RunnerSettings, StepContext, StepRegistry } from './types.js';
 
-export interface RunnerOptions {
+interface RunnerOptions {
   store: Store;
   clock: Clock;
   registry: StepRegistry;

@@ -9,7 +9,7 @@ import { queueJob, STEP_QUEUED } from './queue.js';
 import type { RestOutcome, StepResult } from './types.js';
 
 /** What a run of a job recorded besides its result (an Attempt's fields). */
-export interface RunRecord {
+interface RunRecord {
   details: readonly DetailInput[];
   providerId?: string | undefined;
   state?: JsonObject | undefined;

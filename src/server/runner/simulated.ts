@@ -73,7 +73,7 @@ export function simulateAtOnce(t: SimulatedTarget, at: string): SimulatedSend {
 export const isSimulatedSend = (v: unknown): v is SimulatedSend => (v as SimulatedSend | undefined)?.simulated === true;
 
 /** What the answers mean: the details to add, the message's status and the step's result. */
-export interface SimulatedVerdict {
+interface SimulatedVerdict {
   details: DetailInput[];
   message: { status: Message['status']; errorText?: string; errorId?: string };
   result: StepResult;
