@@ -20,7 +20,7 @@ export interface MovableClock extends Clock {
 }
 
 /** How service time passes (`svc dev --clock`, `--time-scale`), as `svc dev clock` shows it. */
-export type ClockMode = 'real' | 'scaled' | 'manual';
+type ClockMode = 'real' | 'scaled' | 'manual';
 
 /** A clock's mode: a ServiceClock is real (scale 1) or scaled; a clock that moves only when told is manual. */
 export function clockMode(clock: Clock): ClockMode {
@@ -42,7 +42,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  * A timer of any length on top of one limited to MAX_TIMER_MS: it sleeps at most that long, then
  * re-arms for what is left, until the deadline (in the raw timer's own time) is reached.
  */
-export function longTimer(raw: { now(): number; set(fn: () => void, ms: number): () => void }, fn: () => void, ms: number): () => void {
+function longTimer(raw: { now(): number; set(fn: () => void, ms: number): () => void }, fn: () => void, ms: number): () => void {
   const deadline = raw.now() + Math.max(0, Number.isFinite(ms) ? ms : MAX_TIMER_MS);
   let cancel: () => void;
   const arm = () => {

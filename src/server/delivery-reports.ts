@@ -6,9 +6,9 @@
 import type { ExecutionDetailStatus } from '../api/schemas/enums.js';
 
 /** The providers whose reports svc dev understands (the README lists them). */
-export const REPORTING_PROVIDERS = ['sendgrid', 'postmark', 'twilio'] as const;
+const REPORTING_PROVIDERS = ['sendgrid', 'postmark', 'twilio'] as const;
 
-export type ReportStatus =
+type ReportStatus =
   | 'opened'
   | 'bounced'
   | 'clicked'

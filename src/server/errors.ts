@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { pickUnionBranch } from '../core/validate.js';
 
-export interface FieldErrors {
+interface FieldErrors {
   [field: string]: { messages: string[]; value?: unknown };
 }
 
@@ -62,7 +62,7 @@ export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const unprocessable = (message: string, errors?: FieldErrors) => new HttpError(422, message, errors ? { ctx: {}, errors } : {});
 
-export interface ErrorBody {
+interface ErrorBody {
   statusCode: number;
   timestamp: string;
   path: string;

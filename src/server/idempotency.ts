@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { HttpError } from './errors.js';
 import type { Store } from './store/index.js';
 
-export const MAX_KEY_LENGTH = 255;
+const MAX_KEY_LENGTH = 255;
 
-export type IdempotencyOutcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: string };
+type IdempotencyOutcome = { kind: 'proceed' } | { kind: 'replay'; status: number; body: string };
 
 export function bodyHash(body: unknown): string {
   return createHash('sha256')

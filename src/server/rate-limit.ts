@@ -9,8 +9,8 @@ import type { RateCategory } from '../api/operations.js';
 import { ServiceInputError } from './errors.js';
 import type { Clock } from './clock.js';
 
-export const WINDOW_SECONDS = 5;
-export const BURST_ALLOWANCE = 0.1;
+const WINDOW_SECONDS = 5;
+const BURST_ALLOWANCE = 0.1;
 
 /** Requests per second per category: the service's free tier. */
 export type RateLimits = Record<RateCategory, number>;
@@ -20,10 +20,7 @@ export const FREE_TIER: RateLimits = { trigger: 60, configuration: 20, global: 3
  * figures; this one exists so that clients can be measured far from the free tier's limits.
  */
 export const TOP_TIER: RateLimits = { trigger: 600, configuration: 200, global: 300 };
-export const TIERS: Record<string, RateLimits> = { free: FREE_TIER, top: TOP_TIER };
-
-/** What one call costs: a bulk trigger 100 tokens (ground truth, "Rate limits"), anything else 1. */
-export const BULK_COST = 100;
+const TIERS: Record<string, RateLimits> = { free: FREE_TIER, top: TOP_TIER };
 
 /**
  * `trigger=60,configuration=20,global=30`, any subset, optionally after a tier name (`top`,
@@ -52,7 +49,7 @@ export function parseRateLimitSpec(spec: string | boolean | undefined): RateLimi
   return limits;
 }
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   headers: Record<string, string>;
 }

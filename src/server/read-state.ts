@@ -5,7 +5,7 @@
 import type { Store } from './store/index.js';
 import type { MessageRecord } from './store/messages.js';
 
-export type ReadStateChange = 'read' | 'seen' | 'unread' | 'unseen';
+type ReadStateChange = 'read' | 'seen' | 'unread' | 'unseen';
 
 export function recordReadState(store: Store, changed: readonly MessageRecord[], change: ReadStateChange): void {
   for (const m of changed) {

@@ -13,7 +13,7 @@ import type { SubscriberFields } from './store/subscribers.js';
 
 type TopicRef = { _topicId: string; topicKey: string };
 
-export interface Resolved {
+interface Resolved {
   recipients: SubscriberRecipient[];
   /** The topics of the trigger each recipient is on and was let through by (none for one on none of them). */
   topicsOf: Map<string, TopicRef[]>;
@@ -24,7 +24,7 @@ export interface Resolved {
 }
 
 /** The triggered workflow and payload, which a subscription's preference is weighed against. */
-export interface FanOutScope {
+interface FanOutScope {
   workflowDbId: string;
   payload: JsonObject;
 }
@@ -78,7 +78,7 @@ export function resolveRecipients(store: Store, env: Environment, to: Recipient 
  * the workflow that fails. A subscription without one passes; with a condition, the condition decides
  * (JSON logic over `{ payload }`, anything but `true` fails, an error too), else its `enabled`.
  */
-export function blockedIn(subscriptions: readonly FanOutSubscription[], payload: JsonObject): Set<string> {
+function blockedIn(subscriptions: readonly FanOutSubscription[], payload: JsonObject): Set<string> {
   const verdict = new Map<string, boolean>();
   for (const s of subscriptions) {
     if (verdict.get(s.subscriberId) === true) continue;

@@ -7,8 +7,8 @@
 import type { JsonObject } from '../api/schemas/common.js';
 import { providerMessageId } from './delivery-reports.js';
 
-export const SIMULATOR_EMAIL_DOMAIN = 'simulator.svc.test';
-export const UNREGISTERED_TOKEN = 'simulator-unregistered';
+const SIMULATOR_EMAIL_DOMAIN = 'simulator.svc.test';
+const UNREGISTERED_TOKEN = 'simulator-unregistered';
 
 export type SimulatedChannel = 'email' | 'sms' | 'push';
 
@@ -27,7 +27,7 @@ export interface SimulatorInput {
 }
 
 /** What comes back after a delivery: a complaint, an automatic reply. */
-export interface Aftermath {
+interface Aftermath {
   status: 'Success' | 'Warning';
   detail: string;
   raw: JsonObject;
@@ -67,7 +67,7 @@ export function isSimulated(channel: SimulatedChannel, to: string): boolean {
 
 // --- email: after the SES mailbox simulator ----------------------------------------------------------
 
-export const SIMULATOR_MAILBOXES = ['success', 'bounce', 'complaint', 'ooto', 'suppressionlist', 'ratelimit'] as const;
+const SIMULATOR_MAILBOXES = ['success', 'bounce', 'complaint', 'ooto', 'suppressionlist', 'ratelimit'] as const;
 
 /** The mailbox of a simulator address, `+label` left out as SES does (`bounce+signup@…` is `bounce`). */
 function mailbox(address: string): string | undefined {

@@ -17,7 +17,7 @@ import type { StoredWorkflow } from './store/workflows.js';
 
 const CHANNEL_TYPES = new Set<string>(CHANNELS);
 
-export interface TriggerDeps {
+interface TriggerDeps {
   store: Store;
   now(): number;
   /** Tells the runner new jobs are due. */
@@ -178,7 +178,7 @@ export function uuidv7(ms: number): string {
  * The payload as it is kept (and copied into messages): as the hosted service does, attachments lose
  * their `file` content (base64, often large), keeping name, mime and the rest.
  */
-export function storedPayload(payload: JsonObject): JsonObject {
+function storedPayload(payload: JsonObject): JsonObject {
   const attachments = payload.attachments;
   if (!Array.isArray(attachments)) return payload;
   return {

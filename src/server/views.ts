@@ -17,7 +17,7 @@ export function integrationView(i: Integration): Integration {
  * there (openapi.json `StepFilterDto` requires them; the official SDK refuses an answer without them),
  * so a filter stored without them (a seed file, a workflow's step `filters`) gets the defaults.
  */
-export function stepFilterView(f: StepFilter): StepFilter {
+function stepFilterView(f: StepFilter): StepFilter {
   return { ...f, isNegated: f.isNegated ?? false, type: f.type ?? 'GROUP', value: f.value ?? 'AND', children: f.children ?? [] };
 }
 

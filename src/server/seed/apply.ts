@@ -8,7 +8,7 @@ import { SERVICE_PROVIDER } from '../store/integrations.js';
 import { demoSeed } from './demo.js';
 import { SeedContent, type SeedFile } from './schema.js';
 
-export const IN_APP_IDENTIFIER = 'svc-in-app';
+const IN_APP_IDENTIFIER = 'svc-in-app';
 
 /**
  * What every new environment of the service starts with, demo data or not: the service's own in-app

@@ -8,7 +8,7 @@ import { CreateContextBody, SubscriberRecipient } from '../../api/schemas/reques
 import { CreateWorkflowBody } from '../../api/schemas/workflow.js';
 import { fieldErrors, ServiceInputError } from '../errors.js';
 
-export const SeedIntegration = z.strictObject({
+const SeedIntegration = z.strictObject({
   name: z.string().min(1).optional(),
   identifier: z.string().min(1),
   providerId: ProviderId,
@@ -20,14 +20,14 @@ export const SeedIntegration = z.strictObject({
   conditions: z.array(StepFilter).optional(),
 });
 
-export const SeedTopic = z.strictObject({
+const SeedTopic = z.strictObject({
   key: z.string().min(1),
   name: z.string().optional(),
   /** Subscriber ids; each must be a subscriber of the same seed or already in the store. */
   subscribers: z.array(z.string().min(1)).default([]),
 });
 
-export const SeedTenant = z.strictObject({ identifier: z.string().min(1), name: z.string().optional(), data: JsonObject.optional() });
+const SeedTenant = z.strictObject({ identifier: z.string().min(1), name: z.string().optional(), data: JsonObject.optional() });
 
 const content = {
   workflows: z.array(CreateWorkflowBody).default([]),
@@ -40,9 +40,8 @@ const content = {
 
 export const SeedContent = z.strictObject(content);
 export type SeedContent = z.output<typeof SeedContent>;
-export type SeedInput = z.input<typeof SeedContent>;
 
-export const SeedEnvironment = z.strictObject({
+const SeedEnvironment = z.strictObject({
   name: z.string().min(1),
   apiKey: z.string().min(8, 'must be at least 8 characters').optional(),
   ...content,
