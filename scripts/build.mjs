@@ -221,6 +221,13 @@ const srcDir = join(root, 'src');
 // of the few dozen that the import() targets of svc dev and of each route's handler would split it into.
 const serverDir = join(srcDir, 'server');
 const devStart = [...reached(['src/server/index.ts'])].filter((p) => p.startsWith('src/server/')).map((p) => join(root, p));
+// And it builds no schema: zod and the operation table's schemas load with the first request that
+// checks something (src/server/app.ts), the workflow engine with the first job due (runner/loop.ts).
+const schemasAtStart = [...reached(['src/server/index.ts'])].filter((p) =>
+  /^(node_modules\/zod\/|src\/api\/schemas\/|src\/api\/operations\.ts$|src\/server\/engine\/index\.ts$)/.test(p),
+);
+if (schemasAtStart.length > 0)
+  throw new Error(`svc dev's start loads schemas or the engine; import them where first needed:\n  ${schemasAtStart.join('\n  ')}`);
 const onePath = {
   name: 'one-hot-path',
   setup(b) {

@@ -5,7 +5,8 @@ import { buildApp } from './app.js';
 import { iso, ManualClock, ServiceClock, type Clock } from './clock.js';
 import { newApiKey } from './issued-ids.js';
 import type { RateLimits } from './rate-limit.js';
-import { defaultRegistry, JobRunner, type StepRegistry } from './runner/index.js';
+import { JobRunner } from './runner/loop.js';
+import type { StepRegistry } from './runner/types.js';
 import { addBuiltInIntegrations, applySeed } from './seed/apply.js';
 import { demoSeed } from './seed/demo.js';
 import type { SeedFile } from './seed/schema.js';
@@ -42,7 +43,7 @@ export interface LocalServiceOptions {
   allowRemoteWebhooks?: boolean | undefined;
   /** `--allow-remote-bridge`: bridge URLs may be other than loopback. */
   allowRemoteBridge?: boolean | undefined;
-  /** Step handlers; the default registry runs every step kind through the workflow engine. */
+  /** Step handlers; the default registry (loaded with the first due job) runs every step kind through the workflow engine. */
   registry?: StepRegistry | undefined;
   /** How the runner commits and what it does for throughput (throughput.ts); THROUGHPUT unless given. */
   pace?: RunnerPace | undefined;
@@ -77,7 +78,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
     const runner = new JobRunner({
       store,
       clock,
-      registry: opts.registry ?? defaultRegistry(),
+      registry: opts.registry,
       pace: opts.pace ?? THROUGHPUT,
       settings: { allowRemoteWebhooks: opts.allowRemoteWebhooks ?? false, allowRemoteBridge: opts.allowRemoteBridge ?? false },
       onError: (e, job) => opts.onInternalError?.(e, job ? `job ${job.id}` : 'job runner'),

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ServiceInputError } from '../../src/server/errors.js';
 import { loadSeedFile } from '../../src/server/seed/load.js';
+import { NO_CONTENT } from '../../src/server/seed/apply.js';
+import { SeedContent } from '../../src/server/seed/schema.js';
 import { testService } from '../helpers/service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-seed-'));
@@ -40,6 +42,10 @@ environments:
 `;
 
 describe('seed files', () => {
+  it('an empty seed is what the schema reads `{}` as (an environment created through the API starts from it, without zod)', () => {
+    expect(NO_CONTENT).toEqual(SeedContent.parse({}));
+  });
+
   const seed = loadSeedFile(write('seed.yaml', yaml));
   const svc = testService({ empty: true, seed });
   afterAll(() => svc.close());

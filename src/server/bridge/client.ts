@@ -9,7 +9,10 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { ALLOW_REMOTE_BRIDGE, send, signature } from '../outbound/index.js';
 import { safeCheck } from './shapes.js';
-import { BridgeDiscover, BridgeExecuteResult, BridgeHealth, type BridgeEvent, type BridgeWorkflow } from '../../api/schemas/bridge-protocol.js';
+import type { BridgeEvent, BridgeWorkflow } from '../../api/schemas/bridge-protocol.js';
+
+/** The protocol's schemas (zod), loaded with the first answer to check: a service with no bridge never builds them. */
+const protocol = () => import('../../api/schemas/bridge-protocol.js');
 
 const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
 const BRIDGE_TIMEOUT_MS = 5_000;
@@ -197,11 +200,13 @@ export function zodProblem(error: z.ZodError): string {
 }
 
 export async function healthCheck(bridgeUrl: string, opts: BridgeCallOptions) {
-  return checked(await callBridge(bridgeUrl, 'health-check', opts), BridgeHealth);
+  const answer = await callBridge(bridgeUrl, 'health-check', opts);
+  return checked(answer, (await protocol()).BridgeHealth);
 }
 
 export async function discover(bridgeUrl: string, opts: BridgeCallOptions): Promise<{ answer: BridgeAnswer; value?: { workflows: BridgeWorkflow[] } }> {
-  return checked(await callBridge(bridgeUrl, 'discover', opts), BridgeDiscover);
+  const answer = await callBridge(bridgeUrl, 'discover', opts);
+  return checked(answer, (await protocol()).BridgeDiscover);
 }
 
 export async function executeStep(
@@ -212,7 +217,8 @@ export async function executeStep(
   event: BridgeEvent,
   opts: BridgeCallOptions,
 ) {
-  return checked(await callBridge(bridgeUrl, action, { ...opts, params: { workflowId, stepId }, body: event }), BridgeExecuteResult);
+  const answer = await callBridge(bridgeUrl, action, { ...opts, params: { workflowId, stepId }, body: event });
+  return checked(answer, (await protocol()).BridgeExecuteResult);
 }
 
 /** An answer as an execution detail's `raw`: where, what came back, how many attempts. */

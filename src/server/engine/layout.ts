@@ -3,7 +3,8 @@
 // HTML a layout renders from, and the layouts an email is rendered with (`renderStep`'s options: a
 // step's `layoutId` names one, null means none, absent means the environment's default).
 import { blockDocumentToLiquid, type BlockNode, parseBlockDocument } from './block-editor.js';
-import { DEFAULT_EMAIL_LAYOUT, type RenderStepOptions } from './render-step.js';
+import { DEFAULT_EMAIL_LAYOUT } from './email-layout.js';
+import type { RenderStepOptions } from './render-step.js';
 
 /** The variable a layout's body places the email step's rendered body with. */
 const LAYOUT_CONTENT_VARIABLE = 'content';

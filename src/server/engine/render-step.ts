@@ -2,6 +2,7 @@
 // subject and HTML body (block editor or HTML, inside a layout or not), SMS/push/chat text, an
 // http_request step's request and a custom step's output.
 import { blockDocumentToLiquid, parseBlockDocument } from './block-editor.js';
+import { DEFAULT_EMAIL_LAYOUT } from './email-layout.js';
 import { decodeEntities, sanitizeHtml } from './sanitize.js';
 import { renderControls, renderTemplate, type TemplateError, type UndefinedVariable } from './template.js';
 import type { ChannelKind, TemplateScope } from './types.js';
@@ -58,19 +59,6 @@ export interface RenderStepOptions {
   /** The environment's default layout, for an email whose `layoutId` is absent. */
   defaultLayout?: string;
 }
-
-/**
- * The layout an email gets when its `layoutId` is absent (or names a layout this service does not
- * have): a minimal, client-friendly document around the body.
- */
-export const DEFAULT_EMAIL_LAYOUT = [
-  '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-  '<title>{{ subject }}</title></head>',
-  '<body style="margin:0;padding:0;background:#f6f7f9;font-family:-apple-system,BlinkMacSystemFont,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;color:#1f2937">',
-  '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr><td align="center" style="padding:24px 12px">',
-  '<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:8px">',
-  '<tr><td style="padding:32px;font-size:15px;line-height:1.6">{{ content }}</td></tr></table></td></tr></table></body></html>',
-].join('');
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

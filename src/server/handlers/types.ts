@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { OperationName, operations } from '../../api/operations.js';
 import { badRequest } from '../errors.js';
 import type { Clock } from '../clock.js';
-import type { JobRunner } from '../runner/index.js';
+import type { JobRunner } from '../runner/loop.js';
 import type { Environment, Store } from '../store/index.js';
 
 export interface Service {

@@ -11,7 +11,7 @@
 // refuses fails the first step, once, and the event's other steps are not run (each would be refused
 // the same way).
 import type { JsonObject } from '../../api/schemas/common.js';
-import { BridgeOutputs, type BridgeExecuteResult, type BridgeStepType } from '../../api/schemas/bridge-protocol.js';
+import type { BridgeExecuteResult } from '../../api/schemas/bridge-protocol.js';
 import { isChannelKind, type ChannelContent, type ChannelKind } from '../engine/index.js';
 import { bridgeRaw, executeStep, frameworkCode, PAYLOAD_ERRORS, zodProblem, type BridgeAnswer } from '../bridge/client.js';
 import { bridgeEvent } from '../bridge/event.js';
@@ -25,6 +25,8 @@ import type { StepContext, StepHandler, StepResult } from './types.js';
 interface Executed {
   answer: BridgeAnswer;
   result?: BridgeExecuteResult;
+  /** The outputs checked against the step type's schema (with the answer, outside the transaction); absent for a type no bridge executes. */
+  outputs?: Outputs;
   /** A channel step's message sent through a webhook provider, or the simulator's answers after its retries. */
   sent?: Sent;
 }
@@ -61,9 +63,16 @@ function withControls(ctx: StepContext, outputs: JsonObject): StepContext {
   return { ...ctx, step: { ...ctx.step, controls } };
 }
 
-/** A channel step's outputs as the engine's content of that channel, or why they cannot be. */
-function outputsOf(type: BridgeStepType, outputs: JsonObject): { ok: true; value: JsonObject } | { ok: false; problem: string } {
-  const r = safeCheck(BridgeOutputs[type], outputs);
+type Outputs = { ok: true; value: JsonObject } | { ok: false; problem: string };
+
+/**
+ * A step's outputs as the engine's content of its type, or why they cannot be; undefined for a type no
+ * bridge executes. The protocol's schemas load with the first answer checked.
+ */
+async function outputsOf(type: string, outputs: JsonObject): Promise<Outputs | undefined> {
+  const { BridgeOutputs } = await import('../../api/schemas/bridge-protocol.js');
+  if (!Object.hasOwn(BridgeOutputs, type)) return undefined;
+  const r = safeCheck(BridgeOutputs[type as keyof typeof BridgeOutputs], outputs);
   return r.success ? { ok: true, value: r.data as JsonObject } : { ok: false, problem: zodProblem(r.error) };
 }
 
@@ -114,11 +123,13 @@ export const bridgeHandler: StepHandler = {
     const call = { secret: ctx.environment.apiKey, allowRemote: ctx.settings.allowRemoteBridge };
     const { answer, value } = await executeStep(url, 'execute', ctx.workflow.workflowId, ctx.step.stepId, event, call);
     const executed: Executed = { answer, ...(value && { result: value }) };
+    if (!value || value.options?.skip === true) return executed;
+    const content = await outputsOf(ctx.job.type, value.outputs);
+    if (content) executed.outputs = content;
     // A channel message through a webhook provider (or the simulator, when it retries) is sent here too, outside the transaction.
     const kind = ctx.job.type;
-    if (value && value.options?.skip !== true && isChannelKind(kind)) {
-      const content = outputsOf(kind, value.outputs);
-      if (content.ok) {
+    if (isChannelKind(kind)) {
+      if (content?.ok) {
         const p = channelPlan(ctx, kind, content.value as unknown as ChannelContent[ChannelKind]);
         if ('delivery' in p) {
           const sent = await sendDelivery(ctx, p.delivery);
@@ -153,8 +164,8 @@ export const bridgeHandler: StepHandler = {
       });
       return { status: 'skipped' };
     }
-    if (!(type in BridgeOutputs)) return failure(ctx, answer, `a ${type} step cannot be executed through a bridge`);
-    const outputs = outputsOf(type as BridgeStepType, result.outputs);
+    const { outputs } = prepared as Executed;
+    if (!outputs) return failure(ctx, answer, `a ${type} step cannot be executed through a bridge`);
     if (!outputs.ok) return failure(ctx, answer, `its outputs do not fit a ${type} step: ${outputs.problem}`);
     ctx.detail({
       status: 'Success',

@@ -10,7 +10,7 @@ import type { Clock, MovableClock } from '../clock.js';
 import type { Store } from '../store/index.js';
 import type { JobRecord } from '../store/jobs.js';
 import { PLAIN, type RunnerPace } from '../throughput.js';
-import { type Attempt, type AttemptDeps, type Known, needsNetwork, startAttempt } from './attempt.js';
+import type { Attempt, AttemptDeps, Known } from './attempt.js';
 import { NOTHING_RECORDED, recordFailure, recordOutcome } from './outcome.js';
 import { queueJob, STEP_REQUEUED, STEP_RUNNING } from './queue.js';
 import { type Slot, Slots } from './slots.js';
@@ -19,7 +19,8 @@ import type { RunnerSettings, StepContext, StepRegistry } from './types.js';
 interface RunnerOptions {
   store: Store;
   clock: Clock;
-  registry: StepRegistry;
+  /** The step handlers; the workflow engine's (runner/index.ts), loaded with the first due job, when absent. */
+  registry?: StepRegistry | undefined;
   settings?: Partial<RunnerSettings>;
   /** How the runner commits and what it does for throughput (throughput.ts); plain when absent. */
   pace?: RunnerPace;
@@ -30,19 +31,21 @@ interface RunnerOptions {
 /** After the store itself failed (disk full, ...), the next look waits this long rather than spin. */
 const RETRY_AFTER_STORE_FAILURE_MS = 1000;
 
-/** needsNetwork, where a throw counts as yes: the job is left to a look of its own, which fails it. */
-function hasNetworkWork(attempt: Attempt): boolean {
-  try {
-    return needsNetwork(attempt);
-  } catch {
-    return true;
-  }
+/**
+ * What running a job takes: its attempt (the workflow engine's view of its workflow, its Liquid scope)
+ * and the step handlers. Loaded with the first job that comes due, not at start: a service that has
+ * only listened has loaded no engine.
+ */
+interface Steps {
+  attempts: typeof import('./attempt.js');
+  deps: AttemptDeps;
 }
 
 export class JobRunner {
   /** What the one who started svc dev allowed (the routes read it too). */
   readonly settings: RunnerSettings;
-  private readonly deps: AttemptDeps;
+  private steps: Steps | undefined;
+  private loadingSteps: Promise<void> | undefined;
   private readonly pace: RunnerPace;
   private readonly slots: Slots;
   private running = false;
@@ -52,7 +55,6 @@ export class JobRunner {
   constructor(private readonly opts: RunnerOptions) {
     this.settings = { allowRemoteWebhooks: false, allowRemoteBridge: false, ...opts.settings };
     this.pace = opts.pace ?? PLAIN;
-    this.deps = { store: opts.store, clock: opts.clock, registry: opts.registry, settings: this.settings };
     this.slots = new Slots(this.pace.slots, this.pace.appSlots);
   }
 
@@ -143,6 +145,7 @@ export class JobRunner {
       // without reading their rows, and a look with nothing to start writes nothing.
       this.slots.startLook();
       const ids = this.store.jobs.dueIds(lookedAt, this.pace.lookLimit).filter((id) => !this.slots.holds(id) && !this.slots.mustWait(id));
+      if (ids.length > 0 && !this.steps) return this.loadSteps();
       if (ids.length > 0) this.pace.write(this.store, () => (started = this.runDue(ids))).catch((e: unknown) => this.storeFailed(e));
     } catch (e) {
       return this.storeFailed(e);
@@ -151,6 +154,33 @@ export class JobRunner {
     // again until a look starts nothing, then sleep.
     if (started > 0) this.kick();
     else this.sleepUntilDue(lookedAt);
+  }
+
+  /** Loads what running a job takes (Steps), then looks again. */
+  private loadSteps(): void {
+    this.loadingSteps ??= (async () => {
+      const [attempts, registry] = await Promise.all([import('./attempt.js'), this.opts.registry ?? import('./index.js').then((m) => m.defaultRegistry())]);
+      this.steps = { attempts, deps: { store: this.opts.store, clock: this.opts.clock, registry, settings: this.settings } };
+    })();
+    this.loadingSteps.then(
+      () => this.kick(),
+      (e: unknown) => this.storeFailed(e),
+    );
+  }
+
+  /** startAttempt, once Steps are loaded (a look loads them before it runs anything). */
+  private attemptAt(job: JobRecord, known?: Known): ReturnType<Steps['attempts']['startAttempt']> {
+    const steps = this.steps!;
+    return steps.attempts.startAttempt(steps.deps, job, known);
+  }
+
+  /** needsNetwork, where a throw counts as yes: the job is left to a look of its own, which fails it. */
+  private hasNetworkWork(attempt: Attempt): boolean {
+    try {
+      return this.steps!.attempts.needsNetwork(attempt);
+    } catch {
+      return true;
+    }
   }
 
   /** Runs or launches the jobs due now, in due order; how many it started. */
@@ -185,13 +215,13 @@ export class JobRunner {
    * is failed now, saying why).
    */
   private attempt(job: JobRecord, known?: Known): (Attempt & { network: boolean }) | undefined {
-    const attempt = startAttempt(this.deps, job, known);
+    const attempt = this.attemptAt(job, known);
     if (typeof attempt === 'string') {
       this.store.tx(() => recordOutcome(this.store, job, NOTHING_RECORDED, { status: 'failed', error: attempt }));
       return undefined;
     }
     try {
-      return Object.assign(attempt, { network: needsNetwork(attempt) });
+      return Object.assign(attempt, { network: this.steps!.attempts.needsNetwork(attempt) });
     } catch (e) {
       this.failed(job, e);
       return undefined;
@@ -207,9 +237,9 @@ export class JobRunner {
     let next = this.settle(first, undefined, alone, chain);
     let ctx: StepContext = first.ctx;
     while (next !== undefined) {
-      const attempt = startAttempt(this.deps, next, ctx);
+      const attempt = this.attemptAt(next, ctx);
       // A step that cannot run, or has network work, is queued for a look, as any job.
-      if (typeof attempt === 'string' || hasNetworkWork(attempt)) {
+      if (typeof attempt === 'string' || this.hasNetworkWork(attempt)) {
         const queued = next;
         this.store.tx(() => queueJob(this.store, queued, this.opts.clock.now()));
         return;

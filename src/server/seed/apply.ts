@@ -6,7 +6,7 @@ import { upsertSubscriber } from '../recipients.js';
 import type { Environment, Store } from '../store/index.js';
 import { SERVICE_PROVIDER } from '../store/integrations.js';
 import { demoSeed } from './demo.js';
-import { SeedContent, type SeedFile } from './schema.js';
+import type { SeedContent, SeedFile } from './schema.js';
 
 const IN_APP_IDENTIFIER = 'svc-in-app';
 
@@ -33,7 +33,7 @@ export function addBuiltInIntegrations(store: Store, env: Environment): void {
  */
 export function setUpCreatedEnvironment(store: Store, env: Environment): void {
   addBuiltInIntegrations(store, env);
-  applyContent(store, env, { ...SeedContent.parse({}), integrations: demoSeed().integrations });
+  applyContent(store, env, { ...NO_CONTENT, integrations: demoSeed().integrations });
 }
 
 export function applySeed(store: Store, env: Environment, seed: SeedFile): void {
@@ -54,6 +54,9 @@ export function applySeed(store: Store, env: Environment, seed: SeedFile): void 
     }
   });
 }
+
+/** A seed with nothing in it, as the seed schema reads `{}`. */
+export const NO_CONTENT: SeedContent = { workflows: [], integrations: [], subscribers: [], contexts: [], tenants: [], topics: [] };
 
 function applyContent(store: Store, env: Environment, c: SeedContent): void {
   for (const i of c.integrations) {

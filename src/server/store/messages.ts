@@ -5,7 +5,7 @@
 // default layout around its body is kept as a marker. Documents written before are read as they are.
 import type { Message } from '../../api/schemas/resources.js';
 import type { MarkAs } from '../../api/schemas/enums.js';
-import { DEFAULT_EMAIL_LAYOUT } from '../engine/render-step.js';
+import { DEFAULT_EMAIL_LAYOUT } from '../engine/email-layout.js';
 import { NewestFirstPages, TOTAL_COUNT_CAP } from './paging.js';
 import { contextKeySet, idText, isoAt, parseDoc, Repo, txKey, txText } from './repo.js';
 

@@ -5,7 +5,7 @@
 import type { SEVERITIES, StepType } from '../../api/schemas/enums.js';
 import type { JsonObject } from '../../api/schemas/common.js';
 import type { StepFilter } from '../../api/schemas/resources.js';
-import { stepSlug, workflowSlug } from '../engine/index.js';
+import { stepSlug, workflowSlug } from '../engine/derived-ids.js';
 import type { Environment } from './environments.js';
 import type { Clock } from '../clock.js';
 import type { Cache, Caches } from './cache.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EMAIL_LAYOUT, inAppMessageFields, renderCustomOutput, renderHttpRequest, renderStep } from '../../../src/server/engine/render-step.js';
+import { DEFAULT_EMAIL_LAYOUT } from '../../../src/server/engine/email-layout.js';
+import { inAppMessageFields, renderCustomOutput, renderHttpRequest, renderStep } from '../../../src/server/engine/render-step.js';
 
 const scope = {
   subscriber: { firstName: 'Ada', email: 'ada@example.com' },
