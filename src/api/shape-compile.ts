@@ -30,6 +30,8 @@ interface CompiledShapes {
 
 /** An entry of the operation table (operations.ts); only its body and response schemas matter here. */
 interface WithSchemas {
+  params?: z.ZodType;
+  query?: z.ZodType;
   body?: z.ZodType;
   response?: z.ZodType;
   [key: string]: unknown;
@@ -109,8 +111,10 @@ export function compileShapes(operations: Record<string, WithSchemas>): Compiled
   const modules: Record<string, string> = {};
   const skipped: Record<string, string> = {};
   const withoutResponse: string[] = [];
+  const withoutInput: string[] = [];
   for (const [name, op] of Object.entries(operations)) {
     if (!op.response) withoutResponse.push(name);
+    if (!op.params && !op.query && !op.body) withoutInput.push(name);
     for (const [kind, schema] of [
       ['response', op.response],
       ['body', op.body],
@@ -131,6 +135,7 @@ export function compileShapes(operations: Record<string, WithSchemas>): Compiled
   const index = [
     'export const shapes = {',
     `  withoutResponse: ${JSON.stringify(withoutResponse)},`,
+    `  withoutInput: ${JSON.stringify(withoutInput)},`,
     '  async validator(kind, name) {',
     '    switch (`${kind}:${name}`) {',
     ...cases,

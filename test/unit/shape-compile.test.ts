@@ -125,6 +125,18 @@ describe('compiled shape validators', () => {
     }
   });
 
+  test('the routes listed as taking nothing to check are exactly those with no params, query or body schema', () => {
+    // The local service builds no schema for these (src/server/app.ts): one listed wrongly would go unchecked.
+    const listed = JSON.parse(/withoutInput: (\[.*\]),/.exec(compiled.index)![1]!) as string[];
+    const expected = Object.entries(operations)
+      .filter(([, op]) => !op.params && !op.query && !op.body)
+      .map(([name]) => name);
+    expect(listed).toEqual(expected);
+    expect(listed).toContain('listActiveIntegrations');
+    expect(listed).not.toContain('triggerEvent');
+    expect(listed).not.toContain('listEvents');
+  });
+
   test("the trigger body's stated refinement is checked: at most 5 contexts", () => {
     const body = { name: 'welcome', to: ['u1'], context: { a: '1', b: '2', c: '3', d: '4', e: '5' } };
     expect(validators.get('body:triggerEvent')!(body)).toBe(true);
