@@ -1,6 +1,7 @@
 // svc dev loads what a request needs when it first needs it: after its first API answer, none of the
-// socket (socket.io), the console's page, the Mailpit API's handlers, the Inbox's handlers, or what
-// only outbound requests (undici) and seed files (yaml) need has loaded; each loads with the first
+// socket (socket.io), the console's page, the Mailpit API's handlers, the Inbox's handlers, the
+// schemas (zod) and the workflow engine, or what only outbound requests (undici) and seed files (yaml)
+// need has loaded; each loads with the first
 // request that uses it. Read from the source maps of the bundle's files the process loaded
 // (test/helpers/trace-loads.mjs), as test/e2e/startup.test.ts reads the CLI's.
 import { afterEach, describe, expect, test } from 'vitest';
@@ -36,6 +37,8 @@ const LATER = {
   inbox: ['src/server/inbox/handlers.ts', 'src/server/inbox/subscriptions.ts'],
   outbound: ['undici'],
   seedFile: ['yaml'],
+  schemas: ['zod'],
+  engine: ['src/server/engine/template.ts', 'src/server/runner/channels.ts', 'src/server/workflow/runtime.ts'],
 };
 
 describe('svc dev --in-memory loads on first use', () => {
@@ -79,8 +82,18 @@ describe('svc dev --in-memory loads on first use', () => {
     const refused = await new Promise<string>((resolve) => socket.on('connect_error', (e) => resolve(e.message)));
     socket.close();
     expect(refused).toBe('Unauthorized');
+    // A trigger: its body is checked (zod), and its first job runs through the engine.
+    const key = { authorization: `ApiKey ${dev.apiKey}`, 'content-type': 'application/json' };
+    const triggered = await fetch(`${dev.baseUrl}/v1/events/trigger`, { method: 'POST', headers: key, body: JSON.stringify({ name: 'welcome', to: 'ada' }) });
+    expect(triggered.status).toBe(201);
+    const { transactionId } = (await triggered.json()).data;
+    for (let delivered = false; !delivered; ) {
+      const events = await (await get(`/v1/notifications?transactionId=${transactionId}`, key)).json();
+      delivered = events.data[0]?.jobs.some((j: { status: string }) => j.status === 'completed');
+      if (!delivered) await new Promise((r) => setTimeout(r, 20));
+    }
     const after = loaded(log);
-    for (const what of ['socket', 'console', 'mailpit', 'inbox'] as const) {
+    for (const what of ['socket', 'console', 'mailpit', 'inbox', 'schemas', 'engine'] as const) {
       expect(
         LATER[what].filter((m) => after.has(m)),
         `${what}: loaded by its first request`,
