@@ -12,6 +12,7 @@ import type { Operation, OperationName } from '../api/operations.js';
 import { inboxRoutes } from '../api/inbox-routes.js';
 import { routes as operatorRoutes, type Route as TableRow } from '../api/routes.js';
 import { bodyLimitFor, DEFAULT_BODY_BYTES } from '../api/limits.js';
+import { shapes } from '../api/shape-validators.js';
 import { authenticate } from './auth.js';
 import { registerConsole } from './console/index.js';
 import { INBOX_PREFIX, type Inbox, inboxRoutes as inboxHandlers, inboxSessionEnv, openInbox } from './inbox/index.js';
@@ -303,13 +304,16 @@ async function committed<T extends { status: number; payload: string }>(service:
 /** The operation table's schemas (zod), loaded with the first route that validates. */
 let schemas: Promise<Record<OperationName, Operation>> | undefined;
 const operationSchemas = () => (schemas ??= import('../api/operations.js').then((m) => m.operations as Record<OperationName, Operation>));
+/** What a route that takes nothing to check validates: nothing (the build lists these routes; from source, every route loads its schemas). */
+const NOTHING_TO_CHECK: Pick<Operation, 'name' | 'params' | 'query' | 'body'> = { name: '', params: undefined, query: undefined, body: undefined };
 
 /** An operator route: its handler and schemas loaded on its first call, then a validated call. */
 function operatorHandler(name: OperationName, row: TableRow, { service, state }: Doors) {
-  let loaded: { route: Route<OperationName>; op: Operation } | undefined;
+  let loaded: { route: Route<OperationName>; op: Pick<Operation, 'name' | 'params' | 'query' | 'body'> } | undefined;
   const load = async () => {
-    const [route, ops] = await Promise.all([handlers[name]() as Promise<Route<OperationName>>, operationSchemas()]);
-    return (loaded = { route, op: ops[name] });
+    const checks = !shapes?.withoutInput.includes(name);
+    const [route, ops] = await Promise.all([handlers[name]() as Promise<Route<OperationName>>, checks ? operationSchemas() : undefined]);
+    return (loaded = { route, op: ops ? ops[name] : NOTHING_TO_CHECK });
   };
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const s = state.get(req)!;
@@ -396,7 +400,7 @@ function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   return r.data;
 }
 
-function validateParams(op: Operation, params: Record<string, string>): Record<string, string> {
+function validateParams(op: Pick<Operation, 'name' | 'params'>, params: Record<string, string>): Record<string, string> {
   if (!op.params) return params;
   const r = op.params.safeParse(params);
   if (r.success) return params;

@@ -2,7 +2,7 @@
 // integration that sent them. Each report the provider's reader understands, of a message of the
 // environment, adds an execution detail to the message's job (source Webhook) and changes the
 // message as the report says (failed, delivered, seen); the answer lists the events read.
-import { OBJECT_ID_RE } from '../../api/schemas/common.js';
+import { OBJECT_ID_RE } from '../../core/object-id.js';
 import {
   detailStatus,
   messageEffect,

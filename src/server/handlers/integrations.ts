@@ -1,7 +1,7 @@
 // Integrations: the organisation's (all or the active ones), create and delete in an environment, and
 // the primary switch for email and sms.
 import { randomBytes } from 'node:crypto';
-import { OBJECT_ID_RE } from '../../api/schemas/common.js';
+import { OBJECT_ID_RE } from '../../core/object-id.js';
 import { CHANNELS } from '../../api/enum-values.js';
 import { SERVICE_PROVIDER } from '../store/integrations.js';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors.js';

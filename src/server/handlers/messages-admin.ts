@@ -1,6 +1,6 @@
 // Messages removed through the API: one by id, or all of a transaction (of one channel when given).
 // The service's words for what it cannot find; the Inbox's counts follow.
-import { OBJECT_ID_RE } from '../../api/schemas/common.js';
+import { OBJECT_ID_RE } from '../../core/object-id.js';
 import { notFound, unprocessable } from '../errors.js';
 import type { Route } from './types.js';
 
