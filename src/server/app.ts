@@ -6,7 +6,7 @@
 // drive it with `app.inject`.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { Operation, OperationName } from '../api/operations.js';
 import { inboxRoutes } from '../api/inbox-routes.js';
@@ -87,6 +87,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     },
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 1000 },
+    // HEAD is answered by each GET route itself (headAsGet), not by a HEAD twin registered per route.
+    exposeHeadRoutes: false,
+    serverFactory: headAsGet,
     // Closing waits for requests in flight and drops idle keep-alive connections.
     forceCloseConnections: 'idle',
     // Routes validate with the operation table's zod schemas, never with JSON Schema: fastify's own
@@ -134,7 +137,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     app.addHook('onResponse', async (req, reply) => {
       const s = state.get(req);
       const ms = s ? ` ${(performance.now() - s.started).toFixed(1)}ms` : '';
-      log(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode}${ms}`);
+      log(`${HEAD_REQUESTS.has(req.raw) ? 'HEAD' : req.method} ${req.url.split('?')[0]} ${reply.statusCode}${ms}`);
     });
   }
 
@@ -175,6 +178,32 @@ interface Doors {
   limiter: RateLimiter | undefined;
   state: WeakMap<FastifyRequest, RequestState>;
   inbox: Inbox;
+}
+
+/**
+ * The HTTP server, on which a HEAD request is routed as the GET it asks about: Node writes no body in
+ * the answer to a HEAD request (its response was made for that method), so the GET route's status and
+ * headers are the answer, as with fastify's HEAD twin of each GET route, which the route table then
+ * need not hold. The timeouts are the ones fastify sets on a server it makes itself.
+ */
+/** Requests that came as HEAD (the log says so). */
+const HEAD_REQUESTS = new WeakSet<IncomingMessage>();
+
+function headAsGet(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  opts: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number },
+): Server {
+  const server = createServer((req, res) => {
+    if (req.method === 'HEAD') {
+      HEAD_REQUESTS.add(req);
+      req.method = 'GET';
+    }
+    handler(req, res);
+  });
+  if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
+  if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
+  server.setTimeout(opts.connectionTimeout ?? 0);
+  return server;
 }
 
 /** fastify's schema compilers, which no route uses. */
