@@ -8,8 +8,6 @@ import { durationArg, fieldsArg, idempotencyKeyArg, intArg, urlArg } from './cli
 import { type AnyCommand, type CommandModule, examples, groupExamples } from './commands/define.js';
 import { helpLayout } from './commands/help-layout.js';
 
-export type { CommandModule } from './commands/define.js';
-
 /** A command: its name, and its file, loaded when the command line names it (with commands of its own under it: `svc dev clock`). */
 type Leaf = { name: string; load: () => Promise<CommandModule>; subcommands?: Entry[] };
 type Group = { name: string; description: string; commands: Entry[] };

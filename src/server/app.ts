@@ -38,7 +38,7 @@ export const DEFAULT_BODY_LIMIT = DEFAULT_BODY_BYTES;
  */
 export const DISCARD_LIMIT = 32 * 1024 * 1024;
 
-export interface AppOptions {
+interface AppOptions {
   service: Service;
   /** Largest accepted request body in bytes on every route (413 above); by default the service's own limit of each route. */
   bodyLimit?: number;
@@ -55,7 +55,7 @@ export interface AppOptions {
 }
 
 /** Every route the app serves: the operator API's and the Inbox's, by name. */
-export const serviceRoutes: Readonly<Record<string, TableRow>> = { ...operatorRoutes, ...inboxRoutes };
+const serviceRoutes: Readonly<Record<string, TableRow>> = { ...operatorRoutes, ...inboxRoutes };
 
 interface RequestState {
   row: TableRow;

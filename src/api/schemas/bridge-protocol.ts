@@ -9,8 +9,8 @@ import { JsonObject } from './common.js';
 const SchemaHolder = z.looseObject({ schema: JsonObject });
 
 const BRIDGE_STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay', 'throttle', 'custom'] as const;
-export const BridgeStepType = z.enum(BRIDGE_STEP_TYPES);
-export type BridgeStepType = z.infer<typeof BridgeStepType>;
+const BridgeStepType = z.enum(BRIDGE_STEP_TYPES);
+type BridgeStepType = z.infer<typeof BridgeStepType>;
 
 export const BridgeHealth = z.looseObject({
   status: z.literal('ok'),

@@ -9,10 +9,9 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { ALLOW_REMOTE_BRIDGE, send, signature } from '../outbound/index.js';
 import { safeCheck } from './shapes.js';
+// The protocol's schemas (zod) are imported by each call, once its answer is in: a service that has
+// called no bridge has built none of them.
 import type { BridgeEvent, BridgeWorkflow } from '../../api/schemas/bridge-protocol.js';
-
-/** The protocol's schemas (zod), loaded with the first answer to check: a service with no bridge never builds them. */
-const protocol = () => import('../../api/schemas/bridge-protocol.js');
 
 const BRIDGE_SIGNATURE_HEADERS = ['novu-signature', 'x-novu-signature'] as const;
 const BRIDGE_TIMEOUT_MS = 5_000;
@@ -201,12 +200,14 @@ export function zodProblem(error: z.ZodError): string {
 
 export async function healthCheck(bridgeUrl: string, opts: BridgeCallOptions) {
   const answer = await callBridge(bridgeUrl, 'health-check', opts);
-  return checked(answer, (await protocol()).BridgeHealth);
+  const { BridgeHealth } = await import('../../api/schemas/bridge-protocol.js');
+  return checked(answer, BridgeHealth);
 }
 
 export async function discover(bridgeUrl: string, opts: BridgeCallOptions): Promise<{ answer: BridgeAnswer; value?: { workflows: BridgeWorkflow[] } }> {
   const answer = await callBridge(bridgeUrl, 'discover', opts);
-  return checked(answer, (await protocol()).BridgeDiscover);
+  const { BridgeDiscover } = await import('../../api/schemas/bridge-protocol.js');
+  return checked(answer, BridgeDiscover);
 }
 
 export async function executeStep(
@@ -218,7 +219,8 @@ export async function executeStep(
   opts: BridgeCallOptions,
 ) {
   const answer = await callBridge(bridgeUrl, action, { ...opts, params: { workflowId, stepId }, body: event });
-  return checked(answer, (await protocol()).BridgeExecuteResult);
+  const { BridgeExecuteResult } = await import('../../api/schemas/bridge-protocol.js');
+  return checked(answer, BridgeExecuteResult);
 }
 
 /** An answer as an execution detail's `raw`: where, what came back, how many attempts. */

@@ -8,7 +8,6 @@ export { analyzeTemplate, controlTemplates } from './analysis.js';
 export { blockDocumentToLiquid } from './block-editor.js';
 export { sanitizeHtml } from './sanitize.js';
 
-export { stepSlug, workflowSlug } from './derived-ids.js';
 export { resolveSteps } from './variables.js';
 export { describeIssues, hasIssues, stepIssues } from './issues.js';
 export { withControlDefaults } from './controls-meta.js';

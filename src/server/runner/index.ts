@@ -9,5 +9,4 @@ export function defaultRegistry(): StepRegistry {
   return registerFlowHandlers(registerChannelHandlers(new StepRegistry())).register('http_request', httpRequestHandler).registerExternal(bridgeHandler);
 }
 
-export { JobRunner } from './loop.js';
 export * from './types.js';

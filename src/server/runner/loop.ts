@@ -37,7 +37,8 @@ const RETRY_AFTER_STORE_FAILURE_MS = 1000;
  * only listened has loaded no engine.
  */
 interface Steps {
-  attempts: typeof import('./attempt.js');
+  startAttempt: typeof import('./attempt.js').startAttempt;
+  needsNetwork: typeof import('./attempt.js').needsNetwork;
   deps: AttemptDeps;
 }
 
@@ -159,8 +160,11 @@ export class JobRunner {
   /** Loads what running a job takes (Steps), then looks again. */
   private loadSteps(): void {
     this.loadingSteps ??= (async () => {
-      const [attempts, registry] = await Promise.all([import('./attempt.js'), this.opts.registry ?? import('./index.js').then((m) => m.defaultRegistry())]);
-      this.steps = { attempts, deps: { store: this.opts.store, clock: this.opts.clock, registry, settings: this.settings } };
+      const [{ startAttempt, needsNetwork }, registry] = await Promise.all([
+        import('./attempt.js'),
+        this.opts.registry ?? import('./index.js').then(({ defaultRegistry }) => defaultRegistry()),
+      ]);
+      this.steps = { startAttempt, needsNetwork, deps: { store: this.opts.store, clock: this.opts.clock, registry, settings: this.settings } };
     })();
     this.loadingSteps.then(
       () => this.kick(),
@@ -169,15 +173,15 @@ export class JobRunner {
   }
 
   /** startAttempt, once Steps are loaded (a look loads them before it runs anything). */
-  private attemptAt(job: JobRecord, known?: Known): ReturnType<Steps['attempts']['startAttempt']> {
+  private attemptAt(job: JobRecord, known?: Known): ReturnType<Steps['startAttempt']> {
     const steps = this.steps!;
-    return steps.attempts.startAttempt(steps.deps, job, known);
+    return steps.startAttempt(steps.deps, job, known);
   }
 
   /** needsNetwork, where a throw counts as yes: the job is left to a look of its own, which fails it. */
   private hasNetworkWork(attempt: Attempt): boolean {
     try {
-      return this.steps!.attempts.needsNetwork(attempt);
+      return this.steps!.needsNetwork(attempt);
     } catch {
       return true;
     }
@@ -221,7 +225,7 @@ export class JobRunner {
       return undefined;
     }
     try {
-      return Object.assign(attempt, { network: this.steps!.attempts.needsNetwork(attempt) });
+      return Object.assign(attempt, { network: this.steps!.needsNetwork(attempt) });
     } catch (e) {
       this.failed(job, e);
       return undefined;
