@@ -30,9 +30,14 @@ function handOff() {
     stdio: 'inherit',
     env: { ...process.env, SVC_NODE_HANDOFF: process.versions.node },
   });
-  // Ctrl-C at the terminal reaches both processes: this one waits for the child to finish with it.
-  // A signal sent to this process alone is passed on.
-  process.on('SIGINT', () => undefined);
+  // Ctrl-C at a terminal reaches both processes (the terminal signals its whole foreground group): this
+  // one then waits for the child to finish with it, which a second SIGINT would cut short. A SIGINT with
+  // no terminal (a script or a test harness stopping svc dev) was sent to this process alone, and is
+  // passed on, as SIGTERM and SIGHUP always are.
+  const atTerminal = require('node:tty').isatty(0);
+  process.on('SIGINT', () => {
+    if (!atTerminal) child.kill('SIGINT');
+  });
   for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
   child.on('error', (e) => {
     process.stderr.write(`error: could not start ${own}: ${e.message}\n`);

@@ -1,7 +1,7 @@
 // `svc` started by a Node older than 22.19 (the system's Node 20 behind an `svc` that `npm link` put on
 // PATH): with the project's own Node installed beside it, the command runs on that one, exit codes and
 // all; without it, one line says what to run.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,6 +37,23 @@ describe.skipIf(old === undefined)('svc on an older Node', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^error: .*--limit/m);
   });
+
+  test('svc dev stops on a SIGINT sent to the command with no terminal (a script stopping it), as on SIGTERM', async () => {
+    const dev = spawn(old!, [BIN, 'dev', '--in-memory', '--port', '0', '--no-save-profile', '-o', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), NO_COLOR: '1', SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-old-')) },
+    });
+    const exited = new Promise<number | null>((resolve) => dev.on('exit', (code) => resolve(code)));
+    // Its first line (where it listens) says the service is up; then only the parent is signalled.
+    await new Promise<void>((resolve) => dev.stdout.once('data', () => resolve()));
+    dev.kill('SIGINT');
+    const stillRunning = new Promise<string>((resolve) => setTimeout(() => resolve('still running 10 s after SIGINT'), 10_000).unref());
+    try {
+      expect(await Promise.race([exited, stillRunning])).toBe(0);
+    } finally {
+      if (dev.exitCode === null) dev.kill('SIGTERM');
+    }
+  }, 15_000);
 
   test('without it: one line naming what to run, exit 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-clone-'));
