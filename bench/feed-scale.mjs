@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { arg, loadServer } from './lib/server-bundle.mjs';
+import { arg, loadServer, caller } from './lib/server-bundle.mjs';
 
 const sizes = String(arg('sizes', '10000,100000,1000000')).split(',').map(Number);
 const reps = Number(arg('reps', 21));
@@ -24,16 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-feed-'));
 const file = join(dir, 'feed.sqlite');
 const clock = new ManualClock(T0);
 const svc = createLocalService({ data: file, apiKey: KEY, clock });
-const call = async (method, url, body) => {
-  const r = await svc.app.inject({
-    method,
-    url,
-    headers: { authorization: `ApiKey ${KEY}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { payload: JSON.stringify(body) }),
-  });
-  if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
-  return JSON.parse(r.body);
-};
+const call = caller(svc, KEY);
 
 // Templates: one event of each kind, run to the end, then copied.
 await call('POST', '/v2/workflows', {

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arg, loadServer } from './lib/server-bundle.mjs';
+import { arg, loadServer, caller } from './lib/server-bundle.mjs';
 
 const EVENTS = Number(arg('events', 10_000));
 const ROUNDS = Number(arg('rounds', 5));
@@ -19,16 +19,7 @@ const { createLocalService, ManualClock } = await loadServer(arg('src'));
 const dir = mkdtempSync(join(tmpdir(), 'svc-reset-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
-const call = async (svc, method, url, body) => {
-  const r = await svc.app.inject({
-    method,
-    url,
-    headers: { authorization: `ApiKey ${KEY}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { payload: JSON.stringify(body) }),
-  });
-  if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
-  return JSON.parse(r.body);
-};
+const call = (svc, ...a) => caller(svc, KEY)(...a);
 
 async function fill(svc) {
   for (let i = 0; i < EVENTS; i += 100) {

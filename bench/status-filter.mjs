@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { arg, loadServer } from './lib/server-bundle.mjs';
+import { arg, loadServer, caller } from './lib/server-bundle.mjs';
 
 const size = Number(arg('size', 100_000));
 const reps = Number(arg('reps', 15));
@@ -31,16 +31,7 @@ const { createLocalService, ManualClock } = await loadServer(arg('src'));
 const dir = mkdtempSync(join(tmpdir(), 'svc-status-'));
 const file = join(dir, 'status.sqlite');
 const svc = createLocalService({ data: file, apiKey: KEY, clock: new ManualClock(T0) });
-const call = async (method, url, body) => {
-  const r = await svc.app.inject({
-    method,
-    url,
-    headers: { authorization: `ApiKey ${KEY}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { payload: JSON.stringify(body) }),
-  });
-  if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
-  return JSON.parse(r.body);
-};
+const call = caller(svc, KEY);
 
 // One event of each kind, run to the end.
 await call('PATCH', '/v2/subscribers/alan/preferences', { workflowId: 'welcome', channels: { email: false } });

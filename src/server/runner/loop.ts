@@ -168,7 +168,11 @@ export class JobRunner {
     })();
     this.loadingSteps.then(
       () => this.kick(),
-      (e: unknown) => this.storeFailed(e),
+      (e: unknown) => {
+        // Tried again with the next look (storeFailed schedules one), not answered from this failure.
+        this.loadingSteps = undefined;
+        this.storeFailed(e);
+      },
     );
   }
 

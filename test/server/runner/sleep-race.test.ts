@@ -5,8 +5,7 @@
 // A clock that moves a second on every reading makes that gap happen every time.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/server/clock.js';
-import { createLocalService, type LocalService } from '../../../src/server/index.js';
-import { TEST_KEY } from '../../helpers/service.js';
+import { type TestService, testService } from '../../helpers/service.js';
 
 /** Service time that stands still, or moves `step` ms on every reading once told to; real timers. */
 class RunningClock implements Clock {
@@ -24,7 +23,7 @@ class RunningClock implements Clock {
   }
 }
 
-let svc: LocalService | undefined;
+let svc: TestService | undefined;
 afterEach(async () => {
   await svc?.close();
   svc = undefined;
@@ -33,16 +32,9 @@ afterEach(async () => {
 describe('the runner sleeps from the instant it looked', () => {
   it('a delay that comes due between a look and its sleep still ends, with no other kick', async () => {
     const clock = new RunningClock(Date.parse('2026-01-01T00:00:00.000Z'));
-    svc = createLocalService({ data: ':memory:', apiKey: TEST_KEY, clock });
-    const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-      const res = await svc!.app.inject({
-        method,
-        url,
-        headers: { authorization: `ApiKey ${TEST_KEY}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-        ...(body !== undefined && { payload: JSON.stringify(body) }),
-      });
-      return { status: res.statusCode, body: JSON.parse(res.body) };
-    };
+    // (The service's own `clock` property is the helper's manual clock, unused here: this one drives it.)
+    svc = testService({ clock });
+    const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => svc!.request(method, url, body === undefined ? {} : { body });
     const steps = [
       { name: 'Wait', type: 'delay', controlValues: { amount: 1, unit: 'hours' } },
       { name: 'Inbox', type: 'in_app', controlValues: { body: 'after the wait' } },
