@@ -289,7 +289,11 @@ export function digestOutput(events: readonly DigestEvent[]): {
   events: Array<{ id: string; time: string; payload: Record<string, unknown> }>;
   eventCount: number;
 } {
-  const sorted = [...events].sort((a, b) => new Date(a.time).getTime() - new Date(b.time).getTime());
+  // Events of the same millisecond go in the order they were created: an id begins with its second
+  // and ends with a counter, so the earlier id sorts first. Which job of a group becomes its leader is
+  // decided by which one reaches the digest first (a code-first step's key is computed by the app, so
+  // that can be a later event), and that must not change the order the app's next step sees.
+  const sorted = [...events].sort((a, b) => new Date(a.time).getTime() - new Date(b.time).getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
     events: sorted.map((e) => ({ id: e.id, time: new Date(e.time).toISOString(), payload: e.payload })),
     eventCount: sorted.length,

@@ -18,7 +18,11 @@ const orderSchema = {
 const batch = workflow(
   'orders-code',
   async ({ step, payload }) => {
-    const { events } = await step.digest('batch', async () => ({ amount: 5, unit: 'seconds', digestKey: payload.orderId }));
+    const { events } = await step.digest('batch', async () => {
+      // The first event's key comes last: a later event of its group reaches the digest first.
+      if (payload.item === 'Lamp') await new Promise((resolve) => setTimeout(resolve, 100));
+      return { amount: 5, unit: 'seconds', digestKey: payload.orderId };
+    });
     await step.inApp('summary', async () => ({
       body: `${events.length} update(s) for ${events.map((e) => (e.payload as { orderId: string; item: string }).item).join(', ')}`,
     }));
@@ -67,7 +71,7 @@ const executes = (stepId?: string) => app.received.filter((r) => r.action === 'e
 const details = (job: any) => (job.executionDetails as { detail: string; status: string; source: string }[]).map((d) => d.detail);
 
 describe('a code-first digest keyed by what the app computes', () => {
-  it('orders A-1 and B-2 within the window are two digests, two messages; a second A-1 joins the first', async () => {
+  it('orders A-1 and B-2 within the window are two digests, two messages; a second A-1 joins the first, its events in trigger order whichever reached the digest first', async () => {
     const a1 = await trigger('orders-code', { orderId: 'A-1', item: 'Lamp' });
     const b2 = await trigger('orders-code', { orderId: 'B-2', item: 'Desk' });
     await trigger('orders-code', { orderId: 'A-1', item: 'Bulb' });

@@ -138,6 +138,15 @@ describe('digest', () => {
       ],
     });
   });
+
+  it('puts events of the same millisecond in the order their ids were issued, whichever is the leader', () => {
+    const at = '2025-01-31T10:00:00.000Z';
+    const out = digestOutput([
+      { id: '679c9f60aaaaaaaaaa000003', time: at, payload: { item: 'Bulb' } },
+      { id: '679c9f60aaaaaaaaaa000001', time: at, payload: { item: 'Lamp' } },
+    ]);
+    expect(out.events.map((e) => e.payload.item)).toEqual(['Lamp', 'Bulb']);
+  });
 });
 
 describe('throttle', () => {
