@@ -97,7 +97,9 @@ export function openTerminal(argv: string[], env: Record<string, string>, option
     type: (t) => void tmux('send-keys', '-l', t),
     close() {
       tmux('kill-server');
-      rmSync(dir, { recursive: true, force: true });
+      // The terminal's processes end after the server does, and may still write into HOME (Node writes
+      // svc's compile cache as it exits): a file made during the removal is removed by the next try.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }
