@@ -130,17 +130,21 @@ export function compileShapes(operations: Record<string, WithSchemas>): Compiled
       modules[key] = standaloneCode(ajv, { validate: key });
     }
   }
-  // One dynamic import per validator: the bundler makes each its own chunk, loaded by the command that needs it.
-  const cases = Object.keys(modules).map((k) => `    case ${JSON.stringify(k)}: return (await import(${JSON.stringify(`svc-shape:${k}`)})).validate;`);
+  // One dynamic import per validator: the bundler makes each its own chunk, loaded by the command that
+  // needs it. A table of small loaders, not one async function with a case per validator: V8 compiles a
+  // function when it first runs, and a switch of some 200 awaits was a large one to compile on every
+  // command that checks an answer (about a millisecond); a loader is a line.
+  const loaders = Object.keys(modules).map((k) => `  ${JSON.stringify(k)}: () => import(${JSON.stringify(`svc-shape:${k}`)}),`);
   const index = [
+    'const loaders = {',
+    ...loaders,
+    '};',
     'export const shapes = {',
     `  withoutResponse: ${JSON.stringify(withoutResponse)},`,
     `  withoutInput: ${JSON.stringify(withoutInput)},`,
     '  async validator(kind, name) {',
-    '    switch (`${kind}:${name}`) {',
-    ...cases,
-    '    default: return undefined;',
-    '    }',
+    '    const load = Object.hasOwn(loaders, `${kind}:${name}`) ? loaders[`${kind}:${name}`] : undefined;',
+    '    return load ? (await load()).validate : undefined;',
     '  },',
     '};',
     '',
