@@ -10,7 +10,6 @@
 // at once when several judge it stale together (test/config/lock-race.test.ts loses profiles with it),
 // which a claim taken exclusively before the takeover (breakStale) rules out.
 import { closeSync, mkdirSync, chmodSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CredentialsError, UsageError } from '../core/errors.js';
 import { loadWriteFileAtomic } from '../core/lazy.js';
@@ -43,7 +42,8 @@ const PROFILE_NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  // HOME is what os.homedir() answers first; node:os loads only when it is not set.
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.config');
   return join(base, 'svc');
 }
 
