@@ -146,6 +146,8 @@ const common = {
 };
 const cli = {
   ...common,
+  // The store's template (below), from dist/chunks/ where svc dev's store lands.
+  define: { ...common.define, __SVC_STORE_TEMPLATE__: JSON.stringify('../store-template.db') },
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
   splitting: true,
@@ -299,6 +301,25 @@ for (const f of readdirSync('dist/chunks').filter((f) => f.endsWith('.js'))) {
 }
 if (/(?:^|[;}])import\s*["'{*]|\bfrom\s*"\.\.?\//m.test(hotText)) throw new Error('dist/main.js imports another file when it loads');
 
+// The store's template: a new store's schema with every migration applied, as SQLite's bytes, made by
+// the same code that migrates (src/server/store/db.ts, run from a bundle of its own, removed once it has
+// run). An in-memory store (svc dev --in-memory, svc-cli/testing) opens a copy of it instead of running
+// the migrations at every start.
+const storeGen = 'dist/store-gen.mjs';
+await build({
+  stdin: { contents: "export { schemaTemplate } from './src/server/store/db.ts';", resolveDir: root, loader: 'ts' },
+  outfile: storeGen,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const { schemaTemplate } = await import(new URL(`../${storeGen}`, import.meta.url).href);
+writeFileSync('dist/store-template.db', schemaTemplate());
+rmSync(new URL(`../${storeGen}`, import.meta.url));
+
 // The web console of `svc dev` (src/console): preact + htm bundled for the browser into dist/console,
 // served from memory by src/server/console. Everything it needs is in these files: no CDN, works offline.
 await build({
@@ -319,6 +340,7 @@ copyFileSync(new URL('../src/console/index.html', import.meta.url), new URL('../
 // the package's dependencies. Its types: src/testing/types.ts as it is, and the two runtime exports.
 await build({
   ...common,
+  define: { ...common.define, __SVC_STORE_TEMPLATE__: JSON.stringify('./store-template.db') },
   entryPoints: { testing: 'src/testing/index.ts' },
   outdir: 'dist',
   packages: 'external',

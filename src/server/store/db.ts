@@ -1,7 +1,7 @@
 // Opening the store file: refuse what is not ours (a corrupt file, another program's database, a
 // store written by a newer svc) before writing a single byte, then switch to WAL and migrate.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATION_FUNCTIONS, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
@@ -52,21 +52,55 @@ export function openDatabase(file: string, opts: OpenOptions = {}): OpenedDataba
     else if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new StoreFolderMissing(folder);
     restrictStoreFiles(file);
   }
+  // A new store in memory starts from the build's template, the migrations' result, instead of running them.
+  const template = file === MEMORY ? templateBytes() : null;
   let db: DB;
   try {
-    db = new Database(file);
+    db = new Database(template ?? file);
   } catch (e) {
     throw new StoreError(`cannot open the store ${file}: ${(e as Error).message}`);
   }
   try {
-    return prepare(db, file);
+    return prepare(db, file, template !== null);
   } catch (e) {
     db.close();
     throw e;
   }
 }
 
-function prepare(db: DB, file: string): OpenedDatabase {
+/**
+ * A new store's schema, every migration applied, as SQLite's bytes. The build writes it to
+ * dist/store-template.db; an in-memory store opens a copy of it (SQLite deserializes it in well under a
+ * millisecond, where the migrations take several to run).
+ */
+export function schemaTemplate(): Buffer {
+  const db = new Database(MEMORY);
+  try {
+    migrate(db, 0);
+    return db.serialize();
+  } finally {
+    db.close();
+  }
+}
+
+declare const __SVC_STORE_TEMPLATE__: string | undefined;
+let template: Buffer | null | undefined;
+
+/** The build's template (its path, relative to this module's file, is set by the build), read once; null when run from source or unreadable. */
+function templateBytes(): Buffer | null {
+  if (template !== undefined) return template;
+  template = null;
+  if (typeof __SVC_STORE_TEMPLATE__ === 'string') {
+    try {
+      template = readFileSync(new URL(__SVC_STORE_TEMPLATE__, import.meta.url));
+    } catch {
+      // no template beside the build: the migrations run instead
+    }
+  }
+  return template;
+}
+
+function prepare(db: DB, file: string, fromTemplate: boolean): OpenedDatabase {
   let version: number;
   let tables: number;
   try {
@@ -79,7 +113,7 @@ function prepare(db: DB, file: string): OpenedDatabase {
     // A file damaged inside its pages opens and reads its header fine, then fails request after
     // request. quick_check reads every page without writing (milliseconds for a dev store) and names
     // the damage before anything is written.
-    if (tables > 0) {
+    if (tables > 0 && !fromTemplate) {
       const check = db.pragma('quick_check', { simple: true }) as string;
       if (check !== 'ok')
         throw Object.assign(
@@ -134,7 +168,7 @@ function prepare(db: DB, file: string): OpenedDatabase {
   db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   migrate(db, version);
-  return { db, created: version === 0 };
+  return { db, created: version === 0 || fromTemplate };
 }
 
 function migrate(db: DB, from: number): void {
