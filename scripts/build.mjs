@@ -267,6 +267,66 @@ const onePath = {
     });
   },
 };
+// fastify's router (find-my-way) without eval at start: it writes a small function for every static
+// path segment (its prefix match) and two for every route (its parameters object, its constraint
+// match) and compiles each with `new Function`, some 600 compilations while svc dev builds its route
+// table, none of which the compile cache keeps. Here the three are closures of the same meaning: a
+// prefix is matched with startsWith, the parameters object is filled from the names in order, and the
+// constraint match (svc dev's routes have none: it is never asked) is compiled when first asked. The
+// build stops if a new version of these lines is not found.
+const routerWithoutEval = {
+  name: 'router-without-eval',
+  setup(b) {
+    const edits = {
+      'node.js': [
+        [
+          /\n  const lines = \[\]\n  for \(let i = 1; i < prefix\.length; i\+\+\) \{\n[^]*?\n  return new Function\('path', 'i', [^\n]*\n\}/,
+          '\n  return function matchPrefix (path, i) {\n    return path.startsWith(prefix, i)\n  }\n}',
+        ],
+      ],
+      'handler-storage.js': [
+        [
+          /\n  _compileCreateParamsObject \(params\) \{\n[^]*?\n    return new Function\('NullObject', fnBody\.join\('\\n'\)\)\(NullObject\)[^\n]*\n  \}/,
+          [
+            '',
+            '  _compileCreateParamsObject (params) {',
+            '    return function _createParamsObject (param0, param1, param2, param3, extraParams) {',
+            '      const values = new NullObject()',
+            '      for (let i = 0; i < params.length; i++) {',
+            '        values[params[i]] = i === 0 ? param0 : i === 1 ? param1 : i === 2 ? param2 : i === 3 ? param3 : extraParams[i - 4]',
+            '      }',
+            '      return values',
+            '    }',
+            '  }',
+          ].join('\n'),
+        ],
+        [
+          /\n  _compileGetHandlerMatchingConstraints \(constrainer\) \{\n/,
+          [
+            '',
+            '  _compileGetHandlerMatchingConstraints (constrainer) {',
+            '    this._getHandlerMatchingConstraints = function (derivedConstraints) {',
+            '      this._compileGetHandlerMatchingConstraintsNow(constrainer)',
+            '      return this._getHandlerMatchingConstraints(derivedConstraints)',
+            '    }',
+            '  }',
+            '',
+            '  _compileGetHandlerMatchingConstraintsNow (constrainer) {',
+            '',
+          ].join('\n'),
+        ],
+      ],
+    };
+    b.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/](node|handler-storage)\.js$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      for (const [from, to] of edits[args.path.split(/[\\/]/).pop()]) {
+        if (!from.test(text)) throw new Error(`${args.path}: the router's code is not what the build expects (${from})`);
+        text = text.replace(from, () => to);
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
 // fastify's JSON Schema compilers, which svc dev replaces (its routes validate with the operation
 // table's zod schemas: src/server/app.ts): left out of the bundle, and with them a copy of ajv.
 const noSchemaCompilers = {
@@ -279,7 +339,7 @@ const noSchemaCompilers = {
     }));
   },
 };
-const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, noSchemaCompilers, commanderAsEsm, builtinsOnUse] });
+const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, onePath, noSchemaCompilers, routerWithoutEval, commanderAsEsm, builtinsOnUse] });
 // The check of the above: every module of the hot path is in one chunk, which main.js re-exports.
 const hotFiles = Object.entries(result.metafile.outputs).filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).some((i) => hot.has(i)));
 if (hotFiles.length !== 1) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
