@@ -280,13 +280,13 @@ const routerWithoutEval = {
     const edits = {
       'node.js': [
         [
-          /\n  const lines = \[\]\n  for \(let i = 1; i < prefix\.length; i\+\+\) \{\n[^]*?\n  return new Function\('path', 'i', [^\n]*\n\}/,
+          /\n  const lines = \[\]\n  for \(let i = 1; i < prefix\.length; i\+\+\) \{\n[\s\S]*?\n  return new Function\('path', 'i', [^\n]*\n\}/,
           '\n  return function matchPrefix (path, i) {\n    return path.startsWith(prefix, i)\n  }\n}',
         ],
       ],
       'handler-storage.js': [
         [
-          /\n  _compileCreateParamsObject \(params\) \{\n[^]*?\n    return new Function\('NullObject', fnBody\.join\('\\n'\)\)\(NullObject\)[^\n]*\n  \}/,
+          /\n  _compileCreateParamsObject \(params\) \{\n[\s\S]*?\n    return new Function\('NullObject', fnBody\.join\('\\n'\)\)\(NullObject\)[^\n]*\n  \}/,
           [
             '',
             '  _compileCreateParamsObject (params) {',
