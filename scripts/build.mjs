@@ -88,28 +88,37 @@ const commanderAsEsm = {
   },
 };
 
+/**
+ * Runs TypeScript of src/ at build time: `contents` (an ES module of exports) bundled to a file of its
+ * own (packages stay imports), imported, and the file removed. The module's exports are returned.
+ */
+async function runFromSource(contents) {
+  const file = 'dist/build-gen.mjs';
+  await build({
+    stdin: { contents, resolveDir: root, loader: 'ts' },
+    outfile: file,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  const url = new URL(`../${file}`, import.meta.url);
+  // A query of its own per run: two imports of the same path in one process would be one module.
+  const mod = await import(`${url.href}?${Date.now()}-${Math.random()}`);
+  rmSync(url);
+  return mod;
+}
+
 // The answers' and request bodies' validators (src/api/shape-compile.ts): schemas of the operation table
 // compiled to standalone code, which replaces src/api/shape-validators.ts in the bundle, so that a command
 // whose input and answer pass loads no zod. Each validator is a chunk, imported when first needed. The
 // compiler runs from a bundle of its own, removed once it has run.
-const shapeGen = 'dist/shape-gen.mjs';
-await build({
-  stdin: {
-    contents: "export { compileShapes } from './src/api/shape-compile.ts'; export { operations } from './src/api/operations.ts';",
-    resolveDir: root,
-    loader: 'ts',
-  },
-  outfile: shapeGen,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  packages: 'external',
-  logLevel: 'warning',
-});
-const { compileShapes, operations } = await import(new URL(`../${shapeGen}`, import.meta.url).href);
+const { compileShapes, operations } = await runFromSource(
+  "export { compileShapes } from './src/api/shape-compile.ts'; export { operations } from './src/api/operations.ts';",
+);
 const compiled = compileShapes(operations);
-rmSync(new URL(`../${shapeGen}`, import.meta.url));
 const shapeValidators = fileURLToPath(new URL('../src/api/shape-validators.ts', import.meta.url));
 const compiledShapes = {
   name: 'compiled-shapes',
@@ -269,8 +278,8 @@ const onePath = {
 };
 // fastify's router (find-my-way) without eval at start: it writes a small function for every static
 // path segment (its prefix match) and two for every route (its parameters object, its constraint
-// match) and compiles each with `new Function`, some 600 compilations while svc dev builds its route
-// table, none of which the compile cache keeps. Here the three are closures of the same meaning: a
+// match) and compiles each with `new Function`, 824 compilations while svc dev starts
+// (test/e2e/dev-route-table.test.ts counts them), none of which the compile cache keeps. Here the three are closures of the same meaning: a
 // prefix is matched with startsWith, the parameters object is filled from the names in order, and the
 // constraint match (svc dev's routes have none: it is never asked) is compiled when first asked. The
 // build stops if a new version of these lines is not found.
@@ -365,20 +374,8 @@ if (/(?:^|[;}])import\s*["'{*]|\bfrom\s*"\.\.?\//m.test(hotText)) throw new Erro
 // the same code that migrates (src/server/store/db.ts, run from a bundle of its own, removed once it has
 // run). An in-memory store (svc dev --in-memory, svc-cli/testing) opens a copy of it instead of running
 // the migrations at every start.
-const storeGen = 'dist/store-gen.mjs';
-await build({
-  stdin: { contents: "export { schemaTemplate } from './src/server/store/db.ts';", resolveDir: root, loader: 'ts' },
-  outfile: storeGen,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  packages: 'external',
-  logLevel: 'warning',
-});
-const { schemaTemplate } = await import(new URL(`../${storeGen}`, import.meta.url).href);
+const { schemaTemplate } = await runFromSource("export { schemaTemplate } from './src/server/store/db.ts';");
 writeFileSync('dist/store-template.db', schemaTemplate());
-rmSync(new URL(`../${storeGen}`, import.meta.url));
 
 // The web console of `svc dev` (src/console): preact + htm bundled for the browser into dist/console,
 // served from memory by src/server/console. Everything it needs is in these files: no CDN, works offline.

@@ -1,6 +1,6 @@
 // svc dev's route table is built without compiling code from strings: the router it bundles
 // (find-my-way) would compile a function with `new Function` for every static path segment and two for
-// every route, some 600 per start that no compile cache keeps (scripts/build.mjs gives it closures of
+// every route, 824 per start that no compile cache keeps (scripts/build.mjs gives it closures of
 // the same meaning). Counted in the built binary with a preload that wraps the Function constructor;
 // the routes still answer, with their path parameters.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ test('svc dev starts and answers its first requests with a handful of functions 
   expect(((await ada.json()) as { data: { subscriberId: string } }).data.subscriberId).toBe('ada');
   expect((await get('/v1/no-such-route')).status).toBe(404);
   const compiled = Number(readFileSync(file, 'utf8'));
-  // The router's lookup, compiled once at the first request, and a few of fastify's: about 600 with the
+  // The router's lookup, compiled once at the first request, and a few of fastify's: 824 with the
   // router as published.
   expect(compiled).toBeLessThan(50);
 });
