@@ -279,10 +279,10 @@ const onePath = {
 // fastify's router (find-my-way) without eval at start: it writes a small function for every static
 // path segment (its prefix match) and two for every route (its parameters object, its constraint
 // match) and compiles each with `new Function`, 824 compilations while svc dev starts
-// (test/e2e/dev-route-table.test.ts counts them), none of which the compile cache keeps. Here the three are closures of the same meaning: a
-// prefix is matched with startsWith, the parameters object is filled from the names in order, and the
-// constraint match (svc dev's routes have none: it is never asked) is compiled when first asked. The
-// build stops if a new version of these lines is not found.
+// (test/e2e/dev-route-table.test.ts counts them), none of which the compile cache keeps. Here the three
+// are closures of the same meaning: a prefix is matched with startsWith, the parameters object is filled
+// from the names in order, and the constraint match (svc dev's routes have none: it is never asked) is
+// compiled when first asked. The build stops if a new version of these lines is not found.
 const routerWithoutEval = {
   name: 'router-without-eval',
   setup(b) {

@@ -20,11 +20,23 @@ afterEach(async () => {
 test('svc dev starts and answers its first requests with a handful of functions compiled from strings, not one per route', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'svc-route-table-')), 'count');
   dev = await startDev({ args: ['--no-save-profile'], env: { NODE_OPTIONS: `--require ${COUNTER}`, SVC_COUNT_EVAL: file } });
-  const get = (path: string) => fetch(`${dev!.baseUrl}${path}`, { headers: { authorization: `ApiKey ${dev!.apiKey}` } });
+  const headers = { authorization: `ApiKey ${dev!.apiKey}` };
+  const get = (path: string) => fetch(`${dev!.baseUrl}${path}`, { headers });
   expect((await get('/v1/integrations/active')).status).toBe(200);
   const ada = await get('/v2/subscribers/ada');
   expect(ada.status).toBe(200);
   expect(((await ada.json()) as { data: { subscriberId: string } }).data.subscriberId).toBe('ada');
+  // Two parameters: each value under its own name (the parameters object is filled by position).
+  const created = await fetch(`${dev!.baseUrl}/v2/contexts`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'team', id: 'route-table' }),
+  });
+  expect(created.status).toBe(201);
+  const context = await get('/v2/contexts/team/route-table');
+  expect(context.status).toBe(200);
+  expect(((await context.json()) as { data: { type: string; id: string } }).data).toMatchObject({ type: 'team', id: 'route-table' });
+  expect((await get('/v2/contexts/route-table/team')).status).toBe(404);
   expect((await get('/v1/no-such-route')).status).toBe(404);
   const compiled = Number(readFileSync(file, 'utf8'));
   // The router's lookup, compiled once at the first request, and a few of fastify's: 824 with the

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, schemaTemplate } from '../../src/server/store/db.js';
+import { openDatabase, openTemplate, schemaTemplate } from '../../src/server/store/db.js';
 import { SCHEMA_VERSION } from '../../src/server/store/migrations.js';
 
 type Schema = { type: string; name: string; tbl_name: string; sql: string | null }[];
@@ -41,6 +41,14 @@ describe('the store template', () => {
     expect(bytes.equals(before)).toBe(true);
     a.close();
     b.close();
+  });
+
+  it('when damaged or missing, is not used: the store is made by the migrations instead', () => {
+    expect(openTemplate(null)).toBeUndefined();
+    expect(openTemplate(Buffer.from('not a database, a damaged build'.repeat(200)))).toBeUndefined();
+    const good = openTemplate(schemaTemplate());
+    expect(good?.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    good?.close();
   });
 
   it('is written by the build where the built store reads it, and is the current schema', () => {

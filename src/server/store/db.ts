@@ -53,15 +53,15 @@ export function openDatabase(file: string, opts: OpenOptions = {}): OpenedDataba
     restrictStoreFiles(file);
   }
   // A new store in memory starts from the build's template, the migrations' result, instead of running them.
-  const template = file === MEMORY ? templateBytes() : null;
+  const fromTemplate = file === MEMORY ? openTemplate(templateBytes()) : undefined;
   let db: DB;
   try {
-    db = new Database(template ?? file);
+    db = fromTemplate ?? new Database(file);
   } catch (e) {
     throw new StoreError(`cannot open the store ${file}: ${(e as Error).message}`);
   }
   try {
-    return prepare(db, file, template !== null);
+    return prepare(db, file, fromTemplate !== undefined);
   } catch (e) {
     db.close();
     throw e;
@@ -70,8 +70,8 @@ export function openDatabase(file: string, opts: OpenOptions = {}): OpenedDataba
 
 /**
  * A new store's schema, every migration applied, as SQLite's bytes. The build writes it to
- * dist/store-template.db; an in-memory store opens a copy of it (SQLite deserializes it in well under a
- * millisecond, where the migrations take several to run).
+ * dist/store-template.db; an in-memory store opens a copy of it, which SQLite reads back at once, instead
+ * of running every migration.
  */
 export function schemaTemplate(): Buffer {
   const db = new Database(MEMORY);
@@ -98,6 +98,23 @@ function templateBytes(): Buffer | null {
     }
   }
   return template;
+}
+
+/**
+ * A store opened from a copy of a template's bytes, or undefined when there are none or they are not a
+ * store SQLite can read (a damaged build): the store is then made by the migrations, as from source.
+ */
+export function openTemplate(bytes: Buffer | null): DB | undefined {
+  if (!bytes) return undefined;
+  let db: DB | undefined;
+  try {
+    db = new Database(bytes);
+    db.pragma('user_version', { simple: true });
+    return db;
+  } catch {
+    db?.close();
+    return undefined;
+  }
 }
 
 function prepare(db: DB, file: string, fromTemplate: boolean): OpenedDatabase {
