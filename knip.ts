@@ -2,7 +2,8 @@
 // `bin`, which knip reads itself, as it reads vitest.config.ts through its vitest plugin) and its main, the
 // command files the CLI loads lazily (src/cli.ts's `import('./commands/…')`, read from it, since
 // knip cannot see that their `command`/`run` are used), the console's page, svc dev's module, the
-// scripts, benches and tests. examples/ are packages of their own.
+// loader of the hot path (scripts/build.mjs bundles it into dist/main.js from a string), the scripts,
+// benches and tests. examples/ are packages of their own.
 import { readFileSync } from 'node:fs';
 
 const commandFiles = [...readFileSync(new URL('./src/cli.ts', import.meta.url), 'utf8').matchAll(/import\('\.\/(commands\/[^']+)\.js'\)/g)].map(
@@ -12,6 +13,7 @@ const commandFiles = [...readFileSync(new URL('./src/cli.ts', import.meta.url), 
 export default {
   entry: [
     'src/main.ts',
+    'src/script-cache.ts',
     ...commandFiles,
     'src/console/main.ts',
     'src/server/index.ts',

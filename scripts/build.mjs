@@ -4,9 +4,11 @@
 // own compile cache, which bin/svc.js turns on. Type checking is `tsc --noEmit` (npm run typecheck),
 // run by `npm run build`.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hotPathScript } from './hot-path-script.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -352,23 +354,48 @@ const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, o
 // The check of the above: every module of the hot path is in one chunk, which main.js re-exports.
 const hotFiles = Object.entries(result.metafile.outputs).filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).some((i) => hot.has(i)));
 if (hotFiles.length !== 1) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
-// ...and that chunk becomes dist/main.js itself, instead of a file main.js imports: one module less for
-// the ES module loader on every command. Its imports of other chunks now start from dist/, and the
-// chunks that import it, import main.js.
+// ...and that chunk becomes a script, dist/hot-path.js, which dist/main.js runs with a code cache made
+// after the command has run (src/script-cache.ts says why a script) and whose exports it re-exports: the
+// chunks that imported the hot path's chunk import main.js, and its imports of other chunks start from
+// dist/.
 const hotChunk = hotFiles[0][0].slice('dist/chunks/'.length);
 const hotText = readFileSync(`dist/chunks/${hotChunk}`, 'utf8')
   .replace(/((?:\bfrom|\bimport\s*\()\s*")\.\/(?!\.)/g, '$1./chunks/')
-  .replace(/\/\/# sourceMappingURL=.*$/m, '//# sourceMappingURL=main.js.map');
-writeFileSync('dist/main.js', hotText);
+  .replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
 const hotMap = JSON.parse(readFileSync(`dist/chunks/${hotChunk}.map`, 'utf8'));
-writeFileSync('dist/main.js.map', JSON.stringify({ ...hotMap, sources: hotMap.sources.map((s) => s.replace(/^\.\.\//, '')) }));
 rmSync(`dist/chunks/${hotChunk}`);
 rmSync(`dist/chunks/${hotChunk}.map`);
 for (const f of readdirSync('dist/chunks').filter((f) => f.endsWith('.js'))) {
   const text = readFileSync(`dist/chunks/${f}`, 'utf8');
   if (text.includes(`"./${hotChunk}"`)) writeFileSync(`dist/chunks/${f}`, text.replaceAll(`"./${hotChunk}"`, '"../main.js"'));
 }
-if (/(?:^|[;}])import\s*["'{*]|\bfrom\s*"\.\.?\//m.test(hotText)) throw new Error('dist/main.js imports another file when it loads');
+const { script: hotScript, exported } = hotPathScript(hotText);
+writeFileSync('dist/hot-path.js', `${hotScript}//# sourceMappingURL=hot-path.js.map\n`);
+// The script's first line is its function's head: the chunk's lines are one further down.
+const sources = hotMap.sources.map((s) => s.replace(/^\.\.\//, ''));
+writeFileSync('dist/hot-path.js.map', JSON.stringify({ ...hotMap, file: 'hot-path.js', sources, mappings: `;${hotMap.mappings}` }));
+// dist/main.js: runs the script (its cache named after its contents) and re-exports what it returns.
+const hotKey = createHash('sha256').update(hotScript).digest('hex').slice(0, 16);
+await build({
+  stdin: {
+    contents: [
+      "import { runHotPath } from './src/script-cache.ts';",
+      `const hot = runHotPath(new URL('./hot-path.js', import.meta.url), ${JSON.stringify(hotKey)}, (specifier) => import(specifier));`,
+      `const { ${exported.map((name, i) => `${JSON.stringify(name)}: $${i}`).join(', ')} } = hot;`,
+      `export { ${exported.map((name, i) => `$${i} as ${identifier.test(name) ? name : JSON.stringify(name)}`).join(', ')} };`,
+    ].join('\n'),
+    resolveDir: root,
+    sourcefile: 'main.js',
+    loader: 'ts',
+  },
+  outfile: 'dist/main.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  minifyWhitespace: true,
+  logLevel: 'warning',
+});
 
 // The store's template: a new store's schema with every migration applied, as SQLite's bytes, made by
 // the same code that migrates (src/server/store/db.ts, run from a bundle of its own, removed once it has

@@ -2,9 +2,12 @@
 // run writes it, the next reads it (and writes nothing); a damaged cache, a cache folder that cannot be
 // made, or the cache turned off changes nothing the user sees. `svc --version --verbose` says which
 // Node, store driver and cache are in use.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { svcBin } from '../helpers/bin.js';
 
@@ -41,7 +44,7 @@ describe("the runtime's compile cache", () => {
     expect(first.exitCode, String(first.stderr)).toBe(0);
     expect(first.stderr).toBe('');
     const written = cacheFiles(dir);
-    // main.js (the hot path), the command's file and the chunks it loaded (zod's among them): one entry
+    // dist/main.js, the hot path's script, the command's file and the chunks it loaded (zod's among them): one entry
     // each, in a folder of this Node's own.
     expect(written.size).toBeGreaterThanOrEqual(4);
     for (const f of written.keys()) expect(f).toContain(join(dir, 'compile', `${process.version}-${process.arch}-`));
@@ -50,6 +53,26 @@ describe("the runtime's compile cache", () => {
     expect(stable(second.stdout)).toBe(stable(first.stdout));
     // Every entry matched the file it was made from: none was written again.
     expect(cacheFiles(dir)).toEqual(written);
+  });
+
+  test("holds the hot path's code as it was once the command ran: more than compiling it makes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    const hot = [...cacheFiles(dir).keys()].filter((f) => /[\\/]svc-hot-path-[0-9a-f]{16}\.bin$/.test(f));
+    expect(hot).toHaveLength(1);
+    expect(hot[0]).toContain(join(dir, 'compile', `${process.version}-${process.arch}-`));
+    // What V8 would cache right after compiling dist/hot-path.js (its top level only), in this process.
+    const script = fileURLToPath(new URL('../../dist/hot-path.js', import.meta.url));
+    const compiled = new Script(readFileSync(script, 'utf8'), { filename: script }).createCachedData();
+    // The functions the command ran (commander's parsing, the session, the printer) are in the file too.
+    expect(statSync(hot[0]!).size).toBeGreaterThan(compiled.length * 1.2);
+    // A new build of the hot path (other contents) has a cache of its own: its name is the contents' digest.
+    expect(hot[0]).toContain(
+      createHash('sha256')
+        .update(readFileSync(script, 'utf8').replace(/\/\/# sourceMappingURL=.*\n$/, ''))
+        .digest('hex')
+        .slice(0, 16),
+    );
   });
 
   test('a damaged cache changes nothing the user sees, and is written again', async () => {
@@ -87,6 +110,10 @@ describe("the runtime's compile cache", () => {
       expect(String(v.stdout)).toMatch(/^compile cache: off \(.+\)$/m);
     }
     expect(readFileSync(notAFolder, 'utf8')).toBe('not a folder');
+    // Turned off, nothing is written at all: neither the runtime's cache nor the hot path's.
+    const off = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    expect((await run({ SVC_CACHE_DIR: off, NODE_DISABLE_COMPILE_CACHE: '1' })).exitCode).toBe(0);
+    expect(cacheFiles(off).size).toBe(0);
   });
 });
 

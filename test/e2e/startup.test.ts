@@ -1,6 +1,6 @@
 // Start-up discipline: --version, --help, completion and input errors must not load undici (or zod
 // for the first three); a request command loads only what it uses. Read from the source maps of the
-// bundle's files each process actually loaded (dist/main.js, dist/execute.js, dist/chunks/).
+// bundle's files each process actually loaded (dist/main.js, the hot path it runs, dist/chunks/).
 import { describe, expect, test } from 'vitest';
 import { execaNode } from 'execa';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
@@ -82,14 +82,14 @@ describe('what each command loads', () => {
     expect([...pkgs].sort()).toEqual(['commander', 'fast-deep-equal']);
   });
 
-  test('a one-request command loads three files of the bundle: the entry with the hot path, its own file, the validator of its answer', async () => {
+  test('a one-request command loads four files of the bundle: the entry, the hot path it runs, its own file, the validator of its answer', async () => {
     const served = await realIntegrations();
     const { url, close } = await answering(served);
     try {
       const { modules, stdout } = await loadsOf(['integrations', 'active', '-o', 'json', '--base-url', url, '--api-key', 'sk_x_0123456789ab']);
       expect(JSON.parse(stdout)).toEqual(served);
       const files = modules.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '').replace(/-[A-Z0-9]{8}\.js$/, '.js'));
-      expect(files.sort()).toEqual(['chunks/active.js', 'chunks/response_listActiveIntegrations.js', 'main.js']);
+      expect(files.sort()).toEqual(['chunks/active.js', 'chunks/response_listActiveIntegrations.js', 'hot-path.js', 'main.js']);
     } finally {
       await close();
     }

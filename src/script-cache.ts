@@ -1,0 +1,64 @@
+// Runs the command line's hot path (dist/hot-path.js: commander, the runtime, the API session, the
+// output) as a script whose V8 code cache is made after it has run, so that the cache holds the
+// functions a command ran, not only the file's top level.
+//
+// Why not the runtime's compile cache alone (bin/svc.js turns it on, and it covers every other file of
+// dist/): Node writes a module's cache as soon as the module is compiled. V8 compiles a function when it
+// is first called, so the functions of commander's parsing, the session and the printer were compiled
+// again on every run. `vm.Script#createCachedData()`, called once the command is done, is V8's way of
+// caching what ran (Chrome does the same after a page's scripts have run); Node offers it for scripts,
+// not for ES modules, hence a script.
+//
+// The cache is a file in the runtime's compile cache folder (module.getCompileCacheDir(): a folder of
+// this Node version, architecture and V8 flags), named after a digest of the script's contents, so a new
+// build never meets an old cache. V8 refuses data whose header does not match (another V8, other flags,
+// another source length, a cut-short file); a refused, missing or unreadable cache is compiled anew and
+// written once the command is done, aside and renamed, so that no reader sees half a file. (Release
+// builds of V8 do not checksum a code cache, and loading Node's crc32 or hashes to do it would cost more
+// than the cache saves.) With the compile cache off (NODE_DISABLE_COMPILE_CACHE, a folder that cannot be
+// made), nothing is read or written, and svc works the same, only compiling.
+
+/** What the hot path's script returns: its exports, by name. */
+export type HotPath = Record<string, unknown>;
+
+/** The script is a function expression taking these two and returning its exports. */
+type HotPathFunction = (moduleUrl: string, importChunk: (specifier: string) => Promise<unknown>) => HotPath;
+
+/**
+ * Runs the script at `file` (a function expression, see HotPath) with the code cache named by `key`
+ * (a digest of its contents), and returns its exports. `importChunk` imports a file of dist/ for it
+ * (the script's own import() of `./chunks/…`, relative to dist/main.js).
+ */
+export function runHotPath(file: URL, key: string, importChunk: (specifier: string) => Promise<unknown>): HotPath {
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  const { Script } = process.getBuiltinModule('node:vm');
+  const filename = process.getBuiltinModule('node:url').fileURLToPath(file);
+  const folder = process.getBuiltinModule('node:module').getCompileCacheDir();
+  const cacheFile = folder ? `${folder}/svc-hot-path-${key}.bin` : undefined;
+  let cachedData: Buffer | undefined;
+  if (cacheFile) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // No cache yet, or one that cannot be read: compiled, and written when the command is done.
+    }
+  }
+  const script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData: cachedData?.length ? cachedData : undefined });
+  if (cacheFile && (!cachedData?.length || script.cachedDataRejected)) process.once('exit', () => writeCache(cacheFile, script));
+  return (script.runInThisContext() as HotPathFunction)(file.href, importChunk);
+}
+
+/** The script's code cache as it is now (what ran is compiled), written aside and renamed over `file`. */
+function writeCache(file: string, script: import('node:vm').Script): void {
+  const { renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
+  const aside = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(aside, script.createCachedData());
+    renameSync(aside, file);
+  } catch {
+    // A folder that cannot be written: the next run compiles, as this one did.
+    try {
+      rmSync(aside, { force: true });
+    } catch {}
+  }
+}
