@@ -53,7 +53,8 @@ function writeCache(file: string, script: import('node:vm').Script): void {
   const { renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
   const aside = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(aside, script.createCachedData());
+    // Private to its owner, as the runtime's own cache files are.
+    writeFileSync(aside, script.createCachedData(), { mode: 0o600 });
     renameSync(aside, file);
   } catch {
     // A folder that cannot be written: the next run compiles, as this one did.

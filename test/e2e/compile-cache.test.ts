@@ -61,6 +61,7 @@ describe("the runtime's compile cache", () => {
     const hot = [...cacheFiles(dir).keys()].filter((f) => /[\\/]svc-hot-path-[0-9a-f]{16}\.bin$/.test(f));
     expect(hot).toHaveLength(1);
     expect(hot[0]).toContain(join(dir, 'compile', `${process.version}-${process.arch}-`));
+    if (process.platform !== 'win32') expect(statSync(hot[0]!).mode & 0o777).toBe(0o600);
     // What V8 would cache right after compiling dist/hot-path.js (its top level only), in this process.
     const script = fileURLToPath(new URL('../../dist/hot-path.js', import.meta.url));
     const compiled = new Script(readFileSync(script, 'utf8'), { filename: script }).createCachedData();
