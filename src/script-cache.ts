@@ -12,11 +12,13 @@
 // The cache is a file in the runtime's compile cache folder (module.getCompileCacheDir(): a folder of
 // this Node version, architecture and V8 flags), named after a digest of the script's contents, so a new
 // build never meets an old cache. V8 refuses data whose header does not match (another V8, other flags,
-// another source length, a cut-short file); a refused, missing or unreadable cache is compiled anew and
-// written once the command is done, aside and renamed, so that no reader sees half a file. (Release
-// builds of V8 do not checksum a code cache, and loading Node's crc32 or hashes to do it would cost more
-// than the cache saves.) With the compile cache off (NODE_DISABLE_COMPILE_CACHE, a folder that cannot be
-// made), nothing is read or written, and svc works the same, only compiling.
+// another source length), but release builds of V8 do not checksum a code cache: data damaged past its
+// header stops the process in V8's deserializer, on every run until the file is gone. So the file holds
+// the cache twice, and only two copies that match are used: a byte compare (a few µs per 100 KB), where
+// a checksum would first load node:zlib or node:crypto, which costs more than the cache saves. A missing,
+// damaged or refused cache is compiled anew and written once the command is done, aside and renamed,
+// so that no reader sees half a file. With the compile cache off (NODE_DISABLE_COMPILE_CACHE, a folder
+// that cannot be made), nothing is read or written, and svc works the same, only compiling.
 
 /** What the hot path's script returns: its exports, by name. */
 export type HotPath = Record<string, unknown>;
@@ -38,23 +40,32 @@ export function runHotPath(file: URL, key: string, importChunk: (specifier: stri
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {
-      cachedData = readFileSync(cacheFile);
+      cachedData = intact(readFileSync(cacheFile));
     } catch {
       // No cache yet, or one that cannot be read: compiled, and written when the command is done.
     }
   }
-  const script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData: cachedData?.length ? cachedData : undefined });
-  if (cacheFile && (!cachedData?.length || script.cachedDataRejected)) process.once('exit', () => writeCache(cacheFile, script));
+  const script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(cacheFile, script));
   return (script.runInThisContext() as HotPathFunction)(file.href, importChunk);
 }
 
-/** The script's code cache as it is now (what ran is compiled), written aside and renamed over `file`. */
+/** The cache a file holds, when it holds two copies that match; otherwise undefined. */
+function intact(file: Buffer): Buffer | undefined {
+  const half = file.length / 2;
+  if (half === 0 || !Number.isInteger(half)) return undefined;
+  const data = file.subarray(0, half);
+  return data.equals(file.subarray(half)) ? data : undefined;
+}
+
+/** The script's code cache as it is now (what ran is compiled), twice, written aside and renamed over `file`. */
 function writeCache(file: string, script: import('node:vm').Script): void {
   const { renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
   const aside = `${file}.${process.pid}.tmp`;
   try {
     // Private to its owner, as the runtime's own cache files are.
-    writeFileSync(aside, script.createCachedData(), { mode: 0o600 });
+    const data = script.createCachedData();
+    writeFileSync(aside, Buffer.concat([data, data]), { mode: 0o600 });
     renameSync(aside, file);
   } catch {
     // A folder that cannot be written: the next run compiles, as this one did.
