@@ -46,7 +46,11 @@ export function runHotPath(file: URL, key: string, importChunk: (specifier: stri
     }
   }
   const script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData });
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(cacheFile, script));
+  if (folder && cacheFile && (!cachedData || script.cachedDataRejected))
+    process.once('exit', () => {
+      writeCache(cacheFile, script);
+      removeStale(folder, cacheFile);
+    });
   return (script.runInThisContext() as HotPathFunction)(file.href, importChunk);
 }
 
@@ -72,5 +76,26 @@ function writeCache(file: string, script: import('node:vm').Script): void {
     try {
       rmSync(aside, { force: true });
     } catch {}
+  }
+}
+
+/** A month: how long the cache of another build (an earlier svc, say) stays unused before it goes. */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Each build of svc has a cache file of its own: those of other builds (and files left aside by a run
+ * that stopped between writing and renaming) go once a month old, when a cache is written. An svc still
+ * in use whose cache went writes it again on its next run.
+ */
+function removeStale(folder: string, keep: string): void {
+  const { readdirSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
+  try {
+    for (const name of readdirSync(folder)) {
+      const path = `${folder}/${name}`;
+      if (path === keep || !/^svc-hot-path-[0-9a-f]{16}\.bin(\.\d+\.tmp)?$/.test(name)) continue;
+      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // A folder that cannot be read or a file that cannot be removed: left as it is.
   }
 }

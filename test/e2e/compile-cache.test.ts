@@ -3,9 +3,9 @@
 // made, or the cache turned off changes nothing the user sees. `svc --version --verbose` says which
 // Node, store driver and cache are in use.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, test } from 'vitest';
@@ -98,6 +98,31 @@ describe("the runtime's compile cache", () => {
       expect(stable(r.stdout)).toBe(stable(clean.stdout));
       expect(readFileSync(hot).equals(damaged)).toBe(false);
     }
+  });
+
+  test("other builds' hot path caches go when a month old, once this build writes its own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    const mine = [...cacheFiles(dir).keys()].find((f) => f.includes('svc-hot-path-'))!;
+    const folder = dirname(mine);
+    const old = join(folder, 'svc-hot-path-0123456789abcdef.bin');
+    const recent = join(folder, 'svc-hot-path-fedcba9876543210.bin');
+    const leftAside = join(folder, 'svc-hot-path-0123456789abcdef.bin.4242.tmp');
+    const unrelated = join(folder, 'not-svc.bin');
+    for (const f of [old, recent, leftAside, unrelated]) writeFileSync(f, 'x');
+    const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
+    for (const f of [old, leftAside, unrelated]) utimesSync(f, longAgo, longAgo);
+    // A run that reads its cache writes nothing and removes nothing.
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    expect(existsSync(old)).toBe(true);
+    // A run that writes its cache (here: none to read) removes the month-old caches of other builds.
+    rmSync(mine);
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    expect(existsSync(mine)).toBe(true);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(leftAside)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(unrelated)).toBe(true);
   });
 
   test('a damaged cache changes nothing the user sees, and is written again', async () => {
