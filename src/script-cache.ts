@@ -14,11 +14,12 @@
 // build never meets an old cache. V8 refuses data whose header does not match (another V8, other flags,
 // another source length), but release builds of V8 do not checksum a code cache: data damaged past its
 // header stops the process in V8's deserializer, on every run until the file is gone. So the file holds
-// the cache twice, and only two copies that match are used: a byte compare (a few µs per 100 KB), where
-// a checksum would first load node:zlib or node:crypto, which costs more than the cache saves. A missing,
-// damaged or refused cache is compiled anew and written once the command is done, aside and renamed,
-// so that no reader sees half a file. With the compile cache off (NODE_DISABLE_COMPILE_CACHE, a folder
-// that cannot be made), nothing is read or written, and svc works the same, only compiling.
+// the cache twice, and only two copies that match are used: a byte compare, where a checksum would
+// first load node:zlib or node:crypto, which costs more than the cache saves (bench/RESULTS-cli-plain.md).
+// A missing, damaged or refused cache is compiled anew and written once the command is done, aside and
+// renamed, so that no reader sees half a file; a cache in use grows when a later command compiled more
+// (afterRun). With the compile cache off (NODE_DISABLE_COMPILE_CACHE, a folder that cannot be made),
+// nothing is read or written, and svc works the same, only compiling.
 
 /** What the hot path's script returns: its exports, by name. */
 export type HotPath = Record<string, unknown>;
@@ -32,26 +33,68 @@ type HotPathFunction = (moduleUrl: string, importChunk: (specifier: string) => P
  * (the script's own import() of `./chunks/…`, relative to dist/main.js).
  */
 export function runHotPath(file: URL, key: string, importChunk: (specifier: string) => Promise<unknown>): HotPath {
-  const { readFileSync } = process.getBuiltinModule('node:fs');
+  const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
   const { Script } = process.getBuiltinModule('node:vm');
   const filename = process.getBuiltinModule('node:url').fileURLToPath(file);
   const folder = process.getBuiltinModule('node:module').getCompileCacheDir();
   const cacheFile = folder ? `${folder}/svc-hot-path-${key}.bin` : undefined;
-  let cachedData: Buffer | undefined;
+  let read: { data?: Buffer; mtimeMs: number } | undefined;
   if (cacheFile) {
     try {
-      cachedData = intact(readFileSync(cacheFile));
+      read = { mtimeMs: statSync(cacheFile).mtimeMs };
+      read.data = intact(readFileSync(cacheFile));
     } catch {
       // No cache yet, or one that cannot be read: compiled, and written when the command is done.
     }
   }
-  const script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData });
-  if (folder && cacheFile && (!cachedData || script.cachedDataRejected))
-    process.once('exit', () => {
-      writeCache(cacheFile, script);
-      removeStale(folder, cacheFile);
-    });
+  const script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData: read?.data });
+  if (folder && cacheFile) {
+    const used = read?.data && !script.cachedDataRejected ? read.data : undefined;
+    process.once('exit', () => afterRun(folder, cacheFile, script, used, read?.mtimeMs));
+  }
   return (script.runInThisContext() as HotPathFunction)(file.href, importChunk);
+}
+
+/** How old a cache is before a run checks whether it has grown: at most one such check an hour. */
+const REFRESH_MS = 60 * 60 * 1000;
+/**
+ * A run longer than this does not refresh the cache: V8 drops the bytecode of functions left unused
+ * through enough collections, and what it dropped (functions read from the cache that this run never
+ * called) would be missing from the cache it makes.
+ */
+const LONG_RUN_MS = 60 * 1000;
+
+/**
+ * What the cache file becomes once the command is done (`used`: the cache this run read and V8 took;
+ * `seenMtimeMs`: the file's modification time then, if there was a file).
+ * - Another process wrote or removed the file meanwhile: it stays as that process left it (a
+ *   long-running svc dev leaves the cache of the commands run beside it).
+ * - None was used (none, damaged or refused): this run's cache is written.
+ * - One was used and is an hour old: this run's cache replaces it when it is larger, since it then holds
+ *   what the file held and what this run compiled besides, so that the cache comes to hold the commands
+ *   a user runs, whichever ran first; otherwise the file is touched, and the next check is an hour away.
+ */
+function afterRun(folder: string, file: string, script: import('node:vm').Script, used: Buffer | undefined, seenMtimeMs: number | undefined): void {
+  const { statSync, utimesSync } = process.getBuiltinModule('node:fs');
+  let mtimeMs: number | undefined;
+  try {
+    mtimeMs = statSync(file).mtimeMs;
+  } catch {
+    // No file now.
+  }
+  if (mtimeMs !== seenMtimeMs) return;
+  try {
+    if (!used) {
+      writeCache(file, script.createCachedData());
+      removeStale(folder, file);
+    } else if (Date.now() - mtimeMs! >= REFRESH_MS && process.uptime() * 1000 < LONG_RUN_MS) {
+      const data = script.createCachedData();
+      if (data.length > used.length) writeCache(file, data);
+      else utimesSync(file, new Date(), new Date());
+    }
+  } catch {
+    // A folder that cannot be written: the next run compiles what this one did.
+  }
 }
 
 /** The cache a file holds, when it holds two copies that match; otherwise undefined. */
@@ -62,13 +105,12 @@ function intact(file: Buffer): Buffer | undefined {
   return data.equals(file.subarray(half)) ? data : undefined;
 }
 
-/** The script's code cache as it is now (what ran is compiled), twice, written aside and renamed over `file`. */
-function writeCache(file: string, script: import('node:vm').Script): void {
+/** A code cache, twice, written aside and renamed over `file`. */
+function writeCache(file: string, data: Buffer): void {
   const { renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
   const aside = `${file}.${process.pid}.tmp`;
   try {
     // Private to its owner, as the runtime's own cache files are.
-    const data = script.createCachedData();
     writeFileSync(aside, Buffer.concat([data, data]), { mode: 0o600 });
     renameSync(aside, file);
   } catch {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { svcBin } from '../helpers/bin.js';
+import { startDev } from '../helpers/dev.js';
 
 const KEY = 'sk_test_cache_0123456789';
 // A command that validates its input with zod and sends nothing: most of the bundle's code runs.
@@ -97,6 +98,46 @@ describe("the runtime's compile cache", () => {
       expect(r.stderr).toBe('');
       expect(stable(r.stdout)).toBe(stable(clean.stdout));
       expect(readFileSync(hot).equals(damaged)).toBe(false);
+    }
+  });
+
+  test("the hot path's cache grows to hold a later command's code, checked at most once an hour", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const hotCache = () => [...cacheFiles(dir).keys()].find((f) => f.includes('svc-hot-path-'))!;
+    const anHourAgo = () => new Date(Date.now() - 61 * 60 * 1000);
+    // The first command to run is help: its cache holds commander's help, not the commands' work.
+    expect((await run({ SVC_CACHE_DIR: dir }, ['--help'])).exitCode).toBe(0);
+    const file = hotCache();
+    const helpOnly = readFileSync(file);
+    // Less than an hour old: another command reads it and leaves it as it is.
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    expect(readFileSync(file).equals(helpOnly)).toBe(true);
+    // An hour old: the next command's cache holds help and its own work, and replaces it.
+    utimesSync(file, anHourAgo(), anHourAgo());
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    const grown = readFileSync(file);
+    expect(grown.length).toBeGreaterThan(helpOnly.length);
+    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(60_000);
+    // The same command an hour later compiles nothing new: the file is only touched (the next check is
+    // an hour away), or rewritten no smaller.
+    utimesSync(file, anHourAgo(), anHourAgo());
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    expect(readFileSync(file).length).toBeGreaterThanOrEqual(grown.length);
+    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(60_000);
+  });
+
+  test('a cache another process wrote while a long run went on stays: svc dev leaves the one the commands beside it wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    const dev = await startDev({ env: { SVC_CACHE_DIR: dir } });
+    try {
+      const r = await run({ SVC_CACHE_DIR: dir, SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey }, ['integrations', 'active', '-o', 'json']);
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      const file = [...cacheFiles(dir).keys()].find((f) => f.includes('svc-hot-path-'))!;
+      const written = readFileSync(file);
+      expect(await dev.stop()).toBe(0);
+      expect(readFileSync(file).equals(written)).toBe(true);
+    } finally {
+      await dev.stop();
     }
   });
 
