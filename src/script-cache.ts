@@ -33,7 +33,7 @@ type HotPathFunction = (moduleUrl: string, importChunk: (specifier: string) => P
  * (the script's own import() of `./chunks/…`, relative to dist/main.js).
  */
 export function runHotPath(file: URL, key: string, importChunk: (specifier: string) => Promise<unknown>): HotPath {
-  const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+  const { readFileSync } = process.getBuiltinModule('node:fs');
   const { Script } = process.getBuiltinModule('node:vm');
   const filename = process.getBuiltinModule('node:url').fileURLToPath(file);
   const folder = process.getBuiltinModule('node:module').getCompileCacheDir();
@@ -41,8 +41,7 @@ export function runHotPath(file: URL, key: string, importChunk: (specifier: stri
   let read: { data?: Buffer; mtimeMs: number } | undefined;
   if (cacheFile) {
     try {
-      read = { mtimeMs: statSync(cacheFile).mtimeMs };
-      read.data = intact(readFileSync(cacheFile));
+      read = readCache(cacheFile);
     } catch {
       // No cache yet, or one that cannot be read: compiled, and written when the command is done.
     }
@@ -97,12 +96,29 @@ function afterRun(folder: string, file: string, script: import('node:vm').Script
   }
 }
 
-/** The cache a file holds, when it holds two copies that match; otherwise undefined. */
-function intact(file: Buffer): Buffer | undefined {
-  const half = file.length / 2;
-  if (half === 0 || !Number.isInteger(half)) return undefined;
-  const data = file.subarray(0, half);
-  return data.equals(file.subarray(half)) ? data : undefined;
+/**
+ * The cache file's modification time, and the cache it holds when it holds two copies that match. The
+ * second copy is compared a slice at a time, so that it never takes the first one's memory again.
+ */
+function readCache(file: string): { data?: Buffer; mtimeMs: number } {
+  const { closeSync, fstatSync, openSync, readSync } = process.getBuiltinModule('node:fs');
+  const fd = openSync(file, 'r');
+  try {
+    const { size, mtimeMs } = fstatSync(fd);
+    const half = size / 2;
+    if (half === 0 || !Number.isInteger(half)) return { mtimeMs };
+    const data = Buffer.allocUnsafe(half);
+    if (readSync(fd, data, 0, half, 0) !== half) return { mtimeMs };
+    const slice = Buffer.allocUnsafe(Math.min(half, 64 * 1024));
+    for (let at = 0; at < half; ) {
+      const n = readSync(fd, slice, 0, Math.min(slice.length, half - at), half + at);
+      if (n === 0 || slice.compare(data, at, at + n, 0, n) !== 0) return { mtimeMs };
+      at += n;
+    }
+    return { data, mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A code cache, twice, written aside and renamed over `file`. */
