@@ -121,7 +121,12 @@ function readCache(file: string): { data?: Buffer; mtimeMs: number } {
   }
 }
 
-/** A code cache, twice, written aside and renamed over `file`. */
+/**
+ * A code cache, twice, written aside and renamed over `file`. Not write-file-atomic, which the profile
+ * store uses: this module is bundled into dist/main.js on its own, apart from the hot path and its
+ * packages, and a cache needs none of that library's ownership, fsync or signal handling: it runs in an
+ * exit handler, and a cache lost is only compiled again.
+ */
 function writeCache(file: string, data: Buffer): void {
   const { renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
   const aside = `${file}.${process.pid}.tmp`;

@@ -1,7 +1,9 @@
 // The built svc turns on the runtime's compile cache (bin/svc.js) in the user's cache folder: the first
 // run writes it, the next reads it (and writes nothing); a damaged cache, a cache folder that cannot be
-// made, or the cache turned off changes nothing the user sees. `svc --version --verbose` says which
-// Node, store driver and cache are in use.
+// made, or the cache turned off changes nothing the user sees. The hot path's own code cache
+// (src/script-cache.ts) lives in the same folder: made after a command ran, kept in two copies, grown by
+// later commands, and old builds' files removed. `svc --version --verbose` says which Node, store driver
+// and cache are in use.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,9 @@ function cacheFiles(dir: string): Map<string, number> {
   return out;
 }
 
+/** The hot path's cache file in the cache folder `dir` (undefined when there is none). */
+const hotPathCache = (dir: string) => [...cacheFiles(dir).keys()].find((f) => /[\\/]svc-hot-path-[0-9a-f]{16}\.bin$/.test(f));
+
 describe("the runtime's compile cache", () => {
   test('is written by the first run in the cache folder and read by the next, which writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
@@ -59,8 +64,9 @@ describe("the runtime's compile cache", () => {
   test("holds the hot path's code as it was once the command ran: more than compiling it makes", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
     expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
-    const hot = [...cacheFiles(dir).keys()].filter((f) => /[\\/]svc-hot-path-[0-9a-f]{16}\.bin$/.test(f));
+    const hot = [...cacheFiles(dir).keys()].filter((f) => f.includes('svc-hot-path-'));
     expect(hot).toHaveLength(1);
+    expect(hot[0]).toBe(hotPathCache(dir));
     expect(hot[0]).toContain(join(dir, 'compile', `${process.version}-${process.arch}-`));
     if (process.platform !== 'win32') expect(statSync(hot[0]!).mode & 0o777).toBe(0o600);
     // What V8 would cache right after compiling dist/hot-path.js (its top level only), in this process.
@@ -84,7 +90,7 @@ describe("the runtime's compile cache", () => {
   test("a hot path's cache damaged past its header (same length, bytes changed in either copy) is not used: the same output, written again", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
     const clean = await run({ SVC_CACHE_DIR: dir });
-    const hot = [...cacheFiles(dir).keys()].find((f) => f.includes('svc-hot-path-'))!;
+    const hot = hotPathCache(dir)!;
     const good = readFileSync(hot);
     // V8 does not checksum a code cache: these bytes, changed in the one copy it reads, stop the process
     // in its deserializer (a fatal error, exit 133) when svc hands them over.
@@ -103,11 +109,10 @@ describe("the runtime's compile cache", () => {
 
   test("the hot path's cache grows to hold a later command's code, checked at most once an hour", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
-    const hotCache = () => [...cacheFiles(dir).keys()].find((f) => f.includes('svc-hot-path-'))!;
     const anHourAgo = () => new Date(Date.now() - 61 * 60 * 1000);
     // The first command to run is help: its cache holds commander's help, not the commands' work.
     expect((await run({ SVC_CACHE_DIR: dir }, ['--help'])).exitCode).toBe(0);
-    const file = hotCache();
+    const file = hotPathCache(dir)!;
     const helpOnly = readFileSync(file);
     // Less than an hour old: another command reads it and leaves it as it is.
     expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
@@ -132,7 +137,7 @@ describe("the runtime's compile cache", () => {
     try {
       const r = await run({ SVC_CACHE_DIR: dir, SVC_BASE_URL: dev.baseUrl, SVC_API_KEY: dev.apiKey }, ['integrations', 'active', '-o', 'json']);
       expect(r.exitCode, String(r.stderr)).toBe(0);
-      const file = [...cacheFiles(dir).keys()].find((f) => f.includes('svc-hot-path-'))!;
+      const file = hotPathCache(dir)!;
       const written = readFileSync(file);
       expect(await dev.stop()).toBe(0);
       expect(readFileSync(file).equals(written)).toBe(true);
@@ -144,7 +149,7 @@ describe("the runtime's compile cache", () => {
   test("other builds' hot path caches go when a month old, once this build writes its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
     expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
-    const mine = [...cacheFiles(dir).keys()].find((f) => f.includes('svc-hot-path-'))!;
+    const mine = hotPathCache(dir)!;
     const folder = dirname(mine);
     const old = join(folder, 'svc-hot-path-0123456789abcdef.bin');
     const recent = join(folder, 'svc-hot-path-fedcba9876543210.bin');
