@@ -72,5 +72,14 @@ function start() {
   } catch (e) {
     cache = { status: 0, message: String(e?.message ?? e) };
   }
-  import('../dist/main.js').then((m) => m.run(process.argv.slice(2), cache));
+  // dist/ not built (a clone before `npm run build`) or damaged: one line saying what to run, not a trace.
+  import('../dist/main.js').then(
+    (m) => m.run(process.argv.slice(2), cache),
+    (e) => {
+      const clone = require('node:fs').existsSync(join(root, 'src'));
+      const fix = clone ? `run \`npm run build\` in ${root}/` : 'reinstall svc';
+      process.stderr.write(`error: svc's built files cannot be loaded (${String(e?.message ?? e).split('\n')[0]}): ${fix}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -3,7 +3,7 @@
 // bundle's files each process actually loaded (dist/main.js, the hot path it runs, dist/chunks/).
 import { describe, expect, test } from 'vitest';
 import { execaNode } from 'execa';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,22 @@ async function answering(data: unknown): Promise<{ url: string; close: () => Pro
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
+
+describe('a build that is missing or damaged', () => {
+  test('says in one line what to run, exit 1, no stack trace', async () => {
+    // bin/svc.js and package.json without dist/, as a clone is before `npm run build`.
+    const root = mkdtempSync(join(tmpdir(), 'svc-unbuilt-'));
+    mkdirSync(join(root, 'bin'));
+    mkdirSync(join(root, 'src'));
+    for (const f of ['bin/svc.js', 'bin/package.json', 'package.json']) copyFileSync(fileURLToPath(new URL(`../../${f}`, import.meta.url)), join(root, f));
+    const r = await execaNode(join(root, 'bin/svc.js'), ['integrations', 'active'], { env: { SVC_CACHE_DIR: join(root, 'cache') }, reject: false });
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stderr)).toMatch(
+      new RegExp(`^error: svc's built files cannot be loaded \\(.*main\\.js.*\\): run \`npm run build\` in ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/$`),
+    );
+    expect(String(r.stdout)).toBe('');
+  });
+});
 
 describe('what each command loads', () => {
   test('--version loads no package at all', async () => {
