@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The command's entry. A CommonJS file (bin/package.json says so): Node starts one without its ES module
-// loader, which a plain `--version` then never sets up; dist/ is loaded with import().
+// The command's entry. A CommonJS file (bin/package.json says so), as dist/main.cjs is: Node starts one
+// without its ES module loader, which a plain `--version`, and a command whose files are all scripts
+// (src/script-cache.ts), then never set up.
 'use strict';
 const { join } = require('node:path');
 
@@ -73,13 +74,15 @@ function start() {
     cache = { status: 0, message: String(e?.message ?? e) };
   }
   // dist/ not built (a clone before `npm run build`) or damaged: one line saying what to run, not a trace.
-  import('../dist/main.js').then(
-    (m) => m.run(process.argv.slice(2), cache),
-    (e) => {
-      const clone = require('node:fs').existsSync(join(root, 'src'));
-      const fix = clone ? `run \`npm run build\` in ${root}/` : 'reinstall svc';
-      process.stderr.write(`error: svc's built files cannot be loaded (${String(e?.message ?? e).split('\n')[0]}): ${fix}\n`);
-      process.exitCode = 1;
-    },
-  );
+  let main;
+  try {
+    main = require('../dist/main.cjs');
+  } catch (e) {
+    const clone = require('node:fs').existsSync(join(root, 'src'));
+    const fix = clone ? `run \`npm run build\` in ${root}/` : 'reinstall svc';
+    process.stderr.write(`error: svc's built files cannot be loaded (${String(e?.message ?? e).split('\n')[0]}): ${fix}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  main.run(process.argv.slice(2), cache);
 }

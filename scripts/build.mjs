@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hotPathScript } from './hot-path-script.mjs';
+import { chunkScript, hotPathScript } from './chunk-scripts.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -354,10 +354,9 @@ const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, o
 // The check of the above: every module of the hot path is in one chunk, which main.js re-exports.
 const hotFiles = Object.entries(result.metafile.outputs).filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).some((i) => hot.has(i)));
 if (hotFiles.length !== 1) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
-// ...and that chunk becomes a script, dist/hot-path.js, which dist/main.js runs with a code cache made
-// after the command has run (src/script-cache.ts says why a script) and whose exports it re-exports: the
-// chunks that imported the hot path's chunk import main.js, and its imports of other chunks start from
-// dist/.
+// ...and that chunk becomes a script, dist/hot-path.js, which dist/main.cjs runs with a code cache made
+// after the command has run (src/script-cache.ts says why a script): the chunks that imported the hot
+// path's chunk import main.js instead, and its imports of other chunks start from dist/.
 const hotChunk = hotFiles[0][0].slice('dist/chunks/'.length);
 const hotText = readFileSync(`dist/chunks/${hotChunk}`, 'utf8')
   .replace(/((?:\bfrom|\bimport\s*\()\s*")\.\/(?!\.)/g, '$1./chunks/')
@@ -365,37 +364,71 @@ const hotText = readFileSync(`dist/chunks/${hotChunk}`, 'utf8')
 const hotMap = JSON.parse(readFileSync(`dist/chunks/${hotChunk}.map`, 'utf8'));
 rmSync(`dist/chunks/${hotChunk}`);
 rmSync(`dist/chunks/${hotChunk}.map`);
+const chunkTexts = new Map();
 for (const f of readdirSync('dist/chunks').filter((f) => f.endsWith('.js'))) {
-  const text = readFileSync(`dist/chunks/${f}`, 'utf8');
-  if (text.includes(`"./${hotChunk}"`)) writeFileSync(`dist/chunks/${f}`, text.replaceAll(`"./${hotChunk}"`, '"../main.js"'));
+  const text = readFileSync(`dist/chunks/${f}`, 'utf8').replaceAll(`"./${hotChunk}"`, '"../main.js"');
+  chunkTexts.set(f, text);
 }
 const { script: hotScript, exported } = hotPathScript(hotText);
 writeFileSync('dist/hot-path.js', `${hotScript}//# sourceMappingURL=hot-path.js.map\n`);
 // The script's first line is its function's head: the chunk's lines are one further down.
 const sources = hotMap.sources.map((s) => s.replace(/^\.\.\//, ''));
 writeFileSync('dist/hot-path.js.map', JSON.stringify({ ...hotMap, file: 'hot-path.js', sources, mappings: `;${hotMap.mappings}` }));
-// dist/main.js: runs the script (its cache named after its contents) and re-exports what it returns.
+// Every chunk that imports nothing but the hot path becomes a script too, unless an ES module imports it
+// (an ES module's import of a file loads it as one): a command whose files are all scripts never sets up
+// the ES module loader. Their source maps hold as they are (chunkScript keeps lines and columns).
+const scripts = new Map();
+for (const [f, text] of chunkTexts) {
+  const script = chunkScript(text, cli.banner.js);
+  if (script) scripts.set(f, script);
+}
+for (let dropped = true; dropped; ) {
+  dropped = false;
+  for (const [out, { imports }] of Object.entries(result.metafile.outputs)) {
+    const from = out.slice('dist/chunks/'.length);
+    if (!out.startsWith('dist/chunks/') || !out.endsWith('.js') || from === hotChunk || scripts.has(from)) continue;
+    for (const i of imports) if (scripts.delete(i.path.slice('dist/chunks/'.length))) dropped = true;
+  }
+}
+const chunkKeys = {};
+for (const [f, text] of chunkTexts) {
+  const script = scripts.get(f);
+  if (script) chunkKeys[f] = createHash('sha256').update(script).digest('hex').slice(0, 16);
+  writeFileSync(`dist/chunks/${f}`, script ?? text);
+}
+// dist/main.cjs, which bin/svc.js requires: runs the hot path (its cache named after its contents) and
+// gives its exports, with the chunks that are scripts and their digests.
 const hotKey = createHash('sha256').update(hotScript).digest('hex').slice(0, 16);
 await build({
   stdin: {
     contents: [
-      "import { runHotPath } from './src/script-cache.ts';",
-      `const hot = runHotPath(new URL('./hot-path.js', import.meta.url), ${JSON.stringify(hotKey)}, (specifier) => import(specifier));`,
-      `const { ${exported.map((name, i) => `${JSON.stringify(name)}: $${i}`).join(', ')} } = hot;`,
-      `export { ${exported.map((name, i) => `$${i} as ${identifier.test(name) ? name : JSON.stringify(name)}`).join(', ')} };`,
+      "const { start } = require('./src/script-cache.ts');",
+      `module.exports = start(__dirname, ${JSON.stringify(hotKey)}, ${JSON.stringify(chunkKeys)});`,
     ].join('\n'),
     resolveDir: root,
-    sourcefile: 'main.js',
-    loader: 'ts',
+    sourcefile: 'main.cjs',
+    loader: 'js',
   },
-  outfile: 'dist/main.js',
+  outfile: 'dist/main.cjs',
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node22',
   minifyWhitespace: true,
   logLevel: 'warning',
 });
+// dist/main.js: the hot path's exports as an ES module's, for the chunks that are ES modules (in place of
+// the bundle's entry, whose code is all in the hot path: its map goes too).
+rmSync('dist/main.js.map');
+writeFileSync(
+  'dist/main.js',
+  [
+    "const hot = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./main.cjs');",
+    `const { ${exported.map((name, i) => `${JSON.stringify(name)}: $${i}`).join(', ')} } = hot;`,
+    `export { ${exported.map((name, i) => `$${i} as ${identifier.test(name) ? name : JSON.stringify(name)}`).join(', ')} };`,
+    '',
+  ].join('\n'),
+);
 
 // The store's template: a new store's schema with every migration applied, as SQLite's bytes, made by
 // the same code that migrates (src/server/store/db.ts, run from a bundle of its own, removed once it has

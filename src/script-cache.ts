@@ -1,15 +1,20 @@
-// Runs the command line's hot path (dist/hot-path.js: commander, the runtime, the API session, the
-// output) as a script whose V8 code cache is made after it has run, so that the cache holds the
-// functions a command ran, not only the file's top level.
+// Starts the command line (dist/main.cjs, which bin/svc.js requires): runs its hot path
+// (dist/hot-path.js: commander, the runtime, the API session, the output) as a script whose V8 code
+// cache is made after it has run, so that the cache holds the functions a command ran, not only the
+// file's top level; and so every chunk that imports nothing but the hot path (a command's file, an
+// answer's validator), the first time it is imported.
 //
 // Why not the runtime's compile cache alone (bin/svc.js turns it on, and it covers every other file of
 // dist/): Node writes a module's cache as soon as the module is compiled. V8 compiles a function when it
 // is first called, so the functions of commander's parsing, the session and the printer were compiled
 // again on every run. `vm.Script#createCachedData()`, called once the command is done, is V8's way of
 // caching what ran (Chrome does the same after a page's scripts have run); Node offers it for scripts,
-// not for ES modules, hence a script.
+// not for ES modules, hence scripts. And a command that loads only scripts never sets up Node's ES
+// module loader, which Node 22 loads from source (eight of its own modules) the first time it imports.
+// Chunks that import a package, or that an ES module imports, stay ES modules (dist/main.js gives them
+// the hot path's exports).
 //
-// The cache is a file in the runtime's compile cache folder (module.getCompileCacheDir(): a folder of
+// Each script's cache is a file in the runtime's compile cache folder (module.getCompileCacheDir(): a folder of
 // this Node version, architecture and V8 flags), named after a digest of the script's contents, so a new
 // build never meets an old cache. V8 refuses data whose header does not match (another V8, other flags,
 // another source length), but release builds of V8 do not checksum a code cache: data damaged past its
@@ -24,20 +29,53 @@
 /** What the hot path's script returns: its exports, by name. */
 export type HotPath = Record<string, unknown>;
 
-/** The script is a function expression taking these two and returning its exports. */
+/** The hot path's script is a function expression taking these two and returning its exports. */
 type HotPathFunction = (moduleUrl: string, importChunk: (specifier: string) => Promise<unknown>) => HotPath;
+/** A chunk's script (scripts/chunk-scripts.mjs): its import.meta, the hot path, its own import(). */
+type ChunkFunction = (meta: ImportMeta, hot: HotPath, importChunk: (specifier: string) => Promise<unknown>) => unknown;
 
 /**
- * Runs the script at `file` (a function expression, see HotPath) with the code cache named by `key`
- * (a digest of its contents), and returns its exports. `importChunk` imports a file of dist/ for it
- * (the script's own import() of `./chunks/…`, relative to dist/main.js).
+ * Starts the command line from dist/ (the folder `dist`): runs the hot path (dist/hot-path.js, whose
+ * digest is `hotKey`) and returns its exports. The chunks named in `chunkKeys` (file name: digest) are
+ * scripts too, run the first time the hot path or one of them imports them; any other chunk is an ES
+ * module, imported.
  */
-export function runHotPath(file: URL, key: string, importChunk: (specifier: string) => Promise<unknown>): HotPath {
+export function start(dist: string, hotKey: string, chunkKeys: Record<string, string>): HotPath {
+  const { pathToFileURL } = process.getBuiltinModule('node:url');
+  const folder = process.getBuiltinModule('node:module').getCompileCacheDir();
+  const scripts = new Map<string, Promise<unknown>>();
+  /** Imports `specifier`, a file of dist/ (`./chunks/x.js`): once, as an ES module would be. */
+  const importChunk = (specifier: string): Promise<unknown> => {
+    const name = specifier.slice('./chunks/'.length);
+    const key = specifier.startsWith('./chunks/') ? chunkKeys[name] : undefined;
+    if (key === undefined) return import(pathToFileURL(`${dist}/${specifier}`).href);
+    let loaded = scripts.get(name);
+    if (!loaded) {
+      const filename = `${dist}/chunks/${name}`;
+      const meta = { url: pathToFileURL(filename).href, filename, dirname: `${dist}/chunks` } as ImportMeta;
+      // After this turn, as import() is: a chunk that throws rejects the promise.
+      loaded = Promise.resolve().then(() =>
+        (runScript(filename, folder && `${folder}/svc-chunk-${key}.bin`) as ChunkFunction)(meta, hot, (s) => importChunk(`./chunks/${s.slice(2)}`)),
+      );
+      scripts.set(name, loaded);
+    }
+    return loaded;
+  };
+  const filename = `${dist}/hot-path.js`;
+  const hot = (runScript(filename, folder && `${folder}/svc-hot-path-${hotKey}.bin`) as HotPathFunction)(pathToFileURL(filename).href, importChunk);
+  return hot;
+}
+
+/** The scripts this process ran with a cache file, for afterRun once the command is done. */
+const ran: { file: string; script: import('node:vm').Script; used: Buffer | undefined; mtimeMs: number | undefined }[] = [];
+
+/**
+ * Compiles the script at `filename` with the code cache in `cacheFile` (none when the compile cache is
+ * off), runs it, and returns what it evaluates to.
+ */
+function runScript(filename: string, cacheFile: string | undefined): unknown {
   const { readFileSync } = process.getBuiltinModule('node:fs');
   const { Script } = process.getBuiltinModule('node:vm');
-  const filename = process.getBuiltinModule('node:url').fileURLToPath(file);
-  const folder = process.getBuiltinModule('node:module').getCompileCacheDir();
-  const cacheFile = folder ? `${folder}/svc-hot-path-${key}.bin` : undefined;
   let read: { data?: Buffer; mtimeMs: number } | undefined;
   if (cacheFile) {
     try {
@@ -47,11 +85,15 @@ export function runHotPath(file: URL, key: string, importChunk: (specifier: stri
     }
   }
   const script = new Script(readFileSync(filename, 'utf8'), { filename, cachedData: read?.data });
-  if (folder && cacheFile) {
-    const used = read?.data && !script.cachedDataRejected ? read.data : undefined;
-    process.once('exit', () => afterRun(folder, cacheFile, script, used, read?.mtimeMs));
+  if (cacheFile) {
+    if (ran.length === 0)
+      process.once('exit', () => {
+        const wrote = ran.filter((r) => afterRun(r.file, r.script, r.used, r.mtimeMs));
+        if (wrote.length > 0) removeStale(new Set(ran.map((r) => r.file)));
+      });
+    ran.push({ file: cacheFile, script, used: read?.data && !script.cachedDataRejected ? read.data : undefined, mtimeMs: read?.mtimeMs });
   }
-  return (script.runInThisContext() as HotPathFunction)(file.href, importChunk);
+  return script.runInThisContext();
 }
 
 /** How old a cache is before a run checks whether it has grown: at most one such check an hour. */
@@ -72,8 +114,9 @@ const LONG_RUN_MS = 60 * 1000;
  * - One was used and is an hour old: this run's cache replaces it when it is larger, since it then holds
  *   what the file held and what this run compiled besides, so that the cache comes to hold the commands
  *   a user runs, whichever ran first; otherwise the file is touched, and the next check is an hour away.
+ * Returns whether a new build's cache was written (old builds' files are then looked for).
  */
-function afterRun(folder: string, file: string, script: import('node:vm').Script, used: Buffer | undefined, seenMtimeMs: number | undefined): void {
+function afterRun(file: string, script: import('node:vm').Script, used: Buffer | undefined, seenMtimeMs: number | undefined): boolean {
   const { statSync, utimesSync } = process.getBuiltinModule('node:fs');
   let mtimeMs: number | undefined;
   try {
@@ -81,12 +124,10 @@ function afterRun(folder: string, file: string, script: import('node:vm').Script
   } catch {
     // No file now.
   }
-  if (mtimeMs !== seenMtimeMs) return;
+  if (mtimeMs !== seenMtimeMs) return false;
   try {
-    if (!used) {
-      writeCache(file, script.createCachedData());
-      removeStale(folder, file);
-    } else if (Date.now() - mtimeMs! >= REFRESH_MS && process.uptime() * 1000 < LONG_RUN_MS) {
+    if (!used) return writeCache(file, script.createCachedData());
+    if (Date.now() - mtimeMs! >= REFRESH_MS && process.uptime() * 1000 < LONG_RUN_MS) {
       const data = script.createCachedData();
       if (data.length > used.length) writeCache(file, data);
       else utimesSync(file, new Date(), new Date());
@@ -94,6 +135,7 @@ function afterRun(folder: string, file: string, script: import('node:vm').Script
   } catch {
     // A folder that cannot be written: the next run compiles what this one did.
   }
+  return false;
 }
 
 /**
@@ -127,18 +169,20 @@ function readCache(file: string): { data?: Buffer; mtimeMs: number } {
  * packages, and a cache needs none of that library's ownership, fsync or signal handling: it runs in an
  * exit handler, and a cache lost is only compiled again.
  */
-function writeCache(file: string, data: Buffer): void {
+function writeCache(file: string, data: Buffer): boolean {
   const { renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
   const aside = `${file}.${process.pid}.tmp`;
   try {
     // Private to its owner, as the runtime's own cache files are.
     writeFileSync(aside, Buffer.concat([data, data]), { mode: 0o600 });
     renameSync(aside, file);
+    return true;
   } catch {
     // A folder that cannot be written: the next run compiles, as this one did.
     try {
       rmSync(aside, { force: true });
     } catch {}
+    return false;
   }
 }
 
@@ -150,12 +194,14 @@ const STALE_MS = 30 * 24 * 60 * 60 * 1000;
  * that stopped between writing and renaming) go once a month old, when a cache is written. An svc still
  * in use whose cache went writes it again on its next run.
  */
-function removeStale(folder: string, keep: string): void {
+function removeStale(keep: Set<string>): void {
   const { readdirSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
+  const [one = ''] = keep;
+  const folder = one.slice(0, one.lastIndexOf('/'));
   try {
     for (const name of readdirSync(folder)) {
       const path = `${folder}/${name}`;
-      if (path === keep || !/^svc-hot-path-[0-9a-f]{16}\.bin(\.\d+\.tmp)?$/.test(name)) continue;
+      if (keep.has(path) || !/^svc-(hot-path|chunk)-[0-9a-f]{16}\.bin(\.\d+\.tmp)?$/.test(name)) continue;
       if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
     }
   } catch {

@@ -146,18 +146,42 @@ describe("the runtime's compile cache", () => {
     }
   });
 
-  test("other builds' hot path caches go when a month old, once this build writes its own", async () => {
+  test("the chunks a command ran that are scripts have caches of their own, named after their contents' digest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
+    expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
+    const chunks = [...cacheFiles(dir).keys()].filter((f) => /[\\/]svc-chunk-[0-9a-f]{16}\.bin$/.test(f));
+    // The command's own file, at least.
+    expect(chunks.length).toBeGreaterThan(0);
+    const dist = fileURLToPath(new URL('../../dist/chunks/', import.meta.url));
+    const digests = new Set(
+      readdirSync(dist).map((f) =>
+        createHash('sha256')
+          .update(readFileSync(join(dist, f)))
+          .digest('hex')
+          .slice(0, 16),
+      ),
+    );
+    for (const f of chunks) {
+      expect(digests.has(/svc-chunk-([0-9a-f]{16})\.bin$/.exec(f)![1]!)).toBe(true);
+      if (process.platform !== 'win32') expect(statSync(f).mode & 0o777).toBe(0o600);
+      const file = readFileSync(f);
+      expect(file.subarray(0, file.length / 2).equals(file.subarray(file.length / 2))).toBe(true);
+    }
+  });
+
+  test("other builds' hot path and chunk caches go when a month old, once this build writes its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cache-'));
     expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
     const mine = hotPathCache(dir)!;
     const folder = dirname(mine);
     const old = join(folder, 'svc-hot-path-0123456789abcdef.bin');
+    const oldChunk = join(folder, 'svc-chunk-0123456789abcdef.bin');
     const recent = join(folder, 'svc-hot-path-fedcba9876543210.bin');
     const leftAside = join(folder, 'svc-hot-path-0123456789abcdef.bin.4242.tmp');
     const unrelated = join(folder, 'not-svc.bin');
-    for (const f of [old, recent, leftAside, unrelated]) writeFileSync(f, 'x');
+    for (const f of [old, oldChunk, recent, leftAside, unrelated]) writeFileSync(f, 'x');
     const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
-    for (const f of [old, leftAside, unrelated]) utimesSync(f, longAgo, longAgo);
+    for (const f of [old, oldChunk, leftAside, unrelated]) utimesSync(f, longAgo, longAgo);
     // A run that reads its cache writes nothing and removes nothing.
     expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
     expect(existsSync(old)).toBe(true);
@@ -166,6 +190,7 @@ describe("the runtime's compile cache", () => {
     expect((await run({ SVC_CACHE_DIR: dir })).exitCode).toBe(0);
     expect(existsSync(mine)).toBe(true);
     expect(existsSync(old)).toBe(false);
+    expect(existsSync(oldChunk)).toBe(false);
     expect(existsSync(leftAside)).toBe(false);
     expect(existsSync(recent)).toBe(true);
     expect(existsSync(unrelated)).toBe(true);

@@ -1,6 +1,6 @@
 // Start-up discipline: --version, --help, completion and input errors must not load undici (or zod
 // for the first three); a request command loads only what it uses. Read from the source maps of the
-// bundle's files each process actually loaded (dist/main.js, the hot path it runs, dist/chunks/).
+// bundle's files each process actually loaded (dist/main.cjs, the hot path it runs, dist/chunks/).
 import { describe, expect, test } from 'vitest';
 import { execaNode } from 'execa';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -75,7 +75,7 @@ describe('a build that is missing or damaged', () => {
     const r = await execaNode(join(root, 'bin/svc.js'), ['integrations', 'active'], { env: { SVC_CACHE_DIR: join(root, 'cache') }, reject: false });
     expect(r.exitCode).toBe(1);
     expect(String(r.stderr)).toMatch(
-      new RegExp(`^error: svc's built files cannot be loaded \\(.*main\\.js.*\\): run \`npm run build\` in ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/$`),
+      new RegExp(`^error: svc's built files cannot be loaded \\(.*main\\.cjs.*\\): run \`npm run build\` in ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/$`),
     );
     expect(String(r.stdout)).toBe('');
   });
@@ -98,14 +98,15 @@ describe('what each command loads', () => {
     expect([...pkgs].sort()).toEqual(['commander', 'fast-deep-equal']);
   });
 
-  test('a one-request command loads four files of the bundle: the entry, the hot path it runs, its own file, the validator of its answer', async () => {
+  test('a one-request command loads four files of the bundle, none of them an ES module: the entry, the hot path it runs, its own file, the validator of its answer', async () => {
     const served = await realIntegrations();
     const { url, close } = await answering(served);
     try {
       const { modules, stdout } = await loadsOf(['integrations', 'active', '-o', 'json', '--base-url', url, '--api-key', 'sk_x_0123456789ab']);
       expect(JSON.parse(stdout)).toEqual(served);
-      const files = modules.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '').replace(/-[A-Z0-9]{8}\.js$/, '.js'));
-      expect(files.sort()).toEqual(['chunks/active.js', 'chunks/response_listActiveIntegrations.js', 'hot-path.js', 'main.js']);
+      const files = modules.filter((u) => u.includes('/dist/')).map((u) => u.replace(/^.*\/dist\//, '').replace(/-[A-Z0-9]{8}\.js#/, '.js#'));
+      // Scripts (src/script-cache.ts) and the CommonJS entry: the process never sets up the ES module loader.
+      expect(files.sort()).toEqual(['chunks/active.js#script', 'chunks/response_listActiveIntegrations.js#script', 'hot-path.js#script', 'main.cjs#commonjs']);
     } finally {
       await close();
     }

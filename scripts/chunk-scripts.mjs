@@ -1,5 +1,7 @@
-// The build's step that turns the hot path's chunk into the script dist/main.js runs (src/script-cache.ts
-// says why a script). Apart from scripts/build.mjs so that its refusals are tested on their own.
+// The build's steps that turn chunks (ES modules) into scripts that src/script-cache.ts runs with code
+// caches made after a command ran (it says why scripts): the hot path's chunk, and every chunk that
+// imports nothing but the hot path. Apart from scripts/build.mjs so that what they refuse is tested on
+// its own.
 import { Script } from 'node:vm';
 import ts from 'typescript';
 
@@ -97,3 +99,76 @@ function assignedInFunctions(text, names) {
   visit(source, false);
   return found;
 }
+
+/**
+ * A chunk (an ES module whose only static import is the hot path's, `"../main.js"`) as a script, or
+ * undefined when it is not one that can be: a function expression on the chunk's first line, called with
+ * the chunk's import.meta, the hot path's exports and a function that imports a chunk (its path relative
+ * to dist/chunks/), and returning the exports as getters, which read the bindings as an ES module's
+ * exports do (live). Each edit keeps the lines and columns of what follows it, so the chunk's source map
+ * holds for the script as it is:
+ * - the first line, `banner` (the chunks' `require`), follows the function's head;
+ * - the hot path's import, `import{a,b as c}from"../main.js";`, becomes `const{a,b:c}=__svcHot;` and
+ *   spaces;
+ * - `import.meta` becomes `__svcMeta__` and `import("./x.js")` becomes `__svcI("./x.js")`;
+ * - the export list, last, becomes the return.
+ * Not one: any other import or export, an import() of anything but a chunk, import.meta's other fields, a
+ * top-level await (the script does not compile).
+ */
+export function chunkScript(moduleText, banner) {
+  const source = ts.createSourceFile('/chunk.js', moduleText, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  if (!moduleText.startsWith(`${banner}\n`)) return undefined;
+  const edits = [];
+  let exported;
+  for (const [i, statement] of source.statements.entries()) {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      const bindings = clause?.namedBindings;
+      if (statement.moduleSpecifier.text !== '../main.js' || clause?.name || (bindings && !ts.isNamedImports(bindings))) return undefined;
+      const names = (bindings?.elements ?? []).map((e) => (e.propertyName ? `${key(e.propertyName)}:${e.name.text}` : e.name.text));
+      const text = names.length > 0 ? `const{${names.join(',')}}=__svcHot;` : '';
+      // Never longer than the import (`a as b` is `a:b`, `import{` and `from"../main.js"` are longer).
+      if (text.length > statement.end - statement.getStart()) return undefined;
+      edits.push({ at: statement.getStart(), end: statement.end, text: text.padEnd(statement.end - statement.getStart()) });
+    } else if (ts.isExportDeclaration(statement)) {
+      if (i !== source.statements.length - 1 || statement.moduleSpecifier || !statement.exportClause || !ts.isNamedExports(statement.exportClause))
+        return undefined;
+      exported = statement.exportClause.elements.map((e) => `get ${key(e.name)}(){return ${(e.propertyName ?? e.name).text}}`);
+      edits.push({ at: statement.getStart(), end: statement.end, text: `return{${exported.join(',')}};` });
+    } else if (
+      ts.canHaveModifiers(statement) &&
+      ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword || m.kind === ts.SyntaxKind.DefaultKeyword)
+    ) {
+      return undefined;
+    } else if (ts.isExportAssignment(statement) || ts.isImportEqualsDeclaration(statement)) return undefined;
+  }
+  let refused = false;
+  const visit = (node) => {
+    if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) {
+      const field = ts.isPropertyAccessExpression(node.parent) ? node.parent.name.text : undefined;
+      if (!['url', 'filename', 'dirname'].includes(field) || moduleText.slice(node.getStart(), node.end) !== 'import.meta') refused = true;
+      edits.push({ at: node.getStart(), end: node.end, text: '__svcMeta__' });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (node.arguments.length !== 1 || !ts.isStringLiteral(arg) || !/^\.\/[^/]+\.js$/.test(arg.text)) refused = true;
+      edits.push({ at: node.expression.getStart(), end: node.expression.end, text: '__svcI' });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  if (refused) return undefined;
+  let text = moduleText;
+  for (const edit of edits.sort((a, b) => b.at - a.at)) text = text.slice(0, edit.at) + edit.text + text.slice(edit.end);
+  const map = /\n(\/\/# sourceMappingURL=[^\n]*)\n?$/.exec(text);
+  if (map) text = text.slice(0, map.index);
+  const script = `(function (__svcMeta__, __svcHot, __svcI) { 'use strict'; ${text.trimEnd()}${exported ? '' : '\nreturn{};'}\n})\n${map ? `${map[1]}\n` : ''}`;
+  try {
+    new Script(script);
+  } catch {
+    return undefined;
+  }
+  return script;
+}
+
+/** An export's or import's name as a property key. */
+const key = (name) => (ts.isIdentifier(name) ? name.text : JSON.stringify(name.text));
