@@ -2,7 +2,7 @@
 // `bin`, which knip reads itself, as it reads vitest.config.ts through its vitest plugin) and its main, the
 // command files the CLI loads lazily (src/cli.ts's `import('./commands/…')`, read from it, since
 // knip cannot see that their `command`/`run` are used), the console's page, svc dev's module, the
-// loader of the hot path (scripts/build.mjs bundles it into dist/main.js from a string), the scripts,
+// loader of the hot path (scripts/build.mjs bundles it into dist/main.cjs from a string), the scripts,
 // benches and tests. examples/ are packages of their own.
 import { readFileSync } from 'node:fs';
 

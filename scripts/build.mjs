@@ -1,7 +1,9 @@
-// Bundles the CLI with esbuild into ES modules: dist/main.js is the entry, everything else is split
-// into chunks under dist/chunks/, each loaded only when a command needs it. Bundling replaces hundreds of
-// small package files (zod, commander, conf) with a few chunks; compiling them is left to the runtime's
-// own compile cache, which bin/svc.js turns on. Type checking is `tsc --noEmit` (npm run typecheck),
+// Bundles the CLI with esbuild into ES modules, split into the hot path (what every command needs) and
+// chunks under dist/chunks/, each loaded only when a command needs it. Bundling replaces hundreds of
+// small package files (zod, commander, conf) with a few chunks. The hot path and the chunks that import
+// nothing else become scripts that dist/main.cjs, the entry, runs with code caches of their own
+// (src/script-cache.ts); compiling the rest is left to the runtime's own compile cache, which bin/svc.js
+// turns on. Type checking is `tsc --noEmit` (npm run typecheck),
 // run by `npm run build`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';

@@ -14,13 +14,14 @@
 // Chunks that import a package, or that an ES module imports, stay ES modules (dist/main.js gives them
 // the hot path's exports).
 //
-// Each script's cache is a file in the runtime's compile cache folder (module.getCompileCacheDir(): a folder of
-// this Node version, architecture and V8 flags), named after a digest of the script's contents, so a new
-// build never meets an old cache. V8 refuses data whose header does not match (another V8, other flags,
-// another source length), but release builds of V8 do not checksum a code cache: data damaged past its
-// header stops the process in V8's deserializer, on every run until the file is gone. So the file holds
-// the cache twice, and only two copies that match are used: a byte compare, where a checksum would
-// first load node:zlib or node:crypto, which costs more than the cache saves (bench/RESULTS-cli-plain.md).
+// Each script's cache is a file in the runtime's compile cache folder (module.getCompileCacheDir(): a
+// folder of this Node version, architecture and V8 flags), named after a digest of the script's contents
+// (the build computes it), so a new build never meets an old cache. V8 refuses data whose header does
+// not match (another V8, other flags, another source length), but release builds of V8 do not checksum a
+// code cache: data damaged past its header stops the process in V8's deserializer, on every run until
+// the file is gone. So the file holds the cache twice, and only two copies that match are used: a byte
+// compare, where a checksum would first load node:zlib or node:crypto, which costs more than the cache
+// saves (bench/RESULTS-cli-plain.md).
 // A missing, damaged or refused cache is compiled anew and written once the command is done, aside and
 // renamed, so that no reader sees half a file; a cache in use grows when a later command compiled more
 // (afterRun). With the compile cache off (NODE_DISABLE_COMPILE_CACHE, a folder that cannot be made),
@@ -165,7 +166,7 @@ function readCache(file: string): { data?: Buffer; mtimeMs: number } {
 
 /**
  * A code cache, twice, written aside and renamed over `file`. Not write-file-atomic, which the profile
- * store uses: this module is bundled into dist/main.js on its own, apart from the hot path and its
+ * store uses: this module is bundled into dist/main.cjs on its own, apart from the hot path and its
  * packages, and a cache needs none of that library's ownership, fsync or signal handling: it runs in an
  * exit handler, and a cache lost is only compiled again.
  */

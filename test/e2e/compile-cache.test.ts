@@ -50,7 +50,8 @@ describe("the runtime's compile cache", () => {
     expect(first.exitCode, String(first.stderr)).toBe(0);
     expect(first.stderr).toBe('');
     const written = cacheFiles(dir);
-    // dist/main.js, the hot path's script, the command's file and the chunks it loaded (zod's among them): one entry
+    // dist/main.cjs and the ES modules the command loaded (zod's chunk among them) in the runtime's cache,
+    // the hot path and the chunks that are scripts (the command's file) in caches of their own: one file
     // each, in a folder of this Node's own.
     expect(written.size).toBeGreaterThanOrEqual(4);
     for (const f of written.keys()) expect(f).toContain(join(dir, 'compile', `${process.version}-${process.arch}-`));
