@@ -3,8 +3,7 @@
 // small package files (zod, commander, conf) with a few chunks. The hot path and the chunks that import
 // nothing else become scripts that dist/main.cjs, the entry, runs with code caches of their own
 // (src/script-cache.ts); compiling the rest is left to the runtime's own compile cache, which bin/svc.js
-// turns on. Type checking is `tsc --noEmit` (npm run typecheck),
-// run by `npm run build`.
+// turns on. Type checking is `tsc --noEmit` (npm run typecheck), run by `npm run build`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -381,6 +380,9 @@ writeFileSync('dist/hot-path.js.map', JSON.stringify({ ...hotMap, file: 'hot-pat
 // the ES module loader. Their source maps hold as they are (chunkScript keeps lines and columns).
 const scripts = new Map();
 for (const [f, text] of chunkTexts) {
+  // What imports another chunk or a package statically is not one (and is not parsed).
+  const { imports } = result.metafile.outputs[`dist/chunks/${f}`];
+  if (imports.some((i) => i.kind === 'import-statement' && i.path !== `dist/chunks/${hotChunk}`)) continue;
   const script = chunkScript(text, cli.banner.js);
   if (script) scripts.set(f, script);
 }

@@ -113,11 +113,12 @@ function assignedInFunctions(text, names) {
  * - `import.meta` becomes `__svcMeta__` and `import("./x.js")` becomes `__svcI("./x.js")`;
  * - the export list, last, becomes the return.
  * Not one: any other import or export, an import() of anything but a chunk, import.meta's other fields, a
- * top-level await (the script does not compile).
+ * top-level await (the script does not compile), a name of the chunk's own that is one of the script's.
  */
 export function chunkScript(moduleText, banner) {
+  // The script's own names (its parameters) must not be the chunk's.
+  if (!moduleText.startsWith(`${banner}\n`) || /\b(__svcMeta__|__svcHot|__svcI)\b/.test(moduleText)) return undefined;
   const source = ts.createSourceFile('/chunk.js', moduleText, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
-  if (!moduleText.startsWith(`${banner}\n`)) return undefined;
   const edits = [];
   let exported;
   for (const [i, statement] of source.statements.entries()) {

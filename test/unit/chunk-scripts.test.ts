@@ -109,9 +109,9 @@ describe('a chunk as a script', () => {
   });
 
   it('runs in strict mode, and a chunk with no exports returns none', () => {
-    const fn = runInThisContext(chunk('import"../main.js";globalThis.__svcChunkRan=(function(){return this})()===undefined;')!) as ChunkFn;
+    const fn = runInThisContext(chunk('import"../main.js";globalThis.chunkRanStrict=(function(){return this})()===undefined;')!) as ChunkFn;
     expect(fn(META, {}, async () => ({}))).toEqual({});
-    expect((globalThis as { __svcChunkRan?: boolean }).__svcChunkRan).toBe(true);
+    expect((globalThis as { chunkRanStrict?: boolean }).chunkRanStrict).toBe(true);
   });
 
   it('is not made of a chunk that needs the module loader: other imports, other exports, import() of a package or a computed path, import.meta.resolve, a top-level await', () => {
@@ -125,6 +125,7 @@ describe('a chunk as a script', () => {
     expect(chunk('const m=(n)=>import(n);export{m};')).toBeUndefined();
     expect(chunk('const r=import.meta.resolve("./a.js");export{r};')).toBeUndefined();
     expect(chunk('const v=await Promise.resolve(1);export{v};')).toBeUndefined();
+    expect(chunk('const __svcHot=1;export{__svcHot};')).toBeUndefined();
     expect(chunkScript('import{x}from"../main.js";export{x};', BANNER)).toBeUndefined();
   });
 });
