@@ -356,12 +356,11 @@ const result = await build({ ...cli, metafile: true, plugins: [compiledShapes, o
 const hotFiles = Object.entries(result.metafile.outputs).filter(([f, o]) => f.endsWith('.js') && Object.keys(o.inputs).some((i) => hot.has(i)));
 if (hotFiles.length !== 1) throw new Error(`the hot path is split over ${hotFiles.length} files: ${hotFiles.map(([f]) => f).join(', ')}`);
 // ...and that chunk becomes a script, dist/hot-path.js, which dist/main.cjs runs with a code cache made
-// after the command has run (src/script-cache.ts says why a script): the chunks that imported the hot
-// path's chunk import main.js instead, and its imports of other chunks start from dist/.
+// after the command has run (src/script-cache.ts says why a script); the chunks that imported the hot
+// path's chunk import main.js instead. Its imports of other chunks stay relative to dist/chunks/, as the
+// chunks' own do.
 const hotChunk = hotFiles[0][0].slice('dist/chunks/'.length);
-const hotText = readFileSync(`dist/chunks/${hotChunk}`, 'utf8')
-  .replace(/((?:\bfrom|\bimport\s*\()\s*")\.\/(?!\.)/g, '$1./chunks/')
-  .replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+const hotText = readFileSync(`dist/chunks/${hotChunk}`, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
 const hotMap = JSON.parse(readFileSync(`dist/chunks/${hotChunk}.map`, 'utf8'));
 rmSync(`dist/chunks/${hotChunk}`);
 rmSync(`dist/chunks/${hotChunk}.map`);
@@ -370,11 +369,11 @@ for (const f of readdirSync('dist/chunks').filter((f) => f.endsWith('.js'))) {
   const text = readFileSync(`dist/chunks/${f}`, 'utf8').replaceAll(`"./${hotChunk}"`, '"../main.js"');
   chunkTexts.set(f, text);
 }
-const { script: hotScript, exported } = hotPathScript(hotText);
+const { script: hotScript, exported } = hotPathScript(hotText, cli.banner.js);
 writeFileSync('dist/hot-path.js', `${hotScript}//# sourceMappingURL=hot-path.js.map\n`);
-// The script's first line is its function's head: the chunk's lines are one further down.
+// Lines and columns as in the chunk (hotPathScript keeps them); its sources, one folder up.
 const sources = hotMap.sources.map((s) => s.replace(/^\.\.\//, ''));
-writeFileSync('dist/hot-path.js.map', JSON.stringify({ ...hotMap, file: 'hot-path.js', sources, mappings: `;${hotMap.mappings}` }));
+writeFileSync('dist/hot-path.js.map', JSON.stringify({ ...hotMap, file: 'hot-path.js', sources }));
 // Every chunk that imports nothing but the hot path becomes a script too, unless an ES module imports it
 // (an ES module's import of a file loads it as one): a command whose files are all scripts never sets up
 // the ES module loader. Their source maps hold as they are (chunkScript keeps lines and columns).

@@ -129,19 +129,20 @@ export async function execute(argv: string[], host: Host): Promise<number> {
     });
   };
 
-  const program = await buildProgram(
-    invoke,
-    {
-      writeOut: (s) => io.stdout.write(s),
-      // commander's own errors quote the argument given (a --base-url with a password in it).
-      writeErr: (s) => io.stderr.write(hideUrlCredentialsIn(s)),
-      outWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined),
-      errWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined),
-    },
-    argv,
-  );
-
+  let program: Command | undefined;
   try {
+    // In the try: a command's file that cannot be loaded (a damaged install) is reported as any error is.
+    program = await buildProgram(
+      invoke,
+      {
+        writeOut: (s) => io.stdout.write(s),
+        // commander's own errors quote the argument given (a --base-url with a password in it).
+        writeErr: (s) => io.stderr.write(hideUrlCredentialsIn(s)),
+        outWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined),
+        errWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined),
+      },
+      argv,
+    );
     if (argv.length === 0) {
       program.outputHelp();
       return EXIT.ok;
@@ -208,7 +209,7 @@ function typedSecrets(argv: string[], env: NodeJS.ProcessEnv): string[] {
   return out.filter((s) => s.length >= 4 && !s.startsWith('-'));
 }
 
-function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command, secrets: string[] = []): number {
+function report(err: unknown, argv: string[], io: IO, debug: boolean, program: Command | undefined, secrets: string[] = []): number {
   const json = wantsJsonErrors(argv);
   const scrub = (s: string) => hideUrlCredentialsIn(String(maskData(s, { knownSecrets: secrets })));
   const emit = (code: string, message: string, exitCode: number, extra: Record<string, unknown> = {}, hint?: string) => {
@@ -227,7 +228,7 @@ function report(err: unknown, argv: string[], io: IO, debug: boolean, program: C
     const message = escapeControls(
       err.message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)/, (_, m: string) => ` (${m.charAt(0).toLowerCase()}${m.slice(1)})`),
     ).replace(/\.$/, '');
-    const cmd = commandNamed(program, argv);
+    const cmd = program ? commandNamed(program, argv) : '';
     return emit('usage', message, EXIT.usage, {}, `see 'svc ${cmd ? `${cmd} ` : ''}--help'`);
   }
   if (err instanceof SvcError) {

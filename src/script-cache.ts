@@ -27,13 +27,15 @@
 // (afterRun). With the compile cache off (NODE_DISABLE_COMPILE_CACHE, a folder that cannot be made),
 // nothing is read or written, and svc works the same, only compiling.
 
-/** What the hot path's script returns: its exports, by name. */
+/** The hot path's exports, by name. */
 export type HotPath = Record<string, unknown>;
 
-/** The hot path's script is a function expression taking these two and returning its exports. */
-type HotPathFunction = (moduleUrl: string, importChunk: (specifier: string) => Promise<unknown>) => HotPath;
-/** A chunk's script (scripts/chunk-scripts.mjs): its import.meta, the hot path, its own import(). */
-type ChunkFunction = (meta: ImportMeta, hot: HotPath, importChunk: (specifier: string) => Promise<unknown>) => unknown;
+/**
+ * A script of dist/ (scripts/chunk-scripts.mjs): a function expression taking the file's import.meta, the
+ * hot path's exports (none, for the hot path itself) and its import() of a chunk (`./x.js`, relative to
+ * dist/chunks/), and returning its exports.
+ */
+type ScriptFunction = (meta: ImportMeta, hot: HotPath, importChunk: (specifier: string) => Promise<unknown>) => HotPath;
 
 /**
  * Starts the command line from dist/ (the folder `dist`): runs the hot path (dist/hot-path.js, whose
@@ -44,27 +46,44 @@ type ChunkFunction = (meta: ImportMeta, hot: HotPath, importChunk: (specifier: s
 export function start(dist: string, hotKey: string, chunkKeys: Record<string, string>): HotPath {
   const { pathToFileURL } = process.getBuiltinModule('node:url');
   const folder = process.getBuiltinModule('node:module').getCompileCacheDir();
+  const run = (filename: string, cacheName: string, hot: HotPath): HotPath => {
+    const meta = { url: pathToFileURL(filename).href, filename, dirname: filename.slice(0, filename.lastIndexOf('/')) } as ImportMeta;
+    return (runScript(filename, folder && `${folder}/${cacheName}.bin`) as ScriptFunction)(meta, hot, importChunk);
+  };
   const scripts = new Map<string, Promise<unknown>>();
-  /** Imports `specifier`, a file of dist/ (`./chunks/x.js`): once, as an ES module would be. */
+  /** Imports `./x.js` of dist/chunks/: once, as an ES module would be. */
   const importChunk = (specifier: string): Promise<unknown> => {
-    const name = specifier.slice('./chunks/'.length);
-    const key = specifier.startsWith('./chunks/') ? chunkKeys[name] : undefined;
-    if (key === undefined) return import(pathToFileURL(`${dist}/${specifier}`).href);
+    const name = specifier.slice('./'.length);
+    const key = chunkKeys[name];
+    const failed = (e: unknown) => {
+      throw notLoaded(`dist/chunks/${name}`, e);
+    };
+    if (key === undefined) return import(pathToFileURL(`${dist}/chunks/${name}`).href).catch(failed);
     let loaded = scripts.get(name);
     if (!loaded) {
-      const filename = `${dist}/chunks/${name}`;
-      const meta = { url: pathToFileURL(filename).href, filename, dirname: `${dist}/chunks` } as ImportMeta;
       // After this turn, as import() is: a chunk that throws rejects the promise.
-      loaded = Promise.resolve().then(() =>
-        (runScript(filename, folder && `${folder}/svc-chunk-${key}.bin`) as ChunkFunction)(meta, hot, (s) => importChunk(`./chunks/${s.slice(2)}`)),
-      );
+      loaded = Promise.resolve()
+        .then(() => run(`${dist}/chunks/${name}`, `svc-chunk-${key}`, hot))
+        .catch(failed);
       scripts.set(name, loaded);
     }
     return loaded;
   };
-  const filename = `${dist}/hot-path.js`;
-  const hot = (runScript(filename, folder && `${folder}/svc-hot-path-${hotKey}.bin`) as HotPathFunction)(pathToFileURL(filename).href, importChunk);
+  const hot = run(`${dist}/hot-path.js`, `svc-hot-path-${hotKey}`, {});
   return hot;
+}
+
+/** How a file of dist/ that is missing, unreadable or not JavaScript fails to load. */
+const LOAD_FAILURES = new Set(['ENOENT', 'EACCES', 'EISDIR', 'ERR_MODULE_NOT_FOUND']);
+
+/**
+ * A chunk that could not be loaded (`file`, a path in the package) says so and what to do, in place of
+ * the runtime's own error; an error the chunk's code threw stays as it is.
+ */
+function notLoaded(file: string, e: unknown): unknown {
+  if (!(e instanceof SyntaxError) && !LOAD_FAILURES.has((e as NodeJS.ErrnoException)?.code ?? '')) return e;
+  const why = String((e as Error)?.message ?? e).split('\n')[0];
+  return new Error(`svc's built file ${file} cannot be loaded (${why}): rebuild svc (npm run build) or reinstall it`, { cause: e });
 }
 
 /** The scripts this process ran with a cache file, for afterRun once the command is done. */

@@ -3,7 +3,7 @@
 // bundle's files each process actually loaded (dist/main.cjs, the hot path it runs, dist/chunks/).
 import { describe, expect, test } from 'vitest';
 import { execaNode } from 'execa';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,36 @@ describe('a build that is missing or damaged', () => {
       new RegExp(`^error: svc's built files cannot be loaded \\(.*main\\.cjs.*\\): run \`npm run build\` in ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/$`),
     );
     expect(String(r.stdout)).toBe('');
+  });
+
+  test("a command's own file gone: one line naming the file and what to do, exit 1, nothing sent", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'svc-damaged-'));
+    for (const f of ['bin', 'dist', 'package.json']) cpSync(fileURLToPath(new URL(`../../${f}`, import.meta.url)), join(root, f), { recursive: true });
+    const file = readdirSync(join(root, 'dist/chunks')).find((f) => /^active-\w+\.js$/.test(f))!;
+    rmSync(join(root, 'dist/chunks', file));
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.end('{"data":[]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await execaNode(join(root, 'bin/svc.js'), ['integrations', 'active', '--base-url', url, '--api-key', 'sk_x_0123456789ab'], {
+        env: { SVC_CACHE_DIR: join(root, 'cache'), SVC_CONFIG_DIR: root },
+        reject: false,
+      });
+      expect(r.exitCode).toBe(1);
+      expect(String(r.stderr)).toMatch(
+        new RegExp(
+          `^error: .*svc's built file dist/chunks/${file.replace('.', '\\.')} cannot be loaded \\(ENOENT.*\\): rebuild svc \\(npm run build\\) or reinstall it.*$`,
+        ),
+      );
+      expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -7,61 +7,65 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a script of the repository, plain JavaScript
 import { chunkScript, hotPathScript } from '../../scripts/chunk-scripts.mjs';
 
+const BANNER = "const require = (id) => process.getBuiltinModule(id) ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);";
+type ScriptFn = (meta: object, hot: object, imp: (s: string) => Promise<unknown>) => Record<string, unknown>;
 type Converted = { script: string; exported: string[] };
-const convert = (text: string) => hotPathScript(text) as Converted;
+/** The hot path's chunk of these lines (after the chunks' first line) as a script. */
+const convert = (...lines: string[]) => hotPathScript([BANNER, ...lines].join('\n'), BANNER) as Converted;
 
 describe("the hot path's script", () => {
-  it('is a function of the module URL and a chunk importer, returning the exports under their exported names', async () => {
+  it('is a function of its import.meta and a chunk importer, returning the exports under their exported names', async () => {
     const { script, exported } = convert(
-      [
-        'const here = import.meta.url;',
-        'class Command2 { name() { return "cmd"; } }',
-        'function load() { return import("./chunks/a-ABCDEFGH.js"); }',
-        'var count = 1;',
-        'export{here,Command2 as Command,load,count};',
-      ].join('\n'),
+      'const here = import.meta.url;',
+      'class Command2 { name() { return "cmd"; } }',
+      'function load() { return import("./a-ABCDEFGH.js"); }',
+      'var count = 1;',
+      'export{here,Command2 as Command,load,count};',
     );
     expect(exported).toEqual(['here', 'Command', 'load', 'count']);
-    expect(script.split('\n')[0]).toMatch(/^\(function \(__svcModuleUrl, __svcImportChunk\) \{/);
+    expect(script.split('\n')[0]).toMatch(/^\(function \(__svcMeta__, __svcHot, __svcI\) \{ 'use strict'; const require = /);
     const imported: string[] = [];
-    const fn = runInThisContext(script) as (url: string, imp: (s: string) => Promise<unknown>) => Record<string, unknown>;
-    const hot = fn('file:///x/dist/main.js', async (s) => {
+    const fn = runInThisContext(script) as ScriptFn;
+    const hot = fn({ url: 'file:///x/dist/hot-path.js' }, {}, async (s) => {
       imported.push(s);
       return { ok: true };
     });
-    expect(hot.here).toBe('file:///x/dist/main.js');
+    expect(hot.here).toBe('file:///x/dist/hot-path.js');
     expect(new (hot.Command as new () => { name(): string })().name()).toBe('cmd');
     expect(await (hot.load as () => Promise<unknown>)()).toEqual({ ok: true });
-    expect(imported).toEqual(['./chunks/a-ABCDEFGH.js']);
+    expect(imported).toEqual(['./a-ABCDEFGH.js']);
     expect(hot.count).toBe(1);
+    // Values, not getters: what the chunks take from it is what it returned.
+    expect(Object.getOwnPropertyDescriptor(hot, 'count')?.get).toBeUndefined();
   });
 
   it('runs in strict mode, as the module did', () => {
-    const { script } = convert('function sloppy() { undeclared = 1; }\nexport{sloppy};');
-    const hot = (runInThisContext(script) as (u: string, i: unknown) => { sloppy(): void })('file:///m.js', null);
-    expect(() => hot.sloppy()).toThrow(ReferenceError);
+    const { script } = convert('function sloppy() { undeclared = 1; }', 'export{sloppy};');
+    const hot = (runInThisContext(script) as ScriptFn)({}, {}, async () => ({}));
+    expect(() => (hot.sloppy as () => void)()).toThrow(ReferenceError);
   });
 
   it('refuses an export that a function assigns later: dist/main.js re-exports values, not live bindings', () => {
-    const lazy = 'var shapes, init_shapes = () => { shapes = { a: 1 }; };\nexport{shapes,init_shapes};';
-    expect(() => convert(lazy)).toThrow(/exports bindings a function assigns .*: shapes/);
-    expect(() => convert('let n = 0;\nfunction next() { return n++; }\nexport{n,next};')).toThrow(/: n$/);
-    expect(() => convert('let a, b;\nfunction set(o) { ({ a, b } = o); }\nexport{a,set};')).toThrow(/: a$/);
+    const lazy = ['var shapes, init_shapes = () => { shapes = { a: 1 }; };', 'export{shapes,init_shapes};'];
+    expect(() => convert(...lazy)).toThrow(/exports bindings a function assigns .*: shapes/);
+    expect(() => convert('let n = 0;', 'function next() { return n++; }', 'export{n,next};')).toThrow(/: n$/);
+    expect(() => convert('let a, b;', 'function set(o) { ({ a, b } = o); }', 'export{a,set};')).toThrow(/: a$/);
     // Assigned at the top level, before the script returns: what dist/main.js re-exports is final.
-    expect(convert('var ready = false;\nready = true;\nfunction f() { let ready = 0; ready++; return ready; }\nexport{ready};').exported).toEqual(['ready']);
+    expect(convert('var ready = false;', 'ready = true;', 'function f() { let ready = 0; ready++; return ready; }', 'export{ready};').exported).toEqual([
+      'ready',
+    ]);
   });
 
-  it('refuses module syntax it does not turn into script code, and code that is not a script', () => {
-    expect(() => convert('import{x}from"./chunks/x.js";\nexport{x};')).toThrow(/module syntax/);
-    expect(() => convert('const m = import(name);\nexport{m};')).toThrow(/module syntax/);
-    expect(() => convert('const d = import.meta.dirname;\nexport{d};')).toThrow(/module syntax/);
-    expect(() => convert('const v = await Promise.resolve(1);\nexport{v};')).toThrow(SyntaxError);
-    expect(() => convert('const v = 1;')).toThrow(/one export list/);
+  it('stops the build on module syntax it does not turn into script code, and on code that is not a script', () => {
+    expect(() => convert('import{x}from"./x.js";', 'export{x};')).toThrow(/cannot be a script: module syntax .*import\{x\}from"\.\/x\.js"/);
+    expect(() => convert('const m = import(name);', 'export{m};')).toThrow(/module syntax .*import\(name\)/);
+    expect(() => convert('const r = import.meta.resolve("./a.js");', 'export{r};')).toThrow(/module syntax .*import\.meta\.resolve/);
+    expect(() => convert('export const v = 1;')).toThrow(/module syntax/);
+    expect(() => convert('const v = await Promise.resolve(1);', 'export{v};')).toThrow(SyntaxError);
+    expect(() => hotPathScript('export{};', BANNER)).toThrow(/does not start with the chunks' first line/);
   });
 });
 
-const BANNER = "const require = (id) => process.getBuiltinModule(id) ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);";
-type ChunkFn = (meta: object, hot: object, imp: (s: string) => Promise<unknown>) => Record<string, unknown>;
 const chunk = (...lines: string[]) => chunkScript([BANNER, ...lines, '//# sourceMappingURL=x-ABCDEFGH.js.map', ''].join('\n'), BANNER) as string | undefined;
 
 describe('a chunk as a script', () => {
@@ -76,7 +80,7 @@ describe('a chunk as a script', () => {
     expect(script).toBeDefined();
     const imported: string[] = [];
     class Command {}
-    const fn = runInThisContext(script!) as ChunkFn;
+    const fn = runInThisContext(script!) as ScriptFn;
     const out = fn(META, { Command, about: 'hot' }, async (s) => {
       imported.push(s);
       return { y: 1 };
@@ -109,7 +113,7 @@ describe('a chunk as a script', () => {
   });
 
   it('runs in strict mode, and a chunk with no exports returns none', () => {
-    const fn = runInThisContext(chunk('import"../main.js";globalThis.chunkRanStrict=(function(){return this})()===undefined;')!) as ChunkFn;
+    const fn = runInThisContext(chunk('import"../main.js";globalThis.chunkRanStrict=(function(){return this})()===undefined;')!) as ScriptFn;
     expect(fn(META, {}, async () => ({}))).toEqual({});
     expect((globalThis as { chunkRanStrict?: boolean }).chunkRanStrict).toBe(true);
   });
